@@ -1,0 +1,62 @@
+# SQE build, run and test entry points. `make run` and `make test` do all
+# set-up on a fresh Debian machine (as root): missing tools are installed
+# with apt-get.
+
+GO      ?= go
+BIN     := bin/sqe
+# CGO is required: pg_query_go compiles PostgreSQL's parser.
+export CGO_ENABLED := 1
+
+.PHONY: all build run test test-deps build-deps bench bench-deps lint fuzz clean
+
+all: build
+
+build-deps:
+	@command -v $(GO) >/dev/null || { echo "Go 1.25 or newer is required (https://go.dev/dl)"; exit 1; }
+	@command -v gcc >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc libc6-dev; }
+
+build: build-deps
+	$(GO) build -o $(BIN) ./cmd/sqe
+
+# Builds and starts the server on the embedded default with the demo data.
+run: build
+	./$(BIN) serve --demo
+
+# Tools the tests drive: psql (real client) and PostgreSQL's server
+# binaries (reference behaviour in differential and wire tests).
+test-deps: build-deps
+	@missing=""; \
+	command -v psql >/dev/null || missing="$$missing postgresql-client"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+test: test-deps
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 25m ./...
+
+bench-deps: test-deps
+	@ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; }
+
+# Micro-benchmarks, then the end-to-end comparison with PostgreSQL.
+bench: bench-deps build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./compat-tests/bench
+
+lint:
+	gofmt -l .
+	$(GO) vet ./...
+
+# Longer fuzzing of the parsers and decoders (bounded runs are part of `make test`).
+FUZZTIME ?= 60s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+clean:
+	rm -rf bin

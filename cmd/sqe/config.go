@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is sqe.toml. Every key can be overridden by an environment
+// variable: SQE_ + the key path in upper case with "__" between levels,
+// e.g. SQE_PGWIRE__LISTEN or SQE_AUTH__ADMIN_ROLES='["a","b"]'.
+type Config struct {
+	DataDir string `toml:"data_dir"`
+	// Demo loads the demo tables, roles and policies at start.
+	Demo  bool `toml:"demo"`
+	Debug bool `toml:"debug"`
+
+	Log struct {
+		Format string `toml:"format"` // text | json
+		Level  string `toml:"level"`  // debug | info | warn | error
+	} `toml:"log"`
+
+	PGWire struct {
+		Listen         string `toml:"listen"`
+		TLSCert        string `toml:"tls_cert"`
+		TLSKey         string `toml:"tls_key"`
+		RequireTLS     bool   `toml:"require_tls"`
+		MaxConnections int    `toml:"max_connections"`
+	} `toml:"pgwire"`
+
+	Auth struct {
+		Issuer      string   `toml:"issuer"`
+		Audience    string   `toml:"audience"`
+		UserClaim   string   `toml:"user_claim"`
+		RolesClaim  string   `toml:"roles_claim"`
+		GroupsClaim string   `toml:"groups_claim"`
+		AdminRoles  []string `toml:"admin_roles"`
+		ClockSkew   string   `toml:"clock_skew"`
+		// FailedLoginsPerMinute limits failed logins per client address.
+		FailedLoginsPerMinute int `toml:"failed_logins_per_minute"`
+	} `toml:"auth"`
+
+	Catalogs []CatalogConfig `toml:"catalog"`
+}
+
+// CatalogConfig is one [[catalog]]: a PostgreSQL database.
+type CatalogConfig struct {
+	Name string `toml:"name"`
+	Type string `toml:"type"` // embedded
+}
+
+func defaultConfig() Config {
+	var c Config
+	c.DataDir = "./sqe-data"
+	c.Log.Format = "text"
+	c.Log.Level = "info"
+	c.PGWire.Listen = "127.0.0.1:5433"
+	c.PGWire.MaxConnections = 100
+	c.Auth.AdminRoles = []string{"sqe_admin"}
+	c.Auth.ClockSkew = "30s"
+	c.Auth.FailedLoginsPerMinute = 30
+	return c
+}
+
+// loadConfig reads path (optional when it does not exist and was not
+// asked for explicitly), applies SQE_ environment overrides, and refuses
+// unknown keys.
+func loadConfig(path string, explicit bool, environ []string) (Config, error) {
+	raw := map[string]any{}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if _, err := toml.Decode(string(data), &raw); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
+	case os.IsNotExist(err) && !explicit:
+	default:
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := applyEnv(raw, environ); err != nil {
+		return Config{}, err
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(raw); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	cfg := defaultConfig()
+	md, err := toml.Decode(buf.String(), &cfg)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return Config{}, fmt.Errorf("config: unknown key(s): %s", strings.Join(keys, ", "))
+	}
+	if len(cfg.Catalogs) == 0 {
+		cfg.Catalogs = []CatalogConfig{{Name: "sales_wh", Type: "embedded"}}
+	}
+	for _, c := range cfg.Catalogs {
+		if c.Name == "" {
+			return Config{}, fmt.Errorf("config: [[catalog]] needs a name")
+		}
+		if c.Type != "embedded" {
+			return Config{}, fmt.Errorf("config: catalog %s: type %q is not supported (supported: embedded)", c.Name, c.Type)
+		}
+	}
+	return cfg, nil
+}
+
+// applyEnv sets raw[a][b] = value for each SQE_A__B=value. A value that
+// parses as a TOML value (number, boolean, array) is taken as one;
+// anything else is a string.
+func applyEnv(raw map[string]any, environ []string) error {
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "SQE_") {
+			continue
+		}
+		path := strings.Split(strings.ToLower(strings.TrimPrefix(name, "SQE_")), "__")
+		m := raw
+		for _, p := range path[:len(path)-1] {
+			next, ok := m[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				m[p] = next
+			}
+			m = next
+		}
+		var parsed map[string]any
+		if _, err := toml.Decode("v = "+value, &parsed); err == nil {
+			m[path[len(path)-1]] = parsed["v"]
+		} else {
+			m[path[len(path)-1]] = value
+		}
+	}
+	return nil
+}

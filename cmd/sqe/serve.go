@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance"
+	"github.com/sqe-db/sqe/pgwire"
+	"github.com/sqe-db/sqe/sql"
+	"github.com/sqe-db/sqe/storage"
+	"github.com/sqe-db/sqe/storage/demo"
+)
+
+// demoSalesRows is the size of the demo's generated table.
+const demoSalesRows = 1_000_000
+
+func runServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	configPath := fs.String("config", "sqe.toml", "configuration file (TOML)")
+	dataDir := fs.String("data-dir", "", "data directory (default ./sqe-data)")
+	listen := fs.String("listen", "", "listen address (default 127.0.0.1:5433)")
+	demoFlag := fs.Bool("demo", false, "load the demo tables and roles")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	explicit := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "config" {
+			explicit = true
+		}
+	})
+	cfg, err := loadConfig(*configPath, explicit, os.Environ())
+	if err != nil {
+		return err
+	}
+	if *dataDir != "" {
+		cfg.DataDir = *dataDir
+	}
+	if *listen != "" {
+		cfg.PGWire.Listen = *listen
+	}
+	cfg.Demo = cfg.Demo || *demoFlag
+	logger, err := newLogger(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, cfg, logger)
+}
+
+func newLogger(cfg Config) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.Log.Level)); err != nil {
+		return nil, fmt.Errorf("config: log.level: %w", err)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch cfg.Log.Format {
+	case "text":
+		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("config: log.format must be text or json, not %q", cfg.Log.Format)
+}
+
+// serve runs the server until ctx is cancelled (SIGINT / SIGTERM), then
+// stops accepting, cancels running statements and closes the stores.
+func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	issuer, err := auth.OpenEmbeddedIssuer(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	skew, err := time.ParseDuration(cfg.Auth.ClockSkew)
+	if err != nil {
+		return fmt.Errorf("config: auth.clock_skew: %w", err)
+	}
+	verifier, err := auth.NewVerifier(ctx, auth.Config{
+		Issuer: cfg.Auth.Issuer, Audience: cfg.Auth.Audience, UserClaim: cfg.Auth.UserClaim,
+		RolesClaim: cfg.Auth.RolesClaim, GroupsClaim: cfg.Auth.GroupsClaim, ClockSkew: skew,
+	}, issuer, logger)
+	if err != nil {
+		return err
+	}
+	gov, err := governance.OpenStore(ctx, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer gov.Close()
+
+	var catalogs []storage.Catalog
+	defer func() {
+		for _, c := range catalogs {
+			if err := c.Close(); err != nil {
+				logger.Error("close catalog", "catalog", c.Name(), "error", err)
+			}
+		}
+	}()
+	for _, cc := range cfg.Catalogs {
+		cat, err := storage.OpenEmbedded(ctx, cc.Name, cfg.DataDir, storage.AllowAll{})
+		if err != nil {
+			return fmt.Errorf("catalog %s: %w", cc.Name, err)
+		}
+		catalogs = append(catalogs, cat)
+	}
+	if cfg.Demo {
+		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
+			return err
+		}
+	}
+
+	engine := sql.NewEngine(sql.EngineConfig{ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles},
+		catalogs, governance.Passthrough{})
+	srv, err := pgwire.NewServer(pgwire.Config{
+		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
+		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
+	}, &authenticator{
+		verifier: verifier, roles: gov, logger: logger,
+		limiter: auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1)),
+	}, sessionFactory{engine: engine}, logger)
+	if err != nil {
+		return err
+	}
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	printConnectHelp(cfg, srv.Addr().String(), catalogs[0].Name())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ctx) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		logger.Error("shutdown", "error", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// loadDemo loads the demo tables and roles (idempotent), as an admin.
+func loadDemo(ctx context.Context, gov *governance.Store, cat storage.Catalog, adminRoles []string, logger *slog.Logger) error {
+	start := time.Now()
+	if err := gov.LoadDemoRoles(ctx); err != nil {
+		return fmt.Errorf("demo roles: %w", err)
+	}
+	admin := storage.WithPrincipal(ctx, storage.Principal{User: "sqe-demo-loader", Roles: adminRoles})
+	if err := demo.Load(admin, cat, demoSalesRows); err != nil {
+		return fmt.Errorf("demo tables: %w", err)
+	}
+	logger.Info("demo state ready", "catalog", cat.Name(), "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func printConnectHelp(cfg Config, addr, database string) {
+	host, port := addr, "5433"
+	if i := strings.LastIndex(addr, ":"); i >= 0 {
+		host, port = addr[:i], addr[i+1:]
+	}
+	host = strings.Trim(host, "[]")
+	fmt.Printf(`SQE is listening on %s (database %q).
+Connect with psql, using a token from the embedded issuer as the password:
+
+  PGPASSWORD=$(./bin/sqe token --data-dir %s --user alice) psql "host=%s port=%s user=alice dbname=%s sslmode=require"
+
+`, addr, database, cfg.DataDir, host, port, database)
+}

@@ -1,0 +1,24 @@
+// Command bench measures SQE end to end, over the PostgreSQL wire protocol,
+// and sets the numbers beside PostgreSQL 15 serving the same rows.
+//
+// It builds the sqe binary and prepares two data directories: one with the
+// demo (acdemo.sales at one million rows, made by `sqe serve --demo`) and
+// one whose sales table is four times larger, written through the storage
+// API with the demo's own generator. Each directory is then served by a
+// fresh `sqe serve` process, and a pgx client (simple query protocol) runs
+// the same queries against it: a warm-up, then several timed runs whose
+// median is kept. After each size the server's peak resident set (VmHWM)
+// is read from /proc, which shows whether memory follows the table's size
+// (materialising) or stays flat (streaming).
+//
+// For the comparison a throw-away PostgreSQL cluster is initialised in a
+// temporary directory, started on a free loopback port with trust
+// authentication, and loaded by streaming `SELECT *` out of SQE straight
+// into COPY, so both engines answer over identical rows. Every process the
+// program starts is stopped by its pid before it returns, on success, on
+// error and on interrupt, and the temporary directory is removed.
+//
+// The result is one table on stdout. Any failed query, or a query whose
+// answer differs between SQE and PostgreSQL, makes the exit status
+// non-zero.
+package main

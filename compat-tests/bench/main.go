@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// demoSalesRows is the size of acdemo.sales that `sqe serve --demo` loads.
+const demoSalesRows = 1_000_000
+
+// defaultPGBin is where Debian installs PostgreSQL 15's server programs.
+const defaultPGBin = "/usr/lib/postgresql/15/bin"
+
+type options struct {
+	runs      int
+	largeRows int
+	pgBin     string
+}
+
+func main() {
+	var opts options
+	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
+	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
+	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
+	flag.Parse()
+	if opts.runs < 1 || opts.largeRows < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -runs and -large-rows must be positive")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, opts)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run does the whole benchmark. Every server it starts is stopped before
+// it returns, whatever happens.
+func run(ctx context.Context, opts options) (err error) {
+	root, err := moduleRoot(ctx)
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "sqe-bench-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(work); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	// The PostgreSQL user must be able to reach its directory inside.
+	if err := os.Chmod(work, 0o711); err != nil {
+		return err
+	}
+
+	progress("building sqe")
+	bin, err := buildServer(ctx, root, work)
+	if err != nil {
+		return err
+	}
+	smallDir, largeDir := filepath.Join(work, "sqe-small"), filepath.Join(work, "sqe-large")
+	progress("preparing the %s-row data dir (sqe serve --demo)", sizeLabel(demoSalesRows))
+	prep, err := startSQE(ctx, bin, work, smallDir, true, "sqe-prepare")
+	if err != nil {
+		return err
+	}
+	if err := prep.Stop(); err != nil {
+		return err
+	}
+	progress("preparing the %s-row data dir (storage API)", sizeLabel(opts.largeRows))
+	if err := prepareLargeDir(ctx, largeDir, opts.largeRows); err != nil {
+		return err
+	}
+
+	rep := report{smallRows: demoSalesRows, largeRows: opts.largeRows, runs: opts.runs}
+	pg, err := measureSmall(ctx, opts, bin, work, smallDir, &rep)
+	if pg != nil {
+		defer func() {
+			if serr := pg.Stop(); serr != nil && err == nil {
+				err = serr
+			}
+		}()
+	}
+	if err != nil {
+		return err
+	}
+	// PostgreSQL is done; it should not share the machine with SQE's runs.
+	if err := pg.Stop(); err != nil {
+		return err
+	}
+	progress("measuring SQE at %s rows", sizeLabel(opts.largeRows))
+	rep.sqeLarge, err = measureSQE(ctx, bin, work, largeDir, "sqe-large", opts.runs, opts.largeRows, nil)
+	if err != nil {
+		return err
+	}
+	if err := rep.write(os.Stdout); err != nil {
+		return err
+	}
+	return checkAnswers(rep)
+}
+
+// measureSmall measures SQE on the demo data dir, then copies its rows
+// into a new PostgreSQL cluster and measures that. The cluster is
+// returned, running or not, for the caller to stop.
+func measureSmall(ctx context.Context, opts options, bin, work, dataDir string, rep *report) (*pgServer, error) {
+	progress("measuring SQE at %s rows", sizeLabel(demoSalesRows))
+	var pg *pgServer
+	var pgConn *pgx.Conn
+	m, err := measureSQE(ctx, bin, work, dataDir, "sqe-small", opts.runs, demoSalesRows,
+		func(sqeConn *pgx.Conn) error {
+			// The same rows go to PostgreSQL while this server is up.
+			progress("starting PostgreSQL and copying %s rows into it", sizeLabel(demoSalesRows))
+			var err error
+			if pg, err = startPostgres(ctx, opts.pgBin, work); err != nil {
+				return err
+			}
+			if pgConn, err = pg.createSalesDatabase(ctx); err != nil {
+				return err
+			}
+			n, err := copySales(ctx, sqeConn, pgConn)
+			if err != nil {
+				return err
+			}
+			if n != demoSalesRows {
+				return fmt.Errorf("copied %d rows into postgres, want %d", n, demoSalesRows)
+			}
+			return nil
+		})
+	if pgConn != nil {
+		defer pgConn.Close(context.WithoutCancel(ctx))
+	}
+	if err != nil {
+		return pg, err
+	}
+	rep.sqeSmall = m
+	progress("measuring PostgreSQL at %s rows", sizeLabel(demoSalesRows))
+	if rep.pgSmall, err = measure(ctx, pgConn, opts.runs); err != nil {
+		return pg, fmt.Errorf("postgres: %w", err)
+	}
+	return pg, nil
+}
+
+// measureSQE serves dataDir, runs the queries, samples the server's peak
+// RSS, then calls after (when set) while the server is still up, and stops
+// the server.
+func measureSQE(ctx context.Context, bin, work, dataDir, name string, runs, wantRows int, after func(*pgx.Conn) error) (m measurement, err error) {
+	srv, err := startSQE(ctx, bin, work, dataDir, false, name)
+	if err != nil {
+		return m, err
+	}
+	defer func() {
+		if serr := srv.Stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	conn, err := srv.connect(ctx)
+	if err != nil {
+		return m, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if m, err = measure(ctx, conn, runs); err != nil {
+		return m, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkSize(m, wantRows); err != nil {
+		return m, fmt.Errorf("%s: %w", name, err)
+	}
+	if m.peakRSS, err = peakRSS(srv.pid()); err != nil {
+		return m, err
+	}
+	if after != nil {
+		err = after(conn)
+	}
+	return m, err
+}
+
+// checkSize makes sure the server answered over the table size we meant.
+func checkSize(m measurement, wantRows int) error {
+	want := strconv.Itoa(wantRows)
+	if got := m.queries[0].answer; len(got) != 1 || got[0] != want {
+		return fmt.Errorf("count(*) returned %v, want %s", got, want)
+	}
+	if m.stream.rows != int64(wantRows) {
+		return fmt.Errorf("streaming returned %d rows, want %d", m.stream.rows, wantRows)
+	}
+	return nil
+}
+
+// checkAnswers compares SQE's answers with PostgreSQL's over the same rows.
+func checkAnswers(rep report) error {
+	var errs []error
+	for i, q := range benchQueries {
+		if err := sameAnswer(rep.sqeSmall.queries[i].answer, rep.pgSmall.queries[i].answer); err != nil {
+			errs = append(errs, fmt.Errorf("%s: SQE and PostgreSQL disagree: %w", q.label, err))
+		}
+	}
+	if rep.sqeSmall.stream.rows != rep.pgSmall.stream.rows {
+		errs = append(errs, fmt.Errorf("%s: SQE returned %d rows, PostgreSQL %d", streamLabel, rep.sqeSmall.stream.rows, rep.pgSmall.stream.rows))
+	}
+	return errors.Join(errs...)
+}
+
+// moduleRoot is the directory of the main module's go.mod.
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find module root: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("find module root: run from inside the sqe module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}

@@ -1,0 +1,160 @@
+package governance
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/uptrace/bun/driver/sqliteshim"
+)
+
+// Store is the embedded governance database.
+type Store struct {
+	db *sql.DB
+}
+
+const storeSchema = `
+CREATE TABLE IF NOT EXISTS roles (
+	name TEXT PRIMARY KEY
+);
+CREATE TABLE IF NOT EXISTS role_members (
+	role        TEXT NOT NULL REFERENCES roles(name) ON DELETE CASCADE,
+	member_kind TEXT NOT NULL CHECK (member_kind IN ('USER', 'ROLE')),
+	member      TEXT NOT NULL,
+	PRIMARY KEY (role, member_kind, member)
+);
+`
+
+// OpenStore opens (creating on first use) <dataDir>/governance.db.
+func OpenStore(ctx context.Context, dataDir string) (*Store, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("governance store: %w", err)
+	}
+	path := filepath.Join(dataDir, "governance.db")
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	db, err := sql.Open(sqliteshim.ShimName, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open governance store: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, storeSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("create governance schema: %w", err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// CreateRole adds a role; an existing role is left as it is when
+// ifNotExists is set.
+func (s *Store) CreateRole(ctx context.Context, name string, ifNotExists bool) error {
+	q := "INSERT INTO roles(name) VALUES (?)"
+	if ifNotExists {
+		q = "INSERT OR IGNORE INTO roles(name) VALUES (?)"
+	}
+	if _, err := s.db.ExecContext(ctx, q, name); err != nil {
+		return fmt.Errorf("create role %s: %w", name, err)
+	}
+	return nil
+}
+
+// MemberKind says whether a role member is a user or another role.
+type MemberKind string
+
+const (
+	MemberUser MemberKind = "USER"
+	MemberRole MemberKind = "ROLE"
+)
+
+// GrantRole makes member a member of role (idempotent).
+func (s *Store) GrantRole(ctx context.Context, role string, kind MemberKind, member string) error {
+	_, err := s.db.ExecContext(ctx,
+		"INSERT OR IGNORE INTO role_members(role, member_kind, member) VALUES (?, ?, ?)", role, string(kind), member)
+	if err != nil {
+		return fmt.Errorf("grant role %s to %s %s: %w", role, kind, member, err)
+	}
+	return nil
+}
+
+// EffectiveRoles is the caller's token roles plus every role the store
+// gives the user or any of those roles, nested roles followed once each.
+// The result is sorted.
+func (s *Store) EffectiveRoles(ctx context.Context, user string, tokenRoles []string) ([]string, error) {
+	seen := map[string]bool{}
+	var queue []string
+	add := func(r string) {
+		if !seen[r] {
+			seen[r] = true
+			queue = append(queue, r)
+		}
+	}
+	for _, r := range tokenRoles {
+		add(r)
+	}
+	direct, err := s.rolesOf(ctx, MemberUser, user)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range direct {
+		add(r)
+	}
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		parents, err := s.rolesOf(ctx, MemberRole, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parents {
+			add(p)
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for r := range seen {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (s *Store) rolesOf(ctx context.Context, kind MemberKind, member string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT role FROM role_members WHERE member_kind = ? AND member = ?", string(kind), member)
+	if err != nil {
+		return nil, fmt.Errorf("roles of %s %s: %w", kind, member, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// demoMembers are the roles of the demo (spec/001): analyst = alice, bob,
+// carol; engineer = bob, carol; sqe_admin = carol; dave has none.
+var demoMembers = []struct{ role, user string }{
+	{"analyst", "alice"}, {"analyst", "bob"}, {"analyst", "carol"},
+	{"engineer", "bob"}, {"engineer", "carol"},
+	{"sqe_admin", "carol"},
+}
+
+// LoadDemoRoles creates the demo's roles and members (idempotent).
+func (s *Store) LoadDemoRoles(ctx context.Context) error {
+	for _, m := range demoMembers {
+		if err := s.CreateRole(ctx, m.role, true); err != nil {
+			return err
+		}
+		if err := s.GrantRole(ctx, m.role, MemberUser, m.user); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package pgwire
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults applied by NewServer to zero Config fields.
+const (
+	DefaultListen         = "127.0.0.1:5433"
+	DefaultMaxConnections = 100
+	DefaultStartupTimeout = 10 * time.Second
+	DefaultMaxMessageSize = 64 << 20
+	DefaultServerVersion  = "15.18"
+)
+
+// Config is the listener's configuration.
+type Config struct {
+	Listen         string // "127.0.0.1:5433"
+	DataDir        string // where a self-signed certificate is generated when no cert is configured
+	TLSCertFile    string // PEM; empty = self-signed <DataDir>/tls/server.crt + server.key (0600), made once
+	TLSKeyFile     string
+	RequireTLS     bool          // refuse plaintext even from loopback
+	MaxConnections int           // 0 = 100
+	StartupTimeout time.Duration // 0 = 10s: a client that has not finished startup+auth by then is dropped
+	MaxMessageSize int           // 0 = 64 MiB; larger declared length -> FATAL 08P01 and close
+	ServerVersion  string        // e.g. "15.18"; reported as server_version, server_version_num derived (150018)
+}
+
+// withDefaults returns cfg with every zero field set to its default and
+// checks the fields that can be wrong.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.MaxConnections == 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
+	if cfg.MaxConnections < 0 {
+		return cfg, fmt.Errorf("max connections %d: must be positive", cfg.MaxConnections)
+	}
+	if cfg.StartupTimeout == 0 {
+		cfg.StartupTimeout = DefaultStartupTimeout
+	}
+	if cfg.StartupTimeout < 0 {
+		return cfg, fmt.Errorf("startup timeout %s: must be positive", cfg.StartupTimeout)
+	}
+	if cfg.MaxMessageSize == 0 {
+		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if cfg.MaxMessageSize < 0 {
+		return cfg, fmt.Errorf("max message size %d: must be positive", cfg.MaxMessageSize)
+	}
+	if cfg.ServerVersion == "" {
+		cfg.ServerVersion = DefaultServerVersion
+	}
+	if _, err := serverVersionNum(cfg.ServerVersion); err != nil {
+		return cfg, err
+	}
+	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
+		return cfg, fmt.Errorf("tls: certificate and key files must be configured together")
+	}
+	return cfg, nil
+}
+
+// serverVersionNum derives server_version_num the way PostgreSQL does:
+// major*10000 + minor for 10 and later ("15.18" -> 150018), and
+// major*10000 + minor*100 + patch before that ("9.6.3" -> 90603).
+func serverVersionNum(v string) (int, error) {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, fmt.Errorf("server version %q: want MAJOR.MINOR", v)
+	}
+	nums := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 99 {
+			return 0, fmt.Errorf("server version %q: bad component %q", v, p)
+		}
+		nums[i] = n
+	}
+	if nums[0] >= 10 {
+		if len(nums) != 2 {
+			return 0, fmt.Errorf("server version %q: want MAJOR.MINOR from version 10 on", v)
+		}
+		return nums[0]*10000 + nums[1], nil
+	}
+	patch := 0
+	if len(nums) == 3 {
+		patch = nums[2]
+	}
+	return nums[0]*10000 + nums[1]*100 + patch, nil
+}

@@ -1,0 +1,264 @@
+package pgwire
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgproto3/v2"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Causes a connection's context is cancelled with, besides errShutdown,
+// *protocolError and *messageTooLargeError.
+var (
+	errTerminated = errors.New("client sent Terminate")
+	errClientGone = errors.New("client connection closed")
+	errConnDone   = errors.New("connection finished")
+)
+
+// closeWriteGrace is how long the last messages (a FATAL error) may take to
+// reach a client once its connection is being torn down.
+const closeWriteGrace = time.Second
+
+// conn is one client connection. The handler goroutine (run) owns the
+// writer, the session and all protocol state; the reader goroutine owns the
+// pgproto3.Backend after startup. Other goroutines touch only ctx/cancel,
+// the statement cancel func (under stmtMu) and raw (to close it).
+type conn struct {
+	srv    *Server
+	raw    net.Conn // the accepted socket; closing it unblocks every read and write
+	logger *slog.Logger
+
+	// ctx lives as long as the connection; its cause says why it ended.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	// Set during startup, before the connection is registered for cancel
+	// requests, and read-only afterwards.
+	pid    uint32 // assigned by Server.register
+	secret uint32
+
+	holdsSlot bool // guarded by srv.mu
+
+	stmtMu     sync.Mutex
+	stmtCancel context.CancelFunc // the running statement's, nil between statements
+
+	// Owned by the handler goroutine.
+	rw       net.Conn // raw, or the TLS connection over it
+	tls      bool
+	w        *messageWriter
+	guard    *frameGuard
+	backend  *pgproto3.Backend
+	session  Session
+	reported map[string]string // ParameterStatus values the client has been sent
+	// ignoreTillSync is set after an error in an extended-protocol message:
+	// the rest of that batch is discarded up to its Sync, as PostgreSQL does.
+	ignoreTillSync bool
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	ctx, cancel := context.WithCancelCause(s.baseCtx)
+	c := &conn{
+		srv:    s,
+		raw:    nc,
+		rw:     nc,
+		logger: s.logger.With("remote", nc.RemoteAddr().String()),
+		ctx:    ctx,
+		cancel: cancel,
+	}
+	context.AfterFunc(ctx, c.expireDeadlines)
+	return c
+}
+
+// expireDeadlines runs when the connection's context ends: whatever ended
+// it (Terminate, EOF, shutdown, a protocol error), a read in progress must
+// return now and the last write gets only a moment.
+func (c *conn) expireDeadlines() {
+	now := time.Now()
+	_ = c.raw.SetReadDeadline(now)
+	_ = c.raw.SetWriteDeadline(now.Add(closeWriteGrace))
+}
+
+// run is the handler goroutine: startup, then the processor loop, then
+// teardown. It returns when the connection is closed and its reader
+// goroutine has ended.
+func (c *conn) run() {
+	defer c.raw.Close()
+	defer func() { c.rw.Close() }() // after TLS: sends close_notify
+	defer c.cancel(errConnDone)
+	defer c.recoverPanic("connection handler")
+	sess := c.handshake()
+	if sess == nil {
+		return
+	}
+	c.session = sess
+	defer sess.Close()
+	c.serve()
+}
+
+// serve runs the reader goroutine and processes its messages until the
+// connection ends.
+func (c *conn) serve() {
+	in := newInbox()
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		c.readLoop(in)
+	}()
+	defer func() {
+		c.cancel(errConnDone)
+		c.rw.Close()
+		<-readerDone
+	}()
+	// Runs before the cleanup above, while the client can still hear it.
+	defer c.recoverPanic("statement processing")
+	for {
+		msg, err := in.pop(c.ctx, c.w.flush)
+		if err == nil {
+			err = c.handle(msg)
+		}
+		if err != nil {
+			c.finish(err)
+			return
+		}
+	}
+}
+
+// readLoop is the reader goroutine: it decodes frontend messages, copies
+// each (pgproto3 reuses its structs) and queues it for the processor. It
+// never waits on execution, so Terminate, EOF or a bad message cancel the
+// connection's context, and with it the running statement, at once.
+func (c *conn) readLoop(in *inbox) {
+	defer func() {
+		// A decoder bug must not take the server down: treat it as bad input.
+		if r := recover(); r != nil {
+			c.logger.Error("panic while decoding a frontend message", "panic", r, "stack", string(debug.Stack()))
+			c.cancel(&protocolError{msg: "invalid frontend message"})
+		}
+	}()
+	var scratch []byte
+	for {
+		msg, err := c.backend.Receive()
+		if err != nil {
+			c.cancel(c.classifyReadError(err))
+			return
+		}
+		if _, ok := msg.(*pgproto3.Terminate); ok {
+			c.cancel(errTerminated)
+			return
+		}
+		cp, size, err := copyFrontendMessage(msg, &scratch)
+		if err != nil {
+			c.cancel(&protocolError{msg: "invalid frontend message", cause: err})
+			return
+		}
+		if err := in.push(c.ctx, cp, size); err != nil {
+			return
+		}
+	}
+}
+
+// classifyReadError tells a client that went away from one that sent
+// something malformed.
+func (c *conn) classifyReadError(err error) error {
+	var tooLarge *messageTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return tooLarge
+	case c.guard.readErr != nil:
+		return errClientGone
+	}
+	return &protocolError{msg: "invalid frontend message", cause: err}
+}
+
+// finish reports why the connection ends, when the client should hear it.
+func (c *conn) finish(cause error) {
+	var tooLarge *messageTooLargeError
+	var perr *protocolError
+	switch {
+	case errors.Is(cause, errShutdown):
+		c.sendFatal(fatal(pgerror.AdminShutdown, "terminating connection due to administrator command"))
+	case errors.As(cause, &tooLarge):
+		c.logger.Info("closing connection", "reason", tooLarge.Error())
+		c.sendFatal(fatal(pgerror.ProtocolViolation, "invalid message length %d: the limit is %d bytes", tooLarge.size, tooLarge.limit))
+	case errors.As(cause, &perr):
+		c.logger.Info("closing connection", "reason", "protocol violation", "err", perr)
+		c.sendFatal(fatal(pgerror.ProtocolViolation, "%s", perr.msg))
+	case errors.Is(cause, errTerminated), errors.Is(cause, errClientGone), errors.Is(cause, errConnDone):
+	default:
+		c.logger.Debug("closing connection", "err", cause)
+	}
+}
+
+// recoverPanic turns a panic in session or protocol code into a FATAL
+// internal error for this client alone, so one bad statement cannot stop
+// the server. The session may be inconsistent afterwards, so the
+// connection ends.
+func (c *conn) recoverPanic(where string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	id := newRequestID()
+	c.logger.Error("panic in "+where, "request_id", id, "panic", r, "stack", string(debug.Stack()))
+	c.sendFatal(pgerror.New(pgerror.InternalError, "internal error (request id %s)", id).Fatal())
+}
+
+// sendFatal sends a FATAL error as the connection's last message.
+func (c *conn) sendFatal(err error) {
+	if c.w == nil {
+		c.w = newMessageWriter(c.rw)
+	}
+	_ = c.w.send(errorResponse(c.logger, err))
+	_ = c.w.flush()
+}
+
+// beginStatement makes the context for one statement and publishes its
+// cancel func for CancelRequest; the returned func ends the statement.
+func (c *conn) beginStatement() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.stmtMu.Lock()
+	c.stmtCancel = cancel
+	c.stmtMu.Unlock()
+	return ctx, func() {
+		c.stmtMu.Lock()
+		c.stmtCancel = nil
+		c.stmtMu.Unlock()
+		cancel()
+	}
+}
+
+// cancelStatement cancels the running statement, if any; the session
+// carries on.
+func (c *conn) cancelStatement() {
+	c.stmtMu.Lock()
+	defer c.stmtMu.Unlock()
+	if c.stmtCancel != nil {
+		c.stmtCancel()
+	}
+}
+
+func (c *conn) secretMatches(secret uint32) bool {
+	var a, b [4]byte
+	binary.BigEndian.PutUint32(a[:], c.secret)
+	binary.BigEndian.PutUint32(b[:], secret)
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// newSecret returns the cancel key for BackendKeyData.
+func newSecret() (uint32, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint32(b[:]), nil
+}

@@ -1,0 +1,114 @@
+// Package pgwire is the server side of the PostgreSQL v3 wire protocol: it
+// is how psql, drivers, ORMs and BI tools talk to SQE. It accepts TCP
+// connections, negotiates TLS, checks the client's password (a JWT) through
+// an Authenticator, opens a Session for the caller and then turns protocol
+// messages into calls on that Session and Arrow result batches into DataRow
+// messages. It knows nothing of planning, storage or governance: the
+// Session interface is its whole view of SQL.
+//
+// # Layers
+//
+// From the socket up:
+//
+//   - framing: startup-phase packets are read byte-exact (framing.go); after
+//     startup a pgproto3.Backend decodes messages from a chunk reader behind
+//     a frameGuard that refuses a declared length over MaxMessageSize before
+//     allocating it.
+//   - connection: conn (conn.go) owns one client: its reader goroutine, its
+//     inbox of decoded messages, its write buffer and its contexts.
+//   - startup and login (startup.go, login.go): SSLRequest/GSSENCRequest,
+//     CancelRequest, StartupMessage, the TLS policy, cleartext password
+//     exchange, ParameterStatus and BackendKeyData.
+//   - processing (process.go, simple_query.go, extended.go): one frontend
+//     message at a time against the Session.
+//   - encoding (encode_row.go, encode_text.go, format_text.go): Arrow batches
+//     to DataRows in text format, without per-row or per-value allocation.
+//   - writing (writer.go): messages are appended with pgproto3's Encode into
+//     one buffer per connection, written to the socket when it passes 64 KiB,
+//     at every ReadyForQuery and before the processor waits for input, so a
+//     result set costs few syscalls.
+//
+// # Connection lifecycle
+//
+//  1. Accept. Serve accepts a socket and starts its handler goroutine. From
+//     here until phase 5 one deadline, StartupTimeout, bounds everything: a
+//     client that has not logged in by then is dropped.
+//  2. Negotiate. The handler reads startup packets. SSLRequest is answered
+//     'S' followed by a TLS handshake (TLS 1.2 or later), or 'N' when the
+//     server has no certificate; a second one is a protocol violation.
+//     GSSENCRequest is answered 'N'. A CancelRequest is served (see below)
+//     and the socket closed. A StartupMessage other than v3.0 is refused
+//     with FATAL 08P01.
+//  3. Admit. A StartupMessage without a user is refused (FATAL 28000); a
+//     plaintext connection is refused (FATAL 28000) unless it comes from a
+//     loopback address and RequireTLS is off. The connection then takes one
+//     of MaxConnections slots or is refused with FATAL 53300.
+//  4. Authenticate. The server asks for a cleartext password, reads the
+//     PasswordMessage (tokens up to 1 MiB) and calls the Authenticator; a
+//     refusal is FATAL 28P01. The SessionFactory opens the Session. The
+//     client receives AuthenticationOk, the reported parameters
+//     (server_version, DateStyle, TimeZone, ... merged with the session's
+//     ReportedParameters), BackendKeyData and ReadyForQuery, and only then
+//     becomes reachable by CancelRequest.
+//  5. Serve. The reader goroutine starts; the handler becomes the processor
+//     and handles queued messages until the connection ends.
+//  6. Close. The connection's context is cancelled, the socket closed, the
+//     reader goroutine waited for, the Session closed and the slot released.
+//     Nothing of the connection outlives its handler goroutine.
+//
+// # Goroutines and ownership
+//
+// Each connection has exactly two goroutines. The handler goroutine runs
+// phases 1 to 4 itself and then processes messages: it alone owns the
+// message writer, the Session, the parameter values the client has been
+// sent and all protocol state (and, once the extended protocol lands, the
+// prepared statements and portals). The reader goroutine owns the
+// pgproto3.Backend after startup: it decodes each message, deep-copies it
+// (pgproto3 reuses its structs and buffers) and pushes it into the inbox, a
+// FIFO bounded in bytes rather than in messages. The reader never waits for
+// a statement to finish, so it sees Terminate, EOF and malformed input while
+// a statement runs. Other goroutines only cancel contexts, look up the
+// cancel key and close the socket.
+//
+// # Cancellation
+//
+// Every connection has a context, a child of the server's, that is
+// cancelled with a cause when the connection must end; every statement (and
+// every Parse) runs under its own child of it.
+//
+//   - CancelRequest: a new connection carrying (process id, secret) cancels
+//     only the running statement of the connection it names. The session
+//     error becomes 57014 "canceling statement due to user request" and the
+//     session stays usable. The secret comes from crypto/rand and is
+//     compared in constant time; an unknown pair is ignored silently, as in
+//     PostgreSQL.
+//   - Disconnect and Terminate: the reader cancels the connection's context
+//     at once, so a running statement stops without its result being sent.
+//   - Protocol violations and oversized messages: the reader cancels the
+//     connection with the reason; the processor sends FATAL 08P01 and closes.
+//   - Shutdown: the server stops accepting and cancels every connection with
+//     errShutdown; each processor abandons its statement, sends FATAL 57P01
+//     "terminating connection due to administrator command" and closes.
+//     Cancelling a connection also sets its read deadline to now and its
+//     write deadline a second ahead, so nothing blocks on a silent client;
+//     if Shutdown's context ends first, the remaining sockets are closed.
+//
+// # TLS policy
+//
+// The password is a bearer token: whoever reads it can act as the user
+// until it expires. It must therefore never cross a network unencrypted.
+// TLS is on by default; without a configured certificate a self-signed one
+// is created once in <DataDir>/tls (key file mode 0600), which is what
+// sslmode=require (the default of several drivers) needs. Plaintext is
+// accepted only from loopback addresses, where the token never leaves the
+// host, and not at all with RequireTLS. The cleartext password exchange is
+// acceptable precisely because of this policy.
+//
+// # Not implemented yet
+//
+// The extended query protocol (Parse, Bind, Describe, Execute, Close) is
+// answered with 0A000 and the batch skipped to its Sync; COPY, fastpath
+// function calls, binary result format, SCRAM and GSS authentication,
+// NegotiateProtocolVersion for 3.x minor versions, and time zones other
+// than UTC in timestamptz output are not implemented.
+package pgwire

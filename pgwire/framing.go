@@ -1,0 +1,125 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/jackc/pgproto3/v2"
+)
+
+// Startup packet codes (the first int32 of a packet that has no type byte).
+const (
+	protocolVersion30  = pgproto3.ProtocolVersionNumber // 3.0
+	sslRequestCode     = 80877103
+	gssEncRequestCode  = 80877104
+	cancelRequestCode  = 80877102
+	maxStartupPacket   = 10000   // MAX_STARTUP_PACKET_LENGTH in PostgreSQL
+	maxAuthMessageSize = 1 << 20 // a password message: room for very large tokens, not for abuse
+)
+
+// messageTooLargeError is a frontend message whose declared length is over
+// the limit; the connection is closed with FATAL 08P01 without reading it.
+type messageTooLargeError struct {
+	size, limit int
+}
+
+func (e *messageTooLargeError) Error() string {
+	return fmt.Sprintf("message of %d bytes exceeds the limit of %d bytes", e.size, e.limit)
+}
+
+// frameGuard is the ChunkReader under pgproto3.Backend. The Backend reads a
+// 5-byte header and then allocates and reads whatever body length the client
+// declared; the guard looks at each header first and refuses a length over
+// the limit before any of it is allocated. It relies on the Backend's
+// strict alternation of header and body reads.
+type frameGuard struct {
+	cr      pgproto3.ChunkReader
+	limit   int
+	inBody  bool
+	readErr error // the first error of the underlying reader: the client is gone
+}
+
+func (g *frameGuard) Next(n int) ([]byte, error) {
+	if !g.inBody {
+		buf, err := g.next(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) != 5 {
+			return buf, nil // not a message header; never happens with pgproto3.Backend
+		}
+		size := int(binary.BigEndian.Uint32(buf[1:]))
+		if size > g.limit {
+			return nil, &messageTooLargeError{size: size, limit: g.limit}
+		}
+		g.inBody = true
+		return buf, nil
+	}
+	g.inBody = false
+	return g.next(n)
+}
+
+func (g *frameGuard) next(n int) ([]byte, error) {
+	buf, err := g.cr.Next(n)
+	if err != nil && g.readErr == nil {
+		g.readErr = err
+	}
+	return buf, err
+}
+
+// readStartupPacket reads one length-prefixed startup-phase packet
+// (StartupMessage, SSLRequest, GSSENCRequest or CancelRequest) straight from
+// r, byte-exact, and decodes it with pgproto3's structs. It deliberately does
+// not go through a buffering reader: bytes a client pipelines after an
+// SSLRequest must not be read before the TLS handshake, or they would be
+// trusted as if they had arrived encrypted.
+func readStartupPacket(r io.Reader) (pgproto3.FrontendMessage, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	size := int(binary.BigEndian.Uint32(hdr[:]))
+	if size < 8 || size > maxStartupPacket {
+		return nil, &protocolError{msg: "invalid length of startup packet"}
+	}
+	body := make([]byte, size-4)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("read startup packet: %w", err)
+	}
+	code := binary.BigEndian.Uint32(body)
+	var msg pgproto3.FrontendMessage
+	switch code {
+	case protocolVersion30:
+		msg = &pgproto3.StartupMessage{}
+	case sslRequestCode:
+		msg = &pgproto3.SSLRequest{}
+	case gssEncRequestCode:
+		msg = &pgproto3.GSSEncRequest{}
+	case cancelRequestCode:
+		msg = &pgproto3.CancelRequest{}
+	default:
+		return nil, &protocolError{msg: fmt.Sprintf(
+			"unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff)}
+	}
+	if err := msg.Decode(body); err != nil {
+		return nil, &protocolError{msg: "invalid startup packet layout", cause: err}
+	}
+	return msg, nil
+}
+
+// protocolError is a malformed or out-of-place message: the client gets
+// FATAL 08P01 with msg and the connection closes.
+type protocolError struct {
+	msg   string
+	cause error
+}
+
+func (e *protocolError) Error() string {
+	if e.cause != nil {
+		return e.msg + ": " + e.cause.Error()
+	}
+	return e.msg
+}
+
+func (e *protocolError) Unwrap() error { return e.cause }

@@ -1,0 +1,67 @@
+package pgwire
+
+import (
+	"fmt"
+
+	"github.com/jackc/pgproto3/v2"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// handle processes one frontend message on the handler goroutine. A
+// returned error ends the connection (finish reports it); errors the client
+// should see and survive are sent from here and not returned.
+func (c *conn) handle(msg pgproto3.FrontendMessage) error {
+	if c.ignoreTillSync {
+		if _, ok := msg.(*pgproto3.Sync); !ok {
+			return nil
+		}
+	}
+	switch m := msg.(type) {
+	case *pgproto3.Query:
+		return c.simpleQuery(m.String)
+	case *pgproto3.Sync:
+		c.ignoreTillSync = false
+		return c.readyForQuery()
+	case *pgproto3.Flush:
+		return c.w.flush()
+	case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
+		if err := c.handleExtended(m); err != nil {
+			c.ignoreTillSync = true
+			return c.sendError(err)
+		}
+		return nil
+	case *pgproto3.FunctionCall:
+		// The client waits for a ReadyForQuery after a function call.
+		if err := c.sendError(pgerror.New(pgerror.ProtocolViolation, "fastpath function calls are not supported")); err != nil {
+			return err
+		}
+		return c.readyForQuery()
+	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+		return &protocolError{msg: fmt.Sprintf("unexpected %s message outside COPY", messageName(m))}
+	}
+	return &protocolError{msg: fmt.Sprintf("unexpected %s message", messageName(msg))}
+}
+
+// sendError sends a non-fatal ErrorResponse for err.
+func (c *conn) sendError(err error) error {
+	return c.w.send(errorResponse(c.logger, err))
+}
+
+// readyForQuery tells the client the server is idle, and flushes.
+func (c *conn) readyForQuery() error {
+	if err := c.w.send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()}); err != nil {
+		return err
+	}
+	return c.w.flush()
+}
+
+// messageName is a message's protocol name for error texts.
+func messageName(msg pgproto3.FrontendMessage) string {
+	name := fmt.Sprintf("%T", msg)
+	const prefix = "*pgproto3."
+	if len(name) > len(prefix) && name[:len(prefix)] == prefix {
+		return name[len(prefix):]
+	}
+	return name
+}

@@ -1,0 +1,47 @@
+package pgwire
+
+import (
+	"context"
+	"net"
+
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/sql"
+)
+
+// Startup is what a client said about itself before authenticating.
+type Startup struct {
+	User, Database string
+	Params         map[string]string // every StartupMessage parameter (application_name, options, ...)
+	RemoteAddr     net.Addr
+	TLS            bool
+}
+
+// Authenticator checks the password (a JWT) for the startup user. Any error
+// refuses the login; if the error is a *pgerror.Error it is sent as is (it
+// will be FATAL 28P01), otherwise the client gets FATAL 28P01
+// `password authentication failed for user "<user>"`.
+type Authenticator interface {
+	Authenticate(ctx context.Context, st Startup, password string) (auth.Identity, error)
+}
+
+// Session is one client's SQL session (implemented by package sql).
+type Session interface {
+	// Parse splits and parses a simple-query string. Zero statements =
+	// empty or comment-only query. Errors are *pgerror.Error whose Position
+	// is relative to the whole query string.
+	Parse(ctx context.Context, query string) ([]*sql.Statement, error)
+	Execute(ctx context.Context, stmt *sql.Statement) (sql.Result, error)
+	// TxStatus is the ReadyForQuery status byte: 'I', 'T' or 'E'.
+	TxStatus() byte
+	// ReportedParameters are the current values of the GUC_REPORT settings
+	// (application_name, DateStyle, TimeZone, ...); pgwire sends them all at
+	// startup and, after each statement, those that changed.
+	ReportedParameters() map[string]string
+	Close()
+}
+
+// SessionFactory opens a Session for an authenticated client. A
+// *pgerror.Error it returns is sent to the client as FATAL.
+type SessionFactory interface {
+	NewSession(ctx context.Context, id auth.Identity, st Startup) (Session, error)
+}

@@ -1,0 +1,505 @@
+package planner
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/functions"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// exprCtx is where an expression is bound.
+type exprCtx struct {
+	scope *scope
+	// group is set when the query aggregates: column references must then
+	// match a GROUP BY expression or sit inside an aggregate.
+	group *groupState
+	// clause names the clause for error messages ("WHERE").
+	clause string
+}
+
+// groupState collects the grouping of a query while its clauses are bound.
+type groupState struct {
+	input  *scope
+	groups []Expr
+	cols   []Column
+	aggs   []*AggCall
+}
+
+func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
+	if n == nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "missing expression")
+	}
+	if ec.group != nil && !containsAggregate(n) {
+		// A sub-expression without aggregates is either a grouping key or
+		// built from grouping keys.
+		plain, err := b.bindExpr(n, &exprCtx{scope: ec.group.input, clause: ec.clause})
+		if err != nil {
+			return nil, err
+		}
+		if g := ec.group.match(plain); g != nil {
+			return g, nil
+		}
+		if cr := n.GetColumnRef(); cr != nil {
+			col := plain.(*ColRef)
+			return nil, b.errAt(cr.Location, pgerror.GroupingError,
+				"column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", qualifierOf(ec.group.input, col.ID), col.Name)
+		}
+	}
+	switch x := n.Node.(type) {
+	case *pg_query.Node_ColumnRef:
+		return b.bindColumnRef(x.ColumnRef, ec)
+	case *pg_query.Node_AConst:
+		return b.bindConst(x.AConst)
+	case *pg_query.Node_TypeCast:
+		arg, err := b.bindExpr(x.TypeCast.Arg, ec)
+		if err != nil {
+			return nil, err
+		}
+		to, err := typeFromName(x.TypeCast.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		return b.cast(arg, to, x.TypeCast.Location)
+	case *pg_query.Node_AExpr:
+		return b.bindAExpr(x.AExpr, ec)
+	case *pg_query.Node_BoolExpr:
+		return b.bindBoolExpr(x.BoolExpr, ec)
+	case *pg_query.Node_NullTest:
+		if x.NullTest.Argisrow {
+			return nil, pgerror.Unsupported("row-valued IS NULL is not supported yet")
+		}
+		arg, err := b.bindExpr(x.NullTest.Arg, ec)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{Arg: arg, Negated: x.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL}, nil
+	case *pg_query.Node_FuncCall:
+		return b.bindFuncCall(x.FuncCall, ec)
+	}
+	return nil, b.unsupportedNode(n)
+}
+
+func qualifierOf(sc *scope, id ColumnID) string {
+	for _, c := range sc.cols {
+		if c.ID == id {
+			return c.Qualifier
+		}
+	}
+	return ""
+}
+
+func (g *groupState) match(e Expr) Expr {
+	s := e.String()
+	for i, ge := range g.groups {
+		if ge.String() == s {
+			c := g.cols[i]
+			return &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}
+		}
+	}
+	if _, isConst := e.(*Const); isConst {
+		return e
+	}
+	return nil
+}
+
+func (b *Binder) bindColumnRef(cr *pg_query.ColumnRef, ec *exprCtx) (Expr, error) {
+	var parts []string
+	for _, f := range cr.Fields {
+		if f.GetAStar() != nil {
+			return nil, b.errAt(cr.Location, pgerror.FeatureNotSupported, "* is not allowed here")
+		}
+		s := f.GetString_()
+		if s == nil {
+			return nil, b.unsupportedNode(f)
+		}
+		parts = append(parts, s.Sval)
+	}
+	var qualifier, name string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	case 2:
+		qualifier, name = parts[0], parts[1]
+	default:
+		return nil, b.errAt(cr.Location, pgerror.FeatureNotSupported, "cross-table column references with more than two parts are not supported yet")
+	}
+	if ec.group != nil {
+		// Reached only for a column inside an aggregate's argument, bound
+		// against the aggregate's input.
+		return nil, pgerror.New(pgerror.InternalError, "column reference bound in grouped context")
+	}
+	c, err := b.resolve(ec.scope, qualifier, name, cr.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, nil
+}
+
+func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
+	if c.Isnull {
+		return &Const{Typ: types.Unknown}, nil
+	}
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return &Const{Typ: types.Int4, Value: int64(v.Ival.Ival)}, nil
+	case *pg_query.A_Const_Fval:
+		s := v.Fval.Fval
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return &Const{Typ: types.Int8, Value: i}, nil
+			}
+		}
+		n, scale, err := parseNumericLiteral(s)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{Typ: types.T{OID: types.OIDNumeric, Scale: scale}, Value: n}, nil
+	case *pg_query.A_Const_Sval:
+		return &Const{Typ: types.Unknown, Value: v.Sval.Sval}, nil
+	case *pg_query.A_Const_Boolval:
+		return &Const{Typ: types.Bool, Value: v.Boolval.Boolval}, nil
+	}
+	return nil, pgerror.Unsupported("bit string constants are not supported yet")
+}
+
+// cast converts e to t explicitly, folding constants.
+func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
+	if c, ok := e.(*Const); ok {
+		v, err := convertConst(c.Value, c.Typ, to)
+		if err != nil {
+			if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
+				return nil, pe.WithPosition(b.position(loc))
+			}
+			return nil, err
+		}
+		return &Const{Typ: to, Value: v}, nil
+	}
+	if e.Type() == to {
+		return e, nil
+	}
+	if !castSupported(e.Type(), to) {
+		return nil, b.errAt(loc, "42846", "cannot cast type %s to %s", e.Type().Name(), to.Name())
+	}
+	return &Cast{Arg: e, To: to}, nil
+}
+
+// coerce converts e to t implicitly (for an operator's argument).
+func (b *Binder) coerce(e Expr, to types.T, loc int32) (Expr, error) {
+	if e.Type() == to {
+		return e, nil
+	}
+	return b.cast(e, to, loc)
+}
+
+// castSupported lists the run-time conversions planner/exec implements.
+func castSupported(from, to types.T) bool {
+	ff, tf := from.Family(), to.Family()
+	switch {
+	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric):
+		return true
+	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt):
+		return true
+	case ff == types.FamilyNumeric && (tf == types.FamilyNumeric || tf == types.FamilyFloat):
+		return true
+	case ff == types.FamilyString && tf == types.FamilyString:
+		return to.Precision == 0
+	case ff == types.FamilyDate && tf == types.FamilyTimestamp:
+		return true
+	}
+	return false
+}
+
+func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
+	if a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
+		return nil, pgerror.Unsupported("%s expressions are not supported yet", strings.TrimPrefix(a.Kind.String(), "AEXPR_"))
+	}
+	if len(a.Name) != 1 {
+		return nil, pgerror.Unsupported("qualified operators are not supported yet")
+	}
+	opName := a.Name[0].GetString_().GetSval()
+	if a.Lexpr == nil {
+		arg, err := b.bindExpr(a.Rexpr, ec)
+		if err != nil {
+			return nil, err
+		}
+		switch opName {
+		case "-":
+			if c, ok := arg.(*Const); ok {
+				return negateConst(c)
+			}
+			if !arg.Type().IsNumeric() {
+				return nil, b.errAt(a.Location, pgerror.UndefinedFunction, "operator does not exist: - %s", arg.Type().Name())
+			}
+			return &Negate{Arg: arg}, nil
+		case "+":
+			return arg, nil
+		}
+		return nil, b.errAt(a.Location, pgerror.UndefinedFunction, "operator does not exist: %s %s", opName, arg.Type().Name())
+	}
+	l, err := b.bindExpr(a.Lexpr, ec)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(a.Rexpr, ec)
+	if err != nil {
+		return nil, err
+	}
+	return b.binary(opName, l, r, a.Location)
+}
+
+func negateConst(c *Const) (Expr, error) {
+	switch v := c.Value.(type) {
+	case nil:
+		return c, nil
+	case int64:
+		if v == math.MinInt64 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
+		}
+		return &Const{Typ: c.Typ, Value: -v}, nil
+	case float64:
+		return &Const{Typ: c.Typ, Value: -v}, nil
+	case decimal128.Num:
+		return &Const{Typ: c.Typ, Value: v.Negate()}, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: - %s", c.Typ.Name())
+}
+
+// binary resolves an operator over two bound arguments.
+func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
+	op, ok := functions.LookupOperator(opName)
+	if !ok {
+		return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), opName, r.Type().Name())
+	}
+	noOp := func() error {
+		return b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), opName, r.Type().Name()).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	switch op.Kind {
+	case functions.Comparison:
+		ct, ok := commonType(l.Type(), r.Type())
+		if !ok {
+			return nil, noOp()
+		}
+		return b.typedBinary(op, l, r, ct, types.Bool, loc)
+	case functions.Arithmetic:
+		ct, ok := commonType(l.Type(), r.Type())
+		if !ok || !ct.IsNumeric() {
+			return nil, noOp()
+		}
+		if ct.OID == types.OIDInt2 {
+			ct = types.Int2
+		}
+		res := ct
+		if ct.OID == types.OIDNumeric {
+			ls, rs := numericScale(l.Type()), numericScale(r.Type())
+			switch op.Name {
+			case "*":
+				res.Scale = min(ls+rs, types.MaxNumericPrecision)
+			case "/":
+				res.Scale = max(functions.AvgNumericScale, ls, rs)
+			}
+		}
+		return b.typedBinary(op, l, r, ct, res, loc)
+	case functions.Concat:
+		lt, rt := l.Type(), r.Type()
+		if lt.Family() != types.FamilyString && lt.OID != types.OIDUnknown || rt.Family() != types.FamilyString && rt.OID != types.OIDUnknown {
+			return nil, noOp()
+		}
+		return b.typedBinary(op, l, r, types.Text, types.Text, loc)
+	}
+	return nil, noOp()
+}
+
+func (b *Binder) typedBinary(op functions.Operator, l, r Expr, argType, result types.T, loc int32) (Expr, error) {
+	var err error
+	// Numeric arguments keep their own scales: the kernels align them.
+	if argType.OID == types.OIDNumeric {
+		if l.Type().OID != types.OIDNumeric {
+			if l, err = b.coerce(l, types.T{OID: types.OIDNumeric}, loc); err != nil {
+				return nil, err
+			}
+		} else if c, ok := l.(*Const); ok && c.Typ.OID == types.OIDUnknown {
+			if l, err = b.coerce(l, argType, loc); err != nil {
+				return nil, err
+			}
+		}
+		if r.Type().OID != types.OIDNumeric {
+			if r, err = b.coerce(r, types.T{OID: types.OIDNumeric}, loc); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if l, err = b.coerce(l, argType, loc); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, argType, loc); err != nil {
+			return nil, err
+		}
+	}
+	return &BinOp{Op: op, L: l, R: r, Typ: result}, nil
+}
+
+func (b *Binder) and(l, r Expr) Expr {
+	op, _ := functions.LookupOperator("AND")
+	return &BinOp{Op: op, L: l, R: r, Typ: types.Bool}
+}
+
+func (b *Binder) bindBoolExpr(be *pg_query.BoolExpr, ec *exprCtx) (Expr, error) {
+	args := make([]Expr, len(be.Args))
+	for i, a := range be.Args {
+		e, err := b.bindExpr(a, ec)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.requireBool(e, be.Location, ec.clause); err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	switch be.Boolop {
+	case pg_query.BoolExprType_NOT_EXPR:
+		return &Not{Arg: args[0]}, nil
+	case pg_query.BoolExprType_AND_EXPR, pg_query.BoolExprType_OR_EXPR:
+		name := "AND"
+		if be.Boolop == pg_query.BoolExprType_OR_EXPR {
+			name = "OR"
+		}
+		op, _ := functions.LookupOperator(name)
+		out := args[0]
+		for _, a := range args[1:] {
+			out = &BinOp{Op: op, L: out, R: a, Typ: types.Bool}
+		}
+		return out, nil
+	}
+	return nil, pgerror.Unsupported("boolean operator %s is not supported", be.Boolop)
+}
+
+// requireBool checks that e is boolean (an untyped literal is read as one).
+func (b *Binder) requireBool(e Expr, loc int32, clause string) (Expr, error) {
+	if e.Type().OID == types.OIDBool {
+		return e, nil
+	}
+	if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
+		return b.cast(c, types.Bool, loc)
+	}
+	if clause == "" {
+		clause = "an expression"
+	}
+	return nil, b.errAt(loc, pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, e.Type().Name())
+}
+
+func funcName(fc *pg_query.FuncCall) string {
+	var parts []string
+	for _, n := range fc.Funcname {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	if len(parts) == 2 && parts[0] == "pg_catalog" {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, ".")
+}
+
+func containsAggregate(n *pg_query.Node) bool {
+	found := false
+	walkAST(n, func(fc *pg_query.FuncCall) {
+		if _, ok := functions.LookupAggregate(funcName(fc)); ok && fc.Over == nil {
+			found = true
+		}
+	})
+	return found
+}
+
+// walkAST calls visit for every function call in the expression tree n.
+func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
+	if n == nil {
+		return
+	}
+	switch x := n.Node.(type) {
+	case *pg_query.Node_FuncCall:
+		visit(x.FuncCall)
+		for _, a := range x.FuncCall.Args {
+			walkAST(a, visit)
+		}
+	case *pg_query.Node_AExpr:
+		walkAST(x.AExpr.Lexpr, visit)
+		walkAST(x.AExpr.Rexpr, visit)
+	case *pg_query.Node_BoolExpr:
+		for _, a := range x.BoolExpr.Args {
+			walkAST(a, visit)
+		}
+	case *pg_query.Node_TypeCast:
+		walkAST(x.TypeCast.Arg, visit)
+	case *pg_query.Node_NullTest:
+		walkAST(x.NullTest.Arg, visit)
+	case *pg_query.Node_ResTarget:
+		walkAST(x.ResTarget.Val, visit)
+	case *pg_query.Node_SortBy:
+		walkAST(x.SortBy.Node, visit)
+	}
+}
+
+func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) {
+	name := funcName(fc)
+	agg, isAgg := functions.LookupAggregate(name)
+	if !isAgg && functions.IsPostgresFunction(name) {
+		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "function %s is not supported yet", name)
+	}
+	if !isAgg {
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s does not exist", name).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if fc.Over != nil {
+		return nil, pgerror.Unsupported("window functions are not supported yet")
+	}
+	if fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || fc.FuncVariadic {
+		return nil, pgerror.Unsupported("DISTINCT, FILTER and ORDER BY in aggregates are not supported yet")
+	}
+	if ec.group == nil {
+		return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate functions are not allowed in %s", ec.clause)
+	}
+	call := &AggCall{Func: agg}
+	var argType types.T
+	switch {
+	case fc.AggStar:
+		if !agg.Star {
+			return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(*) does not exist", name)
+		}
+	case len(fc.Args) == 1:
+		if containsAggregate(fc.Args[0]) {
+			return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate function calls cannot be nested")
+		}
+		arg, err := b.bindExpr(fc.Args[0], &exprCtx{scope: ec.group.input, clause: "aggregate"})
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := arg.(*Const); ok && c.Typ.OID == types.OIDUnknown {
+			if arg, err = b.cast(c, types.Text, fc.Location); err != nil {
+				return nil, err
+			}
+		}
+		call.Arg = arg
+		argType = arg.Type()
+	default:
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
+	}
+	res, ok := agg.Result(argType)
+	if !ok {
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	key := call.String()
+	for _, existing := range ec.group.aggs {
+		if existing.String() == key {
+			return &ColRef{ID: existing.Out.ID, Name: existing.Out.Name, Typ: existing.Out.Type}, nil
+		}
+	}
+	call.Out = b.newColumn(name, Column{Type: res, Nullable: true})
+	ec.group.aggs = append(ec.group.aggs, call)
+	return &ColRef{ID: call.Out.ID, Name: call.Out.Name, Typ: res}, nil
+}

@@ -1,0 +1,408 @@
+package planner
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// refuseUnsupportedSelect names the first SELECT clause the binder does
+// not implement yet. Every field of SelectStmt is either handled by
+// bindSelect or refused here.
+func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
+	switch {
+	case s.Op != pg_query.SetOperation_SETOP_NONE:
+		return pgerror.Unsupported("UNION, INTERSECT and EXCEPT are not supported yet")
+	case s.WithClause != nil:
+		return pgerror.Unsupported("WITH is not supported yet")
+	case len(s.ValuesLists) > 0:
+		return pgerror.Unsupported("VALUES is not supported yet")
+	case len(s.DistinctClause) > 0:
+		return pgerror.Unsupported("DISTINCT is not supported yet")
+	case s.IntoClause != nil:
+		return pgerror.Unsupported("SELECT INTO is not supported")
+	case len(s.WindowClause) > 0:
+		return pgerror.Unsupported("WINDOW is not supported yet")
+	case len(s.LockingClause) > 0:
+		return pgerror.Unsupported("FOR UPDATE/SHARE is not supported")
+	case s.GroupDistinct:
+		return pgerror.Unsupported("GROUP BY DISTINCT is not supported yet")
+	case s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES:
+		return pgerror.Unsupported("FETCH FIRST ... WITH TIES is not supported yet")
+	}
+	return nil
+}
+
+// target is one output column of a SELECT while it is bound.
+type target struct {
+	name string
+	expr Expr
+}
+
+func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
+	if err := refuseUnsupportedSelect(s); err != nil {
+		return nil, err
+	}
+	node, sc, err := b.bindFrom(s.FromClause)
+	if err != nil {
+		return nil, err
+	}
+	if s.WhereClause != nil {
+		if containsAggregate(s.WhereClause) {
+			return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in WHERE")
+		}
+		pred, err := b.bindExpr(s.WhereClause, &exprCtx{scope: sc, clause: "WHERE"})
+		if err != nil {
+			return nil, err
+		}
+		if pred, err = b.requireBool(pred, 0, "WHERE"); err != nil {
+			return nil, err
+		}
+		node = &Filter{Input: node, Pred: pred}
+	}
+
+	ec := &exprCtx{scope: sc, clause: "SELECT"}
+	grouped := len(s.GroupClause) > 0 || s.HavingClause != nil
+	for _, t := range s.TargetList {
+		grouped = grouped || containsAggregate(t)
+	}
+	for _, o := range s.SortClause {
+		grouped = grouped || containsAggregate(o)
+	}
+	if grouped {
+		ec.group = &groupState{input: sc}
+		if err := b.bindGroupBy(s, ec); err != nil {
+			return nil, err
+		}
+	}
+
+	targets, err := b.bindTargets(s.TargetList, sc, ec)
+	if err != nil {
+		return nil, err
+	}
+	var having Expr
+	if s.HavingClause != nil {
+		hc := *ec
+		hc.clause = "HAVING"
+		if having, err = b.bindExpr(s.HavingClause, &hc); err != nil {
+			return nil, err
+		}
+		if having, err = b.requireBool(having, 0, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	keys, hidden, err := b.bindOrderBy(s.SortClause, targets, ec)
+	if err != nil {
+		return nil, err
+	}
+	if grouped {
+		node = &Aggregate{Input: node, Groups: ec.group.groups, GroupCols: ec.group.cols, Aggs: ec.group.aggs}
+		if having != nil {
+			node = &Filter{Input: node, Pred: having}
+		}
+	}
+
+	// Project the targets and any ORDER BY expressions not among them.
+	all := append(append([]target(nil), targets...), hidden...)
+	proj := &Project{Input: node}
+	for _, t := range all {
+		e := t.expr
+		if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
+			e = &Const{Typ: types.Text, Value: c.Value}
+		}
+		col := Column{Type: e.Type(), Nullable: true}
+		if cr, ok := e.(*ColRef); ok {
+			for _, in := range node.Columns() {
+				if in.ID == cr.ID {
+					col = in
+				}
+			}
+		}
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, b.newColumn(t.name, col))
+	}
+	node = proj
+	if len(keys) > 0 {
+		for i := range keys {
+			keys[i].Expr = b.projected(proj, keys[i].Expr)
+		}
+		node = &Sort{Input: node, Keys: keys}
+	}
+	if s.LimitCount != nil || s.LimitOffset != nil {
+		lim, err := b.bindLimit(s)
+		if err != nil {
+			return nil, err
+		}
+		lim.Input = node
+		node = lim
+	}
+	if len(hidden) > 0 {
+		final := &Project{Input: node}
+		for _, c := range proj.Cols[:len(targets)] {
+			final.Exprs = append(final.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+			final.Cols = append(final.Cols, c)
+		}
+		node = final
+	}
+	return node, nil
+}
+
+// projected rewrites a sort key into a reference to the projection column
+// computing the same expression.
+func (b *Binder) projected(p *Project, e Expr) Expr {
+	s := e.String()
+	for i, pe := range p.Exprs {
+		if pe.String() == s {
+			c := p.Cols[i]
+			return &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}
+		}
+	}
+	return e
+}
+
+func (b *Binder) bindGroupBy(s *pg_query.SelectStmt, ec *exprCtx) error {
+	g := ec.group
+	for _, n := range s.GroupClause {
+		var e Expr
+		// GROUP BY 2 and GROUP BY alias refer to the select list, as in
+		// PostgreSQL.
+		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+			pos := int(c.GetIval().Ival)
+			if pos < 1 || pos > len(s.TargetList) {
+				return b.errAt(c.Location, pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
+			}
+			n = s.TargetList[pos-1].GetResTarget().GetVal()
+			if containsAggregate(n) {
+				return b.errAt(c.Location, pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
+			}
+		} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			if _, err := b.resolve(g.input, "", name, cr.Location); err != nil {
+				for _, t := range s.TargetList {
+					rt := t.GetResTarget()
+					if rt.GetName() == name && !containsAggregate(rt.Val) {
+						n = rt.Val
+						break
+					}
+				}
+			}
+		}
+		if containsAggregate(n) {
+			return pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
+		}
+		e, err := b.bindExpr(n, &exprCtx{scope: g.input, clause: "GROUP BY"})
+		if err != nil {
+			return err
+		}
+		if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
+			e = &Const{Typ: types.Text, Value: c.Value}
+		}
+		if g.match(e) != nil && len(g.groups) > 0 {
+			if _, isConst := e.(*Const); !isConst {
+				continue // duplicate key
+			}
+		}
+		name := "?column?"
+		if cr, ok := e.(*ColRef); ok {
+			name = cr.Name
+		}
+		col := Column{Type: e.Type(), Nullable: true}
+		if cr, ok := e.(*ColRef); ok {
+			for _, in := range g.input.cols {
+				if in.ID == cr.ID {
+					col = in
+				}
+			}
+		}
+		g.groups = append(g.groups, e)
+		g.cols = append(g.cols, b.newColumn(name, col))
+	}
+	return nil
+}
+
+func (b *Binder) bindTargets(list []*pg_query.Node, sc *scope, ec *exprCtx) ([]target, error) {
+	var out []target
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if rt == nil {
+			return nil, b.unsupportedNode(n)
+		}
+		if len(rt.Indirection) > 0 {
+			return nil, pgerror.Unsupported("indirection in the select list is not supported yet")
+		}
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			qualifier := ""
+			if len(cr.Fields) == 2 {
+				qualifier = cr.Fields[0].GetString_().GetSval()
+			} else if len(cr.Fields) > 2 {
+				return nil, pgerror.Unsupported("qualified * with more than two parts is not supported yet")
+			}
+			matched := false
+			for _, c := range sc.cols {
+				if qualifier != "" && c.Qualifier != qualifier {
+					continue
+				}
+				matched = true
+				var e Expr = &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}
+				if ec.group != nil {
+					if e = ec.group.match(e); e == nil {
+						return nil, b.errAt(cr.Location, pgerror.GroupingError,
+							"column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", c.Qualifier, c.Name)
+					}
+				}
+				out = append(out, target{name: c.Name, expr: e})
+			}
+			if qualifier != "" && !matched {
+				return nil, b.errAt(cr.Location, pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", qualifier)
+			}
+			if qualifier == "" && len(sc.cols) == 0 && len(list) == 1 {
+				return nil, b.errAt(cr.Location, pgerror.SyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			continue
+		}
+		e, err := b.bindExpr(rt.Val, ec)
+		if err != nil {
+			return nil, err
+		}
+		name := rt.Name
+		if name == "" {
+			name = figureColname(rt.Val)
+		}
+		out = append(out, target{name: name, expr: e})
+	}
+	return out, nil
+}
+
+// figureColname names an unaliased output column as PostgreSQL does.
+func figureColname(n *pg_query.Node) string {
+	switch x := n.Node.(type) {
+	case *pg_query.Node_ColumnRef:
+		last := x.ColumnRef.Fields[len(x.ColumnRef.Fields)-1]
+		if s := last.GetString_(); s != nil {
+			return s.Sval
+		}
+	case *pg_query.Node_FuncCall:
+		names := x.FuncCall.Funcname
+		return names[len(names)-1].GetString_().GetSval()
+	case *pg_query.Node_TypeCast:
+		if name := figureColname(x.TypeCast.Arg); name != "?column?" {
+			return name
+		}
+		names := x.TypeCast.TypeName.Names
+		return names[len(names)-1].GetString_().GetSval()
+	case *pg_query.Node_AConst:
+		if b := x.AConst.GetBoolval(); b != nil {
+			return "bool"
+		}
+	}
+	return "?column?"
+}
+
+func (b *Binder) bindOrderBy(list []*pg_query.Node, targets []target, ec *exprCtx) ([]SortKey, []target, error) {
+	var keys []SortKey
+	var hidden []target
+	for _, n := range list {
+		sb := n.GetSortBy()
+		if sb == nil {
+			return nil, nil, b.unsupportedNode(n)
+		}
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, nil, pgerror.Unsupported("ORDER BY ... USING is not supported yet")
+		}
+		key := SortKey{Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
+		// PostgreSQL's default: NULLs sort as larger than any value.
+		key.NullsFirst = key.Desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			key.NullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			key.NullsFirst = false
+		}
+		var e Expr
+		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
+			pos := int(c.GetIval().Ival)
+			if pos < 1 || pos > len(targets) {
+				return nil, nil, b.errAt(c.Location, pgerror.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+			}
+			e = targets[pos-1].expr
+		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			// An output column name wins over an input column, as in
+			// PostgreSQL's ORDER BY.
+			name := cr.Fields[0].GetString_().Sval
+			for _, t := range targets {
+				if t.name == name {
+					if e != nil {
+						return nil, nil, b.errAt(cr.Location, pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name)
+					}
+					e = t.expr
+				}
+			}
+		}
+		if e == nil {
+			oc := *ec
+			oc.clause = "ORDER BY"
+			var err error
+			if e, err = b.bindExpr(sb.Node, &oc); err != nil {
+				return nil, nil, err
+			}
+			found := false
+			for _, t := range targets {
+				if t.expr.String() == e.String() {
+					found = true
+				}
+			}
+			if !found {
+				hidden = append(hidden, target{name: "?sort?", expr: e})
+			}
+		}
+		key.Expr = e
+		keys = append(keys, key)
+	}
+	return keys, hidden, nil
+}
+
+func (b *Binder) bindLimit(s *pg_query.SelectStmt) (*Limit, error) {
+	lim := &Limit{Count: -1}
+	eval := func(n *pg_query.Node, what string) (int64, bool, error) {
+		e, err := b.bindExpr(n, &exprCtx{scope: &scope{}, clause: what})
+		if err != nil {
+			return 0, false, err
+		}
+		c, ok := e.(*Const)
+		if !ok {
+			return 0, false, pgerror.Unsupported("non-constant %s is not supported yet", what)
+		}
+		if c.Value == nil {
+			return 0, true, nil
+		}
+		v, err := convertConst(c.Value, c.Typ, types.Int8)
+		if err != nil {
+			return 0, false, err
+		}
+		return v.(int64), false, nil
+	}
+	if s.LimitCount != nil {
+		v, isNull, err := eval(s.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		if !isNull {
+			if v < 0 {
+				return nil, pgerror.New(pgerror.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+			}
+			lim.Count = v
+		}
+	}
+	if s.LimitOffset != nil {
+		v, _, err := eval(s.LimitOffset, "OFFSET")
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 {
+			return nil, pgerror.New(pgerror.InvalidRowCountInResultOffsetClause, "OFFSET must not be negative")
+		}
+		lim.Offset = v
+	}
+	return lim, nil
+}

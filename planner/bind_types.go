@@ -1,0 +1,400 @@
+package planner
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// typeFromName resolves a TypeName as written in a cast or column
+// definition.
+func typeFromName(tn *pg_query.TypeName) (types.T, error) {
+	if tn.Setof || tn.PctType || len(tn.ArrayBounds) > 0 {
+		return types.T{}, pgerror.Unsupported("array and set types are not supported yet")
+	}
+	var names []string
+	for _, n := range tn.Names {
+		names = append(names, n.GetString_().GetSval())
+	}
+	name := strings.ToLower(names[len(names)-1])
+	if len(names) == 2 && names[0] != "pg_catalog" {
+		return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, "."))
+	}
+	mods := make([]int32, 0, len(tn.Typmods))
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return types.T{}, pgerror.New(pgerror.SyntaxError, "type modifiers must be simple constants or identifiers")
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	var t types.T
+	switch name {
+	case "bool", "boolean":
+		t = types.Bool
+	case "int2", "smallint":
+		t = types.Int2
+	case "int4", "int", "integer":
+		t = types.Int4
+	case "int8", "bigint":
+		t = types.Int8
+	case "float4", "real":
+		t = types.Float4
+	case "float8", "double precision":
+		t = types.Float8
+	case "text":
+		t = types.Text
+	case "varchar", "character varying":
+		t = types.Varchar
+		if len(mods) == 1 {
+			t = types.VarcharN(mods[0])
+		}
+	case "date":
+		t = types.Date
+	case "timestamp":
+		t = types.Timestamp
+	case "timestamptz":
+		t = types.TimestampTZ
+	case "numeric", "decimal":
+		switch len(mods) {
+		case 0:
+			t = types.T{OID: types.OIDNumeric, Scale: 0}
+		case 1, 2:
+			p, s := mods[0], int32(0)
+			if len(mods) == 2 {
+				s = mods[1]
+			}
+			if p < 1 || p > types.MaxNumericPrecision {
+				return types.T{}, pgerror.New(pgerror.InvalidParameterValue, "NUMERIC precision %d must be between 1 and %d", p, types.MaxNumericPrecision)
+			}
+			if s < 0 || s > p {
+				return types.T{}, pgerror.New(pgerror.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p)
+			}
+			t = types.Numeric(p, s)
+		default:
+			return types.T{}, pgerror.New(pgerror.SyntaxError, "invalid NUMERIC type modifier")
+		}
+	default:
+		return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", name).WithPosition(tn.Location)
+	}
+	if name != "numeric" && name != "decimal" && name != "varchar" && name != "character varying" && len(mods) > 0 {
+		return types.T{}, pgerror.New(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", name)
+	}
+	return t, nil
+}
+
+func intRank(t types.T) int {
+	switch t.OID {
+	case types.OIDInt2:
+		return 1
+	case types.OIDInt4:
+		return 2
+	case types.OIDInt8:
+		return 3
+	}
+	return 0
+}
+
+// commonType is the type both sides of a comparison or arithmetic are
+// converted to, following PostgreSQL's implicit casts.
+func commonType(a, b types.T) (types.T, bool) {
+	if a.OID == types.OIDUnknown && b.OID == types.OIDUnknown {
+		return types.Text, true
+	}
+	if a.OID == types.OIDUnknown {
+		return widenUnknown(b), true
+	}
+	if b.OID == types.OIDUnknown {
+		return widenUnknown(a), true
+	}
+	fa, fb := a.Family(), b.Family()
+	switch {
+	case fa == types.FamilyInt && fb == types.FamilyInt:
+		if intRank(a) >= intRank(b) {
+			return a, true
+		}
+		return b, true
+	case fa == types.FamilyFloat || fb == types.FamilyFloat:
+		if !a.IsNumeric() || !b.IsNumeric() {
+			return types.T{}, false
+		}
+		if a.OID == types.OIDFloat4 && b.OID == types.OIDFloat4 {
+			return types.Float4, true
+		}
+		return types.Float8, true
+	case fa == types.FamilyNumeric || fb == types.FamilyNumeric:
+		if !a.IsNumeric() || !b.IsNumeric() {
+			return types.T{}, false
+		}
+		return types.T{OID: types.OIDNumeric, Scale: max(numericScale(a), numericScale(b))}, true
+	case fa == types.FamilyString && fb == types.FamilyString:
+		return types.Text, true
+	case fa == types.FamilyBool && fb == types.FamilyBool:
+		return types.Bool, true
+	case fa == types.FamilyDate && fb == types.FamilyDate:
+		return types.Date, true
+	case (fa == types.FamilyDate || fa == types.FamilyTimestamp) && (fb == types.FamilyDate || fb == types.FamilyTimestamp):
+		if a.OID == types.OIDTimestampTZ || b.OID == types.OIDTimestampTZ {
+			return types.TimestampTZ, true
+		}
+		return types.Timestamp, true
+	}
+	return types.T{}, false
+}
+
+// widenUnknown is the type an untyped literal takes beside a column of t.
+func widenUnknown(t types.T) types.T {
+	if t.Family() == types.FamilyString {
+		return types.Text
+	}
+	return t
+}
+
+func numericScale(t types.T) int32 {
+	if t.OID == types.OIDNumeric {
+		return t.Scale
+	}
+	return 0
+}
+
+// convertConst converts a literal's value from one type to another at bind
+// time, with PostgreSQL's errors for values that do not fit.
+func convertConst(v any, from, to types.T) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if from.OID == to.OID && from.OID != types.OIDNumeric && (to.OID != types.OIDVarchar || to.Precision == 0) {
+		return v, nil
+	}
+	switch from.Family() {
+	case types.FamilyUnknown, types.FamilyString:
+		return parseText(v.(string), to)
+	case types.FamilyInt:
+		i := v.(int64)
+		switch to.Family() {
+		case types.FamilyInt:
+			return checkIntRange(i, to)
+		case types.FamilyFloat:
+			return float64(i), nil
+		case types.FamilyNumeric:
+			return rescaleNumeric(decimal128.FromI64(i), 0, to)
+		case types.FamilyString:
+			return strconv.FormatInt(i, 10), nil
+		}
+	case types.FamilyNumeric:
+		n := v.(decimal128.Num)
+		switch to.Family() {
+		case types.FamilyNumeric:
+			return rescaleNumeric(n, from.Scale, to)
+		case types.FamilyFloat:
+			return n.ToFloat64(from.Scale), nil
+		case types.FamilyInt:
+			r, ok := types.Rescale(n, from.Scale, 0)
+			if !ok || !r.BigInt().IsInt64() {
+				return nil, outOfRange(to)
+			}
+			return checkIntRange(r.BigInt().Int64(), to)
+		case types.FamilyString:
+			return n.ToString(from.Scale), nil
+		}
+	case types.FamilyFloat:
+		f := v.(float64)
+		switch to.Family() {
+		case types.FamilyFloat:
+			if to.OID == types.OIDFloat4 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+			}
+			return f, nil
+		case types.FamilyInt:
+			r := math.RoundToEven(f)
+			if math.IsNaN(r) || r < math.MinInt64 || r >= math.MaxInt64 {
+				return nil, outOfRange(to)
+			}
+			return checkIntRange(int64(r), to)
+		case types.FamilyNumeric:
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert %v to numeric", f)
+			}
+			n, err := decimal128.FromFloat64(f, types.MaxNumericPrecision, to.Scale)
+			if err != nil {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow")
+			}
+			return checkNumericPrecision(n, to)
+		}
+	case types.FamilyBool:
+		if to.Family() == types.FamilyString {
+			if v.(bool) {
+				return "true", nil
+			}
+			return "false", nil
+		}
+	case types.FamilyDate:
+		if to.Family() == types.FamilyTimestamp {
+			return int64(v.(int32)) * 86400 * 1_000_000, nil
+		}
+	case types.FamilyTimestamp:
+		if to.Family() == types.FamilyTimestamp {
+			return v, nil
+		}
+	}
+	return nil, cannotCast(from, to)
+}
+
+func cannotCast(from, to types.T) error {
+	return pgerror.New("42846", "cannot cast type %s to %s", from.Name(), to.Name())
+}
+
+func outOfRange(t types.T) error {
+	return pgerror.New(pgerror.NumericValueOutOfRange, "%s out of range", t.Name())
+}
+
+func checkIntRange(i int64, t types.T) (any, error) {
+	switch t.OID {
+	case types.OIDInt2:
+		if i < math.MinInt16 || i > math.MaxInt16 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
+		}
+	case types.OIDInt4:
+		if i < math.MinInt32 || i > math.MaxInt32 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+		}
+	}
+	return i, nil
+}
+
+func rescaleNumeric(n decimal128.Num, fromScale int32, to types.T) (any, error) {
+	r, ok := types.Rescale(n, fromScale, to.Scale)
+	if !ok {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return checkNumericPrecision(r, to)
+}
+
+func checkNumericPrecision(n decimal128.Num, to types.T) (any, error) {
+	p := to.Precision
+	if p == 0 {
+		p = types.MaxNumericPrecision
+	}
+	if !n.FitsInPrecision(p) {
+		if to.Precision == 0 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow").
+			WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", to.Precision, to.Scale, to.Precision-to.Scale)
+	}
+	return n, nil
+}
+
+// parseNumericLiteral reads a numeric constant as written, keeping its
+// scale as PostgreSQL does.
+func parseNumericLiteral(s string) (decimal128.Num, int32, error) {
+	mant := s
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return decimal128.Num{}, 0, invalidInput("numeric", s)
+		}
+		mant, exp = s[:i], e
+	}
+	scale := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		scale = len(mant) - i - 1
+		mant = mant[:i] + mant[i+1:]
+	}
+	scale -= exp
+	if scale < 0 {
+		mant += strings.Repeat("0", -scale)
+		scale = 0
+	}
+	if scale > types.MaxNumericPrecision {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	n, err := decimal128.FromString(mant, types.MaxNumericPrecision, 0)
+	if err != nil {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return n, int32(scale), nil
+}
+
+func invalidInput(typ, s string) error {
+	return pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, s)
+}
+
+// parseText converts a string literal to t as the type's input function
+// would.
+func parseText(s string, t types.T) (any, error) {
+	trimmed := strings.TrimSpace(s)
+	switch t.Family() {
+	case types.FamilyString:
+		if t.OID == types.OIDVarchar && t.Precision > 0 && int32(len([]rune(s))) > t.Precision {
+			return nil, pgerror.New(pgerror.StringDataRightTruncation, "value too long for type character varying(%d)", t.Precision)
+		}
+		return s, nil
+	case types.FamilyBool:
+		switch strings.ToLower(trimmed) {
+		case "t", "true", "yes", "y", "on", "1":
+			return true, nil
+		case "f", "false", "no", "n", "off", "0":
+			return false, nil
+		}
+		return nil, invalidInput("boolean", s)
+	case types.FamilyInt:
+		i, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
+			}
+			return nil, invalidInput(t.Name(), s)
+		}
+		if _, err := checkIntRange(i, t); err != nil {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
+		}
+		return i, nil
+	case types.FamilyFloat:
+		switch strings.ToLower(trimmed) {
+		case "nan":
+			return math.NaN(), nil
+		case "infinity", "inf", "+infinity", "+inf":
+			return math.Inf(1), nil
+		case "-infinity", "-inf":
+			return math.Inf(-1), nil
+		}
+		f, err := strconv.ParseFloat(trimmed, 64)
+		if err != nil {
+			return nil, invalidInput(t.Name(), s)
+		}
+		return f, nil
+	case types.FamilyNumeric:
+		n, scale, err := parseNumericLiteral(trimmed)
+		if err != nil {
+			return nil, invalidInput("numeric", s)
+		}
+		target := t
+		if t.Precision == 0 {
+			target.Scale = max(t.Scale, scale)
+		}
+		return rescaleNumeric(n, scale, target)
+	case types.FamilyDate:
+		d, err := time.Parse("2006-01-02", trimmed)
+		if err != nil {
+			return nil, invalidInput("date", s)
+		}
+		return int32(d.Unix() / 86400), nil
+	case types.FamilyTimestamp:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07", "2006-01-02 15:04:05.999999Z07:00", "2006-01-02"} {
+			if ts, err := time.Parse(layout, trimmed); err == nil {
+				return ts.UnixMicro(), nil
+			}
+		}
+		return nil, invalidInput(t.Name(), s)
+	}
+	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
+}

@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Binder turns one parsed statement into a logical plan. It is used once.
+type Binder struct {
+	ctx      context.Context
+	catalog  Catalog
+	security Security
+	// query is the whole query string the statement came from; node
+	// locations are byte offsets into it.
+	query  string
+	nextID ColumnID
+}
+
+// NewBinder returns a binder for one statement of query.
+func NewBinder(ctx context.Context, catalog Catalog, security Security, query string) *Binder {
+	return &Binder{ctx: ctx, catalog: catalog, security: security, query: query}
+}
+
+// Plan is a bound query: its root and the names of its output columns.
+type Plan struct {
+	Root Node
+}
+
+// BindSelect binds a SELECT statement.
+func (b *Binder) BindSelect(stmt *pg_query.SelectStmt) (*Plan, error) {
+	root, err := b.bindSelect(stmt)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Root: root}, nil
+}
+
+func (b *Binder) newColumn(name string, c Column) Column {
+	b.nextID++
+	c.ID = b.nextID
+	c.Name = name
+	return c
+}
+
+// position converts a parse-tree byte offset into PostgreSQL's 1-based
+// character position.
+func (b *Binder) position(loc int32) int32 {
+	if loc < 0 || int(loc) > len(b.query) {
+		return 0
+	}
+	return int32(utf8.RuneCountInString(b.query[:loc])) + 1
+}
+
+func (b *Binder) errAt(loc int32, code, format string, args ...any) *pgerror.Error {
+	return pgerror.New(code, format, args...).WithPosition(b.position(loc))
+}
+
+// unsupportedNode refuses a parse-tree node the binder does not handle.
+func (b *Binder) unsupportedNode(n *pg_query.Node) error {
+	name := "unknown node"
+	if n != nil && n.Node != nil {
+		name = strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
+	}
+	return pgerror.Unsupported("%s is not supported yet", name)
+}
+
+// scope is the set of columns a name can refer to.
+type scope struct {
+	cols []Column
+}
+
+// resolve finds the column a (possibly qualified) name refers to.
+func (b *Binder) resolve(sc *scope, qualifier, name string, loc int32) (Column, error) {
+	var found *Column
+	for i := range sc.cols {
+		c := &sc.cols[i]
+		if c.Name != name || (qualifier != "" && c.Qualifier != qualifier) {
+			continue
+		}
+		if found != nil {
+			return Column{}, b.errAt(loc, pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", name)
+		}
+		found = c
+	}
+	if found == nil {
+		if qualifier != "" {
+			known := false
+			for _, c := range sc.cols {
+				if c.Qualifier == qualifier {
+					known = true
+				}
+			}
+			if !known {
+				return Column{}, b.errAt(loc, pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", qualifier)
+			}
+			return Column{}, b.errAt(loc, pgerror.UndefinedColumn, "column %s.%s does not exist", qualifier, name)
+		}
+		return Column{}, b.errAt(loc, pgerror.UndefinedColumn, "column \"%s\" does not exist", name)
+	}
+	return *found, nil
+}

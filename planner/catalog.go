@@ -1,0 +1,92 @@
+package planner
+
+import (
+	"context"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// TableName is a possibly partial three-part name as written.
+type TableName struct {
+	Catalog, Schema, Name string
+}
+
+// Catalog resolves table references as the calling user: gate one sits
+// behind it, so a table the caller may not see is reported missing.
+type Catalog interface {
+	// ResolveTable loads the table that name refers to, applying the
+	// session's default catalog and search_path to a partial name.
+	ResolveTable(ctx context.Context, name TableName) (Table, error)
+}
+
+// TableColumn is one column of a stored table.
+type TableColumn struct {
+	Name     string
+	Type     types.T
+	Nullable bool
+}
+
+// Table is a resolved, readable table.
+type Table interface {
+	// QualifiedName is the table's full name, catalog.schema.table.
+	QualifiedName() TableName
+	// OID is a stable object id for the table (pg_class.oid).
+	OID() uint32
+	Columns() []TableColumn
+	// RowEstimate is the table's row count from metadata, or -1.
+	RowEstimate() int64
+	// Scan streams the given columns (indices into Columns) of the rows
+	// that filter may match; filter, when not nil, is used for pruning and
+	// applied per row. Batches carry the columns in the order asked.
+	Scan(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (RecordStream, error)
+}
+
+// RecordStream is a stream of batches; Next returns io.EOF at the end.
+type RecordStream interface {
+	Next() (arrow.RecordBatch, error)
+	Close() error
+}
+
+// EOF is returned by RecordStream.Next at the end of the stream.
+var EOF = io.EOF
+
+// Security turns a table into the relation the caller may see (gate two).
+// Package governance implements it; until policies exist every column is
+// visible and no row is filtered.
+type Security interface {
+	Secure(ctx context.Context, t Table) (*SecuredRelation, error)
+}
+
+// SecuredRelation is what the caller may see of a table: which columns,
+// which rows (a filter evaluated on stored values, as a barrier) and which
+// values (a mask expression replacing a column).
+type SecuredRelation struct {
+	Table Table
+	// Visible lists the indices of the table columns the caller may see,
+	// in table order. Restricted columns are absent.
+	Visible []int
+	// RowFilters are SQL boolean expressions over the table's columns, all
+	// of which a row must satisfy. One that cannot be bound admits no row.
+	RowFilters []string
+	// Masks maps a visible column index to a SQL expression over the
+	// table's columns that replaces the column's value. One that cannot be
+	// bound makes the column NULL.
+	Masks map[int]string
+}
+
+// OpenRelation is the Security of a caller no policy applies to.
+type OpenRelation struct{}
+
+// Secure returns every column, unfiltered and unmasked.
+func (OpenRelation) Secure(_ context.Context, t Table) (*SecuredRelation, error) {
+	cols := t.Columns()
+	vis := make([]int, len(cols))
+	for i := range cols {
+		vis[i] = i
+	}
+	return &SecuredRelation{Table: t, Visible: vis}, nil
+}

@@ -1,0 +1,21 @@
+// Package planner turns a parsed statement into a plan that SQE can run:
+// the binder resolves names and types (table references through the
+// catalog as the caller, then through the security hook), the optimizer
+// rewrites the logical plan with small ordered rules, and planner/exec
+// runs it as streaming Arrow operators.
+//
+// Data moves one way: pg_query AST → Bind → logical Node tree → Optimize →
+// exec.Build → batches. The planner defines the interfaces it needs from
+// the outside world (Catalog to resolve a table as the caller, Security to
+// turn a table into the relation the caller may see) and never imports
+// governance or storage; package sql wires implementations in per session.
+//
+// Every plan column has a ColumnID that is unique within a plan.
+// Expressions refer to columns by ID, so a rule can narrow a scan or move a
+// filter without renumbering the expressions above it; exec maps IDs to
+// batch positions once, when it builds an operator.
+//
+// The binder fails closed: a parse-tree node it does not handle is refused
+// with 0A000 naming the node, never skipped, because a silently ignored
+// node in a path that drives security rewrites would be a bypass.
+package planner

@@ -1,0 +1,367 @@
+package exec
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// accumulator folds one aggregate per group. update sees a batch's
+// argument (nil for count(*)) and the group of each row; ngroups is the
+// number of groups so far, so state grows with new groups.
+type accumulator interface {
+	update(groups []int32, ngroups int, arg arrow.Array) error
+	result(ngroups int) (arrow.Array, error)
+}
+
+func newAccumulator(a *planner.AggCall) (accumulator, error) {
+	out := a.Out.Type
+	switch a.Func.Name {
+	case "count":
+		return &countAcc{}, nil
+	case "sum", "avg":
+		avg := a.Func.Name == "avg"
+		switch in := a.Arg.Type(); in.Family() {
+		case types.FamilyInt:
+			if in.OID == types.OIDInt8 || avg {
+				return &decimalSumAcc{out: out, avg: avg}, nil
+			}
+			return &intSumAcc{}, nil
+		case types.FamilyNumeric:
+			return &decimalSumAcc{out: out, avg: avg}, nil
+		case types.FamilyFloat:
+			return &floatSumAcc{out: out, avg: avg}, nil
+		}
+	case "min", "max":
+		return &minMaxAcc{max: a.Func.Name == "max", out: out}, nil
+	}
+	return nil, fmt.Errorf("aggregate %s(%s) cannot be executed", a.Func.Name, a.Arg.Type().Name())
+}
+
+func grow[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+// countAcc counts rows (count(*)) or non-NULL values.
+type countAcc struct{ counts []int64 }
+
+func (c *countAcc) update(groups []int32, n int, arg arrow.Array) error {
+	c.counts = grow(c.counts, n)
+	if arg == nil || arg.NullN() == 0 {
+		for _, g := range groups {
+			c.counts[g]++
+		}
+		return nil
+	}
+	for i, g := range groups {
+		if arg.IsValid(i) {
+			c.counts[g]++
+		}
+	}
+	return nil
+}
+
+func (c *countAcc) result(n int) (arrow.Array, error) {
+	c.counts = grow(c.counts, n)
+	return newFixed(arrow.PrimitiveTypes.Int64, c.counts[:n], nil, 0), nil
+}
+
+// seenBitmap is the validity of a result: a group that saw no non-NULL
+// value aggregates to NULL.
+func seenBitmap(seen []bool, n int) ([]byte, int) {
+	bits := make([]byte, bitutil.BytesForBits(int64(n)))
+	nulls := 0
+	for g := 0; g < n; g++ {
+		if g < len(seen) && seen[g] {
+			bitutil.SetBit(bits, g)
+		} else {
+			nulls++
+		}
+	}
+	return bits, nulls
+}
+
+// intSumAcc sums smallint and integer into bigint.
+type intSumAcc struct {
+	sums []int64
+	seen []bool
+}
+
+func (s *intSumAcc) update(groups []int32, n int, arg arrow.Array) error {
+	s.sums, s.seen = grow(s.sums, n), grow(s.seen, n)
+	vals := intsOf(arg)
+	for i, g := range groups {
+		if arg.IsNull(i) {
+			continue
+		}
+		s.sums[g] += vals[i]
+		s.seen[g] = true
+	}
+	return nil
+}
+
+func (s *intSumAcc) result(n int) (arrow.Array, error) {
+	s.sums = grow(s.sums, n)
+	bits, nulls := seenBitmap(s.seen, n)
+	return newFixed(arrow.PrimitiveTypes.Int64, s.sums[:n], bits, nulls), nil
+}
+
+// addOverflowed reports whether a+b wrapped around 128 bits.
+func addOverflowed(a, b, sum decimal128.Num) bool {
+	return a.Sign() == b.Sign() && a.Sign() != 0 && sum.Sign() != a.Sign()
+}
+
+// decimalSumAcc sums bigint and numeric exactly (sum and avg).
+type decimalSumAcc struct {
+	out    types.T
+	avg    bool
+	scale  int32
+	sums   []decimal128.Num
+	counts []int64
+}
+
+func (s *decimalSumAcc) update(groups []int32, n int, arg arrow.Array) error {
+	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	switch arg.DataType().ID() {
+	case arrow.DECIMAL128:
+		s.scale = decimalScale(arg)
+		vals := values[decimal128.Num](arg)
+		for i, g := range groups {
+			if arg.IsValid(i) {
+				sum := s.sums[g].Add(vals[i])
+				if addOverflowed(s.sums[g], vals[i], sum) {
+					return errNumericOverflow()
+				}
+				s.sums[g] = sum
+				s.counts[g]++
+			}
+		}
+	default:
+		vals := intsOf(arg)
+		for i, g := range groups {
+			if arg.IsValid(i) {
+				s.sums[g] = s.sums[g].Add(decimal128.FromI64(vals[i]))
+				s.counts[g]++
+			}
+		}
+	}
+	return nil
+}
+
+func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
+	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	out := make([]decimal128.Num, n)
+	seen := make([]bool, n)
+	for g := 0; g < n; g++ {
+		if s.counts[g] == 0 {
+			continue
+		}
+		seen[g] = true
+		v := s.sums[g]
+		if s.avg {
+			num := v.BigInt()
+			num.Mul(num, types.Pow10(s.out.Scale-s.scale))
+			var ok bool
+			if v, ok = types.DivRound(num, big.NewInt(s.counts[g])); !ok {
+				return nil, errNumericOverflow()
+			}
+		} else {
+			var ok bool
+			if v, ok = types.Rescale(v, s.scale, s.out.Scale); !ok {
+				return nil, errNumericOverflow()
+			}
+		}
+		if !v.FitsInPrecision(types.MaxNumericPrecision) {
+			return nil, errNumericOverflow()
+		}
+		out[g] = v
+	}
+	bits, nulls := seenBitmap(seen, n)
+	return newFixed(s.out.Arrow(), out, bits, nulls), nil
+}
+
+// floatSumAcc sums real and double precision (sum and avg).
+type floatSumAcc struct {
+	out    types.T
+	avg    bool
+	sums   []float64
+	counts []int64
+}
+
+func (s *floatSumAcc) update(groups []int32, n int, arg arrow.Array) error {
+	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	vals := floatsOf(arg)
+	for i, g := range groups {
+		if arg.IsValid(i) {
+			s.sums[g] += vals[i]
+			s.counts[g]++
+		}
+	}
+	return nil
+}
+
+func (s *floatSumAcc) result(n int) (arrow.Array, error) {
+	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	seen := make([]bool, n)
+	out := make([]float64, n)
+	for g := 0; g < n; g++ {
+		if s.counts[g] == 0 {
+			continue
+		}
+		seen[g] = true
+		out[g] = s.sums[g]
+		if s.avg {
+			out[g] /= float64(s.counts[g])
+		}
+		if math.IsInf(out[g], 0) {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+		}
+	}
+	bits, nulls := seenBitmap(seen, n)
+	if s.out.OID == types.OIDFloat4 {
+		f32 := make([]float32, n)
+		for i, v := range out {
+			f32[i] = float32(v)
+		}
+		return newFixed(s.out.Arrow(), f32, bits, nulls), nil
+	}
+	return newFixed(s.out.Arrow(), out, bits, nulls), nil
+}
+
+// minMaxAcc keeps the least or greatest value per group. Values are held
+// in an Arrow builder-friendly form: the best row's value, by type.
+type minMaxAcc struct {
+	max  bool
+	out  types.T
+	seen []bool
+	i64  []int64
+	f64  []float64
+	dec  []decimal128.Num
+	str  []string
+	bln  []bool
+}
+
+func (m *minMaxAcc) better(c int) bool {
+	if m.max {
+		return c > 0
+	}
+	return c < 0
+}
+
+func (m *minMaxAcc) update(groups []int32, n int, arg arrow.Array) error {
+	m.seen = grow(m.seen, n)
+	switch arg.DataType().ID() {
+	case arrow.INT16, arrow.INT32, arrow.INT64:
+		m.i64 = grow(m.i64, n)
+		vals := intsOf(arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(cmp.Compare(vals[i], m.i64[g]))) {
+				m.i64[g], m.seen[g] = vals[i], true
+			}
+		}
+	case arrow.DATE32:
+		m.i64 = grow(m.i64, n)
+		vals := values[int32](arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(cmp.Compare(int64(vals[i]), m.i64[g]))) {
+				m.i64[g], m.seen[g] = int64(vals[i]), true
+			}
+		}
+	case arrow.TIMESTAMP:
+		m.i64 = grow(m.i64, n)
+		vals := values[int64](arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(cmp.Compare(vals[i], m.i64[g]))) {
+				m.i64[g], m.seen[g] = vals[i], true
+			}
+		}
+	case arrow.FLOAT32, arrow.FLOAT64:
+		m.f64 = grow(m.f64, n)
+		vals := floatsOf(arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(floatCmp(vals[i], m.f64[g]))) {
+				m.f64[g], m.seen[g] = vals[i], true
+			}
+		}
+	case arrow.DECIMAL128:
+		m.dec = grow(m.dec, n)
+		vals := values[decimal128.Num](arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(vals[i].Cmp(m.dec[g]))) {
+				m.dec[g], m.seen[g] = vals[i], true
+			}
+		}
+	case arrow.STRING:
+		m.str = grow(m.str, n)
+		s := arg.(*array.String)
+		for i, g := range groups {
+			if s.IsValid(i) && (!m.seen[g] || m.better(strings.Compare(s.Value(i), m.str[g]))) {
+				// Clone: the batch's buffers are released after update.
+				m.str[g], m.seen[g] = strings.Clone(s.Value(i)), true
+			}
+		}
+	case arrow.BOOL:
+		m.bln = grow(m.bln, n)
+		b := arg.(*array.Boolean)
+		for i, g := range groups {
+			if b.IsValid(i) && (!m.seen[g] || m.better(boolCmp(b.Value(i), m.bln[g]))) {
+				m.bln[g], m.seen[g] = b.Value(i), true
+			}
+		}
+	default:
+		return fmt.Errorf("min/max of %s is not implemented", arg.DataType())
+	}
+	return nil
+}
+
+func (m *minMaxAcc) result(n int) (arrow.Array, error) {
+	m.seen = grow(m.seen, n)
+	bld := array.NewBuilder(memory.DefaultAllocator, m.out.Arrow())
+	defer bld.Release()
+	for g := 0; g < n; g++ {
+		if !m.seen[g] {
+			bld.AppendNull()
+			continue
+		}
+		switch b := bld.(type) {
+		case *array.Int16Builder:
+			b.Append(int16(m.i64[g]))
+		case *array.Int32Builder:
+			b.Append(int32(m.i64[g]))
+		case *array.Int64Builder:
+			b.Append(m.i64[g])
+		case *array.Date32Builder:
+			b.Append(arrow.Date32(m.i64[g]))
+		case *array.TimestampBuilder:
+			b.Append(arrow.Timestamp(m.i64[g]))
+		case *array.Float32Builder:
+			b.Append(float32(m.f64[g]))
+		case *array.Float64Builder:
+			b.Append(m.f64[g])
+		case *array.Decimal128Builder:
+			b.Append(m.dec[g])
+		case *array.StringBuilder:
+			b.Append(m.str[g])
+		case *array.BooleanBuilder:
+			b.Append(m.bln[g])
+		default:
+			return nil, fmt.Errorf("min/max result of %s is not implemented", m.out.Name())
+		}
+	}
+	return bld.NewArray(), nil
+}

@@ -1,0 +1,279 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// hashAggregate groups its input by key and folds each aggregate per
+// group. Its state is one entry per group: the hash table, the keys (in
+// builders), and each accumulator's per-group slots.
+type hashAggregate struct {
+	input  Operator
+	node   *planner.Aggregate
+	keys   []evaluator
+	args   []evaluator // nil for count(*)
+	accs   []accumulator
+	schema *arrow.Schema
+
+	groups   map[string]int32
+	keyBld   []array.Builder
+	ngroups  int
+	groupIDs []int32
+	keyBuf   []byte
+
+	out  arrow.RecordBatch
+	pos  int64
+	done bool
+}
+
+func newHashAggregate(in Operator, n *planner.Aggregate) (Operator, error) {
+	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: map[string]int32{}}
+	fail := func(err error) (Operator, error) {
+		in.Close()
+		return nil, err
+	}
+	for i, g := range n.Groups {
+		ev, err := compile(g, n.Input.Columns())
+		if err != nil {
+			return fail(err)
+		}
+		h.keys = append(h.keys, ev)
+		h.keyBld = append(h.keyBld, array.NewBuilder(memory.DefaultAllocator, n.GroupCols[i].Type.Arrow()))
+	}
+	for _, a := range n.Aggs {
+		var ev evaluator
+		if a.Arg != nil {
+			var err error
+			if ev, err = compile(a.Arg, n.Input.Columns()); err != nil {
+				return fail(err)
+			}
+		}
+		acc, err := newAccumulator(a)
+		if err != nil {
+			return fail(err)
+		}
+		h.args = append(h.args, ev)
+		h.accs = append(h.accs, acc)
+	}
+	if len(n.Groups) == 0 {
+		// Without GROUP BY there is exactly one group, even over no rows.
+		h.ngroups = 1
+	}
+	return h, nil
+}
+
+func (h *hashAggregate) consume(ctx context.Context) error {
+	for {
+		b, err := h.input.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return nil
+		}
+		err = h.consumeBatch(ctx, b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	if cap(h.groupIDs) < n {
+		h.groupIDs = make([]int32, n)
+	}
+	ids := h.groupIDs[:n]
+	if len(h.keys) == 0 {
+		clear(ids)
+	} else {
+		keys := make([]arrow.Array, len(h.keys))
+		for i, k := range h.keys {
+			a, err := k.eval(ctx, b)
+			if err != nil {
+				for _, prev := range keys[:i] {
+					prev.Release()
+				}
+				return err
+			}
+			keys[i] = a
+		}
+		for r := 0; r < n; r++ {
+			h.keyBuf = h.keyBuf[:0]
+			for _, a := range keys {
+				h.keyBuf = appendKey(h.keyBuf, a, r)
+			}
+			id, ok := h.groups[string(h.keyBuf)]
+			if !ok {
+				id = int32(h.ngroups)
+				h.groups[string(h.keyBuf)] = id
+				h.ngroups++
+				for i, a := range keys {
+					appendValue(h.keyBld[i], a, r)
+				}
+			}
+			ids[r] = id
+		}
+		for _, a := range keys {
+			a.Release()
+		}
+	}
+	for i, acc := range h.accs {
+		var arg arrow.Array
+		if h.args[i] != nil {
+			a, err := h.args[i].eval(ctx, b)
+			if err != nil {
+				return err
+			}
+			arg = a
+		}
+		err := acc.update(ids, h.ngroups, arg)
+		if arg != nil {
+			arg.Release()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !h.done {
+		if err := h.consume(ctx); err != nil {
+			return nil, err
+		}
+		h.done = true
+		cols := make([]arrow.Array, 0, len(h.keyBld)+len(h.accs))
+		for _, kb := range h.keyBld {
+			cols = append(cols, kb.NewArray())
+		}
+		for _, acc := range h.accs {
+			a, err := acc.result(h.ngroups)
+			if err != nil {
+				for _, c := range cols {
+					c.Release()
+				}
+				return nil, err
+			}
+			cols = append(cols, a)
+		}
+		h.out = array.NewRecordBatch(h.schema, cols, int64(h.ngroups))
+		for _, c := range cols {
+			c.Release()
+		}
+		h.groups = nil
+	}
+	if h.pos >= h.out.NumRows() {
+		return nil, nil
+	}
+	end := min(h.pos+outputBatchRows, h.out.NumRows())
+	b := h.out.NewSlice(h.pos, end)
+	h.pos = end
+	return b, nil
+}
+
+func (h *hashAggregate) Close() {
+	for _, kb := range h.keyBld {
+		kb.Release()
+	}
+	h.keyBld = nil
+	if h.out != nil {
+		h.out.Release()
+		h.out = nil
+	}
+	h.input.Close()
+}
+
+// appendKey encodes row r of a into a group key: a NULL marker, then the
+// value's bytes (strings length-prefixed, so keys are unambiguous).
+func appendKey(dst []byte, a arrow.Array, r int) []byte {
+	if a.IsNull(r) {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	switch x := a.(type) {
+	case *array.String:
+		s := x.Value(r)
+		dst = binary.AppendUvarint(dst, uint64(len(s)))
+		return append(dst, s...)
+	case *array.Boolean:
+		if x.Value(r) {
+			return append(dst, 1)
+		}
+		return append(dst, 0)
+	case *array.Int16:
+		return binary.LittleEndian.AppendUint16(dst, uint16(x.Value(r)))
+	case *array.Int32:
+		return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(r)))
+	case *array.Date32:
+		return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(r)))
+	case *array.Int64:
+		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
+	case *array.Timestamp:
+		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
+	case *array.Float32:
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(canonicalFloat(float64(x.Value(r)))))
+	case *array.Float64:
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(canonicalFloat(x.Value(r))))
+	case *array.Decimal128:
+		v := x.Value(r)
+		dst = binary.LittleEndian.AppendUint64(dst, v.LowBits())
+		return binary.LittleEndian.AppendUint64(dst, uint64(v.HighBits()))
+	}
+	panic(fmt.Sprintf("group key of type %s", a.DataType()))
+}
+
+// canonicalFloat makes -0 and 0 (and all NaNs) group together, as
+// PostgreSQL's float equality does.
+func canonicalFloat(f float64) float64 {
+	if f == 0 {
+		return 0
+	}
+	if math.IsNaN(f) {
+		return math.NaN()
+	}
+	return f
+}
+
+// appendValue copies row r of a into b.
+func appendValue(b array.Builder, a arrow.Array, r int) {
+	if a.IsNull(r) {
+		b.AppendNull()
+		return
+	}
+	switch x := a.(type) {
+	case *array.String:
+		b.(*array.StringBuilder).Append(x.Value(r))
+	case *array.Boolean:
+		b.(*array.BooleanBuilder).Append(x.Value(r))
+	case *array.Int16:
+		b.(*array.Int16Builder).Append(x.Value(r))
+	case *array.Int32:
+		b.(*array.Int32Builder).Append(x.Value(r))
+	case *array.Int64:
+		b.(*array.Int64Builder).Append(x.Value(r))
+	case *array.Float32:
+		b.(*array.Float32Builder).Append(x.Value(r))
+	case *array.Float64:
+		b.(*array.Float64Builder).Append(x.Value(r))
+	case *array.Decimal128:
+		b.(*array.Decimal128Builder).Append(x.Value(r))
+	case *array.Date32:
+		b.(*array.Date32Builder).Append(x.Value(r))
+	case *array.Timestamp:
+		b.(*array.TimestampBuilder).Append(x.Value(r))
+	default:
+		panic(fmt.Sprintf("group value of type %s", a.DataType()))
+	}
+}

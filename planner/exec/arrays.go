@@ -1,0 +1,75 @@
+package exec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// values returns the fixed-width values of a (offset applied).
+func values[T arrow.FixedWidthType](a arrow.Array) []T {
+	return arrow.GetValues[T](a.Data(), 1)
+}
+
+// newFixed wraps vals (and an optional validity bitmap) as an array.
+func newFixed[T arrow.FixedWidthType](dt arrow.DataType, vals []T, validity []byte, nulls int) arrow.Array {
+	var vb *memory.Buffer
+	if nulls > 0 {
+		vb = memory.NewBufferBytes(validity)
+	}
+	data := array.NewData(dt, len(vals), []*memory.Buffer{vb, memory.NewBufferBytes(arrow.GetBytes(vals))}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// newBool wraps a value bitmap (and an optional validity bitmap) as a
+// boolean array of n values.
+func newBool(n int, bits, validity []byte, nulls int) arrow.Array {
+	var vb *memory.Buffer
+	if nulls > 0 {
+		vb = memory.NewBufferBytes(validity)
+	}
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{vb, memory.NewBufferBytes(bits)}, nil, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// validity2 is the validity of a row of a binary operation: valid where
+// both inputs are. It returns a nil bitmap when no row is NULL.
+func validity2(l, r arrow.Array) ([]byte, int) {
+	n := l.Len()
+	if l.NullN() == 0 && r.NullN() == 0 {
+		return nil, 0
+	}
+	out := make([]byte, bitutil.BytesForBits(int64(n)))
+	nulls := 0
+	for i := 0; i < n; i++ {
+		if l.IsValid(i) && r.IsValid(i) {
+			bitutil.SetBit(out, i)
+		} else {
+			nulls++
+		}
+	}
+	return out, nulls
+}
+
+// validity1 copies the validity of a unary operation's input.
+func validity1(a arrow.Array) ([]byte, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	n := a.Len()
+	out := make([]byte, bitutil.BytesForBits(int64(n)))
+	for i := 0; i < n; i++ {
+		if a.IsValid(i) {
+			bitutil.SetBit(out, i)
+		}
+	}
+	return out, a.NullN()
+}
+
+// validAt reports whether row i is valid in a bitmap from validity1/2.
+func validAt(bitmap []byte, i int) bool {
+	return bitmap == nil || bitutil.BitIsSet(bitmap, i)
+}

@@ -1,0 +1,190 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/functions"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// evaluator computes an expression over a batch. The returned array has
+// the batch's length and is owned by the caller.
+type evaluator interface {
+	eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error)
+}
+
+// compile builds the evaluator of e over batches shaped like input.
+func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
+	switch x := e.(type) {
+	case *planner.ColRef:
+		for i, c := range input {
+			if c.ID == x.ID {
+				return columnEval(i), nil
+			}
+		}
+		return nil, fmt.Errorf("column %s not in input", x)
+	case *planner.Const:
+		return &constEval{typ: x.Typ, value: x.Value}, nil
+	case *planner.BinOp:
+		l, err := compile(x.L, input)
+		if err != nil {
+			return nil, err
+		}
+		r, err := compile(x.R, input)
+		if err != nil {
+			return nil, err
+		}
+		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ}, nil
+	case *planner.Not:
+		arg, err := compile(x.Arg, input)
+		if err != nil {
+			return nil, err
+		}
+		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return not(a), nil }}, nil
+	case *planner.Negate:
+		arg, err := compile(x.Arg, input)
+		if err != nil {
+			return nil, err
+		}
+		res := x.Type()
+		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return negate(a, res) }}, nil
+	case *planner.IsNull:
+		arg, err := compile(x.Arg, input)
+		if err != nil {
+			return nil, err
+		}
+		neg := x.Negated
+		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return isNull(a, neg), nil }}, nil
+	case *planner.Cast:
+		arg, err := compile(x.Arg, input)
+		if err != nil {
+			return nil, err
+		}
+		from, to := x.Arg.Type(), x.To
+		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return castArray(a, from, to) }}, nil
+	}
+	return nil, fmt.Errorf("expression %T cannot be executed", e)
+}
+
+type columnEval int
+
+func (c columnEval) eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	col := b.Column(int(c))
+	col.Retain()
+	return col, nil
+}
+
+// constEval repeats a literal; the array is rebuilt only when the batch
+// length changes.
+type constEval struct {
+	typ   types.T
+	value any
+	cache arrow.Array
+}
+
+func (c *constEval) eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	n := int(b.NumRows())
+	if c.cache == nil || c.cache.Len() != n {
+		if c.cache != nil {
+			c.cache.Release()
+		}
+		arr, err := constArray(c.typ, c.value, n)
+		if err != nil {
+			return nil, err
+		}
+		c.cache = arr
+	}
+	c.cache.Retain()
+	return c.cache, nil
+}
+
+func constArray(t types.T, v any, n int) (arrow.Array, error) {
+	if t.OID == types.OIDUnknown {
+		t = types.Text
+	}
+	bld := array.NewBuilder(memory.DefaultAllocator, t.Arrow())
+	defer bld.Release()
+	bld.Reserve(n)
+	if v == nil {
+		bld.AppendNulls(n)
+		return bld.NewArray(), nil
+	}
+	for i := 0; i < n; i++ {
+		switch b := bld.(type) {
+		case *array.BooleanBuilder:
+			b.Append(v.(bool))
+		case *array.Int16Builder:
+			b.Append(int16(v.(int64)))
+		case *array.Int32Builder:
+			b.Append(int32(v.(int64)))
+		case *array.Int64Builder:
+			b.Append(v.(int64))
+		case *array.Float32Builder:
+			b.Append(float32(v.(float64)))
+		case *array.Float64Builder:
+			b.Append(v.(float64))
+		case *array.Decimal128Builder:
+			b.Append(v.(decimal128.Num))
+		case *array.StringBuilder:
+			b.Append(v.(string))
+		case *array.Date32Builder:
+			b.Append(arrow.Date32(v.(int32)))
+		case *array.TimestampBuilder:
+			b.Append(arrow.Timestamp(v.(int64)))
+		default:
+			return nil, fmt.Errorf("constant of type %s is not implemented", t.Name())
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+type unaryEval struct {
+	arg evaluator
+	fn  func(arrow.Array) (arrow.Array, error)
+}
+
+func (u unaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	a, err := u.arg.eval(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Release()
+	return u.fn(a)
+}
+
+type binaryEval struct {
+	op   functions.Operator
+	l, r evaluator
+	res  types.T
+}
+
+func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	l, err := e.l.eval(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	r, err := e.r.eval(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	switch e.op.Kind {
+	case functions.Comparison:
+		return compareArrays(e.op.Name, l, r)
+	case functions.Arithmetic:
+		return arith(e.op.Name, l, r, e.res)
+	case functions.Logical:
+		return kleene(ctx, e.op.Name, l, r)
+	case functions.Concat:
+		return concat(l, r), nil
+	}
+	return nil, fmt.Errorf("operator %s cannot be executed", e.op.Name)
+}

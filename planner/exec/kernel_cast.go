@@ -1,0 +1,198 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// castArray converts a to type to, for the conversions the binder allows
+// at run time (planner.castSupported).
+func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
+	validity, nulls := validity1(a)
+	n := a.Len()
+	switch {
+	case from.Family() == types.FamilyString && to.Family() == types.FamilyString:
+		a.Retain()
+		return a, nil
+	case from.Family() == types.FamilyInt:
+		ints := intsOf(a)
+		switch to.Family() {
+		case types.FamilyInt:
+			lo, hi := intBounds(to)
+			for i, v := range ints {
+				if (v < lo || v > hi) && validAt(validity, i) {
+					return nil, errIntOverflow(to)
+				}
+			}
+			return intsTo(ints, to, validity, nulls), nil
+		case types.FamilyFloat:
+			if to.OID == types.OIDFloat4 {
+				out := make([]float32, n)
+				for i, v := range ints {
+					out[i] = float32(v)
+				}
+				return newFixed(to.Arrow(), out, validity, nulls), nil
+			}
+			out := make([]float64, n)
+			for i, v := range ints {
+				out[i] = float64(v)
+			}
+			return newFixed(to.Arrow(), out, validity, nulls), nil
+		case types.FamilyNumeric:
+			out := make([]decimal128.Num, n)
+			for i, v := range ints {
+				r, ok := types.Rescale(decimal128.FromI64(v), 0, to.Scale)
+				if !ok && validAt(validity, i) {
+					return nil, errNumericOverflow()
+				}
+				out[i] = r
+			}
+			return checkDecimals(out, to, validity, nulls)
+		}
+	case from.Family() == types.FamilyFloat:
+		fs := floatsOf(a)
+		switch to.Family() {
+		case types.FamilyFloat:
+			if to.OID == types.OIDFloat4 {
+				out := make([]float32, n)
+				for i, v := range fs {
+					if validAt(validity, i) && !math.IsInf(v, 0) && math.Abs(v) > math.MaxFloat32 {
+						return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+					}
+					out[i] = float32(v)
+				}
+				return newFixed(to.Arrow(), out, validity, nulls), nil
+			}
+			return newFixed(to.Arrow(), fs, validity, nulls), nil
+		case types.FamilyInt:
+			lo, hi := intBounds(to)
+			ints := make([]int64, n)
+			for i, v := range fs {
+				r := math.RoundToEven(v)
+				if validAt(validity, i) && (math.IsNaN(r) || r < float64(lo) || r > float64(hi) || r >= math.MaxInt64) {
+					return nil, errIntOverflow(to)
+				}
+				ints[i] = int64(r)
+			}
+			return intsTo(ints, to, validity, nulls), nil
+		}
+	case from.Family() == types.FamilyNumeric:
+		in := values[decimal128.Num](a)
+		fs := decimalScale(a)
+		switch to.Family() {
+		case types.FamilyNumeric:
+			out := make([]decimal128.Num, n)
+			for i, v := range in {
+				r, ok := types.Rescale(v, fs, to.Scale)
+				if !ok && validAt(validity, i) {
+					return nil, errNumericOverflow()
+				}
+				out[i] = r
+			}
+			return checkDecimals(out, to, validity, nulls)
+		case types.FamilyFloat:
+			out := make([]float64, n)
+			for i, v := range in {
+				out[i] = v.ToFloat64(fs)
+			}
+			if to.OID == types.OIDFloat4 {
+				f32 := make([]float32, n)
+				for i, v := range out {
+					f32[i] = float32(v)
+				}
+				return newFixed(to.Arrow(), f32, validity, nulls), nil
+			}
+			return newFixed(to.Arrow(), out, validity, nulls), nil
+		}
+	case from.Family() == types.FamilyDate && to.Family() == types.FamilyTimestamp:
+		days := values[int32](a)
+		out := make([]int64, n)
+		for i, d := range days {
+			out[i] = int64(d) * 86_400_000_000
+		}
+		return newFixed(to.Arrow(), out, validity, nulls), nil
+	}
+	return nil, fmt.Errorf("cast from %s to %s is not implemented", from.Name(), to.Name())
+}
+
+func checkDecimals(out []decimal128.Num, to types.T, validity []byte, nulls int) (arrow.Array, error) {
+	p := to.Precision
+	if p == 0 {
+		p = types.MaxNumericPrecision
+	}
+	for i, v := range out {
+		if validAt(validity, i) && !v.FitsInPrecision(p) {
+			if to.Precision == 0 {
+				return nil, errNumericOverflow()
+			}
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow").
+				WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", to.Precision, to.Scale, to.Precision-to.Scale)
+		}
+	}
+	return newFixed(to.Arrow(), out, validity, nulls), nil
+}
+
+func intBounds(t types.T) (int64, int64) {
+	switch t.OID {
+	case types.OIDInt2:
+		return math.MinInt16, math.MaxInt16
+	case types.OIDInt4:
+		return math.MinInt32, math.MaxInt32
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// intsOf widens any integer array to int64 values.
+func intsOf(a arrow.Array) []int64 {
+	switch a.DataType().ID() {
+	case arrow.INT16:
+		return widen(values[int16](a))
+	case arrow.INT32:
+		return widen(values[int32](a))
+	}
+	return values[int64](a)
+}
+
+func widen[T int16 | int32](in []T) []int64 {
+	out := make([]int64, len(in))
+	for i, v := range in {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+func floatsOf(a arrow.Array) []float64 {
+	if a.DataType().ID() == arrow.FLOAT32 {
+		in := values[float32](a)
+		out := make([]float64, len(in))
+		for i, v := range in {
+			out[i] = float64(v)
+		}
+		return out
+	}
+	return values[float64](a)
+}
+
+func intsTo(ints []int64, to types.T, validity []byte, nulls int) arrow.Array {
+	switch to.OID {
+	case types.OIDInt2:
+		out := make([]int16, len(ints))
+		for i, v := range ints {
+			out[i] = int16(v)
+		}
+		return newFixed(to.Arrow(), out, validity, nulls)
+	case types.OIDInt4:
+		out := make([]int32, len(ints))
+		for i, v := range ints {
+			out[i] = int32(v)
+		}
+		return newFixed(to.Arrow(), out, validity, nulls)
+	}
+	return newFixed(to.Arrow(), append([]int64(nil), ints...), validity, nulls)
+}

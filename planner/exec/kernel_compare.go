@@ -1,0 +1,136 @@
+package exec
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// cmpResult turns a three-way comparison into the operator's answer.
+func cmpResult(op string) (func(c int) bool, error) {
+	switch op {
+	case "=":
+		return func(c int) bool { return c == 0 }, nil
+	case "<>":
+		return func(c int) bool { return c != 0 }, nil
+	case "<":
+		return func(c int) bool { return c < 0 }, nil
+	case "<=":
+		return func(c int) bool { return c <= 0 }, nil
+	case ">":
+		return func(c int) bool { return c > 0 }, nil
+	case ">=":
+		return func(c int) bool { return c >= 0 }, nil
+	}
+	return nil, fmt.Errorf("unknown comparison %q", op)
+}
+
+// compareArrays evaluates l op r for two arrays of one type.
+func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
+	test, err := cmpResult(op)
+	if err != nil {
+		return nil, err
+	}
+	n := l.Len()
+	bits := make([]byte, bitutil.BytesForBits(int64(n)))
+	validity, nulls := validity2(l, r)
+	switch l.DataType().ID() {
+	case arrow.INT16:
+		compareFixed(values[int16](l), values[int16](r), bits, test)
+	case arrow.INT32, arrow.DATE32:
+		compareFixed(values[int32](l), values[int32](r), bits, test)
+	case arrow.INT64, arrow.TIMESTAMP:
+		compareFixed(values[int64](l), values[int64](r), bits, test)
+	case arrow.FLOAT32:
+		compareFloat(values[float32](l), values[float32](r), bits, test)
+	case arrow.FLOAT64:
+		compareFloat(values[float64](l), values[float64](r), bits, test)
+	case arrow.STRING:
+		ls, rs := l.(*array.String), r.(*array.String)
+		for i := 0; i < n; i++ {
+			if test(cmp.Compare(ls.Value(i), rs.Value(i))) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case arrow.BOOL:
+		lb, rb := l.(*array.Boolean), r.(*array.Boolean)
+		for i := 0; i < n; i++ {
+			if test(boolCmp(lb.Value(i), rb.Value(i))) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case arrow.DECIMAL128:
+		lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
+		ls, rs := decimalScale(l), decimalScale(r)
+		for i := 0; i < n; i++ {
+			a, b := alignDecimal(lv[i], ls, rv[i], rs)
+			if test(a.Cmp(b)) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("comparison of %s is not implemented", l.DataType())
+	}
+	return newBool(n, bits, validity, nulls), nil
+}
+
+func compareFixed[T int16 | int32 | int64](l, r []T, bits []byte, test func(int) bool) {
+	for i := range l {
+		if test(cmp.Compare(l[i], r[i])) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+}
+
+// compareFloat orders NaN above every other value and equal to itself,
+// as PostgreSQL does.
+func compareFloat[T float32 | float64](l, r []T, bits []byte, test func(int) bool) {
+	for i := range l {
+		if test(floatCmp(float64(l[i]), float64(r[i]))) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+}
+
+func floatCmp(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+func decimalScale(a arrow.Array) int32 {
+	return a.DataType().(*arrow.Decimal128Type).Scale
+}
+
+// alignDecimal brings two decimals to the larger of their scales.
+func alignDecimal(a decimal128.Num, as int32, b decimal128.Num, bs int32) (decimal128.Num, decimal128.Num) {
+	switch {
+	case as < bs:
+		a = a.Mul(decimal128.GetScaleMultiplier(int(bs - as)))
+	case bs < as:
+		b = b.Mul(decimal128.GetScaleMultiplier(int(as - bs)))
+	}
+	return a, b
+}

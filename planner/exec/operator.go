@@ -1,0 +1,83 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// Operator is a running plan node. Next returns the next batch, or
+// (nil, nil) when the operator is exhausted; the caller releases each
+// batch. Close releases the operator and its inputs.
+type Operator interface {
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	Close()
+}
+
+// Build turns a logical plan into a tree of operators. Nothing is read
+// until the root's Next is called.
+func Build(ctx context.Context, n planner.Node) (Operator, error) {
+	switch x := n.(type) {
+	case *planner.Scan:
+		return newScan(x), nil
+	case planner.OneRow:
+		return &oneRow{}, nil
+	case *planner.Filter:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		pred, err := compile(x.Pred, x.Input.Columns())
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		return &filter{input: in, pred: pred}, nil
+	case *planner.Project:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		p := &project{input: in, schema: schemaOf(x.Cols)}
+		for _, e := range x.Exprs {
+			ev, err := compile(e, x.Input.Columns())
+			if err != nil {
+				in.Close()
+				return nil, err
+			}
+			p.exprs = append(p.exprs, ev)
+		}
+		return p, nil
+	case *planner.Limit:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &limit{input: in, remaining: x.Count, skip: x.Offset}, nil
+	case *planner.Sort:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return newSort(in, x)
+	case *planner.Aggregate:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return newHashAggregate(in, x)
+	}
+	return nil, fmt.Errorf("plan node %T cannot be executed", n)
+}
+
+// schemaOf is the Arrow schema of batches carrying cols.
+func schemaOf(cols []planner.Column) *arrow.Schema {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
+}

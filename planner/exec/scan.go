@@ -1,0 +1,86 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// scan streams a table's batches. A scan that needs no column (count(*))
+// still reads the narrowest one, for the row counts.
+type scan struct {
+	node   *planner.Scan
+	stream planner.RecordStream
+	schema *arrow.Schema
+	noCols bool
+}
+
+func newScan(n *planner.Scan) *scan {
+	return &scan{node: n, schema: schemaOf(n.Cols), noCols: len(n.Cols) == 0}
+}
+
+func (s *scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.stream == nil {
+		cols := s.node.TableColumns
+		if s.noCols {
+			cols = []int{0}
+		}
+		st, err := s.node.Table.Scan(ctx, cols, s.node.Pushed)
+		if err != nil {
+			return nil, fmt.Errorf("scan %s: %w", s.node.Table.QualifiedName().Name, err)
+		}
+		s.stream = st
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := s.stream.Next()
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		if s.noCols {
+			out := array.NewRecordBatch(s.schema, nil, b.NumRows())
+			b.Release()
+			return out, nil
+		}
+		// Storage names fields after the table; the plan names them after
+		// its columns. The arrays are shared, not copied.
+		out := array.NewRecordBatch(s.schema, b.Columns(), b.NumRows())
+		b.Release()
+		return out, nil
+	}
+}
+
+func (s *scan) Close() {
+	if s.stream != nil {
+		s.stream.Close()
+		s.stream = nil
+	}
+}
+
+// oneRow yields one row without columns.
+type oneRow struct{ done bool }
+
+func (o *oneRow) Next(context.Context) (arrow.RecordBatch, error) {
+	if o.done {
+		return nil, nil
+	}
+	o.done = true
+	return array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1), nil
+}
+
+func (o *oneRow) Close() {}

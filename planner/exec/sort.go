@@ -1,0 +1,221 @@
+package exec
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// outputBatchRows is the size of batches that operators which materialise
+// (sort, aggregate) emit.
+const outputBatchRows = 8192
+
+// sortOp reads all of its input (the state a sort must hold), orders the
+// row indices, and emits batches in order.
+type sortOp struct {
+	input  Operator
+	node   *planner.Sort
+	keyPos []int
+	schema *arrow.Schema
+
+	cols  []arrow.Array // the input, concatenated per column
+	order []int32
+	pos   int
+	rows  int
+}
+
+func newSort(in Operator, n *planner.Sort) (Operator, error) {
+	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns())}
+	for _, k := range n.Keys {
+		cr, ok := k.Expr.(*planner.ColRef)
+		if !ok {
+			in.Close()
+			return nil, fmt.Errorf("sort key %s is not a column", k.Expr)
+		}
+		pos := -1
+		for i, c := range n.Input.Columns() {
+			if c.ID == cr.ID {
+				pos = i
+			}
+		}
+		if pos < 0 {
+			in.Close()
+			return nil, fmt.Errorf("sort key %s not in input", cr)
+		}
+		s.keyPos = append(s.keyPos, pos)
+	}
+	return s, nil
+}
+
+func (s *sortOp) load(ctx context.Context) error {
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	for {
+		b, err := s.input.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		batches = append(batches, b)
+		s.rows += int(b.NumRows())
+	}
+	ncols := len(s.schema.Fields())
+	s.cols = make([]arrow.Array, ncols)
+	for c := 0; c < ncols; c++ {
+		parts := make([]arrow.Array, len(batches))
+		for i, b := range batches {
+			parts[i] = b.Column(c)
+		}
+		if len(parts) == 0 {
+			s.cols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, s.schema.Field(c).Type, 0)
+			continue
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return fmt.Errorf("sort: %w", err)
+		}
+		s.cols[c] = col
+	}
+	cmps := make([]func(i, j int) int, len(s.keyPos))
+	for k, pos := range s.keyPos {
+		c, err := comparator(s.cols[pos], s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
+		if err != nil {
+			return err
+		}
+		cmps[k] = c
+	}
+	s.order = make([]int32, s.rows)
+	for i := range s.order {
+		s.order[i] = int32(i)
+	}
+	slices.SortStableFunc(s.order, func(a, b int32) int {
+		for _, c := range cmps {
+			if r := c(int(a), int(b)); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	return nil
+}
+
+func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.order == nil {
+		if err := s.load(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if s.pos >= s.rows {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	end := min(s.pos+outputBatchRows, s.rows)
+	idx := newFixed(arrow.PrimitiveTypes.Int32, s.order[s.pos:end], nil, 0)
+	defer idx.Release()
+	out := make([]arrow.Array, len(s.cols))
+	for c, col := range s.cols {
+		a, err := compute.TakeArray(ctx, col, idx)
+		if err != nil {
+			for _, o := range out[:c] {
+				o.Release()
+			}
+			return nil, fmt.Errorf("sort: %w", err)
+		}
+		out[c] = a
+	}
+	n := end - s.pos
+	s.pos = end
+	b := array.NewRecordBatch(s.schema, out, int64(n))
+	for _, a := range out {
+		a.Release()
+	}
+	return b, nil
+}
+
+func (s *sortOp) Close() {
+	for _, c := range s.cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+	s.cols = nil
+	s.input.Close()
+}
+
+// comparator orders two rows of one column, with PostgreSQL's NULL
+// placement.
+func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error) {
+	var base func(i, j int) int
+	switch a.DataType().ID() {
+	case arrow.INT16:
+		v := values[int16](a)
+		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case arrow.INT32, arrow.DATE32:
+		v := values[int32](a)
+		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case arrow.INT64, arrow.TIMESTAMP:
+		v := values[int64](a)
+		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case arrow.FLOAT32:
+		v := values[float32](a)
+		base = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }
+	case arrow.FLOAT64:
+		v := values[float64](a)
+		base = func(i, j int) int { return floatCmp(v[i], v[j]) }
+	case arrow.DECIMAL128:
+		v := values[decimal128.Num](a)
+		base = func(i, j int) int { return v[i].Cmp(v[j]) }
+	case arrow.STRING:
+		s := a.(*array.String)
+		base = func(i, j int) int { return cmp.Compare(s.Value(i), s.Value(j)) }
+	case arrow.BOOL:
+		b := a.(*array.Boolean)
+		base = func(i, j int) int { return boolCmp(b.Value(i), b.Value(j)) }
+	case arrow.NULL:
+		base = func(int, int) int { return 0 }
+	default:
+		return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
+	}
+	hasNulls := a.NullN() > 0
+	return func(i, j int) int {
+		if hasNulls {
+			ni, nj := a.IsNull(i), a.IsNull(j)
+			switch {
+			case ni && nj:
+				return 0
+			case ni:
+				if nullsFirst {
+					return -1
+				}
+				return 1
+			case nj:
+				if nullsFirst {
+					return 1
+				}
+				return -1
+			}
+		}
+		r := base(i, j)
+		if desc {
+			return -r
+		}
+		return r
+	}, nil
+}

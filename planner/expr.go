@@ -1,0 +1,205 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sqe-db/sqe/sql/functions"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// ColumnID identifies a column within one plan.
+type ColumnID int
+
+// Column is one column a plan node produces.
+type Column struct {
+	ID   ColumnID
+	Name string
+	Type types.T
+	// Qualifier is the table name or alias the column can be qualified by
+	// in the scope that produced it ("" for computed columns).
+	Qualifier string
+	// TableOID and AttNum identify a plain table column for
+	// RowDescription; zero otherwise.
+	TableOID uint32
+	AttNum   int16
+	Nullable bool
+}
+
+// Expr is a bound, typed scalar expression.
+type Expr interface {
+	Type() types.T
+	// Leakproof reports whether evaluating the expression on any row can
+	// neither fail nor reveal the row's values other than through its
+	// result.
+	Leakproof() bool
+	String() string
+}
+
+// ColRef reads a column of the input.
+type ColRef struct {
+	ID   ColumnID
+	Name string
+	Typ  types.T
+}
+
+func (c *ColRef) Type() types.T   { return c.Typ }
+func (c *ColRef) Leakproof() bool { return true }
+func (c *ColRef) String() string  { return fmt.Sprintf("%s#%d", c.Name, c.ID) }
+
+// Const is a literal. A nil Value is NULL. Values are held as: bool,
+// int64 (all integer types), float64, decimal128.Num (numeric, at the
+// type's scale), string, int32 days (date), int64 microseconds
+// (timestamps).
+type Const struct {
+	Typ   types.T
+	Value any
+}
+
+func (c *Const) Type() types.T   { return c.Typ }
+func (c *Const) Leakproof() bool { return true }
+func (c *Const) String() string {
+	if c.Value == nil {
+		return "NULL::" + c.Typ.Name()
+	}
+	return fmt.Sprintf("%v::%s", c.Value, c.Typ.Name())
+}
+
+// BinOp applies a binary operator. Both arguments already have the
+// operator's argument type (the binder inserted casts).
+type BinOp struct {
+	Op   functions.Operator
+	L, R Expr
+	Typ  types.T
+}
+
+func (b *BinOp) Type() types.T { return b.Typ }
+func (b *BinOp) Leakproof() bool {
+	return b.Op.Leakproof && b.L.Leakproof() && b.R.Leakproof()
+}
+func (b *BinOp) String() string {
+	return fmt.Sprintf("(%s %s %s)", b.L, b.Op.Name, b.R)
+}
+
+// Not is boolean negation.
+type Not struct{ Arg Expr }
+
+func (n *Not) Type() types.T   { return types.Bool }
+func (n *Not) Leakproof() bool { return n.Arg.Leakproof() }
+func (n *Not) String() string  { return fmt.Sprintf("(NOT %s)", n.Arg) }
+
+// Negate is unary minus; it can overflow (-(-2^63)), so it is not
+// leakproof.
+type Negate struct{ Arg Expr }
+
+func (n *Negate) Type() types.T   { return n.Arg.Type() }
+func (n *Negate) Leakproof() bool { return false }
+func (n *Negate) String() string  { return fmt.Sprintf("(-%s)", n.Arg) }
+
+// IsNull tests for NULL (or NOT NULL when Negated).
+type IsNull struct {
+	Arg     Expr
+	Negated bool
+}
+
+func (n *IsNull) Type() types.T   { return types.Bool }
+func (n *IsNull) Leakproof() bool { return n.Arg.Leakproof() }
+func (n *IsNull) String() string {
+	if n.Negated {
+		return fmt.Sprintf("(%s IS NOT NULL)", n.Arg)
+	}
+	return fmt.Sprintf("(%s IS NULL)", n.Arg)
+}
+
+// Cast converts its argument to To.
+type Cast struct {
+	Arg Expr
+	To  types.T
+}
+
+func (c *Cast) Type() types.T { return c.To }
+
+// Leakproof: only lossless widenings cannot fail.
+func (c *Cast) Leakproof() bool { return c.Arg.Leakproof() && losslessCast(c.Arg.Type(), c.To) }
+func (c *Cast) String() string  { return fmt.Sprintf("CAST(%s AS %s)", c.Arg, c.To.Name()) }
+
+func losslessCast(from, to types.T) bool {
+	if from.OID == to.OID && from.OID != types.OIDNumeric {
+		return true
+	}
+	rank := func(t types.T) int {
+		switch t.OID {
+		case types.OIDInt2:
+			return 1
+		case types.OIDInt4:
+			return 2
+		case types.OIDInt8:
+			return 3
+		}
+		return 0
+	}
+	switch {
+	case rank(from) > 0 && rank(to) >= rank(from):
+		return true
+	case from.Family() == types.FamilyString && to.Family() == types.FamilyString && to.Precision == 0:
+		return true
+	case from.OID == types.OIDFloat4 && to.OID == types.OIDFloat8:
+		return true
+	case rank(from) > 0 && to.OID == types.OIDFloat8 && from.OID != types.OIDInt8:
+		return true
+	}
+	return false
+}
+
+// AggCall is an aggregate computed by an Aggregate node; its result is
+// the column Out.
+type AggCall struct {
+	Func functions.Aggregate
+	Arg  Expr // nil for count(*)
+	Out  Column
+}
+
+func (a *AggCall) String() string {
+	if a.Arg == nil {
+		return a.Func.Name + "(*)"
+	}
+	return fmt.Sprintf("%s(%s)", a.Func.Name, a.Arg)
+}
+
+// SplitConjuncts flattens a tree of ANDs into its conjuncts.
+func SplitConjuncts(e Expr) []Expr {
+	if b, ok := e.(*BinOp); ok && b.Op.Name == "AND" {
+		return append(SplitConjuncts(b.L), SplitConjuncts(b.R)...)
+	}
+	return []Expr{e}
+}
+
+// ExprColumns adds the IDs of the columns e reads to set.
+func ExprColumns(e Expr, set map[ColumnID]bool) {
+	switch x := e.(type) {
+	case *ColRef:
+		set[x.ID] = true
+	case *BinOp:
+		ExprColumns(x.L, set)
+		ExprColumns(x.R, set)
+	case *Not:
+		ExprColumns(x.Arg, set)
+	case *Negate:
+		ExprColumns(x.Arg, set)
+	case *IsNull:
+		ExprColumns(x.Arg, set)
+	case *Cast:
+		ExprColumns(x.Arg, set)
+	case *Const:
+	default:
+		panic(fmt.Sprintf("ExprColumns: unhandled %T", e))
+	}
+}
+
+func joinExprs(es []Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,245 @@
+package planner
+
+import (
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/iceberg-go"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// Rule is one pure plan rewrite, named as a verb.
+type Rule struct {
+	Name  string
+	Apply func(Node) Node
+}
+
+// Rules are applied in order. Security expansion (the barrier filter and
+// masking projection) happened in the binder, right after name
+// resolution; every rule here must respect those barriers: only a
+// leakproof predicate moves below a barrier filter, and no predicate on a
+// masked column moves below the masking projection.
+var Rules = []Rule{
+	// Translate the leakproof predicates sitting on a scan into Iceberg
+	// filters, so files and row groups that cannot match are never read.
+	{Name: "pushFiltersIntoScan", Apply: pushFiltersIntoScan},
+	// Read only the columns something above uses.
+	{Name: "pruneScanColumns", Apply: pruneScanColumns},
+}
+
+// Optimize applies Rules to a bound plan.
+func Optimize(p *Plan) *Plan {
+	root := p.Root
+	for _, r := range Rules {
+		root = r.Apply(root)
+	}
+	return &Plan{Root: root}
+}
+
+func pushFiltersIntoScan(n Node) Node {
+	walk(n, func(n Node) {
+		f, ok := n.(*Filter)
+		if !ok {
+			return
+		}
+		var scan *Scan
+		var preds []Expr
+		preds = append(preds, SplitConjuncts(f.Pred)...)
+		switch in := f.Input.(type) {
+		case *Scan:
+			scan = in
+		case *Filter:
+			// A user filter above a barrier: only leakproof conjuncts may be
+			// evaluated on rows the barrier has not admitted, which is what
+			// pruning amounts to. The barrier's own predicate is the policy
+			// and may always be pushed.
+			s, ok := in.Input.(*Scan)
+			if !ok || !in.Barrier {
+				return
+			}
+			scan = s
+			preds = append(preds, SplitConjuncts(in.Pred)...)
+		default:
+			return
+		}
+		for _, p := range preds {
+			if !p.Leakproof() {
+				continue
+			}
+			ie := toIceberg(p, scan)
+			if ie == nil {
+				continue
+			}
+			if scan.Pushed == nil {
+				scan.Pushed = ie
+			} else {
+				scan.Pushed = iceberg.NewAnd(scan.Pushed, ie)
+			}
+		}
+	})
+	return n
+}
+
+// toIceberg translates a simple comparison of a scan column with a
+// constant into an Iceberg expression, or returns nil.
+func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
+	name := func(id ColumnID) (string, types.T, bool) {
+		for i, c := range scan.Cols {
+			if c.ID == id {
+				tc := scan.Table.Columns()[scan.TableColumns[i]]
+				return tc.Name, tc.Type, true
+			}
+		}
+		return "", types.T{}, false
+	}
+	switch x := e.(type) {
+	case *IsNull:
+		cr, ok := x.Arg.(*ColRef)
+		if !ok {
+			return nil
+		}
+		n, _, ok := name(cr.ID)
+		if !ok {
+			return nil
+		}
+		if x.Negated {
+			return iceberg.NotNull(iceberg.Reference(n))
+		}
+		return iceberg.IsNull(iceberg.Reference(n))
+	case *BinOp:
+		if x.Op.Name == "AND" {
+			l, r := toIceberg(x.L, scan), toIceberg(x.R, scan)
+			if l == nil || r == nil {
+				return nil
+			}
+			return iceberg.NewAnd(l, r)
+		}
+		cr, okL := x.L.(*ColRef)
+		c, okR := x.R.(*Const)
+		op := x.Op.Name
+		if !okL || !okR {
+			cr, okL = x.R.(*ColRef)
+			c, okR = x.L.(*Const)
+			op = flip(op)
+		}
+		if !okL || !okR || c.Value == nil {
+			return nil
+		}
+		n, colType, ok := name(cr.ID)
+		if !ok || colType != c.Typ {
+			return nil
+		}
+		ref := iceberg.Reference(n)
+		switch v := c.Value.(type) {
+		case int64:
+			switch colType.OID {
+			case types.OIDInt8:
+				return icebergCompare(op, ref, v)
+			case types.OIDInt4, types.OIDInt2:
+				return icebergCompare(op, ref, int32(v))
+			}
+		case float64:
+			if colType.OID == types.OIDFloat8 {
+				return icebergCompare(op, ref, v)
+			}
+		case string:
+			return icebergCompare(op, ref, v)
+		case bool:
+			if op == "=" {
+				return iceberg.EqualTo(ref, v)
+			}
+		case int32:
+			if colType.OID == types.OIDDate {
+				return icebergCompare(op, ref, iceberg.Date(v))
+			}
+		case decimal128.Num:
+			_ = v
+		}
+	}
+	return nil
+}
+
+func flip(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op
+}
+
+func icebergCompare[T iceberg.LiteralType](op string, ref iceberg.UnboundTerm, v T) iceberg.BooleanExpression {
+	switch op {
+	case "=":
+		return iceberg.EqualTo(ref, v)
+	case "<>":
+		return iceberg.NotEqualTo(ref, v)
+	case "<":
+		return iceberg.LessThan(ref, v)
+	case "<=":
+		return iceberg.LessThanEqual(ref, v)
+	case ">":
+		return iceberg.GreaterThan(ref, v)
+	case ">=":
+		return iceberg.GreaterThanEqual(ref, v)
+	}
+	return nil
+}
+
+func pruneScanColumns(root Node) Node {
+	used := map[ColumnID]bool{}
+	for _, c := range root.Columns() {
+		used[c.ID] = true
+	}
+	walk(root, func(n Node) {
+		switch x := n.(type) {
+		case *Filter:
+			ExprColumns(x.Pred, used)
+		case *Project:
+			for _, e := range x.Exprs {
+				ExprColumns(e, used)
+			}
+		case *Aggregate:
+			for _, e := range x.Groups {
+				ExprColumns(e, used)
+			}
+			for _, a := range x.Aggs {
+				if a.Arg != nil {
+					ExprColumns(a.Arg, used)
+				}
+			}
+		case *Sort:
+			for _, k := range x.Keys {
+				ExprColumns(k.Expr, used)
+			}
+		}
+	})
+	walk(root, func(n Node) {
+		s, ok := n.(*Scan)
+		if !ok {
+			return
+		}
+		var cols []Column
+		var idx []int
+		for i, c := range s.Cols {
+			if used[c.ID] {
+				cols = append(cols, c)
+				idx = append(idx, s.TableColumns[i])
+			}
+		}
+		s.Cols, s.TableColumns = cols, idx
+	})
+	return root
+}
+
+// walk visits every node of the tree, parents first.
+func walk(n Node, visit func(Node)) {
+	visit(n)
+	for _, in := range n.Inputs() {
+		walk(in, visit)
+	}
+}

@@ -1,0 +1,165 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+)
+
+// Node is a logical plan operator.
+type Node interface {
+	// Columns is the node's output, in batch order.
+	Columns() []Column
+	// Inputs are the node's children.
+	Inputs() []Node
+}
+
+// Scan reads columns of a table.
+type Scan struct {
+	Table Table
+	// TableColumns are the indices (into Table.Columns) read, matching
+	// Cols one for one.
+	TableColumns []int
+	Cols         []Column
+	// Pushed is the leakproof part of the filters above, translated for
+	// Iceberg pruning; nil when nothing was pushed.
+	Pushed iceberg.BooleanExpression
+}
+
+func (s *Scan) Columns() []Column { return s.Cols }
+func (s *Scan) Inputs() []Node    { return nil }
+
+// Filter keeps the rows for which Pred is true.
+type Filter struct {
+	Input Node
+	Pred  Expr
+	// Barrier marks a row filter from a policy: predicates from above may
+	// move below it only if they are leakproof.
+	Barrier bool
+}
+
+func (f *Filter) Columns() []Column { return f.Input.Columns() }
+func (f *Filter) Inputs() []Node    { return []Node{f.Input} }
+
+// Project computes Exprs, producing Cols.
+type Project struct {
+	Input Node
+	Exprs []Expr
+	Cols  []Column
+	// Masking marks the projection that applies column masks: predicates
+	// on its masked outputs may not move below it.
+	Masking bool
+}
+
+func (p *Project) Columns() []Column { return p.Cols }
+func (p *Project) Inputs() []Node    { return []Node{p.Input} }
+
+// Aggregate groups its input by Groups and computes Aggs per group. Its
+// output is GroupCols followed by the aggregates' Out columns.
+type Aggregate struct {
+	Input     Node
+	Groups    []Expr
+	GroupCols []Column
+	Aggs      []*AggCall
+}
+
+func (a *Aggregate) Columns() []Column {
+	out := append([]Column(nil), a.GroupCols...)
+	for _, ag := range a.Aggs {
+		out = append(out, ag.Out)
+	}
+	return out
+}
+func (a *Aggregate) Inputs() []Node { return []Node{a.Input} }
+
+// SortKey is one ORDER BY key.
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders its input.
+type Sort struct {
+	Input Node
+	Keys  []SortKey
+}
+
+func (s *Sort) Columns() []Column { return s.Input.Columns() }
+func (s *Sort) Inputs() []Node    { return []Node{s.Input} }
+
+// Limit skips Offset rows then passes at most Count (all when Count < 0).
+type Limit struct {
+	Input  Node
+	Count  int64
+	Offset int64
+}
+
+func (l *Limit) Columns() []Column { return l.Input.Columns() }
+func (l *Limit) Inputs() []Node    { return []Node{l.Input} }
+
+// OneRow produces a single row with no columns (SELECT without FROM).
+type OneRow struct{}
+
+func (OneRow) Columns() []Column { return nil }
+func (OneRow) Inputs() []Node    { return nil }
+
+// Explain renders a plan as an indented tree.
+func Explain(n Node) string {
+	var b strings.Builder
+	explain(&b, n, 0)
+	return b.String()
+}
+
+func explain(b *strings.Builder, n Node, depth int) {
+	b.WriteString(strings.Repeat("  ", depth))
+	switch x := n.(type) {
+	case *Scan:
+		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName(), colNames(x.Cols))
+		if x.Pushed != nil {
+			fmt.Fprintf(b, " pushed=%s", x.Pushed)
+		}
+	case *Filter:
+		kind := "Filter"
+		if x.Barrier {
+			kind = "BarrierFilter"
+		}
+		fmt.Fprintf(b, "%s %s", kind, x.Pred)
+	case *Project:
+		fmt.Fprintf(b, "Project %s", joinExprs(x.Exprs))
+	case *Aggregate:
+		aggs := make([]string, len(x.Aggs))
+		for i, a := range x.Aggs {
+			aggs[i] = a.String()
+		}
+		fmt.Fprintf(b, "Aggregate groups=[%s] aggs=[%s]", joinExprs(x.Groups), strings.Join(aggs, ", "))
+	case *Sort:
+		keys := make([]string, len(x.Keys))
+		for i, k := range x.Keys {
+			keys[i] = k.Expr.String()
+			if k.Desc {
+				keys[i] += " DESC"
+			}
+		}
+		fmt.Fprintf(b, "Sort %s", strings.Join(keys, ", "))
+	case *Limit:
+		fmt.Fprintf(b, "Limit count=%d offset=%d", x.Count, x.Offset)
+	case OneRow:
+		b.WriteString("OneRow")
+	default:
+		fmt.Fprintf(b, "%T", n)
+	}
+	b.WriteByte('\n')
+	for _, in := range n.Inputs() {
+		explain(b, in, depth+1)
+	}
+}
+
+func colNames(cols []Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// sessionCatalog resolves table names for one session, through storage as
+// the session's caller.
+type sessionCatalog struct {
+	s *Session
+}
+
+// callerContext carries the session's identity to storage, where gate one
+// authorizes each catalog call.
+func (s *Session) callerContext(ctx context.Context) context.Context {
+	return storage.WithPrincipal(ctx, storage.Principal{
+		User: s.identity.User, Roles: s.identity.Roles, Token: s.identity.Token,
+	})
+}
+
+func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableName) (planner.Table, error) {
+	s := c.s
+	ctx = s.callerContext(ctx)
+	catName := name.Catalog
+	if catName == "" {
+		catName = s.database
+	}
+	cat, err := s.engine.catalog(catName)
+	if err != nil {
+		return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
+	}
+	schemas := []string{name.Schema}
+	if name.Schema == "" {
+		schemas = s.settings.searchPath(s.identity.User)
+	}
+	for _, ns := range schemas {
+		t, err := cat.LoadTable(ctx, ns, name.Name)
+		switch {
+		case err == nil:
+			return newTableAdapter(t)
+		case errors.Is(err, storage.ErrNoSuchTable), errors.Is(err, storage.ErrNoSuchNamespace):
+			continue
+		case errors.Is(err, storage.ErrForbidden):
+			return nil, pgerror.Wrap(err, pgerror.InsufficientPrivilege, "permission denied for table %s", name.Name)
+		default:
+			return nil, fmt.Errorf("load table %s: %w", displayTableName(name), err)
+		}
+	}
+	return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
+}
+
+func displayTableName(n planner.TableName) string {
+	out := n.Name
+	if n.Schema != "" {
+		out = n.Schema + "." + out
+	}
+	if n.Catalog != "" {
+		out = n.Catalog + "." + out
+	}
+	return out
+}
+
+// tableAdapter presents a storage table to the planner.
+type tableAdapter struct {
+	t    *storage.Table
+	cols []planner.TableColumn
+	oid  uint32
+}
+
+func newTableAdapter(t *storage.Table) (*tableAdapter, error) {
+	a := &tableAdapter{t: t, oid: TableOID(t.Ident())}
+	for _, f := range t.Schema().Fields() {
+		typ, err := types.FromArrow(f.Type)
+		if err != nil {
+			return nil, pgerror.Wrap(err, pgerror.FeatureNotSupported, "column \"%s\" of table %s has a type SQE cannot read yet", f.Name, t.Ident())
+		}
+		a.cols = append(a.cols, planner.TableColumn{Name: f.Name, Type: typ, Nullable: f.Nullable})
+	}
+	return a, nil
+}
+
+// TableOID is a table's stable object id: a hash of its full name placed
+// above PostgreSQL's first user OID (16384), so it survives restarts.
+func TableOID(id storage.Ident) uint32 {
+	h := fnv.New32a()
+	_, _ = io.WriteString(h, id.String())
+	return 16384 + h.Sum32()%(1<<31-16384)
+}
+
+func (a *tableAdapter) QualifiedName() planner.TableName {
+	id := a.t.Ident()
+	return planner.TableName{Catalog: id.Catalog, Schema: id.Namespace, Name: id.Table}
+}
+func (a *tableAdapter) OID() uint32                    { return a.oid }
+func (a *tableAdapter) Columns() []planner.TableColumn { return a.cols }
+func (a *tableAdapter) RowEstimate() int64             { return a.t.RowCountEstimate() }
+
+func (a *tableAdapter) Scan(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (planner.RecordStream, error) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = a.cols[c].Name
+	}
+	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	return recordStream{st}, nil
+}
+
+type recordStream struct{ st storage.RecordStream }
+
+func (r recordStream) Next() (arrow.RecordBatch, error) { return r.st.Next() }
+func (r recordStream) Close() error                     { return r.st.Close() }

@@ -1,0 +1,17 @@
+// Package sql is SQE's statement layer: it parses what a client sends,
+// dispatches each statement, and wires the planner to storage and
+// governance for one session.
+//
+// A query string arrives from pgwire at Session.Parse, which runs
+// pg_query (PostgreSQL's own grammar) and splits it into Statements. Each
+// Statement goes to Session.Execute: session statements (SET, SHOW,
+// BEGIN...) are answered here; a SELECT is bound by the planner against a
+// per-session Catalog that resolves tables through storage as the caller
+// (gate one) and a Security hook from governance (gate two), optimized,
+// built into exec operators, and returned as a Result that pgwire pulls
+// batch by batch.
+//
+// Engine holds what sessions share (catalogs, governance); a Session holds
+// one client's identity and settings and is used by one goroutine at a
+// time.
+package sql

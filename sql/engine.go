@@ -1,0 +1,89 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// SecurityProvider gives the gate-two hook for one caller. Package
+// governance implements it.
+type SecurityProvider interface {
+	SecurityFor(id auth.Identity) planner.Security
+}
+
+// EngineConfig configures an Engine.
+type EngineConfig struct {
+	// ServerVersion is the PostgreSQL version SQE presents (version()).
+	ServerVersion string
+	// AdminRoles are the roles that make a session a superuser.
+	AdminRoles []string
+}
+
+// Engine is what all sessions share.
+type Engine struct {
+	cfg      EngineConfig
+	catalogs map[string]storage.Catalog
+	security SecurityProvider
+}
+
+// NewEngine returns an Engine over the given catalogs (by name).
+func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityProvider) *Engine {
+	m := make(map[string]storage.Catalog, len(catalogs))
+	for _, c := range catalogs {
+		m[c.Name()] = c
+	}
+	return &Engine{cfg: cfg, catalogs: m, security: security}
+}
+
+// CatalogNames lists the catalogs (PostgreSQL databases) sorted.
+func (e *Engine) CatalogNames() []string {
+	names := make([]string, 0, len(e.catalogs))
+	for n := range e.catalogs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// NewSession opens a session for an authenticated identity on a database
+// (an Iceberg catalog). params are the client's startup parameters.
+func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database string, params map[string]string) (*Session, error) {
+	if _, ok := e.catalogs[database]; !ok {
+		return nil, pgerror.New(pgerror.InvalidCatalogName, "database \"%s\" does not exist", database).Fatal()
+	}
+	s := &Session{
+		engine:   e,
+		identity: id,
+		database: database,
+		settings: newSettings(id.User, params),
+		txStatus: 'I',
+	}
+	for _, r := range id.Roles {
+		for _, a := range e.cfg.AdminRoles {
+			if r == a {
+				s.superuser = true
+			}
+		}
+	}
+	if e.security != nil {
+		s.security = e.security.SecurityFor(id)
+	} else {
+		s.security = planner.OpenRelation{}
+	}
+	s.catalog = &sessionCatalog{s: s}
+	return s, nil
+}
+
+func (e *Engine) catalog(name string) (storage.Catalog, error) {
+	c, ok := e.catalogs[name]
+	if !ok {
+		return nil, fmt.Errorf("catalog %q: %w", name, storage.ErrNoSuchNamespace)
+	}
+	return c, nil
+}

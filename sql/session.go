@@ -1,0 +1,175 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Session is one client's SQL session. It is not safe for concurrent use:
+// pgwire runs one statement at a time per session.
+type Session struct {
+	engine    *Engine
+	identity  auth.Identity
+	database  string
+	settings  *settings
+	catalog   *sessionCatalog
+	security  planner.Security
+	superuser bool
+	// txStatus is the ReadyForQuery status: 'I' idle, 'T' in a
+	// transaction block, 'E' in a failed one.
+	txStatus byte
+}
+
+// stmtNode is a statement's parse tree, with the whole query string its
+// locations refer to.
+type stmtNode struct {
+	raw   *pg_query.Node
+	query string
+}
+
+// Identity is the session's authenticated caller.
+func (s *Session) Identity() auth.Identity { return s.identity }
+
+// Parse splits and parses a query string. Zero statements means the
+// string was empty or held only comments.
+func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
+	tree, err := pg_query.Parse(query)
+	if err != nil {
+		var perr *pgparser.Error
+		if errors.As(err, &perr) {
+			e := pgerror.New(pgerror.SyntaxError, "%s", perr.Message)
+			if perr.Cursorpos > 0 {
+				e = e.WithPosition(int32(perr.Cursorpos))
+			}
+			if strings.Contains(perr.Message, "unterminated") {
+				e.Code = pgerror.SyntaxError
+			}
+			return nil, e
+		}
+		return nil, pgerror.Wrap(err, pgerror.SyntaxError, "syntax error")
+	}
+	out := make([]*Statement, 0, len(tree.Stmts))
+	for _, rs := range tree.Stmts {
+		start := int(rs.StmtLocation)
+		end := len(query)
+		if rs.StmtLen > 0 {
+			end = start + int(rs.StmtLen)
+		}
+		out = append(out, &Statement{
+			SQL:    strings.TrimSpace(query[start:end]),
+			Offset: start,
+			node:   stmtNode{raw: rs.Stmt, query: query},
+		})
+	}
+	return out, nil
+}
+
+// TxStatus is the ReadyForQuery transaction status byte.
+func (s *Session) TxStatus() byte { return s.txStatus }
+
+// ReportedParameters are the current values of the GUC_REPORT settings.
+func (s *Session) ReportedParameters() map[string]string {
+	r := s.settings.reported()
+	if s.superuser {
+		r["is_superuser"] = "on"
+	}
+	return r
+}
+
+// Close ends the session.
+func (s *Session) Close() {}
+
+// Execute runs one statement. A statement that fails inside a transaction
+// block puts the block into the failed state, as PostgreSQL does.
+func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) {
+	res, err := s.execute(ctx, stmt)
+	if err != nil && s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
+	return res, err
+}
+
+func (s *Session) execute(ctx context.Context, stmt *Statement) (Result, error) {
+	n := stmt.node.raw
+	if s.txStatus == 'E' {
+		if ts := n.GetTransactionStmt(); ts == nil || !endsTransaction(ts.Kind) {
+			return nil, pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+	}
+	switch x := n.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		return s.runSelect(ctx, x.SelectStmt, stmt.node.query)
+	case *pg_query.Node_ExplainStmt:
+		return s.runExplain(ctx, x.ExplainStmt, stmt.node.query)
+	case *pg_query.Node_VariableSetStmt:
+		return s.runSet(x.VariableSetStmt)
+	case *pg_query.Node_VariableShowStmt:
+		return s.runShow(x.VariableShowStmt)
+	case *pg_query.Node_TransactionStmt:
+		return s.runTransaction(x.TransactionStmt)
+	}
+	name := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
+	return nil, pgerror.Unsupported("%s is not supported yet", statementName(name))
+}
+
+// statementName turns a parse-node name (CreateStmt) into words a user
+// recognises (CREATE statement).
+func statementName(node string) string {
+	node = strings.TrimSuffix(node, "Stmt")
+	var b strings.Builder
+	for i, r := range node {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String()) + " statement"
+}
+
+func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query string) (*planner.Plan, error) {
+	b := planner.NewBinder(ctx, s.catalog, s.security, query)
+	p, err := b.BindSelect(sel)
+	if err != nil {
+		return nil, err
+	}
+	return planner.Optimize(p), nil
+}
+
+func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string) (Result, error) {
+	p, err := s.plan(ctx, sel, query)
+	if err != nil {
+		return nil, err
+	}
+	return newRowsResult(ctx, s.callerContext(ctx), p.Root)
+}
+
+func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, query string) (Result, error) {
+	for _, o := range ex.Options {
+		if d := o.GetDefElem(); d != nil && d.Defname != "verbose" && d.Defname != "costs" {
+			return nil, pgerror.Unsupported("EXPLAIN option %s is not supported yet", strings.ToUpper(d.Defname))
+		}
+	}
+	sel := ex.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerror.Unsupported("EXPLAIN of this statement is not supported yet")
+	}
+	p, err := s.plan(ctx, sel, query)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(planner.Explain(p.Root), "\n"), "\n")
+	rows := make([][]string, len(lines))
+	for i, l := range lines {
+		rows[i] = []string{l}
+	}
+	return newTextResult([]string{"QUERY PLAN"}, rows, "EXPLAIN")
+}

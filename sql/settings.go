@@ -1,0 +1,167 @@
+package sql
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// setting describes one run-time parameter a session can SET and SHOW.
+type setting struct {
+	def string
+	// report: sent to the client as ParameterStatus (GUC_REPORT).
+	report bool
+	// fixed: the value cannot be changed (SQE supports only this one).
+	fixed bool
+}
+
+// knownSettings are the parameters clients commonly SET or SHOW.
+var knownSettings = map[string]setting{
+	"application_name":                    {def: "", report: true},
+	"client_encoding":                     {def: "UTF8", report: true, fixed: true},
+	"datestyle":                           {def: "ISO, MDY", report: true, fixed: true},
+	"default_transaction_isolation":       {def: "read committed"},
+	"extra_float_digits":                  {def: "1"},
+	"integer_datetimes":                   {def: "on", report: true, fixed: true},
+	"intervalstyle":                       {def: "postgres", report: true, fixed: true},
+	"is_superuser":                        {def: "off", report: true, fixed: true},
+	"search_path":                         {def: `"$user", public`},
+	"server_encoding":                     {def: "UTF8", report: true, fixed: true},
+	"session_authorization":               {def: "", report: true, fixed: true},
+	"standard_conforming_strings":         {def: "on", report: true, fixed: true},
+	"statement_timeout":                   {def: "0"},
+	"timezone":                            {def: "UTC", report: true, fixed: true},
+	"bytea_output":                        {def: "hex"},
+	"lock_timeout":                        {def: "0"},
+	"idle_in_transaction_session_timeout": {def: "0"},
+}
+
+// displayNames gives the spelling PostgreSQL reports for mixed-case names.
+var displayNames = map[string]string{
+	"datestyle":     "DateStyle",
+	"intervalstyle": "IntervalStyle",
+	"timezone":      "TimeZone",
+}
+
+// settings is a session's parameter values.
+type settings struct {
+	values map[string]string
+}
+
+func newSettings(user string, params map[string]string) *settings {
+	s := &settings{values: map[string]string{}}
+	for k, v := range knownSettings {
+		s.values[k] = v.def
+	}
+	s.values["session_authorization"] = user
+	if v, ok := params["application_name"]; ok {
+		s.values["application_name"] = v
+	}
+	return s
+}
+
+func (s *settings) get(name string) (string, error) {
+	v, ok := s.values[strings.ToLower(name)]
+	if !ok {
+		return "", pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	return v, nil
+}
+
+// set changes a parameter. Values SQE cannot honour are refused rather
+// than silently ignored, except an identical value.
+func (s *settings) set(name, value string) error {
+	key := strings.ToLower(name)
+	def, ok := knownSettings[key]
+	if !ok {
+		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	if def.fixed && !sameSetting(key, s.values[key], value) {
+		return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only %s = '%s'", displayName(key), s.values[key])
+	}
+	if !def.fixed {
+		s.values[key] = value
+	}
+	return nil
+}
+
+func sameSetting(key, current, value string) bool {
+	norm := func(v string) string { return strings.ToLower(strings.ReplaceAll(v, " ", "")) }
+	if norm(current) == norm(value) {
+		return true
+	}
+	switch key {
+	case "client_encoding":
+		return norm(value) == "utf-8" || norm(value) == "unicode"
+	case "timezone":
+		return norm(value) == "etc/utc" || norm(value) == "gmt" || norm(value) == "utc" || norm(value) == "z"
+	case "datestyle":
+		return norm(value) == "iso"
+	}
+	return false
+}
+
+func (s *settings) reset(name string) error {
+	key := strings.ToLower(name)
+	def, ok := knownSettings[key]
+	if !ok {
+		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	if !def.fixed {
+		s.values[key] = def.def
+	}
+	return nil
+}
+
+func displayName(key string) string {
+	if d, ok := displayNames[key]; ok {
+		return d
+	}
+	return key
+}
+
+// reported returns the GUC_REPORT parameters with their current values.
+func (s *settings) reported() map[string]string {
+	out := map[string]string{}
+	for k, def := range knownSettings {
+		if def.report {
+			out[displayName(k)] = s.values[k]
+		}
+	}
+	return out
+}
+
+// all lists every parameter sorted by name, for SHOW ALL.
+func (s *settings) all() [][2]string {
+	keys := make([]string, 0, len(s.values))
+	for k := range s.values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][2]string, len(keys))
+	for i, k := range keys {
+		out[i] = [2]string{displayName(k), s.values[k]}
+	}
+	return out
+}
+
+// searchPath is the list of namespaces unqualified names are looked up in.
+func (s *settings) searchPath(user string) []string {
+	var out []string
+	for _, part := range strings.Split(s.values["search_path"], ",") {
+		p := strings.TrimSpace(part)
+		if strings.HasPrefix(p, `"`) && strings.HasSuffix(p, `"`) && len(p) >= 2 {
+			p = strings.ReplaceAll(p[1:len(p)-1], `""`, `"`)
+		} else {
+			p = strings.ToLower(p)
+		}
+		if p == "$user" {
+			p = user
+		}
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package types
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Family groups types that share a representation and operators.
+type Family uint8
+
+const (
+	FamilyUnknown Family = iota // an untyped literal or NULL not yet resolved
+	FamilyBool
+	FamilyInt
+	FamilyFloat
+	FamilyNumeric
+	FamilyString
+	FamilyDate
+	FamilyTimestamp
+)
+
+// PostgreSQL type OIDs (pg_type.oid), as in src/include/catalog/pg_type.dat.
+const (
+	OIDBool        uint32 = 16
+	OIDInt8        uint32 = 20
+	OIDInt2        uint32 = 21
+	OIDInt4        uint32 = 23
+	OIDText        uint32 = 25
+	OIDFloat4      uint32 = 700
+	OIDFloat8      uint32 = 701
+	OIDUnknown     uint32 = 705
+	OIDVarchar     uint32 = 1043
+	OIDDate        uint32 = 1082
+	OIDTimestamp   uint32 = 1114
+	OIDTimestampTZ uint32 = 1184
+	OIDNumeric     uint32 = 1700
+)
+
+// T is a PostgreSQL type with its modifiers. The zero value is invalid.
+type T struct {
+	OID uint32
+	// Precision is numeric's declared precision or varchar's length; 0
+	// means none was declared (no typmod is reported).
+	Precision int32
+	// Scale is numeric's scale. PostgreSQL's numeric carries a scale per
+	// value; Arrow's decimal128 has one per column, so a computed numeric
+	// gets the scale the binder decides for it (with Precision 0).
+	Scale int32
+}
+
+// Ready-made types without modifiers.
+var (
+	Bool        = T{OID: OIDBool}
+	Int2        = T{OID: OIDInt2}
+	Int4        = T{OID: OIDInt4}
+	Int8        = T{OID: OIDInt8}
+	Float4      = T{OID: OIDFloat4}
+	Float8      = T{OID: OIDFloat8}
+	Text        = T{OID: OIDText}
+	Varchar     = T{OID: OIDVarchar}
+	Date        = T{OID: OIDDate}
+	Timestamp   = T{OID: OIDTimestamp}
+	TimestampTZ = T{OID: OIDTimestampTZ}
+	Unknown     = T{OID: OIDUnknown}
+)
+
+// MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
+// decimal128).
+const MaxNumericPrecision = 38
+
+// Numeric returns numeric(p,s).
+func Numeric(precision, scale int32) T {
+	return T{OID: OIDNumeric, Precision: precision, Scale: scale}
+}
+
+// VarcharN returns varchar(n).
+func VarcharN(n int32) T { return T{OID: OIDVarchar, Precision: n} }
+
+// Family reports t's family.
+func (t T) Family() Family {
+	switch t.OID {
+	case OIDBool:
+		return FamilyBool
+	case OIDInt2, OIDInt4, OIDInt8:
+		return FamilyInt
+	case OIDFloat4, OIDFloat8:
+		return FamilyFloat
+	case OIDNumeric:
+		return FamilyNumeric
+	case OIDText, OIDVarchar:
+		return FamilyString
+	case OIDDate:
+		return FamilyDate
+	case OIDTimestamp, OIDTimestampTZ:
+		return FamilyTimestamp
+	}
+	return FamilyUnknown
+}
+
+// IsNumeric reports whether t takes part in arithmetic.
+func (t T) IsNumeric() bool {
+	f := t.Family()
+	return f == FamilyInt || f == FamilyFloat || f == FamilyNumeric
+}
+
+// Len is pg_type.typlen: the fixed size in bytes, or -1 for varlena.
+func (t T) Len() int16 {
+	switch t.OID {
+	case OIDBool:
+		return 1
+	case OIDInt2:
+		return 2
+	case OIDInt4, OIDFloat4, OIDDate:
+		return 4
+	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ:
+		return 8
+	case OIDUnknown:
+		return -2
+	}
+	return -1
+}
+
+// Typmod is the type modifier PostgreSQL reports in RowDescription and
+// pg_attribute.atttypmod: -1 when there is none.
+func (t T) Typmod() int32 {
+	switch t.OID {
+	case OIDNumeric:
+		if t.Precision > 0 {
+			return (t.Precision<<16 | t.Scale) + 4
+		}
+	case OIDVarchar:
+		if t.Precision > 0 {
+			return t.Precision + 4
+		}
+	}
+	return -1
+}
+
+// Name is the type's name as format_type(oid, typmod) prints it.
+func (t T) Name() string {
+	switch t.OID {
+	case OIDBool:
+		return "boolean"
+	case OIDInt2:
+		return "smallint"
+	case OIDInt4:
+		return "integer"
+	case OIDInt8:
+		return "bigint"
+	case OIDFloat4:
+		return "real"
+	case OIDFloat8:
+		return "double precision"
+	case OIDNumeric:
+		if t.Precision > 0 {
+			return fmt.Sprintf("numeric(%d,%d)", t.Precision, t.Scale)
+		}
+		return "numeric"
+	case OIDText:
+		return "text"
+	case OIDVarchar:
+		if t.Precision > 0 {
+			return fmt.Sprintf("character varying(%d)", t.Precision)
+		}
+		return "character varying"
+	case OIDDate:
+		return "date"
+	case OIDTimestamp:
+		return "timestamp without time zone"
+	case OIDTimestampTZ:
+		return "timestamp with time zone"
+	case OIDUnknown:
+		return "unknown"
+	}
+	return fmt.Sprintf("oid %d", t.OID)
+}
+
+func (t T) String() string { return t.Name() }
+
+// Arrow is the Arrow data type values of t are held in.
+func (t T) Arrow() arrow.DataType {
+	switch t.OID {
+	case OIDBool:
+		return arrow.FixedWidthTypes.Boolean
+	case OIDInt2:
+		return arrow.PrimitiveTypes.Int16
+	case OIDInt4:
+		return arrow.PrimitiveTypes.Int32
+	case OIDInt8:
+		return arrow.PrimitiveTypes.Int64
+	case OIDFloat4:
+		return arrow.PrimitiveTypes.Float32
+	case OIDFloat8:
+		return arrow.PrimitiveTypes.Float64
+	case OIDNumeric:
+		// A numeric without a declared precision (a computed value) is held
+		// at the widest precision and the scale the binder decided for it.
+		p := t.Precision
+		if p == 0 {
+			p = MaxNumericPrecision
+		}
+		return &arrow.Decimal128Type{Precision: p, Scale: t.Scale}
+	case OIDText, OIDVarchar, OIDUnknown:
+		return arrow.BinaryTypes.String
+	case OIDDate:
+		return arrow.FixedWidthTypes.Date32
+	case OIDTimestamp:
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case OIDTimestampTZ:
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	}
+	return arrow.Null
+}
+
+// FromArrow maps an Arrow data type read from storage to its PostgreSQL
+// type. It fails for types SQE cannot present yet.
+func FromArrow(dt arrow.DataType) (T, error) {
+	switch d := dt.(type) {
+	case *arrow.BooleanType:
+		return Bool, nil
+	case *arrow.Int8Type, *arrow.Int16Type:
+		return Int2, nil
+	case *arrow.Int32Type:
+		return Int4, nil
+	case *arrow.Int64Type:
+		return Int8, nil
+	case *arrow.Float32Type:
+		return Float4, nil
+	case *arrow.Float64Type:
+		return Float8, nil
+	case *arrow.Decimal128Type:
+		return Numeric(d.Precision, d.Scale), nil
+	case *arrow.StringType, *arrow.LargeStringType:
+		return Text, nil
+	case *arrow.Date32Type:
+		return Date, nil
+	case *arrow.TimestampType:
+		if d.TimeZone != "" {
+			return TimestampTZ, nil
+		}
+		return Timestamp, nil
+	}
+	return T{}, fmt.Errorf("arrow type %s has no PostgreSQL mapping yet", dt)
+}

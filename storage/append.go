@@ -1,0 +1,198 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+)
+
+// Commit retry: a commit that loses to another writer is replayed on the
+// reloaded table this many times, waiting a growing, jittered delay.
+const (
+	maxCommitAttempts = 10
+	commitBackoffBase = 20 * time.Millisecond
+	commitBackoffMax  = 1 * time.Second
+)
+
+// Append writes the reader's batches as one Iceberg commit (one snapshot)
+// and returns the table as of that snapshot. Every batch is checked first:
+// its columns must match the table's by name and type (lossless widening
+// such as int16 to int32 is done here), and a NULL in a NOT NULL column
+// fails the append with an error wrapping ErrConstraint. On failure nothing
+// is committed. A reader with no rows commits nothing.
+func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, error) {
+	if rdr == nil {
+		return nil, fmt.Errorf("append to %s: nil reader", t.ident)
+	}
+	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
+		return nil, err
+	}
+	unlock, err := t.host.lockTable(ctx, t.ident)
+	if err != nil {
+		return nil, fmt.Errorf("append to %s: wait for commit lock: %w", t.ident, err)
+	}
+	defer unlock()
+
+	// Write against the newest metadata so the files match the current
+	// schema and partition spec, not the ones the caller loaded.
+	base, err := t.host.reloadTable(ctx, t.ident)
+	if err != nil {
+		return nil, err
+	}
+	current, err := newTable(t.host, t.ident, base)
+	if err != nil {
+		return nil, err
+	}
+
+	files, err := writeDataFiles(ctx, base, current.schema, rdr)
+	if err != nil {
+		removeFiles(ctx, base, files)
+		return nil, fmt.Errorf("append to %s: %w", t.ident, err)
+	}
+	if len(files) == 0 {
+		return current, nil
+	}
+	committed, err := t.commitFiles(ctx, base, files)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(t.host, t.ident, committed)
+}
+
+// writeDataFiles writes the reader's batches, shaped to schema, as Parquet
+// data files of tbl. It returns the files written so far even on error, so
+// that the caller can remove them.
+func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema, rdr array.RecordReader) ([]iceberg.DataFile, error) {
+	batches := func(yield func(arrow.RecordBatch, error) bool) {
+		var shaper *batchShaper
+		for rdr.Next() {
+			rec := rdr.RecordBatch()
+			if shaper == nil || !rec.Schema().Equal(shaper.source) {
+				s, err := newBatchShaper(schema, rec.Schema())
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				shaper = s
+			}
+			if rec.NumRows() == 0 {
+				continue
+			}
+			out, err := shaper.shape(ctx, rec)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+		}
+		if err := rdr.Err(); err != nil {
+			yield(nil, fmt.Errorf("read input: %w", err))
+		}
+	}
+
+	var files []iceberg.DataFile
+	for df, err := range table.WriteRecords(ctx, tbl, schema, batches) {
+		if err != nil {
+			return files, err
+		}
+		files = append(files, df)
+	}
+	return files, ctx.Err()
+}
+
+// commitFiles adds files to the table in one snapshot, replaying the commit
+// on the reloaded table when another writer got there first. The SQL
+// catalog reports that race as a plain "requirement failed" error, which
+// iceberg-go's own retry does not recognise.
+func (t *Table) commitFiles(ctx context.Context, base *table.Table, files []iceberg.DataFile) (*table.Table, error) {
+	tableUUID := base.Metadata().TableUUID()
+	for attempt := 1; ; attempt++ {
+		tx := base.NewTransaction()
+		err := tx.AddDataFiles(ctx, files, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
+		if err != nil {
+			removeFiles(ctx, base, files)
+			return nil, fmt.Errorf("append to %s: stage files: %w", t.ident, err)
+		}
+		committed, err := tx.Commit(ctx)
+		if err == nil {
+			return committed, nil
+		}
+		if !isCommitConflict(err) {
+			// The catalog may have taken the commit: keep the files.
+			return nil, fmt.Errorf("append to %s: commit: %w", t.ident, err)
+		}
+		if attempt == maxCommitAttempts {
+			removeFiles(ctx, base, files)
+			return nil, commitConflict(t.ident, attempt, err)
+		}
+		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
+			removeFiles(ctx, base, files)
+			return nil, fmt.Errorf("append to %s: %w", t.ident, err)
+		}
+		fresh, err := t.host.reloadTable(ctx, t.ident)
+		if err != nil {
+			removeFiles(ctx, base, files)
+			return nil, err
+		}
+		if fresh.Metadata().TableUUID() != tableUUID {
+			removeFiles(ctx, base, files)
+			return nil, commitConflict(t.ident, attempt, errors.New("table was replaced during the append"))
+		}
+		base = fresh
+	}
+}
+
+// isCommitConflict reports whether err says that the table moved on under
+// the commit and nothing was written, so a replay is safe.
+func isCommitConflict(err error) bool {
+	if errors.Is(err, table.ErrCommitFailed) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "requirement failed") &&
+		(strings.Contains(msg, "has changed") || strings.Contains(msg, "was created concurrently"))
+}
+
+func commitBackoff(attempt int) time.Duration {
+	d := commitBackoffBase << (attempt - 1)
+	if d > commitBackoffMax {
+		d = commitBackoffMax
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// removeFiles deletes data files that will never be committed. It is best
+// effort: a leftover file is unreferenced garbage, not wrong data.
+func removeFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) {
+	if tbl == nil || len(files) == 0 {
+		return
+	}
+	fs, err := tbl.FS(context.WithoutCancel(ctx))
+	if err != nil {
+		return
+	}
+	for _, f := range files {
+		_ = fs.Remove(f.FilePath())
+	}
+}

@@ -1,0 +1,44 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Catalog is one Iceberg catalog: a Postgres database whose schemas are
+// namespaces. Every method authorizes the principal in ctx first.
+type Catalog interface {
+	// Name is the catalog's name, the first part of a three-part name.
+	Name() string
+	// ListNamespaces returns the top-level namespaces, sorted.
+	ListNamespaces(ctx context.Context) ([]string, error)
+	NamespaceExists(ctx context.Context, ns string) (bool, error)
+	// CreateNamespace fails with ErrAlreadyExists if ns is present.
+	CreateNamespace(ctx context.Context, ns string) error
+	// ListTables returns the table names in ns, sorted.
+	ListTables(ctx context.Context, ns string) ([]string, error)
+	// LoadTable fails with ErrNoSuchNamespace or ErrNoSuchTable.
+	LoadTable(ctx context.Context, ns, name string) (*Table, error)
+	// CreateTable makes an empty format-version 2 table. Non-nullable
+	// fields become required columns.
+	CreateTable(ctx context.Context, ns, name string, schema *arrow.Schema, opts CreateTableOptions) (*Table, error)
+	Close() error
+}
+
+// CreateTableOptions are the optional parts of CreateTable.
+type CreateTableOptions struct {
+	// Properties become Iceberg table properties. The storage-managed keys
+	// (format version and delete mode) are always set by CreateTable.
+	Properties map[string]string
+}
+
+// Table properties every table created here carries. One delete mode per
+// table, never mixed: iceberg-go's copy-on-write rewrite ignores existing
+// delete files (apache/iceberg-go#2042), so no delete files may ever exist.
+const (
+	propFormatVersion = "format-version"
+	propDeleteMode    = "write.delete.mode"
+	formatVersion     = "2"
+	deleteMode        = "copy-on-write"
+)

@@ -1,0 +1,246 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	"github.com/apache/iceberg-go/table"
+	"github.com/uptrace/bun/driver/sqliteshim"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// embeddedCatalog is an iceberg-go SQL catalog on a SQLite file, over a
+// warehouse folder on the local file system, gated by an Authorizer.
+type embeddedCatalog struct {
+	name  string
+	db    *sql.DB
+	cat   *sqlcat.Catalog
+	authz Authorizer
+	locks *tableLocks
+}
+
+// OpenEmbedded opens (creating on first use) the embedded catalog name: an
+// iceberg-go SQL catalog on SQLite at <dataDir>/catalog.db over the
+// warehouse folder <dataDir>/warehouse. Several catalogs (names) can live in
+// one database file, and several processes can open it at once.
+func OpenEmbedded(ctx context.Context, name, dataDir string, authz Authorizer) (Catalog, error) {
+	if name == "" {
+		return nil, errors.New("open embedded catalog: empty catalog name")
+	}
+	if authz == nil {
+		return nil, fmt.Errorf("open embedded catalog %s: no authorizer", name)
+	}
+	dir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("open embedded catalog %s: data dir: %w", name, err)
+	}
+	warehouse := filepath.Join(dir, "warehouse")
+	if err := os.MkdirAll(warehouse, 0o750); err != nil {
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
+
+	db, err := sql.Open(sqliteshim.ShimName, sqliteDSN(filepath.Join(dir, "catalog.db")))
+	if err != nil {
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
+	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, iceberg.Properties{
+		"init_catalog_tables": "true",
+		"warehouse":           "file://" + filepath.ToSlash(warehouse),
+	})
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
+	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks()}, nil
+}
+
+func (c *embeddedCatalog) Name() string { return c.name }
+
+func (c *embeddedCatalog) Close() error {
+	return errors.Join(c.cat.Close(), c.db.Close())
+}
+
+func (c *embeddedCatalog) ListNamespaces(ctx context.Context) ([]string, error) {
+	if err := authorize(ctx, c.authz, ActionListNamespaces, Ident{Catalog: c.name}); err != nil {
+		return nil, err
+	}
+	idents, err := c.cat.ListNamespaces(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("list namespaces of %s: %w", c.name, err)
+	}
+	names := make([]string, 0, len(idents))
+	for _, id := range idents {
+		if len(id) > 0 {
+			names = append(names, id[0])
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+func (c *embeddedCatalog) NamespaceExists(ctx context.Context, ns string) (bool, error) {
+	if err := checkName("schema", ns); err != nil {
+		return false, err
+	}
+	if err := authorize(ctx, c.authz, ActionLoadNamespace, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+		return false, err
+	}
+	ok, err := c.cat.CheckNamespaceExists(ctx, table.Identifier{ns})
+	if err != nil {
+		return false, fmt.Errorf("check namespace %s.%s: %w", c.name, ns, err)
+	}
+	return ok, nil
+}
+
+func (c *embeddedCatalog) CreateNamespace(ctx context.Context, ns string) error {
+	if err := checkName("schema", ns); err != nil {
+		return err
+	}
+	if err := authorize(ctx, c.authz, ActionCreateNamespace, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+		return err
+	}
+	err := c.cat.CreateNamespace(ctx, table.Identifier{ns}, nil)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, catalog.ErrNamespaceAlreadyExists):
+		return namespaceExists(ns, err)
+	default:
+		return fmt.Errorf("create namespace %s.%s: %w", c.name, ns, err)
+	}
+}
+
+func (c *embeddedCatalog) ListTables(ctx context.Context, ns string) ([]string, error) {
+	if err := checkName("schema", ns); err != nil {
+		return nil, err
+	}
+	if err := authorize(ctx, c.authz, ActionListTables, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+		return nil, err
+	}
+	var names []string
+	for id, err := range c.cat.ListTables(ctx, table.Identifier{ns}) {
+		if errors.Is(err, catalog.ErrNoSuchNamespace) {
+			return nil, noSuchNamespace(ns, err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list tables of %s.%s: %w", c.name, ns, err)
+		}
+		names = append(names, id[len(id)-1])
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+func (c *embeddedCatalog) LoadTable(ctx context.Context, ns, name string) (*Table, error) {
+	id := Ident{Catalog: c.name, Namespace: ns, Table: name}
+	if err := checkIdent(id); err != nil {
+		return nil, err
+	}
+	if err := authorize(ctx, c.authz, ActionLoadTable, id); err != nil {
+		return nil, err
+	}
+	tbl, err := c.reloadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(c, id, tbl)
+}
+
+func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, schema *arrow.Schema, opts CreateTableOptions) (*Table, error) {
+	id := Ident{Catalog: c.name, Namespace: ns, Table: name}
+	if err := checkIdent(id); err != nil {
+		return nil, err
+	}
+	if err := authorize(ctx, c.authz, ActionCreateTable, id); err != nil {
+		return nil, err
+	}
+	if schema == nil || schema.NumFields() == 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "table %q must have at least one column", name)
+	}
+	sc, err := table.ArrowSchemaToIcebergWithFreshIDs(schema, false)
+	if err != nil {
+		return nil, pgerror.Wrap(fmt.Errorf("create table %s: %w", id, err),
+			pgerror.FeatureNotSupported, "unsupported column type in table %q", name)
+	}
+
+	props := iceberg.Properties{}
+	maps.Copy(props, opts.Properties)
+	props[propFormatVersion] = formatVersion
+	props[propDeleteMode] = deleteMode
+
+	tbl, err := c.cat.CreateTable(ctx, table.Identifier{ns, name}, sc, catalog.WithProperties(props))
+	switch {
+	case err == nil:
+		return newTable(c, id, tbl)
+	case errors.Is(err, catalog.ErrTableAlreadyExists), errors.Is(err, catalog.ErrViewAlreadyExists):
+		return nil, tableExists(id, err)
+	case errors.Is(err, catalog.ErrNoSuchNamespace):
+		return nil, noSuchNamespace(ns, err)
+	default:
+		return nil, fmt.Errorf("create table %s: %w", id, err)
+	}
+}
+
+// reloadTable reads the table's current metadata without asking gate one;
+// callers have authorized the operation it serves.
+func (c *embeddedCatalog) reloadTable(ctx context.Context, id Ident) (*table.Table, error) {
+	tbl, err := c.cat.LoadTable(ctx, table.Identifier{id.Namespace, id.Table})
+	if err == nil {
+		return tbl, nil
+	}
+	if errors.Is(err, catalog.ErrNoSuchNamespace) {
+		return nil, noSuchNamespace(id.Namespace, err)
+	}
+	if errors.Is(err, catalog.ErrNoSuchTable) {
+		// The SQL catalog says "no such table" for a missing namespace too.
+		if ok, nsErr := c.cat.CheckNamespaceExists(ctx, table.Identifier{id.Namespace}); nsErr == nil && !ok {
+			return nil, noSuchNamespace(id.Namespace, err)
+		}
+		return nil, noSuchTable(id, err)
+	}
+	return nil, fmt.Errorf("load table %s: %w", id, err)
+}
+
+func (c *embeddedCatalog) authorize(ctx context.Context, a Action, target Ident) error {
+	return authorize(ctx, c.authz, a, target)
+}
+
+func (c *embeddedCatalog) lockTable(ctx context.Context, id Ident) (func(), error) {
+	return c.locks.lock(ctx, id.Namespace+"\x00"+id.Table)
+}
+
+// checkName refuses names the SQL catalog cannot store unambiguously: it
+// joins nested namespaces with dots, so a dot in a name would alias another
+// object.
+func checkName(kind, name string) error {
+	if name == "" {
+		return pgerror.New(pgerror.InvalidName, "zero-length %s name", kind)
+	}
+	if strings.ContainsAny(name, ".\x00") {
+		return pgerror.New(pgerror.InvalidName, "invalid %s name %q: dots are not allowed", kind, name)
+	}
+	return nil
+}
+
+func checkIdent(id Ident) error {
+	if err := checkName("schema", id.Namespace); err != nil {
+		return err
+	}
+	return checkName("table", id.Table)
+}

@@ -1,0 +1,75 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go/table"
+)
+
+// tableHost is what a Table needs from the catalog that loaded it: gate one,
+// the per-table commit lock and a fresh copy of the table's metadata.
+type tableHost interface {
+	authorize(ctx context.Context, a Action, target Ident) error
+	lockTable(ctx context.Context, id Ident) (unlock func(), err error)
+	reloadTable(ctx context.Context, id Ident) (*table.Table, error)
+}
+
+// Table is one version of an Iceberg table: its metadata as loaded, with
+// the schema already converted to Arrow. It is immutable; Append returns
+// the table as of the new snapshot.
+type Table struct {
+	host   tableHost
+	ident  Ident
+	tbl    *table.Table
+	schema *arrow.Schema
+}
+
+func newTable(host tableHost, id Ident, tbl *table.Table) (*Table, error) {
+	sc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("convert schema of %s: %w", id, err)
+	}
+	return &Table{host: host, ident: id, tbl: tbl, schema: sc}, nil
+}
+
+// Ident is the table's three-part name.
+func (t *Table) Ident() Ident { return t.ident }
+
+// Schema is the table's current schema as Arrow: fields in Iceberg order,
+// Nullable = !required, and each field's metadata carrying the Iceberg field
+// id under "PARQUET:field_id".
+func (t *Table) Schema() *arrow.Schema { return t.schema }
+
+// SnapshotID is the current snapshot's id, 0 when the table has none.
+func (t *Table) SnapshotID() int64 {
+	if s := t.tbl.CurrentSnapshot(); s != nil {
+		return s.SnapshotID
+	}
+	return 0
+}
+
+// Properties returns a copy of the table properties.
+func (t *Table) Properties() map[string]string {
+	return maps.Clone(map[string]string(t.tbl.Properties()))
+}
+
+// RowCountEstimate is the current snapshot's "total-records" summary: 0 for
+// a table without snapshots, -1 when the summary does not say.
+func (t *Table) RowCountEstimate() int64 {
+	s := t.tbl.CurrentSnapshot()
+	if s == nil {
+		return 0
+	}
+	if s.Summary == nil {
+		return -1
+	}
+	n, err := strconv.ParseInt(s.Summary.Properties["total-records"], 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
