@@ -111,6 +111,9 @@ func (v *Verifier) Verify(ctx context.Context, rawToken, startupUser string) (Id
 	if len(rawToken) > maxTokenBytes {
 		return Identity{}, refuse(rawToken, "token of %d bytes exceeds the %d byte limit", len(rawToken), maxTokenBytes)
 	}
+	if !isCompactJWS(rawToken) {
+		return Identity{}, refuse(rawToken, "malformed token: not a JWS compact serialization")
+	}
 	tv, err := v.source.tokenVerifier(ctx)
 	if err != nil {
 		return Identity{}, refuse(rawToken, "%v", err)
@@ -170,4 +173,23 @@ func (v *Verifier) Verify(ctx context.Context, rawToken, startupUser string) (Id
 		Token:  rawToken,
 		Expiry: tok.Expiry,
 	}, nil
+}
+
+// isCompactJWS reports whether s has the shape of a JWT: three base64url
+// segments joined by dots and nothing else. go-jose also accepts the JWS
+// JSON serialization and strips whitespace before verifying, so without
+// this check one signed token would log in under many spellings and
+// Identity.Token, which is passed on to catalogs, need not be a JWT at all.
+func isCompactJWS(s string) bool {
+	dots := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			dots++
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return dots == 2
 }

@@ -136,13 +136,13 @@ func (e *int64Text) appendText(dst []byte, i int) []byte {
 type float32Text struct{ arrayOf[*array.Float32] }
 
 func (e *float32Text) appendText(dst []byte, i int) []byte {
-	return appendFloat(dst, float64(e.arr.Value(i)), 32)
+	return types.AppendFloat(dst, float64(e.arr.Value(i)), 32)
 }
 
 type float64Text struct{ arrayOf[*array.Float64] }
 
 func (e *float64Text) appendText(dst []byte, i int) []byte {
-	return appendFloat(dst, e.arr.Value(i), 64)
+	return types.AppendFloat(dst, e.arr.Value(i), 64)
 }
 
 type decimal128Text struct {
@@ -152,7 +152,7 @@ type decimal128Text struct {
 
 func (e *decimal128Text) appendText(dst []byte, i int) []byte {
 	v := e.arr.Value(i)
-	return appendDecimal128(dst, v.HighBits(), v.LowBits(), e.scale)
+	return types.AppendDecimal128(dst, v.HighBits(), v.LowBits(), e.scale)
 }
 
 type stringText struct{ arrayOf[*array.String] }
@@ -176,7 +176,7 @@ func (e *stringViewText) appendText(dst []byte, i int) []byte {
 type date32Text struct{ arrayOf[*array.Date32] }
 
 func (e *date32Text) appendText(dst []byte, i int) []byte {
-	dst, bc := appendDate(dst, int64(e.arr.Value(i)))
+	dst, bc := types.AppendDate(dst, int64(e.arr.Value(i)))
 	if bc {
 		dst = append(dst, " BC"...)
 	}
@@ -190,7 +190,7 @@ type timestampText struct {
 }
 
 func (e *timestampText) appendText(dst []byte, i int) []byte {
-	return appendTimestamp(dst, toMicros(int64(e.arr.Value(i)), e.unit), e.zone)
+	return types.AppendTimestamp(dst, toMicros(int64(e.arr.Value(i)), e.unit), e.zone)
 }
 
 // toMicros converts a timestamp in unit to microseconds, PostgreSQL's

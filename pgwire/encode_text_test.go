@@ -272,7 +272,7 @@ func TestCivilFromDaysRoundTrip(t *testing.T) {
 	}
 	start := int64(-146097) // 1570-01-01 is 400 Gregorian years before 1970
 	for days := start; days < -start; days++ {
-		gy, gm, gd := civilFromDays(days)
+		gy, gm, gd := types.CivilFromDays(days)
 		if gy != y || gm != m || gd != d {
 			t.Fatalf("day %d: got %d-%d-%d, want %d-%d-%d", days, gy, gm, gd, y, m, d)
 		}

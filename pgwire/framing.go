@@ -1,7 +1,9 @@
 package pgwire
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 
@@ -31,12 +33,14 @@ func (e *messageTooLargeError) Error() string {
 // frameGuard is the ChunkReader under pgproto3.Backend. The Backend reads a
 // 5-byte header and then allocates and reads whatever body length the client
 // declared; the guard looks at each header first and refuses a length over
-// the limit before any of it is allocated. It relies on the Backend's
-// strict alternation of header and body reads.
+// the limit before any of it is allocated, and checks each body first for
+// the shapes pgproto3's decoders panic on (checkBody). It relies on the
+// Backend's strict alternation of header and body reads.
 type frameGuard struct {
 	cr      pgproto3.ChunkReader
 	limit   int
 	inBody  bool
+	msgType byte  // of the message whose body is next
 	readErr error // the first error of the underlying reader: the client is gone
 }
 
@@ -53,11 +57,97 @@ func (g *frameGuard) Next(n int) ([]byte, error) {
 		if size > g.limit {
 			return nil, &messageTooLargeError{size: size, limit: g.limit}
 		}
+		g.msgType = buf[0]
 		g.inBody = true
 		return buf, nil
 	}
 	g.inBody = false
-	return g.next(n)
+	buf, err := g.next(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBody(g.msgType, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// checkBody refuses the bodies pgproto3 v2's decoders would index out of
+// range on: they panic instead of returning an error. That is an empty
+// Query or CopyFail, a Bind with a parameter length below -1, and a
+// FunctionCall that is cut short or has a NULL argument (its decoder reads
+// the -1 as 4 GiB). Every other malformed body is reported by its decoder.
+func checkBody(msgType byte, body []byte) error {
+	w := bodyWalker{rest: body}
+	switch msgType {
+	case 'Q', 'f':
+		if len(body) == 0 {
+			return fmt.Errorf("empty %q message", msgType)
+		}
+	case 'B':
+		w.cstring() // portal
+		w.cstring() // statement
+		w.take(2 * w.uint16())
+		for n := w.uint16(); n > 0 && !w.bad; n-- {
+			if size := w.int32(); size != -1 {
+				w.take(size)
+			}
+		}
+		w.take(2 * w.uint16())
+		if w.bad {
+			return errors.New("malformed Bind message")
+		}
+	case 'F':
+		w.take(4) // function oid
+		w.take(2 * w.uint16())
+		for n := w.uint16(); n > 0 && !w.bad; n-- {
+			w.take(w.int32())
+		}
+		w.take(2) // result format
+		if w.bad {
+			return errors.New("malformed or NULL-argument FunctionCall message")
+		}
+	}
+	return nil
+}
+
+// bodyWalker reads a message body field by field; reading past the end
+// (or a negative length) sets bad and makes every later read empty.
+type bodyWalker struct {
+	rest []byte
+	bad  bool
+}
+
+func (w *bodyWalker) take(n int) []byte {
+	if w.bad || n < 0 || n > len(w.rest) {
+		w.bad = true
+		return nil
+	}
+	out := w.rest[:n]
+	w.rest = w.rest[n:]
+	return out
+}
+
+func (w *bodyWalker) uint16() int {
+	if b := w.take(2); b != nil {
+		return int(binary.BigEndian.Uint16(b))
+	}
+	return 0
+}
+
+func (w *bodyWalker) int32() int {
+	if b := w.take(4); b != nil {
+		return int(int32(binary.BigEndian.Uint32(b)))
+	}
+	return 0
+}
+
+func (w *bodyWalker) cstring() {
+	if i := bytes.IndexByte(w.rest, 0); i >= 0 && !w.bad {
+		w.rest = w.rest[i+1:]
+		return
+	}
+	w.bad = true
 }
 
 func (g *frameGuard) next(n int) ([]byte, error) {

@@ -57,11 +57,18 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 	case *pg_query.Node_AConst:
 		return b.bindConst(x.AConst)
 	case *pg_query.Node_TypeCast:
-		arg, err := b.bindExpr(x.TypeCast.Arg, ec)
+		to, err := typeFromName(x.TypeCast.TypeName)
 		if err != nil {
 			return nil, err
 		}
-		to, err := typeFromName(x.TypeCast.TypeName)
+		// A numeric literal cast to a float type is read as a float, so
+		// 1e308::float8 works although decimal128 cannot hold 1e308.
+		if c := x.TypeCast.Arg.GetAConst(); c != nil && c.GetFval() != nil && to.Family() == types.FamilyFloat {
+			if f, err := strconv.ParseFloat(c.GetFval().Fval, 64); err == nil {
+				return b.cast(&Const{Typ: types.Float8, Value: f}, to, x.TypeCast.Location)
+			}
+		}
+		arg, err := b.bindExpr(x.TypeCast.Arg, ec)
 		if err != nil {
 			return nil, err
 		}
@@ -201,14 +208,17 @@ func (b *Binder) coerce(e Expr, to types.T, loc int32) (Expr, error) {
 func castSupported(from, to types.T) bool {
 	ff, tf := from.Family(), to.Family()
 	switch {
+	case tf == types.FamilyString:
+		// Every type has a text output function.
+		return ff != types.FamilyUnknown
+	case ff == types.FamilyNumeric && tf == types.FamilyInt:
+		return true
 	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric):
 		return true
 	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt):
 		return true
 	case ff == types.FamilyNumeric && (tf == types.FamilyNumeric || tf == types.FamilyFloat):
 		return true
-	case ff == types.FamilyString && tf == types.FamilyString:
-		return to.Precision == 0
 	case ff == types.FamilyDate && tf == types.FamilyTimestamp:
 		return true
 	}
@@ -307,8 +317,11 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		}
 		return b.typedBinary(op, l, r, ct, res, loc)
 	case functions.Concat:
+		// text || anynonarray: the other side is converted to text, but
+		// at least one side must be a string (or an untyped literal).
 		lt, rt := l.Type(), r.Type()
-		if lt.Family() != types.FamilyString && lt.OID != types.OIDUnknown || rt.Family() != types.FamilyString && rt.OID != types.OIDUnknown {
+		isText := func(t types.T) bool { return t.Family() == types.FamilyString || t.OID == types.OIDUnknown }
+		if !isText(lt) && !isText(rt) {
 			return nil, noOp()
 		}
 		return b.typedBinary(op, l, r, types.Text, types.Text, loc)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -173,6 +174,9 @@ func convertConst(v any, from, to types.T) (any, error) {
 	if from.OID == to.OID && from.OID != types.OIDNumeric && (to.OID != types.OIDVarchar || to.Precision == 0) {
 		return v, nil
 	}
+	if to.Family() == types.FamilyString && from.Family() != types.FamilyUnknown && from.Family() != types.FamilyString {
+		return parseText(formatConst(v, from), to)
+	}
 	switch from.Family() {
 	case types.FamilyUnknown, types.FamilyString:
 		return parseText(v.(string), to)
@@ -185,8 +189,6 @@ func convertConst(v any, from, to types.T) (any, error) {
 			return float64(i), nil
 		case types.FamilyNumeric:
 			return rescaleNumeric(decimal128.FromI64(i), 0, to)
-		case types.FamilyString:
-			return strconv.FormatInt(i, 10), nil
 		}
 	case types.FamilyNumeric:
 		n := v.(decimal128.Num)
@@ -201,8 +203,6 @@ func convertConst(v any, from, to types.T) (any, error) {
 				return nil, outOfRange(to)
 			}
 			return checkIntRange(r.BigInt().Int64(), to)
-		case types.FamilyString:
-			return n.ToString(from.Scale), nil
 		}
 	case types.FamilyFloat:
 		f := v.(float64)
@@ -227,13 +227,6 @@ func convertConst(v any, from, to types.T) (any, error) {
 				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow")
 			}
 			return checkNumericPrecision(n, to)
-		}
-	case types.FamilyBool:
-		if to.Family() == types.FamilyString {
-			if v.(bool) {
-				return "true", nil
-			}
-			return "false", nil
 		}
 	case types.FamilyDate:
 		if to.Family() == types.FamilyTimestamp {
@@ -302,7 +295,15 @@ func parseNumericLiteral(s string) (decimal128.Num, int32, error) {
 		if err != nil {
 			return decimal128.Num{}, 0, invalidInput("numeric", s)
 		}
+		// Beyond decimal128's 38 digits either way the value cannot be
+		// held; refuse before building a huge digit string.
+		if e > 2*types.MaxNumericPrecision || e < -2*types.MaxNumericPrecision {
+			return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
 		mant, exp = s[:i], e
+	}
+	if len(mant) > 2*types.MaxNumericPrecision+2 {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	scale := 0
 	if i := strings.IndexByte(mant, '.'); i >= 0 {
@@ -334,8 +335,11 @@ func parseText(s string, t types.T) (any, error) {
 	trimmed := strings.TrimSpace(s)
 	switch t.Family() {
 	case types.FamilyString:
-		if t.OID == types.OIDVarchar && t.Precision > 0 && int32(len([]rune(s))) > t.Precision {
-			return nil, pgerror.New(pgerror.StringDataRightTruncation, "value too long for type character varying(%d)", t.Precision)
+		// An explicit cast to varchar(n) truncates, as in PostgreSQL.
+		if t.OID == types.OIDVarchar && t.Precision > 0 {
+			if r := []rune(s); int32(len(r)) > t.Precision {
+				return string(r[:t.Precision]), nil
+			}
 		}
 		return s, nil
 	case types.FamilyBool:
@@ -385,6 +389,9 @@ func parseText(s string, t types.T) (any, error) {
 	case types.FamilyDate:
 		d, err := time.Parse("2006-01-02", trimmed)
 		if err != nil {
+			if strings.Contains(err.Error(), "out of range") {
+				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+			}
 			return nil, invalidInput("date", s)
 		}
 		return int32(d.Unix() / 86400), nil
@@ -397,4 +404,42 @@ func parseText(s string, t types.T) (any, error) {
 		return nil, invalidInput(t.Name(), s)
 	}
 	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
+}
+
+// formatConst renders a constant as its type's output function does.
+func formatConst(v any, t types.T) string {
+	var buf []byte
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case int64:
+		if t.Family() == types.FamilyTimestamp {
+			zone := ""
+			if t.OID == types.OIDTimestampTZ {
+				zone = "UTC"
+			}
+			return string(types.AppendTimestamp(buf, x, zone))
+		}
+		return strconv.FormatInt(x, 10)
+	case float64:
+		bits := 64
+		if t.OID == types.OIDFloat4 {
+			bits = 32
+		}
+		return string(types.AppendFloat(buf, x, bits))
+	case decimal128.Num:
+		return string(types.AppendDecimal128(buf, x.HighBits(), x.LowBits(), t.Scale))
+	case int32:
+		out, bc := types.AppendDate(buf, int64(x))
+		if bc {
+			out = append(out, " BC"...)
+		}
+		return string(out)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
 }

@@ -61,7 +61,7 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		engine:   e,
 		identity: id,
 		database: database,
-		settings: newSettings(id.User, params),
+		settings: newSettings(id.User, e.cfg.ServerVersion, params),
 		txStatus: 'I',
 	}
 	for _, r := range id.Roles {

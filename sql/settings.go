@@ -2,6 +2,7 @@ package sql
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -49,11 +50,13 @@ type settings struct {
 	values map[string]string
 }
 
-func newSettings(user string, params map[string]string) *settings {
+func newSettings(user, serverVersion string, params map[string]string) *settings {
 	s := &settings{values: map[string]string{}}
 	for k, v := range knownSettings {
 		s.values[k] = v.def
 	}
+	s.values["server_version"] = serverVersion
+	s.values["server_version_num"] = versionNum(serverVersion)
 	s.values["session_authorization"] = user
 	if v, ok := params["application_name"]; ok {
 		s.values["application_name"] = v
@@ -164,4 +167,15 @@ func (s *settings) searchPath(user string) []string {
 		}
 	}
 	return out
+}
+
+// versionNum turns "15.18" into PostgreSQL's server_version_num "150018".
+func versionNum(v string) string {
+	major, minor, _ := strings.Cut(v, ".")
+	m, err1 := strconv.Atoi(major)
+	n, err2 := strconv.Atoi(minor)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	return strconv.Itoa(m*10000 + n)
 }

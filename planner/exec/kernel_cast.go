@@ -17,9 +17,12 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 	validity, nulls := validity1(a)
 	n := a.Len()
 	switch {
-	case from.Family() == types.FamilyString && to.Family() == types.FamilyString:
-		a.Retain()
-		return a, nil
+	case to.Family() == types.FamilyString:
+		if from.Family() == types.FamilyString && (to.OID != types.OIDVarchar || to.Precision == 0) {
+			a.Retain()
+			return a, nil
+		}
+		return castToText(a, to)
 	case from.Family() == types.FamilyInt:
 		ints := intsOf(a)
 		switch to.Family() {
@@ -86,6 +89,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 		in := values[decimal128.Num](a)
 		fs := decimalScale(a)
 		switch to.Family() {
+		case types.FamilyInt:
+			return decimalToInt(a, to, validity, nulls)
 		case types.FamilyNumeric:
 			out := make([]decimal128.Num, n)
 			for i, v := range in {

@@ -1,4 +1,4 @@
-package pgwire
+package types
 
 import (
 	"math"
@@ -6,15 +6,16 @@ import (
 	"strconv"
 )
 
-// This file holds the allocation-free formatters behind the text encoders:
+// This file holds the allocation-free formatters of PostgreSQL text output,
+// used by pgwire's text encoders and by casts to text:
 // each appends PostgreSQL's text output for one value to dst.
 
-// appendFloat formats f the way PostgreSQL 15 does with the default
+// AppendFloat formats f the way PostgreSQL 15 does with the default
 // extra_float_digits = 1: the shortest digits that round-trip, in fixed
 // notation when the decimal exponent is in [-4, maxFixedExp) and in
 // exponent notation ("1e+20", "1.5e-05") otherwise. maxFixedExp is 15 for
 // float8 and 6 for float4, matching PostgreSQL's d2s.c and f2s.c.
-func appendFloat(dst []byte, f float64, bitSize int) []byte {
+func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 	switch {
 	case math.IsNaN(f):
 		return append(dst, "NaN"...)
@@ -85,10 +86,10 @@ func splitExponent(e []byte) (mant []byte, exp int) {
 	return mant, sign * exp
 }
 
-// appendDecimal128 formats the two's-complement 128-bit integer hi:lo scaled
+// AppendDecimal128 formats the two's-complement 128-bit integer hi:lo scaled
 // by 10^-scale exactly, as numeric_out does for a value of that scale
 // ("120.50", "-0.05"); a negative scale appends zeros.
-func appendDecimal128(dst []byte, hi int64, lo uint64, scale int32) []byte {
+func AppendDecimal128(dst []byte, hi int64, lo uint64, scale int32) []byte {
 	neg := hi < 0
 	uhi := uint64(hi)
 	if neg {
@@ -149,10 +150,10 @@ func appendDecimal128(dst []byte, hi int64, lo uint64, scale int32) []byte {
 	return dst
 }
 
-// civilFromDays converts days since 1970-01-01 to a proleptic Gregorian
+// CivilFromDays converts days since 1970-01-01 to a proleptic Gregorian
 // date with astronomical year numbering (year 0 = 1 BC), after Howard
 // Hinnant's days_from_civil inverse. It is exact for every int32 day count.
-func civilFromDays(days int64) (year int64, month, day int) {
+func CivilFromDays(days int64) (year int64, month, day int) {
 	z := days + 719468
 	era := z / 146097
 	if z < 0 && z%146097 != 0 {
@@ -175,11 +176,11 @@ func civilFromDays(days int64) (year int64, month, day int) {
 	return year, month, day
 }
 
-// appendDate appends YYYY-MM-DD; years before 1 are written as PostgreSQL
+// AppendDate appends YYYY-MM-DD; years before 1 are written as PostgreSQL
 // does, with the BC year and a trailing " BC" that the caller adds after
 // any time part, so it returns whether the value is BC.
-func appendDate(dst []byte, days int64) ([]byte, bool) {
-	y, m, d := civilFromDays(days)
+func AppendDate(dst []byte, days int64) ([]byte, bool) {
+	y, m, d := CivilFromDays(days)
 	bc := y <= 0
 	if bc {
 		y = 1 - y
@@ -198,18 +199,18 @@ func appendDate(dst []byte, days int64) ([]byte, bool) {
 
 const microsPerDay = 86_400_000_000
 
-// appendTimestamp appends "YYYY-MM-DD HH:MM:SS[.ffffff]" for micros since
+// AppendTimestamp appends "YYYY-MM-DD HH:MM:SS[.ffffff]" for micros since
 // the epoch, with fractional seconds only when nonzero and their trailing
 // zeros trimmed, then zone (e.g. "+00", may be empty) and " BC" for years
 // before 1.
-func appendTimestamp(dst []byte, micros int64, zone string) []byte {
+func AppendTimestamp(dst []byte, micros int64, zone string) []byte {
 	days := micros / microsPerDay
 	rem := micros % microsPerDay
 	if rem < 0 {
 		rem += microsPerDay
 		days--
 	}
-	dst, bc := appendDate(dst, days)
+	dst, bc := AppendDate(dst, days)
 	secs := rem / 1_000_000
 	frac := rem % 1_000_000
 	dst = append(dst, ' ')

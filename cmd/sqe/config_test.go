@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name     string
+		file     string // contents; "" = no file
+		explicit bool
+		env      []string
+		check    func(t *testing.T, c Config)
+		wantErr  string
+	}{
+		{name: "defaults without a file", check: func(t *testing.T, c Config) {
+			if c.DataDir != "./sqe-data" || c.PGWire.Listen != "127.0.0.1:5433" || !slices.Equal(c.Auth.AdminRoles, []string{"sqe_admin"}) {
+				t.Errorf("defaults: %+v", c)
+			}
+			if len(c.Catalogs) != 1 || c.Catalogs[0].Name != "sales_wh" || c.Catalogs[0].Type != "embedded" {
+				t.Errorf("default catalog: %+v", c.Catalogs)
+			}
+		}},
+		{name: "file values", file: "data_dir = \"/d\"\n[pgwire]\nlisten = \"127.0.0.1:6000\"\nrequire_tls = true\n[[catalog]]\nname = \"wh\"\ntype = \"embedded\"\n",
+			check: func(t *testing.T, c Config) {
+				if c.DataDir != "/d" || c.PGWire.Listen != "127.0.0.1:6000" || !c.PGWire.RequireTLS || c.Catalogs[0].Name != "wh" {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{name: "environment overrides file", file: "[pgwire]\nlisten = \"127.0.0.1:6000\"\n",
+			env: []string{"SQE_PGWIRE__LISTEN=127.0.0.1:7000", "SQE_PGWIRE__MAX_CONNECTIONS=7", "SQE_AUTH__ADMIN_ROLES=[\"a\",\"b\"]", "SQE_DEBUG=true", "OTHER=1"},
+			check: func(t *testing.T, c Config) {
+				if c.PGWire.Listen != "127.0.0.1:7000" || c.PGWire.MaxConnections != 7 || !c.Debug || !slices.Equal(c.Auth.AdminRoles, []string{"a", "b"}) {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{name: "unknown key in file", file: "[pgwire]\nlisen = \"x\"\n", wantErr: "unknown key(s): pgwire.lisen"},
+		{name: "unknown key from environment", env: []string{"SQE_NOPE=1"}, wantErr: "unknown key(s): nope"},
+		{name: "missing explicit file", explicit: true, wantErr: "no such file"},
+		{name: "unsupported catalog type", file: "[[catalog]]\nname = \"x\"\ntype = \"rest\"\n", wantErr: "not supported"},
+		{name: "bad toml", file: "data_dir = \n", wantErr: "config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "absent.toml")
+			if tt.file != "" {
+				path = write(strings.ReplaceAll(tt.name, " ", "_")+".toml", tt.file)
+			}
+			c, err := loadConfig(path, tt.explicit, tt.env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
