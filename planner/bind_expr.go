@@ -56,6 +56,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindColumnRef(x.ColumnRef, ec)
 	case *pg_query.Node_AConst:
 		return b.bindConst(x.AConst)
+	case *pg_query.Node_ParamRef:
+		return b.bindParam(x.ParamRef)
 	case *pg_query.Node_TypeCast:
 		to, err := typeFromName(x.TypeCast.TypeName)
 		if err != nil {
@@ -162,7 +164,7 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 				return &Const{Typ: types.Int8, Value: i}, nil
 			}
 		}
-		n, scale, err := parseNumericLiteral(s)
+		n, scale, err := types.ParseNumericLiteral(s)
 		if err != nil {
 			return nil, err
 		}
@@ -175,8 +177,27 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 	return nil, pgerror.Unsupported("bit string constants are not supported yet")
 }
 
+func (b *Binder) bindParam(p *pg_query.ParamRef) (Expr, error) {
+	n := int(p.Number)
+	if b.params == nil || n < 1 || (!b.params.preparing() && n > len(b.params.Types)) || n > 65535 {
+		return nil, b.errAt(p.Location, pgerror.UndefinedParameter, "there is no parameter $%d", n)
+	}
+	if b.params.preparing() {
+		for len(b.params.Types) < n {
+			b.params.Types = append(b.params.Types, types.Unknown)
+		}
+		return &Param{Index: n - 1, Typ: b.params.Types[n-1]}, nil
+	}
+	return &Const{Typ: b.params.Types[n-1], Value: b.params.Values[n-1]}, nil
+}
+
 // cast converts e to t explicitly, folding constants.
 func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
+	if p, ok := e.(*Param); ok && p.Typ.OID == types.OIDUnknown {
+		// The parameter's type is inferred from its first use.
+		b.params.Types[p.Index] = to
+		return &Param{Index: p.Index, Typ: to}, nil
+	}
 	if c, ok := e.(*Const); ok {
 		v, err := convertConst(c.Value, c.Typ, to)
 		if err != nil {
@@ -333,12 +354,18 @@ func (b *Binder) typedBinary(op functions.Operator, l, r Expr, argType, result t
 	var err error
 	// Numeric arguments keep their own scales: the kernels align them.
 	if argType.OID == types.OIDNumeric {
-		if l.Type().OID != types.OIDNumeric {
-			if l, err = b.coerce(l, types.T{OID: types.OIDNumeric}, loc); err != nil {
+		if isUnknown(l) {
+			if l, err = b.coerce(l, argType, loc); err != nil {
 				return nil, err
 			}
-		} else if c, ok := l.(*Const); ok && c.Typ.OID == types.OIDUnknown {
-			if l, err = b.coerce(l, argType, loc); err != nil {
+		}
+		if isUnknown(r) {
+			if r, err = b.coerce(r, argType, loc); err != nil {
+				return nil, err
+			}
+		}
+		if l.Type().OID != types.OIDNumeric {
+			if l, err = b.coerce(l, types.T{OID: types.OIDNumeric}, loc); err != nil {
 				return nil, err
 			}
 		}
@@ -398,8 +425,8 @@ func (b *Binder) requireBool(e Expr, loc int32, clause string) (Expr, error) {
 	if e.Type().OID == types.OIDBool {
 		return e, nil
 	}
-	if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
-		return b.cast(c, types.Bool, loc)
+	if isUnknown(e) {
+		return b.cast(e, types.Bool, loc)
 	}
 	if clause == "" {
 		clause = "an expression"
@@ -491,8 +518,8 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		if err != nil {
 			return nil, err
 		}
-		if c, ok := arg.(*Const); ok && c.Typ.OID == types.OIDUnknown {
-			if arg, err = b.cast(c, types.Text, fc.Location); err != nil {
+		if isUnknown(arg) {
+			if arg, err = b.cast(arg, types.Text, fc.Location); err != nil {
 				return nil, err
 			}
 		}

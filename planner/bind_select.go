@@ -108,8 +108,11 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	proj := &Project{Input: node}
 	for _, t := range all {
 		e := t.expr
-		if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
-			e = &Const{Typ: types.Text, Value: c.Value}
+		if isUnknown(e) {
+			var err error
+			if e, err = b.cast(e, types.Text, 0); err != nil {
+				return nil, err
+			}
 		}
 		col := Column{Type: e.Type(), Nullable: true}
 		if cr, ok := e.(*ColRef); ok {
@@ -195,8 +198,10 @@ func (b *Binder) bindGroupBy(s *pg_query.SelectStmt, ec *exprCtx) error {
 		if err != nil {
 			return err
 		}
-		if c, ok := e.(*Const); ok && c.Typ.OID == types.OIDUnknown {
-			e = &Const{Typ: types.Text, Value: c.Value}
+		if isUnknown(e) {
+			if e, err = b.cast(e, types.Text, 0); err != nil {
+				return err
+			}
 		}
 		if g.match(e) != nil && len(g.groups) > 0 {
 			if _, isConst := e.(*Const); !isConst {
@@ -368,6 +373,13 @@ func (b *Binder) bindLimit(s *pg_query.SelectStmt) (*Limit, error) {
 		e, err := b.bindExpr(n, &exprCtx{scope: &scope{}, clause: what})
 		if err != nil {
 			return 0, false, err
+		}
+		if p, ok := e.(*Param); ok {
+			// Preparing: the count is known only at execution.
+			if _, err := b.coerce(p, types.Int8, 0); err != nil {
+				return 0, false, err
+			}
+			return 0, true, nil
 		}
 		c, ok := e.(*Const)
 		if !ok {

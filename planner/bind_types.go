@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -175,26 +174,26 @@ func convertConst(v any, from, to types.T) (any, error) {
 		return v, nil
 	}
 	if to.Family() == types.FamilyString && from.Family() != types.FamilyUnknown && from.Family() != types.FamilyString {
-		return parseText(formatConst(v, from), to)
+		return types.ParseText(formatConst(v, from), to)
 	}
 	switch from.Family() {
 	case types.FamilyUnknown, types.FamilyString:
-		return parseText(v.(string), to)
+		return types.ParseText(v.(string), to)
 	case types.FamilyInt:
 		i := v.(int64)
 		switch to.Family() {
 		case types.FamilyInt:
-			return checkIntRange(i, to)
+			return types.CheckIntRange(i, to)
 		case types.FamilyFloat:
 			return float64(i), nil
 		case types.FamilyNumeric:
-			return rescaleNumeric(decimal128.FromI64(i), 0, to)
+			return types.RescaleNumeric(decimal128.FromI64(i), 0, to)
 		}
 	case types.FamilyNumeric:
 		n := v.(decimal128.Num)
 		switch to.Family() {
 		case types.FamilyNumeric:
-			return rescaleNumeric(n, from.Scale, to)
+			return types.RescaleNumeric(n, from.Scale, to)
 		case types.FamilyFloat:
 			return n.ToFloat64(from.Scale), nil
 		case types.FamilyInt:
@@ -202,7 +201,7 @@ func convertConst(v any, from, to types.T) (any, error) {
 			if !ok || !r.BigInt().IsInt64() {
 				return nil, outOfRange(to)
 			}
-			return checkIntRange(r.BigInt().Int64(), to)
+			return types.CheckIntRange(r.BigInt().Int64(), to)
 		}
 	case types.FamilyFloat:
 		f := v.(float64)
@@ -217,7 +216,7 @@ func convertConst(v any, from, to types.T) (any, error) {
 			if math.IsNaN(r) || r < math.MinInt64 || r >= math.MaxInt64 {
 				return nil, outOfRange(to)
 			}
-			return checkIntRange(int64(r), to)
+			return types.CheckIntRange(int64(r), to)
 		case types.FamilyNumeric:
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert %v to numeric", f)
@@ -226,7 +225,7 @@ func convertConst(v any, from, to types.T) (any, error) {
 			if err != nil {
 				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow")
 			}
-			return checkNumericPrecision(n, to)
+			return types.CheckNumericPrecision(n, to)
 		}
 	case types.FamilyDate:
 		if to.Family() == types.FamilyTimestamp {
@@ -246,164 +245,6 @@ func cannotCast(from, to types.T) error {
 
 func outOfRange(t types.T) error {
 	return pgerror.New(pgerror.NumericValueOutOfRange, "%s out of range", t.Name())
-}
-
-func checkIntRange(i int64, t types.T) (any, error) {
-	switch t.OID {
-	case types.OIDInt2:
-		if i < math.MinInt16 || i > math.MaxInt16 {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
-		}
-	case types.OIDInt4:
-		if i < math.MinInt32 || i > math.MaxInt32 {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
-		}
-	}
-	return i, nil
-}
-
-func rescaleNumeric(n decimal128.Num, fromScale int32, to types.T) (any, error) {
-	r, ok := types.Rescale(n, fromScale, to.Scale)
-	if !ok {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	return checkNumericPrecision(r, to)
-}
-
-func checkNumericPrecision(n decimal128.Num, to types.T) (any, error) {
-	p := to.Precision
-	if p == 0 {
-		p = types.MaxNumericPrecision
-	}
-	if !n.FitsInPrecision(p) {
-		if to.Precision == 0 {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-		}
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow").
-			WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", to.Precision, to.Scale, to.Precision-to.Scale)
-	}
-	return n, nil
-}
-
-// parseNumericLiteral reads a numeric constant as written, keeping its
-// scale as PostgreSQL does.
-func parseNumericLiteral(s string) (decimal128.Num, int32, error) {
-	mant := s
-	exp := 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.Atoi(s[i+1:])
-		if err != nil {
-			return decimal128.Num{}, 0, invalidInput("numeric", s)
-		}
-		// Beyond decimal128's 38 digits either way the value cannot be
-		// held; refuse before building a huge digit string.
-		if e > 2*types.MaxNumericPrecision || e < -2*types.MaxNumericPrecision {
-			return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-		}
-		mant, exp = s[:i], e
-	}
-	if len(mant) > 2*types.MaxNumericPrecision+2 {
-		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	scale := 0
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		scale = len(mant) - i - 1
-		mant = mant[:i] + mant[i+1:]
-	}
-	scale -= exp
-	if scale < 0 {
-		mant += strings.Repeat("0", -scale)
-		scale = 0
-	}
-	if scale > types.MaxNumericPrecision {
-		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	n, err := decimal128.FromString(mant, types.MaxNumericPrecision, 0)
-	if err != nil {
-		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	return n, int32(scale), nil
-}
-
-func invalidInput(typ, s string) error {
-	return pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, s)
-}
-
-// parseText converts a string literal to t as the type's input function
-// would.
-func parseText(s string, t types.T) (any, error) {
-	trimmed := strings.TrimSpace(s)
-	switch t.Family() {
-	case types.FamilyString:
-		// An explicit cast to varchar(n) truncates, as in PostgreSQL.
-		if t.OID == types.OIDVarchar && t.Precision > 0 {
-			if r := []rune(s); int32(len(r)) > t.Precision {
-				return string(r[:t.Precision]), nil
-			}
-		}
-		return s, nil
-	case types.FamilyBool:
-		switch strings.ToLower(trimmed) {
-		case "t", "true", "yes", "y", "on", "1":
-			return true, nil
-		case "f", "false", "no", "n", "off", "0":
-			return false, nil
-		}
-		return nil, invalidInput("boolean", s)
-	case types.FamilyInt:
-		i, err := strconv.ParseInt(trimmed, 10, 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
-			}
-			return nil, invalidInput(t.Name(), s)
-		}
-		if _, err := checkIntRange(i, t); err != nil {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
-		}
-		return i, nil
-	case types.FamilyFloat:
-		switch strings.ToLower(trimmed) {
-		case "nan":
-			return math.NaN(), nil
-		case "infinity", "inf", "+infinity", "+inf":
-			return math.Inf(1), nil
-		case "-infinity", "-inf":
-			return math.Inf(-1), nil
-		}
-		f, err := strconv.ParseFloat(trimmed, 64)
-		if err != nil {
-			return nil, invalidInput(t.Name(), s)
-		}
-		return f, nil
-	case types.FamilyNumeric:
-		n, scale, err := parseNumericLiteral(trimmed)
-		if err != nil {
-			return nil, invalidInput("numeric", s)
-		}
-		target := t
-		if t.Precision == 0 {
-			target.Scale = max(t.Scale, scale)
-		}
-		return rescaleNumeric(n, scale, target)
-	case types.FamilyDate:
-		d, err := time.Parse("2006-01-02", trimmed)
-		if err != nil {
-			if strings.Contains(err.Error(), "out of range") {
-				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
-			}
-			return nil, invalidInput("date", s)
-		}
-		return int32(d.Unix() / 86400), nil
-	case types.FamilyTimestamp:
-		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07", "2006-01-02 15:04:05.999999Z07:00", "2006-01-02"} {
-			if ts, err := time.Parse(layout, trimmed); err == nil {
-				return ts.UnixMicro(), nil
-			}
-		}
-		return nil, invalidInput(t.Name(), s)
-	}
-	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
 }
 
 // formatConst renders a constant as its type's output function does.

@@ -9,6 +9,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // Binder turns one parsed statement into a logical plan. It is used once.
@@ -20,7 +21,22 @@ type Binder struct {
 	// locations are byte offsets into it.
 	query  string
 	nextID ColumnID
+	params *Params
 }
+
+// Params are a statement's $n parameters. When a statement is prepared,
+// Values is nil and Types grows as parameters are found, each inferred
+// from its use unless the client gave its type; when it is executed,
+// Types and Values are fixed and each $n binds as a constant.
+type Params struct {
+	Types  []types.T
+	Values []any
+}
+
+func (p *Params) preparing() bool { return p.Values == nil }
+
+// SetParams gives the binder the statement's parameters.
+func (b *Binder) SetParams(p *Params) { b.params = p }
 
 // NewBinder returns a binder for one statement of query.
 func NewBinder(ctx context.Context, catalog Catalog, security Security, query string) *Binder {
@@ -37,6 +53,14 @@ func (b *Binder) BindSelect(stmt *pg_query.SelectStmt) (*Plan, error) {
 	root, err := b.bindSelect(stmt)
 	if err != nil {
 		return nil, err
+	}
+	if b.params != nil && b.params.preparing() {
+		// A parameter nothing gave a type to is text, as in PostgreSQL.
+		for i, t := range b.params.Types {
+			if t.OID == types.OIDUnknown {
+				b.params.Types[i] = types.Text
+			}
+		}
 	}
 	return &Plan{Root: root}, nil
 }

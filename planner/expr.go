@@ -190,7 +190,7 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 		ExprColumns(x.Arg, set)
 	case *Cast:
 		ExprColumns(x.Arg, set)
-	case *Const:
+	case *Const, *Param:
 	default:
 		panic(fmt.Sprintf("ExprColumns: unhandled %T", e))
 	}
@@ -203,3 +203,19 @@ func joinExprs(es []Expr) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Param is a statement parameter ($n) while a statement is prepared:
+// it carries the parameter's type (possibly still unknown) but no value.
+// A plan that is executed has every Param replaced by a Const.
+type Param struct {
+	Index int // 0-based
+	Typ   types.T
+}
+
+func (p *Param) Type() types.T   { return p.Typ }
+func (p *Param) Leakproof() bool { return true }
+func (p *Param) String() string  { return fmt.Sprintf("$%d", p.Index+1) }
+
+// isUnknown reports whether e is an untyped literal or parameter, whose
+// type comes from where it is used.
+func isUnknown(e Expr) bool { return e.Type().OID == types.OIDUnknown }

@@ -2,8 +2,10 @@ package sql
 
 import (
 	"context"
+
 	"errors"
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -91,14 +93,41 @@ func (s *Session) Close() {}
 // Execute runs one statement. A statement that fails inside a transaction
 // block puts the block into the failed state, as PostgreSQL does.
 func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) {
-	res, err := s.execute(ctx, stmt)
-	if err != nil && s.txStatus == 'T' {
-		s.txStatus = 'E'
-	}
-	return res, err
+	return s.executeWithParams(ctx, stmt, nil)
 }
 
-func (s *Session) execute(ctx context.Context, stmt *Statement) (Result, error) {
+func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
+	res, err := s.execute(ctx, stmt, params)
+	if err != nil {
+		s.failTransaction()
+		return nil, err
+	}
+	return &trackedResult{Result: res, s: s}, nil
+}
+
+// failTransaction marks a transaction block failed after an error.
+func (s *Session) failTransaction() {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
+}
+
+// trackedResult fails the session's transaction block when producing
+// rows fails, as an error at execution does.
+type trackedResult struct {
+	Result
+	s *Session
+}
+
+func (t *trackedResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := t.Result.Next(ctx)
+	if err != nil {
+		t.s.failTransaction()
+	}
+	return b, err
+}
+
+func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
 	n := stmt.node.raw
 	if s.txStatus == 'E' {
 		if ts := n.GetTransactionStmt(); ts == nil || !endsTransaction(ts.Kind) {
@@ -107,7 +136,7 @@ func (s *Session) execute(ctx context.Context, stmt *Statement) (Result, error) 
 	}
 	switch x := n.Node.(type) {
 	case *pg_query.Node_SelectStmt:
-		return s.runSelect(ctx, x.SelectStmt, stmt.node.query)
+		return s.runSelect(ctx, x.SelectStmt, stmt.node.query, params)
 	case *pg_query.Node_ExplainStmt:
 		return s.runExplain(ctx, x.ExplainStmt, stmt.node.query)
 	case *pg_query.Node_VariableSetStmt:
@@ -116,6 +145,9 @@ func (s *Session) execute(ctx context.Context, stmt *Statement) (Result, error) 
 		return s.runShow(x.VariableShowStmt)
 	case *pg_query.Node_TransactionStmt:
 		return s.runTransaction(x.TransactionStmt)
+	}
+	if params != nil && len(params.Types) > 0 {
+		return nil, pgerror.Unsupported("parameters in this statement are not supported yet")
 	}
 	name := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
 	return nil, pgerror.Unsupported("%s is not supported yet", statementName(name))
@@ -135,17 +167,25 @@ func statementName(node string) string {
 	return strings.ToUpper(b.String()) + " statement"
 }
 
-func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query string) (*planner.Plan, error) {
+// bindSelect binds (without optimizing) a SELECT; params may be nil.
+func (s *Session) bindSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (*planner.Plan, error) {
 	b := planner.NewBinder(ctx, s.catalog, s.security, query)
-	p, err := b.BindSelect(sel)
+	if params != nil {
+		b.SetParams(params)
+	}
+	return b.BindSelect(sel)
+}
+
+func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (*planner.Plan, error) {
+	p, err := s.bindSelect(ctx, sel, query, params)
 	if err != nil {
 		return nil, err
 	}
 	return planner.Optimize(p), nil
 }
 
-func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string) (Result, error) {
-	p, err := s.plan(ctx, sel, query)
+func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (Result, error) {
+	p, err := s.plan(ctx, sel, query, params)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +202,7 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 	if sel == nil {
 		return nil, pgerror.Unsupported("EXPLAIN of this statement is not supported yet")
 	}
-	p, err := s.plan(ctx, sel, query)
+	p, err := s.plan(ctx, sel, query, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,194 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// PreparedStatement is a statement parsed once (extended protocol Parse)
+// and executed any number of times with parameter values (Bind).
+type PreparedStatement struct {
+	SQL string
+	// ParamTypes has one type per $n: the type the client gave, or the one
+	// inferred from the parameter's use (text when nothing says).
+	ParamTypes []types.T
+	// Columns is the row shape, nil when the statement returns no rows.
+	Columns []Column
+	// Empty is an empty or comment-only query.
+	Empty bool
+
+	stmt *Statement
+}
+
+// Prepare parses and binds query once, inferring parameter types and the
+// result's columns. paramOIDs are the types the client declared (0 =
+// infer).
+func (s *Session) Prepare(ctx context.Context, query string, paramOIDs []uint32) (*PreparedStatement, error) {
+	stmts, err := s.Parse(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	switch len(stmts) {
+	case 0:
+		return &PreparedStatement{SQL: query, Empty: true}, nil
+	case 1:
+	default:
+		return nil, pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	params := &planner.Params{}
+	for _, oid := range paramOIDs {
+		t, err := paramType(oid)
+		if err != nil {
+			return nil, err
+		}
+		params.Types = append(params.Types, t)
+	}
+	ps := &PreparedStatement{SQL: query, stmt: stmts[0]}
+	n := stmts[0].node.raw
+	switch x := n.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		p, err := s.bindSelect(ctx, x.SelectStmt, stmts[0].node.query, params)
+		if err != nil {
+			return nil, err
+		}
+		ps.Columns = planColumns(p.Root)
+	case *pg_query.Node_ExplainStmt:
+		ps.Columns = textColumns("QUERY PLAN")
+	case *pg_query.Node_VariableShowStmt:
+		if strings.EqualFold(x.VariableShowStmt.Name, "all") {
+			ps.Columns = textColumns("name", "setting", "description")
+		} else {
+			ps.Columns = textColumns(displayName(strings.ToLower(x.VariableShowStmt.Name)))
+		}
+	}
+	for i, t := range params.Types {
+		if t.OID == types.OIDUnknown {
+			params.Types[i] = types.Text
+		}
+	}
+	ps.ParamTypes = params.Types
+	return ps, nil
+}
+
+// paramType maps a parameter type OID a client declared.
+func paramType(oid uint32) (types.T, error) {
+	switch oid {
+	case 0:
+		return types.Unknown, nil
+	case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
+		types.OIDNumeric, types.OIDText, types.OIDVarchar, types.OIDDate, types.OIDTimestamp, types.OIDTimestampTZ:
+		return types.T{OID: oid}, nil
+	case types.OIDUnknown:
+		return types.Unknown, nil
+	}
+	return types.T{}, pgerror.Unsupported("parameters of type OID %d are not supported yet", oid)
+}
+
+// Bind decodes parameter values and returns the portal's result. Nothing
+// runs until the result's first Next, so side effects happen at Execute.
+func (s *Session) Bind(ctx context.Context, ps *PreparedStatement, params [][]byte, paramFormats []int16) (Result, error) {
+	if ps.Empty {
+		return emptyResult{}, nil
+	}
+	if len(params) != len(ps.ParamTypes) {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(ps.ParamTypes))
+	}
+	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params))
+	}
+	values := make([]any, len(params))
+	typesNow := append([]types.T(nil), ps.ParamTypes...)
+	for i, raw := range params {
+		if raw == nil {
+			continue
+		}
+		format := int16(0)
+		switch {
+		case len(paramFormats) == 1:
+			format = paramFormats[0]
+		case len(paramFormats) > 1:
+			format = paramFormats[i]
+		}
+		v, t, err := types.DecodeParam(raw, format, ps.ParamTypes[i])
+		if err != nil {
+			return nil, err
+		}
+		values[i], typesNow[i] = v, t
+	}
+	bound := &planner.Params{Types: typesNow, Values: values}
+	stmt := ps.stmt
+	cols := ps.Columns
+	return &deferredResult{cols: cols, run: func(ctx context.Context) (Result, error) {
+		return s.executeWithParams(ctx, stmt, bound)
+	}}, nil
+}
+
+func planColumns(root planner.Node) []Column {
+	var cols []Column
+	for _, c := range root.Columns() {
+		cols = append(cols, Column{Name: c.Name, Type: c.Type, TableOID: c.TableOID, AttNum: c.AttNum})
+	}
+	return cols
+}
+
+func textColumns(names ...string) []Column {
+	cols := make([]Column, len(names))
+	for i, n := range names {
+		cols[i] = Column{Name: n, Type: types.Text}
+	}
+	return cols
+}
+
+// deferredResult runs its statement at the first Next.
+type deferredResult struct {
+	cols  []Column
+	run   func(context.Context) (Result, error)
+	inner Result
+	done  bool
+}
+
+func (d *deferredResult) Columns() []Column { return d.cols }
+
+func (d *deferredResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if d.inner == nil {
+		if d.done {
+			return nil, nil
+		}
+		d.done = true
+		r, err := d.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.inner = r
+	}
+	return d.inner.Next(ctx)
+}
+
+func (d *deferredResult) CommandTag() string {
+	if d.inner == nil {
+		return ""
+	}
+	return d.inner.CommandTag()
+}
+
+func (d *deferredResult) Close() {
+	if d.inner != nil {
+		d.inner.Close()
+	}
+}
+
+// emptyResult is the result of an empty query.
+type emptyResult struct{}
+
+func (emptyResult) Columns() []Column                               { return nil }
+func (emptyResult) Next(context.Context) (arrow.RecordBatch, error) { return nil, nil }
+func (emptyResult) CommandTag() string                              { return "" }
+func (emptyResult) Close()                                          {}

@@ -1,0 +1,162 @@
+package types
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// PostgreSQL's binary date and timestamp values count from 2000-01-01.
+const (
+	pgEpochDays   = 10957           // days from 1970-01-01 to 2000-01-01
+	pgEpochMicros = 946684800000000 // microseconds from 1970-01-01 to 2000-01-01
+)
+
+func badBinary(t T) error {
+	return pgerror.New(pgerror.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter of type %s", t.Name())
+}
+
+// DecodeBinary converts a parameter sent in binary format (the type's
+// receive function) to the value representation of ParseText.
+func DecodeBinary(data []byte, t T) (any, error) {
+	need := func(n int) error {
+		if len(data) != n {
+			return badBinary(t)
+		}
+		return nil
+	}
+	switch t.OID {
+	case OIDBool:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return data[0] != 0, nil
+	case OIDInt2:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		return int64(int16(binary.BigEndian.Uint16(data))), nil
+	case OIDInt4:
+		if err := need(4); err != nil {
+			return nil, err
+		}
+		return int64(int32(binary.BigEndian.Uint32(data))), nil
+	case OIDInt8:
+		if err := need(8); err != nil {
+			return nil, err
+		}
+		return int64(binary.BigEndian.Uint64(data)), nil
+	case OIDFloat4:
+		if err := need(4); err != nil {
+			return nil, err
+		}
+		return float64(math.Float32frombits(binary.BigEndian.Uint32(data))), nil
+	case OIDFloat8:
+		if err := need(8); err != nil {
+			return nil, err
+		}
+		return math.Float64frombits(binary.BigEndian.Uint64(data)), nil
+	case OIDText, OIDVarchar, OIDUnknown:
+		if !utf8.Valid(data) {
+			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		return ParseText(string(data), t)
+	case OIDDate:
+		if err := need(4); err != nil {
+			return nil, err
+		}
+		return int32(binary.BigEndian.Uint32(data)) + pgEpochDays, nil
+	case OIDTimestamp, OIDTimestampTZ:
+		if err := need(8); err != nil {
+			return nil, err
+		}
+		return int64(binary.BigEndian.Uint64(data)) + pgEpochMicros, nil
+	case OIDNumeric:
+		return decodeBinaryNumeric(data, t)
+	}
+	return nil, pgerror.Unsupported("binary parameters of type %s are not supported yet", t.Name())
+}
+
+// decodeBinaryNumeric reads PostgreSQL's numeric_send format: ndigits,
+// weight, sign, dscale (int16 each) and ndigits base-10000 digits.
+func decodeBinaryNumeric(data []byte, t T) (any, error) {
+	if len(data) < 8 {
+		return nil, badBinary(t)
+	}
+	ndigits := int(binary.BigEndian.Uint16(data[0:]))
+	weight := int(int16(binary.BigEndian.Uint16(data[2:])))
+	sign := binary.BigEndian.Uint16(data[4:])
+	dscale := int32(binary.BigEndian.Uint16(data[6:]))
+	if len(data) != 8+2*ndigits || dscale > 2*MaxNumericPrecision {
+		return nil, badBinary(t)
+	}
+	switch sign {
+	case 0x0000, 0x4000:
+	case 0xC000:
+		return nil, pgerror.Unsupported("numeric NaN is not supported")
+	default:
+		return nil, badBinary(t)
+	}
+	// value = sum(digit[i] * 10000^(weight-i)); build it as an integer at
+	// scale 4*(ndigits-1-weight) and rescale to dscale.
+	v := new(big.Int)
+	for i := 0; i < ndigits; i++ {
+		d := binary.BigEndian.Uint16(data[8+2*i:])
+		if d > 9999 {
+			return nil, badBinary(t)
+		}
+		v.Mul(v, big.NewInt(10000)).Add(v, big.NewInt(int64(d)))
+	}
+	scale := int32(4 * (ndigits - 1 - weight))
+	if scale < 0 {
+		v.Mul(v, Pow10(-scale))
+		scale = 0
+	}
+	if sign == 0x4000 {
+		v.Neg(v)
+	}
+	target := t
+	if t.Precision == 0 {
+		target.Scale = max(t.Scale, dscale)
+	}
+	n, ok := RoundBig(v, scale, target.Scale)
+	if !ok {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return CheckNumericPrecision(n, target)
+}
+
+// DecodeParam converts a bound parameter (format 0 text, 1 binary) of
+// type t. It returns the type the value is held at: for a numeric without
+// a declared scale that is the scale the client sent, since PostgreSQL
+// keeps a numeric's scale per value.
+func DecodeParam(raw []byte, format int16, t T) (any, T, error) {
+	var v any
+	var err error
+	switch format {
+	case 0:
+		if !utf8.Valid(raw) {
+			return nil, t, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		if t.OID == OIDNumeric && t.Precision == 0 {
+			n, scale, err := ParseNumericLiteral(strings.TrimSpace(string(raw)))
+			if err != nil {
+				return nil, t, invalidInput("numeric", string(raw))
+			}
+			return n, T{OID: OIDNumeric, Scale: scale}, nil
+		}
+		v, err = ParseText(string(raw), t)
+	case 1:
+		v, err = DecodeBinary(raw, t)
+		if err == nil && t.OID == OIDNumeric && t.Precision == 0 && len(raw) >= 8 {
+			t.Scale = max(t.Scale, int32(binary.BigEndian.Uint16(raw[6:])))
+		}
+	default:
+		return nil, t, pgerror.New(pgerror.ProtocolViolation, "unsupported format code: %d", format)
+	}
+	return v, t, err
+}

@@ -1,0 +1,175 @@
+package types
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Values of SQL constants and parameters are held as: bool, int64 (all
+// integer types), float64, decimal128.Num (numeric, at the type's scale),
+// string, int32 days since 1970-01-01 (date), int64 microseconds since
+// 1970-01-01 UTC (timestamps).
+
+func CheckIntRange(i int64, t T) (any, error) {
+	switch t.OID {
+	case OIDInt2:
+		if i < math.MinInt16 || i > math.MaxInt16 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
+		}
+	case OIDInt4:
+		if i < math.MinInt32 || i > math.MaxInt32 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+		}
+	}
+	return i, nil
+}
+
+func RescaleNumeric(n decimal128.Num, fromScale int32, to T) (any, error) {
+	r, ok := Rescale(n, fromScale, to.Scale)
+	if !ok {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return CheckNumericPrecision(r, to)
+}
+
+func CheckNumericPrecision(n decimal128.Num, to T) (any, error) {
+	p := to.Precision
+	if p == 0 {
+		p = MaxNumericPrecision
+	}
+	if !n.FitsInPrecision(p) {
+		if to.Precision == 0 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow").
+			WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", to.Precision, to.Scale, to.Precision-to.Scale)
+	}
+	return n, nil
+}
+
+// ParseNumericLiteral reads a numeric constant as written, keeping its
+// scale as PostgreSQL does.
+func ParseNumericLiteral(s string) (decimal128.Num, int32, error) {
+	mant := s
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return decimal128.Num{}, 0, invalidInput("numeric", s)
+		}
+		// Beyond decimal128's 38 digits either way the value cannot be
+		// held; refuse before building a huge digit string.
+		if e > 2*MaxNumericPrecision || e < -2*MaxNumericPrecision {
+			return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		mant, exp = s[:i], e
+	}
+	if len(mant) > 2*MaxNumericPrecision+2 {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	scale := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		scale = len(mant) - i - 1
+		mant = mant[:i] + mant[i+1:]
+	}
+	scale -= exp
+	if scale < 0 {
+		mant += strings.Repeat("0", -scale)
+		scale = 0
+	}
+	if scale > MaxNumericPrecision {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	n, err := decimal128.FromString(mant, MaxNumericPrecision, 0)
+	if err != nil {
+		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return n, int32(scale), nil
+}
+
+func invalidInput(typ, s string) error {
+	return pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", typ, s)
+}
+
+// ParseText converts text to a value of t as the type's input function
+// does (a literal, or a parameter sent in text format).
+func ParseText(s string, t T) (any, error) {
+	trimmed := strings.TrimSpace(s)
+	switch t.Family() {
+	case FamilyString:
+		// An explicit cast to varchar(n) truncates, as in PostgreSQL.
+		if t.OID == OIDVarchar && t.Precision > 0 {
+			if r := []rune(s); int32(len(r)) > t.Precision {
+				return string(r[:t.Precision]), nil
+			}
+		}
+		return s, nil
+	case FamilyBool:
+		switch strings.ToLower(trimmed) {
+		case "t", "true", "yes", "y", "on", "1":
+			return true, nil
+		case "f", "false", "no", "n", "off", "0":
+			return false, nil
+		}
+		return nil, invalidInput("boolean", s)
+	case FamilyInt:
+		i, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
+			}
+			return nil, invalidInput(t.Name(), s)
+		}
+		if _, err := CheckIntRange(i, t); err != nil {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
+		}
+		return i, nil
+	case FamilyFloat:
+		switch strings.ToLower(trimmed) {
+		case "nan":
+			return math.NaN(), nil
+		case "infinity", "inf", "+infinity", "+inf":
+			return math.Inf(1), nil
+		case "-infinity", "-inf":
+			return math.Inf(-1), nil
+		}
+		f, err := strconv.ParseFloat(trimmed, 64)
+		if err != nil {
+			return nil, invalidInput(t.Name(), s)
+		}
+		return f, nil
+	case FamilyNumeric:
+		n, scale, err := ParseNumericLiteral(trimmed)
+		if err != nil {
+			return nil, invalidInput("numeric", s)
+		}
+		target := t
+		if t.Precision == 0 {
+			target.Scale = max(t.Scale, scale)
+		}
+		return RescaleNumeric(n, scale, target)
+	case FamilyDate:
+		d, err := time.Parse("2006-01-02", trimmed)
+		if err != nil {
+			if strings.Contains(err.Error(), "out of range") {
+				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+			}
+			return nil, invalidInput("date", s)
+		}
+		return int32(d.Unix() / 86400), nil
+	case FamilyTimestamp:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07", "2006-01-02 15:04:05.999999Z07:00", "2006-01-02"} {
+			if ts, err := time.Parse(layout, trimmed); err == nil {
+				return ts.UnixMicro(), nil
+			}
+		}
+		return nil, invalidInput(t.Name(), s)
+	}
+	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
+}
