@@ -58,6 +58,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindConst(x.AConst)
 	case *pg_query.Node_ParamRef:
 		return b.bindParam(x.ParamRef)
+	case *pg_query.Node_SqlvalueFunction:
+		return b.bindSQLValueFunction(x.SqlvalueFunction)
 	case *pg_query.Node_TypeCast:
 		to, err := typeFromName(x.TypeCast.TypeName)
 		if err != nil {
@@ -486,6 +488,9 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 
 func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) {
 	name := funcName(fc)
+	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
+		return e, err
+	}
 	agg, isAgg := functions.LookupAggregate(name)
 	if !isAgg && functions.IsPostgresFunction(name) {
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "function %s is not supported yet", name)

@@ -143,7 +143,7 @@ func (b *Binder) bindPolicyExpr(expr string, sc *scope) (Expr, error) {
 	if sel == nil || len(sel.TargetList) != 1 || len(sel.FromClause) != 0 {
 		return nil, pgerror.New(pgerror.SyntaxError, "invalid policy expression")
 	}
-	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: "SELECT " + expr, nextID: b.nextID}
+	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: "SELECT " + expr, nextID: b.nextID, session: b.session}
 	e, err := inner.bindExpr(sel.TargetList[0].GetResTarget().GetVal(), &exprCtx{scope: sc})
 	b.nextID = inner.nextID
 	return e, err

@@ -300,6 +300,8 @@ func figureColname(n *pg_query.Node) string {
 		if b := x.AConst.GetBoolval(); b != nil {
 			return "bool"
 		}
+	case *pg_query.Node_SqlvalueFunction:
+		return sqlValueFunctionName(x.SqlvalueFunction)
 	}
 	return "?column?"
 }

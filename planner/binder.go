@@ -20,8 +20,9 @@ type Binder struct {
 	// query is the whole query string the statement came from; node
 	// locations are byte offsets into it.
 	query  string
-	nextID ColumnID
-	params *Params
+	nextID  ColumnID
+	params  *Params
+	session SessionInfo
 }
 
 // Params are a statement's $n parameters. When a statement is prepared,

@@ -170,6 +170,7 @@ func statementName(node string) string {
 // bindSelect binds (without optimizing) a SELECT; params may be nil.
 func (s *Session) bindSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (*planner.Plan, error) {
 	b := planner.NewBinder(ctx, s.catalog, s.security, query)
+	b.SetSession(sessionInfo{s})
 	if params != nil {
 		b.SetParams(params)
 	}

@@ -35,6 +35,12 @@ var knownSettings = map[string]setting{
 	"timezone":                            {def: "UTC", report: true, fixed: true},
 	"bytea_output":                        {def: "hex"},
 	"lock_timeout":                        {def: "0"},
+	"transaction_isolation":               {def: "read committed"},
+	"transaction_read_only":               {def: "off"},
+	"default_transaction_read_only":       {def: "off"},
+	"max_identifier_length":               {def: "63", fixed: true},
+	"lc_collate":                          {def: "C", fixed: true},
+	"lc_ctype":                            {def: "C", fixed: true},
 	"idle_in_transaction_session_timeout": {def: "0"},
 }
 
