@@ -9,21 +9,191 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// bindFrom binds the FROM clause. SQE reads one relation per query for
-// now; joins arrive with the engine work.
+// bindFrom binds the FROM clause: its items are cross-joined left to
+// right, as PostgreSQL reads a comma list.
 func (b *Binder) bindFrom(from []*pg_query.Node) (Node, *scope, error) {
-	switch len(from) {
-	case 0:
+	if len(from) == 0 {
 		return OneRow{}, &scope{}, nil
-	case 1:
+	}
+	var node Node
+	var sc *scope
+	for _, item := range from {
+		n, s, err := b.bindFromItem(item)
+		if err != nil {
+			return nil, nil, err
+		}
+		if node == nil {
+			node, sc = n, s
+			continue
+		}
+		if err := checkDistinctQualifiers(sc, s); err != nil {
+			return nil, nil, err
+		}
+		node = &Join{Left: node, Right: n, Kind: InnerJoin}
+		sc = sc.concat(s)
+	}
+	return node, sc, nil
+}
+
+// bindFromItem binds one FROM item: a table, a join or a subquery.
+func (b *Binder) bindFromItem(item *pg_query.Node) (Node, *scope, error) {
+	switch x := item.Node.(type) {
+	case *pg_query.Node_RangeVar:
+		return b.bindRangeVar(x.RangeVar)
+	case *pg_query.Node_JoinExpr:
+		return b.bindJoin(x.JoinExpr)
+	case *pg_query.Node_RangeSubselect:
+		return b.bindSubselect(x.RangeSubselect)
+	}
+	return nil, nil, b.unsupportedNode(item)
+}
+
+func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
+	if j.Alias != nil || j.JoinUsingAlias != nil {
+		return nil, nil, pgerror.Unsupported("aliases on a join are not supported yet")
+	}
+	var kind JoinKind
+	switch j.Jointype {
+	case pg_query.JoinType_JOIN_INNER:
+		kind = InnerJoin
+	case pg_query.JoinType_JOIN_LEFT:
+		kind = LeftJoin
+	case pg_query.JoinType_JOIN_RIGHT:
+		kind = RightJoin
+	case pg_query.JoinType_JOIN_FULL:
+		kind = FullJoin
 	default:
-		return nil, nil, pgerror.Unsupported("joins are not supported yet")
+		return nil, nil, pgerror.Unsupported("join type %s is not supported yet", j.Jointype)
 	}
-	rv := from[0].GetRangeVar()
-	if rv == nil {
-		return nil, nil, b.unsupportedNode(from[0])
+	left, ls, err := b.bindFromItem(j.Larg)
+	if err != nil {
+		return nil, nil, err
 	}
-	return b.bindRangeVar(rv)
+	right, rs, err := b.bindFromItem(j.Rarg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkDistinctQualifiers(ls, rs); err != nil {
+		return nil, nil, err
+	}
+	sc := ls.concat(rs)
+	join := &Join{Left: left, Right: right, Kind: kind}
+	using := j.UsingClause
+	if j.IsNatural {
+		// NATURAL: USING every column name both sides share.
+		using = nil
+		for _, lc := range ls.visible() {
+			for _, rc := range rs.visible() {
+				if lc.Name == rc.Name {
+					using = append(using, &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: lc.Name}}})
+				}
+			}
+		}
+	}
+	switch {
+	case len(using) > 0:
+		var merged []ColumnID
+		defer func() { sc.moveFirst(merged) }()
+		if kind == FullJoin {
+			return nil, nil, pgerror.Unsupported("FULL JOIN ... USING is not supported yet")
+		}
+		for _, u := range using {
+			name := u.GetString_().GetSval()
+			lc, err := b.resolve(ls, "", name, 0)
+			if err != nil {
+				return nil, nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in left table", name)
+			}
+			rc, err := b.resolve(rs, "", name, 0)
+			if err != nil {
+				return nil, nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
+			}
+			eq, err := b.binary("=", &ColRef{ID: lc.ID, Name: lc.Name, Typ: lc.Type}, &ColRef{ID: rc.ID, Name: rc.Name, Typ: rc.Type}, 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			if join.On == nil {
+				join.On = eq
+			} else {
+				join.On = b.and(join.On, eq)
+			}
+			// The merged column is the left one (the right one for a
+			// RIGHT JOIN); the other is reachable only when qualified.
+			hide, keep := rc.ID, lc.ID
+			if kind == RightJoin {
+				hide, keep = lc.ID, rc.ID
+			}
+			sc.hide(hide)
+			merged = append(merged, keep)
+		}
+	case j.Quals != nil:
+		if containsAggregate(j.Quals) {
+			return nil, nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in JOIN conditions")
+		}
+		on, err := b.bindExpr(j.Quals, &exprCtx{scope: sc, clause: "JOIN/ON"})
+		if err != nil {
+			return nil, nil, err
+		}
+		if on, err = b.requireBool(on, 0, "JOIN/ON"); err != nil {
+			return nil, nil, err
+		}
+		join.On = on
+	}
+	if kind == RightJoin || kind == FullJoin || kind == LeftJoin {
+		// Columns of the side that can be filled with NULLs are nullable.
+		sc.markNullable(join, kind)
+	}
+	return join, sc, nil
+}
+
+// checkDistinctQualifiers refuses two FROM items with the same name, as
+// PostgreSQL does: a qualified reference to either would be ambiguous.
+func checkDistinctQualifiers(a, b *scope) error {
+	names := map[string]bool{}
+	for _, c := range a.cols {
+		if c.Qualifier != "" {
+			names[c.Qualifier] = true
+		}
+	}
+	for _, c := range b.cols {
+		if c.Qualifier != "" && names[c.Qualifier] {
+			return pgerror.New("42712", "table name \"%s\" specified more than once", c.Qualifier)
+		}
+	}
+	return nil
+}
+
+// bindSubselect binds a subquery in FROM; PostgreSQL requires an alias
+// before version 16, and the alias qualifies its columns.
+func (b *Binder) bindSubselect(rs *pg_query.RangeSubselect) (Node, *scope, error) {
+	if rs.Lateral {
+		return nil, nil, pgerror.Unsupported("LATERAL is not supported yet")
+	}
+	sel := rs.Subquery.GetSelectStmt()
+	if sel == nil {
+		return nil, nil, b.unsupportedNode(rs.Subquery)
+	}
+	if rs.Alias == nil {
+		return nil, nil, pgerror.New(pgerror.SyntaxError, "subquery in FROM must have an alias")
+	}
+	inner, err := b.bindSelect(sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := inner.Columns()
+	if len(rs.Alias.Colnames) > len(cols) {
+		return nil, nil, pgerror.New(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", rs.Alias.Aliasname, len(cols), len(rs.Alias.Colnames))
+	}
+	// Re-label the subquery's output under the alias.
+	proj := &Project{Input: inner}
+	for i, c := range cols {
+		name := c.Name
+		if i < len(rs.Alias.Colnames) {
+			name = rs.Alias.Colnames[i].GetString_().GetSval()
+		}
+		proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: c.Type, Qualifier: rs.Alias.Aliasname, Nullable: true}))
+	}
+	return proj, &scope{cols: proj.Cols}, nil
 }
 
 // bindRangeVar resolves a table reference as the caller (gate one) and

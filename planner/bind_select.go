@@ -245,7 +245,7 @@ func (b *Binder) bindTargets(list []*pg_query.Node, sc *scope, ec *exprCtx) ([]t
 			}
 			matched := false
 			for _, c := range sc.cols {
-				if qualifier != "" && c.Qualifier != qualifier {
+				if qualifier != "" && c.Qualifier != qualifier || qualifier == "" && sc.hidden[c.ID] {
 					continue
 				}
 				matched = true

@@ -19,7 +19,7 @@ type Binder struct {
 	security Security
 	// query is the whole query string the statement came from; node
 	// locations are byte offsets into it.
-	query  string
+	query   string
 	nextID  ColumnID
 	params  *Params
 	session SessionInfo
@@ -98,6 +98,82 @@ func (b *Binder) unsupportedNode(n *pg_query.Node) error {
 // scope is the set of columns a name can refer to.
 type scope struct {
 	cols []Column
+	// hidden columns are reachable only by a qualified name (the right
+	// side of JOIN ... USING) and are left out of *.
+	hidden map[ColumnID]bool
+}
+
+// concat is the scope of a join of two inputs.
+func (s *scope) concat(o *scope) *scope {
+	out := &scope{cols: append(append([]Column(nil), s.cols...), o.cols...)}
+	for _, src := range []*scope{s, o} {
+		for id := range src.hidden {
+			out.hide(id)
+		}
+	}
+	return out
+}
+
+func (s *scope) hide(id ColumnID) {
+	if s.hidden == nil {
+		s.hidden = map[ColumnID]bool{}
+	}
+	s.hidden[id] = true
+}
+
+// moveFirst puts the given columns first, in that order: * lists the
+// merged columns of JOIN ... USING before the others, as PostgreSQL does.
+func (s *scope) moveFirst(ids []ColumnID) {
+	if len(ids) == 0 {
+		return
+	}
+	first := map[ColumnID]bool{}
+	var out []Column
+	for _, id := range ids {
+		for _, c := range s.cols {
+			if c.ID == id && !first[id] {
+				out = append(out, c)
+				first[id] = true
+			}
+		}
+	}
+	for _, c := range s.cols {
+		if !first[c.ID] {
+			out = append(out, c)
+		}
+	}
+	s.cols = out
+}
+
+// visible are the columns * expands to.
+func (s *scope) visible() []Column {
+	var out []Column
+	for _, c := range s.cols {
+		if !s.hidden[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// markNullable records that an outer join can fill a side with NULLs.
+func (s *scope) markNullable(j *Join, kind JoinKind) {
+	nullable := map[ColumnID]bool{}
+	if kind == LeftJoin || kind == FullJoin {
+		for _, c := range j.Right.Columns() {
+			nullable[c.ID] = true
+		}
+	}
+	if kind == RightJoin || kind == FullJoin {
+		for _, c := range j.Left.Columns() {
+			nullable[c.ID] = true
+		}
+	}
+	for i := range s.cols {
+		if nullable[s.cols[i].ID] {
+			s.cols[i].Nullable = true
+		}
+	}
 }
 
 // resolve finds the column a (possibly qualified) name refers to.
@@ -105,7 +181,7 @@ func (b *Binder) resolve(sc *scope, qualifier, name string, loc int32) (Column, 
 	var found *Column
 	for i := range sc.cols {
 		c := &sc.cols[i]
-		if c.Name != name || (qualifier != "" && c.Qualifier != qualifier) {
+		if c.Name != name || (qualifier != "" && c.Qualifier != qualifier) || (qualifier == "" && sc.hidden[c.ID]) {
 			continue
 		}
 		if found != nil {

@@ -216,6 +216,10 @@ func pruneScanColumns(root Node) Node {
 			for _, k := range x.Keys {
 				ExprColumns(k.Expr, used)
 			}
+		case *Join:
+			if x.On != nil {
+				ExprColumns(x.On, used)
+			}
 		}
 	})
 	walk(root, func(n Node) {

@@ -147,6 +147,11 @@ func explain(b *strings.Builder, n Node, depth int) {
 		fmt.Fprintf(b, "Limit count=%d offset=%d", x.Count, x.Offset)
 	case OneRow:
 		b.WriteString("OneRow")
+	case *Join:
+		fmt.Fprintf(b, "%sJoin", x.Kind)
+		if x.On != nil {
+			fmt.Fprintf(b, " on %s", x.On)
+		}
 	default:
 		fmt.Fprintf(b, "%T", n)
 	}
@@ -163,3 +168,32 @@ func colNames(cols []Column) []string {
 	}
 	return out
 }
+
+// JoinKind is the kind of a join.
+type JoinKind uint8
+
+const (
+	InnerJoin JoinKind = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+)
+
+func (k JoinKind) String() string {
+	return [...]string{"Inner", "Left", "Right", "Full"}[k]
+}
+
+// Join combines Left and Right rows for which On holds (all pairs when On
+// is nil). Its output is Left's columns followed by Right's; an outer
+// join fills the missing side with NULLs.
+type Join struct {
+	Left, Right Node
+	Kind        JoinKind
+	On          Expr
+}
+
+func (j *Join) Columns() []Column {
+	out := append([]Column(nil), j.Left.Columns()...)
+	return append(out, j.Right.Columns()...)
+}
+func (j *Join) Inputs() []Node { return []Node{j.Left, j.Right} }

@@ -63,6 +63,8 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 			return nil, err
 		}
 		return newSort(in, x)
+	case *planner.Join:
+		return newHashJoin(ctx, x)
 	case *planner.Aggregate:
 		in, err := Build(ctx, x.Input)
 		if err != nil {

@@ -24,6 +24,8 @@ import (
 
 // memTable is an in-memory planner.Table for tests.
 type memTable struct {
+	name    string
+	regions *memTable // the second test table, u
 	cols    []planner.TableColumn
 	batches []arrow.RecordBatch
 	// scans records the filters pushed into each scan.
@@ -31,9 +33,9 @@ type memTable struct {
 }
 
 func (m *memTable) QualifiedName() planner.TableName {
-	return planner.TableName{Catalog: "cat", Schema: "s", Name: "t"}
+	return planner.TableName{Catalog: "cat", Schema: "s", Name: m.name}
 }
-func (m *memTable) OID() uint32                    { return 20000 }
+func (m *memTable) OID() uint32                    { return 20000 + uint32(len(m.name)) }
 func (m *memTable) Columns() []planner.TableColumn { return m.cols }
 func (m *memTable) RowEstimate() int64             { return -1 }
 
@@ -69,6 +71,9 @@ type memCatalog struct{ t *memTable }
 func (c memCatalog) ResolveTable(_ context.Context, n planner.TableName) (planner.Table, error) {
 	if n.Name == "t" && (n.Schema == "" || n.Schema == "s") {
 		return c.t, nil
+	}
+	if n.Name == "u" && (n.Schema == "" || n.Schema == "s") {
+		return c.t.regions, nil
 	}
 	return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", n.Name)
 }
@@ -109,7 +114,7 @@ func newTestTable(t *testing.T) *memTable {
 		{{1, s("EU"), c(12050), q(3), f(1.5)}, {2, s("US"), c(7500), nil, f(2.25)}},
 		{{3, s("EU"), c(31025), q(7), nil}, {4, nil, c(5), q(1), f(-4)}, {5, s("APAC"), nil, q(10), f(0.5)}},
 	}
-	m := &memTable{cols: cols}
+	m := &memTable{name: "t", cols: cols, regions: newRegionTable(t)}
 	for _, batch := range rows {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		for _, r := range batch {
@@ -143,6 +148,30 @@ func newTestTable(t *testing.T) *memTable {
 			b.Release()
 		}
 	})
+	return m
+}
+
+// newRegionTable is u(region text, name text):
+//
+//	EU    | Europe
+//	US    | United States
+//	LATAM | Latin America
+//	NULL  | Nowhere
+func newRegionTable(t *testing.T) *memTable {
+	cols := []planner.TableColumn{{Name: "region", Type: types.Text, Nullable: true}, {Name: "name", Type: types.Text}}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "region", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "name", Type: arrow.BinaryTypes.String}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for _, r := range [][2]string{{"EU", "Europe"}, {"US", "United States"}, {"LATAM", "Latin America"}, {"", "Nowhere"}} {
+		if r[0] == "" {
+			b.Field(0).AppendNull()
+		} else {
+			b.Field(0).(*array.StringBuilder).Append(r[0])
+		}
+		b.Field(1).(*array.StringBuilder).Append(r[1])
+	}
+	m := &memTable{name: "u", cols: cols, batches: []arrow.RecordBatch{b.NewRecordBatch()}}
+	t.Cleanup(func() { m.batches[0].Release() })
 	return m
 }
 

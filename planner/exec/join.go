@@ -1,0 +1,444 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/functions"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// hashJoin joins its left (probe) input against its right (build) input,
+// which it holds in memory: the operator's state. Equality conjuncts of
+// the ON condition whose sides each read one input become hash keys; the
+// rest is evaluated on each candidate pair. Without keys every pair is a
+// candidate (a nested-loop join), produced in bounded chunks.
+type hashJoin struct {
+	left, right Operator
+	kind        planner.JoinKind
+	leftKeys    []evaluator
+	rightKeys   []evaluator
+	residual    evaluator
+	schema      *arrow.Schema
+	leftTypes   []arrow.DataType
+	rightTypes  []arrow.DataType
+
+	built        bool
+	rcols        []arrow.Array
+	rrows        int
+	table        map[string][]int32
+	rightMatched []bool
+	keyBuf       []byte
+
+	out      []arrow.RecordBatch
+	leftDone bool
+	finished bool
+}
+
+func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
+	left, err := Build(ctx, n.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := Build(ctx, n.Right)
+	if err != nil {
+		left.Close()
+		return nil, err
+	}
+	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns())}
+	fail := func(err error) (Operator, error) {
+		j.Close()
+		return nil, err
+	}
+	for _, c := range n.Left.Columns() {
+		j.leftTypes = append(j.leftTypes, c.Type.Arrow())
+	}
+	for _, c := range n.Right.Columns() {
+		j.rightTypes = append(j.rightTypes, c.Type.Arrow())
+	}
+	lk, rk, rest := splitJoinKeys(n)
+	for i := range lk {
+		le, err := compile(lk[i], n.Left.Columns())
+		if err != nil {
+			return fail(err)
+		}
+		re, err := compile(rk[i], n.Right.Columns())
+		if err != nil {
+			return fail(err)
+		}
+		j.leftKeys, j.rightKeys = append(j.leftKeys, le), append(j.rightKeys, re)
+	}
+	if rest != nil {
+		if j.residual, err = compile(rest, n.Columns()); err != nil {
+			return fail(err)
+		}
+	}
+	return j, nil
+}
+
+// splitJoinKeys finds the equality conjuncts usable as hash keys: one side
+// reads only left columns, the other only right columns, and both have
+// the same Arrow type (so equal values encode equally).
+func splitJoinKeys(n *planner.Join) (left, right []planner.Expr, residual planner.Expr) {
+	if n.On == nil {
+		return nil, nil, nil
+	}
+	leftIDs := map[planner.ColumnID]bool{}
+	for _, c := range n.Left.Columns() {
+		leftIDs[c.ID] = true
+	}
+	side := func(e planner.Expr) int { // 1 left, 2 right, 0 mixed or none
+		cols := map[planner.ColumnID]bool{}
+		planner.ExprColumns(e, cols)
+		l, r := 0, 0
+		for id := range cols {
+			if leftIDs[id] {
+				l++
+			} else {
+				r++
+			}
+		}
+		switch {
+		case l > 0 && r == 0:
+			return 1
+		case r > 0 && l == 0:
+			return 2
+		}
+		return 0
+	}
+	var rest []planner.Expr
+	for _, c := range planner.SplitConjuncts(n.On) {
+		b, ok := c.(*planner.BinOp)
+		if ok && b.Op.Name == "=" && arrow.TypeEqual(b.L.Type().Arrow(), b.R.Type().Arrow()) {
+			ls, rs := side(b.L), side(b.R)
+			switch {
+			case ls == 1 && rs == 2:
+				left, right = append(left, b.L), append(right, b.R)
+				continue
+			case ls == 2 && rs == 1:
+				left, right = append(left, b.R), append(right, b.L)
+				continue
+			}
+		}
+		rest = append(rest, c)
+	}
+	and, _ := functions.LookupOperator("AND")
+	for _, c := range rest {
+		if residual == nil {
+			residual = c
+		} else {
+			residual = &planner.BinOp{Op: and, L: residual, R: c, Typ: types.Bool}
+		}
+	}
+	return left, right, residual
+}
+
+// build reads the right input into memory and hashes its keys.
+func (j *hashJoin) build(ctx context.Context) error {
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	j.table = map[string][]int32{}
+	row := int32(0)
+	for {
+		b, err := j.right.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		batches = append(batches, b)
+		keys, err := evalAll(ctx, j.rightKeys, b)
+		if err != nil {
+			return err
+		}
+		for r := 0; r < int(b.NumRows()); r++ {
+			if key, ok := j.encodeKey(keys, r); ok {
+				j.table[key] = append(j.table[key], row)
+			}
+			row++
+		}
+		releaseAll(keys)
+	}
+	j.rrows = int(row)
+	j.rcols = make([]arrow.Array, len(j.rightTypes))
+	for c, dt := range j.rightTypes {
+		if len(batches) == 0 {
+			j.rcols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
+			continue
+		}
+		parts := make([]arrow.Array, len(batches))
+		for i, b := range batches {
+			parts[i] = b.Column(c)
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return fmt.Errorf("join: %w", err)
+		}
+		j.rcols[c] = col
+	}
+	if j.kind == planner.RightJoin || j.kind == planner.FullJoin {
+		j.rightMatched = make([]bool, j.rrows)
+	}
+	j.built = true
+	return nil
+}
+
+// encodeKey encodes row r's key; ok is false when a key is NULL (NULL
+// never equals anything). Without keys every row shares the empty key.
+func (j *hashJoin) encodeKey(keys []arrow.Array, r int) (string, bool) {
+	j.keyBuf = j.keyBuf[:0]
+	for _, k := range keys {
+		if k.IsNull(r) {
+			return "", false
+		}
+		j.keyBuf = appendKey(j.keyBuf, k, r)
+	}
+	return string(j.keyBuf), true
+}
+
+func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !j.built {
+		if err := j.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for len(j.out) == 0 {
+		if j.finished {
+			return nil, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if j.leftDone {
+			if err := j.emitUnmatchedRight(); err != nil {
+				return nil, err
+			}
+			j.finished = true
+			continue
+		}
+		b, err := j.left.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			j.leftDone = true
+			continue
+		}
+		err = j.probe(ctx, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := j.out[0]
+	j.out = j.out[1:]
+	return out, nil
+}
+
+// probe joins one left batch, queueing the output batches.
+func (j *hashJoin) probe(ctx context.Context, b arrow.RecordBatch) error {
+	keys, err := evalAll(ctx, j.leftKeys, b)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(keys)
+	n := int(b.NumRows())
+	var leftMatched []bool
+	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin {
+		leftMatched = make([]bool, n)
+	}
+	li := make([]int32, 0, outputBatchRows)
+	ri := make([]int32, 0, outputBatchRows)
+	flush := func() error {
+		if len(li) == 0 {
+			return nil
+		}
+		err := j.emitPairs(ctx, b, li, ri, leftMatched)
+		li, ri = li[:0], ri[:0]
+		return err
+	}
+	for r := 0; r < n; r++ {
+		key, ok := j.encodeKey(keys, r)
+		if !ok {
+			continue
+		}
+		for _, m := range j.table[key] {
+			li, ri = append(li, int32(r)), append(ri, m)
+			if len(li) == outputBatchRows {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if leftMatched != nil {
+		var idx []int32
+		for r, m := range leftMatched {
+			if !m {
+				idx = append(idx, int32(r))
+			}
+		}
+		if len(idx) > 0 {
+			lcols, err := takeColumns(ctx, b.Columns(), idx)
+			if err != nil {
+				return err
+			}
+			j.queue(append(lcols, nullColumns(j.rightTypes, len(idx))...), len(idx))
+		}
+	}
+	return nil
+}
+
+// emitPairs builds the joined rows of candidate pairs, keeps those the
+// residual condition admits, and records which rows matched.
+func (j *hashJoin) emitPairs(ctx context.Context, b arrow.RecordBatch, li, ri []int32, leftMatched []bool) error {
+	lcols, err := takeColumns(ctx, b.Columns(), li)
+	if err != nil {
+		return err
+	}
+	rcols, err := takeColumns(ctx, j.rcols, ri)
+	if err != nil {
+		releaseAll(lcols)
+		return err
+	}
+	joined := array.NewRecordBatch(j.schema, append(lcols, rcols...), int64(len(li)))
+	releaseAll(lcols)
+	releaseAll(rcols)
+	if j.residual == nil {
+		for k := range li {
+			j.mark(li[k], ri[k], leftMatched)
+		}
+		j.out = append(j.out, joined)
+		return nil
+	}
+	mask, err := j.residual.eval(ctx, joined)
+	if err != nil {
+		joined.Release()
+		return err
+	}
+	m := mask.(*array.Boolean)
+	for k := range li {
+		if m.IsValid(k) && m.Value(k) {
+			j.mark(li[k], ri[k], leftMatched)
+		}
+	}
+	kept, err := filterBatch(ctx, joined, mask)
+	mask.Release()
+	joined.Release()
+	if err != nil {
+		return err
+	}
+	if kept.NumRows() == 0 {
+		kept.Release()
+		return nil
+	}
+	j.out = append(j.out, kept)
+	return nil
+}
+
+func (j *hashJoin) mark(l, r int32, leftMatched []bool) {
+	if leftMatched != nil {
+		leftMatched[l] = true
+	}
+	if j.rightMatched != nil {
+		j.rightMatched[r] = true
+	}
+}
+
+// emitUnmatchedRight queues the right rows no left row matched (RIGHT
+// and FULL joins).
+func (j *hashJoin) emitUnmatchedRight() error {
+	if j.rightMatched == nil {
+		return nil
+	}
+	var idx []int32
+	for r, m := range j.rightMatched {
+		if !m {
+			idx = append(idx, int32(r))
+		}
+	}
+	for start := 0; start < len(idx); start += outputBatchRows {
+		chunk := idx[start:min(start+outputBatchRows, len(idx))]
+		rcols, err := takeColumns(context.Background(), j.rcols, chunk)
+		if err != nil {
+			return err
+		}
+		j.queue(append(nullColumns(j.leftTypes, len(chunk)), rcols...), len(chunk))
+	}
+	return nil
+}
+
+func (j *hashJoin) queue(cols []arrow.Array, n int) {
+	j.out = append(j.out, array.NewRecordBatch(j.schema, cols, int64(n)))
+	releaseAll(cols)
+}
+
+func (j *hashJoin) Close() {
+	releaseAll(j.rcols)
+	j.rcols = nil
+	for _, b := range j.out {
+		b.Release()
+	}
+	j.out = nil
+	j.left.Close()
+	j.right.Close()
+}
+
+func evalAll(ctx context.Context, evs []evaluator, b arrow.RecordBatch) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(evs))
+	for _, e := range evs {
+		a, err := e.eval(ctx, b)
+		if err != nil {
+			releaseAll(out)
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func releaseAll(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// takeColumns gathers rows idx of each column.
+func takeColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
+	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
+	defer ia.Release()
+	out := make([]arrow.Array, 0, len(cols))
+	for _, c := range cols {
+		a, err := compute.TakeArray(ctx, c, ia)
+		if err != nil {
+			releaseAll(out)
+			return nil, fmt.Errorf("join: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func nullColumns(dts []arrow.DataType, n int) []arrow.Array {
+	out := make([]arrow.Array, len(dts))
+	for i, dt := range dts {
+		out[i] = array.MakeArrayOfNull(memory.DefaultAllocator, dt, n)
+	}
+	return out
+}
