@@ -60,6 +60,10 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindParam(x.ParamRef)
 	case *pg_query.Node_SqlvalueFunction:
 		return b.bindSQLValueFunction(x.SqlvalueFunction)
+	case *pg_query.Node_CaseExpr:
+		return b.bindCase(x.CaseExpr, ec)
+	case *pg_query.Node_CoalesceExpr:
+		return b.bindCoalesce(x.CoalesceExpr, ec)
 	case *pg_query.Node_TypeCast:
 		to, err := typeFromName(x.TypeCast.TypeName)
 		if err != nil {
@@ -250,7 +254,7 @@ func castSupported(from, to types.T) bool {
 
 func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 	if a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
-		return nil, pgerror.Unsupported("%s expressions are not supported yet", strings.TrimPrefix(a.Kind.String(), "AEXPR_"))
+		return b.bindSpecialAExpr(a, ec)
 	}
 	if len(a.Name) != 1 {
 		return nil, pgerror.Unsupported("qualified operators are not supported yet")
@@ -282,6 +286,9 @@ func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 	r, err := b.bindExpr(a.Rexpr, ec)
 	if err != nil {
 		return nil, err
+	}
+	if _, _, ok := functions.LookupPatternOp(opName); ok {
+		return b.pattern(opName, l, r, a.Location)
 	}
 	return b.binary(opName, l, r, a.Location)
 }
@@ -483,6 +490,23 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 		walkAST(x.ResTarget.Val, visit)
 	case *pg_query.Node_SortBy:
 		walkAST(x.SortBy.Node, visit)
+	case *pg_query.Node_CaseExpr:
+		walkAST(x.CaseExpr.Arg, visit)
+		for _, a := range x.CaseExpr.Args {
+			walkAST(a, visit)
+		}
+		walkAST(x.CaseExpr.Defresult, visit)
+	case *pg_query.Node_CaseWhen:
+		walkAST(x.CaseWhen.Expr, visit)
+		walkAST(x.CaseWhen.Result, visit)
+	case *pg_query.Node_CoalesceExpr:
+		for _, a := range x.CoalesceExpr.Args {
+			walkAST(a, visit)
+		}
+	case *pg_query.Node_List:
+		for _, a := range x.List.Items {
+			walkAST(a, visit)
+		}
 	}
 }
 
@@ -492,6 +516,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		return e, err
 	}
 	agg, isAgg := functions.LookupAggregate(name)
+	if sf, ok := functions.LookupScalar(name); ok && !isAgg {
+		return b.bindScalar(fc, sf, ec)
+	}
 	if !isAgg && functions.IsPostgresFunction(name) {
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "function %s is not supported yet", name)
 	}

@@ -18,8 +18,8 @@ func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 		return pgerror.Unsupported("WITH is not supported yet")
 	case len(s.ValuesLists) > 0:
 		return pgerror.Unsupported("VALUES is not supported yet")
-	case len(s.DistinctClause) > 0:
-		return pgerror.Unsupported("DISTINCT is not supported yet")
+	case len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil:
+		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
 		return pgerror.Unsupported("SELECT INTO is not supported")
 	case len(s.WindowClause) > 0:
@@ -126,6 +126,19 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		proj.Cols = append(proj.Cols, b.newColumn(t.name, col))
 	}
 	node = proj
+	if len(s.DistinctClause) > 0 {
+		// SELECT DISTINCT groups by every output column; the group
+		// columns keep the projection's IDs, so ORDER BY refers to them.
+		if len(hidden) > 0 {
+			return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+		}
+		agg := &Aggregate{Input: proj}
+		for _, c := range proj.Cols {
+			agg.Groups = append(agg.Groups, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+			agg.GroupCols = append(agg.GroupCols, c)
+		}
+		node = agg
+	}
 	if len(keys) > 0 {
 		for i := range keys {
 			keys[i].Expr = b.projected(proj, keys[i].Expr)
@@ -302,6 +315,14 @@ func figureColname(n *pg_query.Node) string {
 		}
 	case *pg_query.Node_SqlvalueFunction:
 		return sqlValueFunctionName(x.SqlvalueFunction)
+	case *pg_query.Node_CaseExpr:
+		return "case"
+	case *pg_query.Node_CoalesceExpr:
+		return "coalesce"
+	case *pg_query.Node_AExpr:
+		if x.AExpr.Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF {
+			return "nullif"
+		}
 	}
 	return "?column?"
 }

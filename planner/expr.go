@@ -190,6 +190,18 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 		ExprColumns(x.Arg, set)
 	case *Cast:
 		ExprColumns(x.Arg, set)
+	case *Func:
+		for _, a := range x.Args {
+			ExprColumns(a, set)
+		}
+	case *Case:
+		for _, w := range x.Whens {
+			ExprColumns(w.Cond, set)
+			ExprColumns(w.Result, set)
+		}
+		if x.Else != nil {
+			ExprColumns(x.Else, set)
+		}
 	case *Const, *Param:
 	default:
 		panic(fmt.Sprintf("ExprColumns: unhandled %T", e))
@@ -219,3 +231,62 @@ func (p *Param) String() string  { return fmt.Sprintf("$%d", p.Index+1) }
 // isUnknown reports whether e is an untyped literal or parameter, whose
 // type comes from where it is used.
 func isUnknown(e Expr) bool { return e.Type().OID == types.OIDUnknown }
+
+// Func calls a scalar function from the registry (sql/functions) by its
+// kernel name; its arguments already have the function's argument types.
+type Func struct {
+	Name      string
+	Args      []Expr
+	Typ       types.T
+	leakproof bool
+}
+
+func (f *Func) Type() types.T { return f.Typ }
+func (f *Func) Leakproof() bool {
+	if !f.leakproof {
+		return false
+	}
+	for _, a := range f.Args {
+		if !a.Leakproof() {
+			return false
+		}
+	}
+	return true
+}
+func (f *Func) String() string { return fmt.Sprintf("%s(%s)", f.Name, joinExprs(f.Args)) }
+
+// When is one branch of a Case.
+type When struct {
+	Cond, Result Expr
+}
+
+// Case is a searched CASE: the result of the first branch whose condition
+// is true, else Else (NULL when nil). A branch's result is evaluated only
+// for the rows that take it, so CASE guards errors as in PostgreSQL.
+type Case struct {
+	Whens []When
+	Else  Expr
+	Typ   types.T
+}
+
+func (c *Case) Type() types.T { return c.Typ }
+func (c *Case) Leakproof() bool {
+	for _, w := range c.Whens {
+		if !w.Cond.Leakproof() || !w.Result.Leakproof() {
+			return false
+		}
+	}
+	return c.Else == nil || c.Else.Leakproof()
+}
+func (c *Case) String() string {
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, w := range c.Whens {
+		fmt.Fprintf(&b, " WHEN %s THEN %s", w.Cond, w.Result)
+	}
+	if c.Else != nil {
+		fmt.Fprintf(&b, " ELSE %s", c.Else)
+	}
+	b.WriteString(" END")
+	return b.String()
+}

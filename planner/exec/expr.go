@@ -62,6 +62,41 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		}
 		neg := x.Negated
 		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return isNull(a, neg), nil }}, nil
+	case *planner.Func:
+		k, err := lookupKernel(x.Name)
+		if err != nil {
+			return nil, err
+		}
+		f := &funcEval{kernel: k, res: x.Typ}
+		for _, a := range x.Args {
+			ev, err := compile(a, input)
+			if err != nil {
+				return nil, err
+			}
+			f.args = append(f.args, ev)
+		}
+		return f, nil
+	case *planner.Case:
+		c := &caseEval{typ: x.Typ}
+		for _, w := range x.Whens {
+			cond, err := compile(w.Cond, input)
+			if err != nil {
+				return nil, err
+			}
+			res, err := compile(w.Result, input)
+			if err != nil {
+				return nil, err
+			}
+			c.conds, c.results = append(c.conds, cond), append(c.results, res)
+		}
+		if x.Else != nil {
+			els, err := compile(x.Else, input)
+			if err != nil {
+				return nil, err
+			}
+			c.els = els
+		}
+		return c, nil
 	case *planner.Cast:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -187,4 +222,23 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		return concat(l, r), nil
 	}
 	return nil, fmt.Errorf("operator %s cannot be executed", e.op.Name)
+}
+
+// funcEval evaluates a scalar function's arguments, then its kernel.
+type funcEval struct {
+	kernel scalarKernel
+	args   []evaluator
+	res    types.T
+}
+
+func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	args, err := evalAll(ctx, f.args, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(args)
+	if len(args) == 0 {
+		return nil, fmt.Errorf("function without arguments")
+	}
+	return f.kernel(args, f.res)
 }

@@ -133,24 +133,24 @@ func sameResult(t types.T) (types.T, bool) {
 // so that calling one is reported as unsupported (0A000) rather than as
 // not existing (42883).
 var postgresFunctions = map[string]bool{
-	"abs": true, "age": true, "array_agg": true, "array_length": true, "array_to_string": true,
-	"bool_and": true, "bool_or": true, "btrim": true, "cbrt": true, "ceil": true, "ceiling": true,
-	"char_length": true, "character_length": true, "coalesce": true, "concat": true, "concat_ws": true,
+	"age": true, "array_agg": true, "array_length": true, "array_to_string": true,
+	"bool_and": true, "bool_or": true, "cbrt": true, "ceil": true, "ceiling": true,
+	"coalesce": true, "concat_ws": true,
 	"cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "date_part": true, "date_trunc": true, "dense_rank": true,
 	"exp": true, "extract": true, "first_value": true, "floor": true, "format": true, "format_type": true,
 	"generate_series": true, "greatest": true, "initcap": true, "json_agg": true, "json_build_object": true,
 	"jsonb_agg": true, "lag": true, "last_value": true, "lead": true, "least": true, "left": true,
-	"length": true, "ln": true, "log": true, "lower": true, "lpad": true, "ltrim": true, "make_date": true,
+	"ln": true, "log": true, "lpad": true, "make_date": true,
 	"make_timestamp": true, "md5": true, "mod": true, "now": true, "nth_value": true, "ntile": true,
 	"nullif": true, "percent_rank": true, "percentile_cont": true, "percentile_disc": true, "pg_backend_pid": true,
-	"pi": true, "position": true, "power": true, "random": true, "rank": true, "regexp_match": true,
-	"regexp_replace": true, "repeat": true, "replace": true, "reverse": true, "right": true, "round": true,
-	"row_number": true, "rpad": true, "rtrim": true, "session_user": true, "set_config": true, "sign": true,
-	"split_part": true, "sqrt": true, "starts_with": true, "stddev": true, "stddev_pop": true,
-	"stddev_samp": true, "string_agg": true, "strpos": true, "substr": true, "substring": true,
+	"pi": true, "power": true, "random": true, "rank": true, "regexp_match": true,
+	"regexp_replace": true, "repeat": true, "reverse": true, "round": true,
+	"row_number": true, "rpad": true, "session_user": true, "set_config": true, "sign": true,
+	"split_part": true, "sqrt": true, "stddev": true, "stddev_pop": true,
+	"stddev_samp": true, "string_agg": true, "substring": true,
 	"to_char": true, "to_date": true, "to_timestamp": true, "trim": true, "trunc": true, "unnest": true,
-	"upper": true, "var_pop": true, "var_samp": true, "variance": true, "version": true, "width_bucket": true,
+	"var_pop": true, "var_samp": true, "variance": true, "version": true, "width_bucket": true,
 }
 
 // IsPostgresFunction reports whether name is a PostgreSQL function SQE

@@ -1,0 +1,318 @@
+package planner
+
+import (
+	"regexp"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/functions"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// This file binds conditional expressions (CASE, COALESCE, NULLIF, IN,
+// BETWEEN, IS DISTINCT FROM), pattern matching and scalar functions. The
+// SQL-standard forms are rewritten into CASE and comparisons with
+// PostgreSQL's NULL semantics, so exec needs one conditional operator.
+
+// resultType is the common type of CASE / COALESCE branches.
+func (b *Binder) resultType(es []Expr, what string) (types.T, error) {
+	t := types.Unknown
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		ct, ok := commonType(t, e.Type())
+		if !ok {
+			return types.T{}, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.Name(), e.Type().Name())
+		}
+		t = ct
+	}
+	if t.OID == types.OIDUnknown {
+		t = types.Text
+	}
+	return t, nil
+}
+
+func (b *Binder) newCase(whens []When, els Expr, what string) (Expr, error) {
+	results := []Expr{els}
+	for _, w := range whens {
+		results = append(results, w.Result)
+	}
+	t, err := b.resultType(results, what)
+	if err != nil {
+		return nil, err
+	}
+	for i := range whens {
+		if whens[i].Result, err = b.coerceResult(whens[i].Result, t); err != nil {
+			return nil, err
+		}
+	}
+	if els != nil {
+		if els, err = b.coerceResult(els, t); err != nil {
+			return nil, err
+		}
+	}
+	return &Case{Whens: whens, Else: els, Typ: t}, nil
+}
+
+// coerceResult converts a branch result to the CASE type; numerics keep
+// the widest scale.
+func (b *Binder) coerceResult(e Expr, t types.T) (Expr, error) {
+	if e.Type() == t {
+		return e, nil
+	}
+	return b.coerce(e, t, 0)
+}
+
+func (b *Binder) bindCase(c *pg_query.CaseExpr, ec *exprCtx) (Expr, error) {
+	var arg Expr
+	if c.Arg != nil {
+		var err error
+		if arg, err = b.bindExpr(c.Arg, ec); err != nil {
+			return nil, err
+		}
+	}
+	var whens []When
+	for _, n := range c.Args {
+		cw := n.GetCaseWhen()
+		if cw == nil {
+			return nil, b.unsupportedNode(n)
+		}
+		cond, err := b.bindExpr(cw.Expr, ec)
+		if err != nil {
+			return nil, err
+		}
+		if arg != nil {
+			// CASE x WHEN v THEN ...: the condition is x = v.
+			if cond, err = b.binary("=", arg, cond, cw.Location); err != nil {
+				return nil, err
+			}
+		} else if cond, err = b.requireBool(cond, cw.Location, "CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		res, err := b.bindExpr(cw.Result, ec)
+		if err != nil {
+			return nil, err
+		}
+		whens = append(whens, When{Cond: cond, Result: res})
+	}
+	var els Expr
+	if c.Defresult != nil {
+		var err error
+		if els, err = b.bindExpr(c.Defresult, ec); err != nil {
+			return nil, err
+		}
+	}
+	return b.newCase(whens, els, "CASE")
+}
+
+func (b *Binder) bindCoalesce(c *pg_query.CoalesceExpr, ec *exprCtx) (Expr, error) {
+	args := make([]Expr, len(c.Args))
+	for i, n := range c.Args {
+		e, err := b.bindExpr(n, ec)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	var whens []When
+	for _, a := range args[:len(args)-1] {
+		whens = append(whens, When{Cond: &IsNull{Arg: a, Negated: true}, Result: a})
+	}
+	return b.newCase(whens, args[len(args)-1], "COALESCE")
+}
+
+// bindSpecialAExpr binds the A_Expr kinds other than a plain operator.
+func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
+	opName := ""
+	if len(a.Name) == 1 {
+		opName = a.Name[0].GetString_().GetSval()
+	}
+	left := func() (Expr, error) { return b.bindExpr(a.Lexpr, ec) }
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		list := a.Rexpr.GetList()
+		if list == nil {
+			return nil, pgerror.Unsupported("IN (subquery) is not supported yet")
+		}
+		// x IN (a, b) is x = a OR x = b, with the same NULL behaviour.
+		var out Expr
+		for _, item := range list.Items {
+			v, err := b.bindExpr(item, ec)
+			if err != nil {
+				return nil, err
+			}
+			eq, err := b.binary("=", l, v, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			if out == nil {
+				out = eq
+			} else {
+				out = b.or(out, eq)
+			}
+		}
+		if opName == "<>" {
+			return &Not{Arg: out}, nil
+		}
+		return out, nil
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		bounds := a.Rexpr.GetList()
+		lo, err := b.bindExpr(bounds.Items[0], ec)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.bindExpr(bounds.Items[1], ec)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.binary(">=", l, lo, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.binary("<=", l, hi, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			return &Not{Arg: b.and(ge, le)}, nil
+		}
+		return b.and(ge, le), nil
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(a.Rexpr, ec)
+		if err != nil {
+			return nil, err
+		}
+		ne, err := b.binary("<>", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		// a IS DISTINCT FROM b: NULLs compare as values.
+		distinct, err := b.newCase([]When{
+			{Cond: &IsNull{Arg: l}, Result: &IsNull{Arg: r, Negated: true}},
+			{Cond: &IsNull{Arg: r}, Result: &Const{Typ: types.Bool, Value: true}},
+		}, ne, "CASE")
+		if err != nil {
+			return nil, err
+		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+			return &Not{Arg: distinct}, nil
+		}
+		return distinct, nil
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(a.Rexpr, ec)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := b.binary("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		return b.newCase([]When{{Cond: eq, Result: &Const{Typ: l.Type()}}}, l, "NULLIF")
+	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindExpr(a.Rexpr, ec)
+		if err != nil {
+			return nil, err
+		}
+		return b.pattern(opName, l, r, a.Location)
+	}
+	return nil, pgerror.Unsupported("%s expressions are not supported yet", strings.TrimPrefix(a.Kind.String(), "AEXPR_"))
+}
+
+func (b *Binder) or(l, r Expr) Expr {
+	op, _ := functions.LookupOperator("OR")
+	return &BinOp{Op: op, L: l, R: r, Typ: types.Bool}
+}
+
+// pattern binds LIKE, ILIKE and regular-expression matches. A constant
+// regular expression is compiled here, so an invalid one is an error of
+// the statement, never of a row.
+func (b *Binder) pattern(op string, l, r Expr, loc int32) (Expr, error) {
+	fn, negated, ok := functions.LookupPatternOp(op)
+	if !ok {
+		return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), op, r.Type().Name())
+	}
+	var err error
+	for _, side := range []*Expr{&l, &r} {
+		t := (*side).Type()
+		if t.Family() != types.FamilyString && t.OID != types.OIDUnknown {
+			return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), op, r.Type().Name())
+		}
+		if *side, err = b.coerce(*side, types.Text, loc); err != nil {
+			return nil, err
+		}
+	}
+	leakproof := false
+	if c, ok := r.(*Const); ok {
+		switch fn {
+		case "like", "ilike":
+			leakproof = true
+		case "regex", "iregex":
+			if s, ok := c.Value.(string); ok {
+				if _, err := regexp.Compile(s); err != nil {
+					return nil, b.errAt(loc, pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+				}
+				leakproof = true
+			}
+		}
+	}
+	var out Expr = &Func{Name: fn, Args: []Expr{l, r}, Typ: types.Bool, leakproof: leakproof}
+	if negated {
+		out = &Not{Arg: out}
+	}
+	return out, nil
+}
+
+// bindScalar binds a call of a registered scalar function.
+func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprCtx) (Expr, error) {
+	if fc.AggStar || fc.AggDistinct || fc.Over != nil || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return nil, b.errAt(fc.Location, pgerror.WrongObjectType, "%s is not an aggregate function", f.Name)
+	}
+	args := make([]Expr, len(fc.Args))
+	argTypes := make([]types.T, len(fc.Args))
+	for i, n := range fc.Args {
+		e, err := b.bindExpr(n, ec)
+		if err != nil {
+			return nil, err
+		}
+		args[i], argTypes[i] = e, e.Type()
+	}
+	want, res, ok := f.Resolve(argTypes)
+	if !ok {
+		names := make([]string, len(argTypes))
+		for i, t := range argTypes {
+			names[i] = t.Name()
+		}
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", funcName(fc), strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	for i := range args {
+		var err error
+		if args[i], err = b.cast(args[i], want[i], fc.Location); err != nil {
+			return nil, err
+		}
+	}
+	return &Func{Name: f.Name, Args: args, Typ: res, leakproof: f.Leakproof}, nil
+}

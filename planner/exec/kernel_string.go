@@ -1,0 +1,365 @@
+package exec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// scalarKernel computes a scalar function over argument arrays of equal
+// length; NULL handling is each kernel's (most return NULL for any NULL
+// argument; concat skips them).
+type scalarKernel func(args []arrow.Array, res types.T) (arrow.Array, error)
+
+func lookupKernel(name string) (scalarKernel, error) {
+	switch name {
+	case "lower":
+		return stringMap(strings.ToLower), nil
+	case "upper":
+		return stringMap(strings.ToUpper), nil
+	case "length":
+		return length, nil
+	case "btrim", "ltrim", "rtrim":
+		return trimKernel(name), nil
+	case "replace":
+		return replaceKernel, nil
+	case "strpos":
+		return strpos, nil
+	case "starts_with":
+		return startsWith, nil
+	case "substr":
+		return substr, nil
+	case "left", "right":
+		return leftRight(name == "left"), nil
+	case "concat":
+		return concatKernel, nil
+	case "abs":
+		return absKernel, nil
+	case "like", "ilike", "regex", "iregex":
+		return matchKernel(name), nil
+	}
+	return nil, fmt.Errorf("function %s cannot be executed", name)
+}
+
+func strArg(a arrow.Array) *array.String { return a.(*array.String) }
+
+// anyNull reports whether row i is NULL in any argument.
+func anyNull(args []arrow.Array, i int) bool {
+	for _, a := range args {
+		if a.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildStrings runs f on every row whose arguments are all non-NULL.
+func buildStrings(args []arrow.Array, f func(i int, buf []byte) []byte) arrow.Array {
+	n := args[0].Len()
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(n)
+	buf := make([]byte, 0, 64)
+	for i := 0; i < n; i++ {
+		if anyNull(args, i) {
+			b.AppendNull()
+			continue
+		}
+		buf = f(i, buf[:0])
+		b.BinaryBuilder.Append(buf)
+	}
+	return b.NewArray()
+}
+
+func stringMap(f func(string) string) scalarKernel {
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		s := strArg(args[0])
+		return buildStrings(args, func(i int, buf []byte) []byte { return append(buf, f(s.Value(i))...) }), nil
+	}
+}
+
+func intResult(args []arrow.Array, f func(i int) int32) arrow.Array {
+	n := args[0].Len()
+	out := make([]int32, n)
+	validity, nulls := nullsOf(args)
+	for i := 0; i < n; i++ {
+		if validAt(validity, i) {
+			out[i] = f(i)
+		}
+	}
+	return newFixed(arrow.PrimitiveTypes.Int32, out, validity, nulls)
+}
+
+func boolResult(args []arrow.Array, f func(i int) bool) arrow.Array {
+	n := args[0].Len()
+	bits := make([]byte, bitutil.BytesForBits(int64(n)))
+	validity, nulls := nullsOf(args)
+	for i := 0; i < n; i++ {
+		if validAt(validity, i) && f(i) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return newBool(n, bits, validity, nulls)
+}
+
+// nullsOf is the validity of a function that is NULL when any argument is.
+func nullsOf(args []arrow.Array) ([]byte, int) {
+	v, nulls := validity1(args[0])
+	for _, a := range args[1:] {
+		if a.NullN() == 0 {
+			continue
+		}
+		if v == nil {
+			v = make([]byte, bitutil.BytesForBits(int64(a.Len())))
+			bitutil.SetBitsTo(v, 0, int64(a.Len()), true)
+		}
+		nulls = 0
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				bitutil.ClearBit(v, i)
+			}
+			if !bitutil.BitIsSet(v, i) {
+				nulls++
+			}
+		}
+	}
+	return v, nulls
+}
+
+func length(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	s := strArg(args[0])
+	return intResult(args, func(i int) int32 { return int32(utf8.RuneCountInString(s.Value(i))) }), nil
+}
+
+func trimKernel(name string) scalarKernel {
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		s := strArg(args[0])
+		chars := func(int) string { return " " }
+		if len(args) == 2 {
+			c := strArg(args[1])
+			chars = func(i int) string { return c.Value(i) }
+		}
+		return buildStrings(args, func(i int, buf []byte) []byte {
+			v, set := s.Value(i), chars(i)
+			switch name {
+			case "ltrim":
+				v = strings.TrimLeft(v, set)
+			case "rtrim":
+				v = strings.TrimRight(v, set)
+			default:
+				v = strings.Trim(v, set)
+			}
+			return append(buf, v...)
+		}), nil
+	}
+}
+
+func replaceKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	s, from, to := strArg(args[0]), strArg(args[1]), strArg(args[2])
+	return buildStrings(args, func(i int, buf []byte) []byte {
+		if from.Value(i) == "" {
+			return append(buf, s.Value(i)...)
+		}
+		return append(buf, strings.ReplaceAll(s.Value(i), from.Value(i), to.Value(i))...)
+	}), nil
+}
+
+func strpos(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	s, sub := strArg(args[0]), strArg(args[1])
+	return intResult(args, func(i int) int32 {
+		k := strings.Index(s.Value(i), sub.Value(i))
+		if k < 0 {
+			return 0
+		}
+		return int32(utf8.RuneCountInString(s.Value(i)[:k])) + 1
+	}), nil
+}
+
+func startsWith(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	s, p := strArg(args[0]), strArg(args[1])
+	return boolResult(args, func(i int) bool { return strings.HasPrefix(s.Value(i), p.Value(i)) }), nil
+}
+
+// substr is PostgreSQL's substr(s, start [, count]): 1-based, a start
+// before 1 eats into count, a negative count is an error.
+func substr(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	s := strArg(args[0])
+	start := values[int64](args[1])
+	var count []int64
+	if len(args) == 3 {
+		count = values[int64](args[2])
+		for i, c := range count {
+			if c < 0 && !anyNull(args, i) {
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "negative substring length not allowed")
+			}
+		}
+	}
+	return buildStrings(args, func(i int, buf []byte) []byte {
+		r := []rune(s.Value(i))
+		from, to := start[i]-1, int64(len(r))
+		if count != nil {
+			to = min(to, from+count[i])
+		}
+		from = max(from, 0)
+		if from >= to || from >= int64(len(r)) {
+			return buf
+		}
+		return append(buf, string(r[from:to])...)
+	}), nil
+}
+
+func leftRight(left bool) scalarKernel {
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		s := strArg(args[0])
+		n := values[int64](args[1])
+		return buildStrings(args, func(i int, buf []byte) []byte {
+			r := []rune(s.Value(i))
+			k := n[i]
+			if k < 0 {
+				k = max(int64(len(r))+k, 0)
+			}
+			k = min(k, int64(len(r)))
+			if left {
+				return append(buf, string(r[:k])...)
+			}
+			return append(buf, string(r[int64(len(r))-k:])...)
+		}), nil
+	}
+}
+
+// concatKernel joins its arguments, skipping NULLs; never NULL.
+func concatKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	n := args[0].Len()
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	buf := make([]byte, 0, 64)
+	for i := 0; i < n; i++ {
+		buf = buf[:0]
+		for _, a := range args {
+			if a.IsValid(i) {
+				buf = append(buf, strArg(a).Value(i)...)
+			}
+		}
+		b.BinaryBuilder.Append(buf)
+	}
+	return b.NewArray(), nil
+}
+
+func absKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	a := args[0]
+	neg, err := negate(a, res)
+	if err != nil {
+		return nil, err
+	}
+	defer neg.Release()
+	cond, err := compareArrays("<", a, zeroLike(a))
+	if err != nil {
+		return nil, err
+	}
+	defer cond.Release()
+	// abs(x) = x < 0 ? -x : x, row by row.
+	pieces := []arrow.Array{a, neg}
+	all, err := array.Concatenate(pieces, memory.DefaultAllocator)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	n := a.Len()
+	pos := make([]int32, n)
+	c := cond.(*array.Boolean)
+	for i := 0; i < n; i++ {
+		pos[i] = int32(i)
+		if c.IsValid(i) && c.Value(i) {
+			pos[i] = int32(n + i)
+		}
+	}
+	return takeArray(all, pos)
+}
+
+func zeroLike(a arrow.Array) arrow.Array {
+	z := array.MakeArrayOfNull(memory.DefaultAllocator, a.DataType(), a.Len())
+	defer z.Release()
+	data := a.Data()
+	buf := make([]byte, data.Buffers()[1].Len())
+	zd := array.NewData(a.DataType(), a.Len(), []*memory.Buffer{nil, memory.NewBufferBytes(buf)}, nil, 0, data.Offset())
+	defer zd.Release()
+	return array.MakeFromData(zd)
+}
+
+// matchKernel evaluates LIKE / ILIKE / regular-expression matches. Each
+// distinct pattern is compiled once per batch.
+func matchKernel(kind string) scalarKernel {
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		s, p := strArg(args[0]), strArg(args[1])
+		cache := map[string]*regexp.Regexp{}
+		var compileErr error
+		compile := func(pat string) *regexp.Regexp {
+			if re, ok := cache[pat]; ok {
+				return re
+			}
+			var expr string
+			switch kind {
+			case "like":
+				expr = likeToRegexp(pat, false)
+			case "ilike":
+				expr = likeToRegexp(pat, true)
+			case "regex":
+				expr = pat
+			case "iregex":
+				expr = "(?i)" + pat
+			}
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				compileErr = pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+			}
+			cache[pat] = re
+			return re
+		}
+		out := boolResult(args, func(i int) bool {
+			re := compile(p.Value(i))
+			return re != nil && re.MatchString(s.Value(i))
+		})
+		if compileErr != nil {
+			out.Release()
+			return nil, compileErr
+		}
+		return out, nil
+	}
+}
+
+// likeToRegexp translates a LIKE pattern (% any run, _ one character,
+// backslash escapes) into an anchored regular expression.
+func likeToRegexp(pat string, fold bool) string {
+	var b strings.Builder
+	if fold {
+		b.WriteString("(?i)")
+	}
+	b.WriteString("(?s)^")
+	escaped := false
+	for _, r := range pat {
+		switch {
+		case escaped:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '%':
+			b.WriteString(".*")
+		case r == '_':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return b.String()
+}

@@ -1,0 +1,123 @@
+package functions
+
+import (
+	"strings"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// Scalar describes a scalar function: Resolve checks the argument types
+// and gives the types the arguments are converted to and the result type.
+type Scalar struct {
+	Name      string
+	Leakproof bool
+	Resolve   func(args []types.T) (argTypes []types.T, result types.T, ok bool)
+}
+
+// textArgs accepts n string (or untyped) arguments, n in [min, max].
+func textArgs(minN, maxN int, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		if len(args) < minN || len(args) > maxN {
+			return nil, types.T{}, false
+		}
+		out := make([]types.T, len(args))
+		for i, a := range args {
+			if a.Family() != types.FamilyString && a.OID != types.OIDUnknown {
+				return nil, types.T{}, false
+			}
+			out[i] = types.Text
+		}
+		return out, result, true
+	}
+}
+
+// textIntArgs accepts (text, int [, int]).
+func textIntArgs(minN, maxN int) func([]types.T) ([]types.T, types.T, bool) {
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		if len(args) < minN || len(args) > maxN {
+			return nil, types.T{}, false
+		}
+		if args[0].Family() != types.FamilyString && args[0].OID != types.OIDUnknown {
+			return nil, types.T{}, false
+		}
+		out := []types.T{types.Text}
+		for _, a := range args[1:] {
+			if a.Family() != types.FamilyInt && a.OID != types.OIDUnknown {
+				return nil, types.T{}, false
+			}
+			out = append(out, types.Int8)
+		}
+		return out, types.Text, true
+	}
+}
+
+// anyToText accepts any number of arguments of any type (concat).
+func anyToText(args []types.T) ([]types.T, types.T, bool) {
+	out := make([]types.T, len(args))
+	for i := range args {
+		out[i] = types.Text
+	}
+	return out, types.Text, true
+}
+
+func numericSame(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 || !args[0].IsNumeric() {
+		return nil, types.T{}, false
+	}
+	return args, args[0], true
+}
+
+// scalars lists the scalar functions. Leakproof marks those that cannot
+// fail or reveal their input except through their result.
+var scalars = map[string]Scalar{
+	"lower":            {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"upper":            {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"length":           {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"char_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"character_length": {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"btrim":            {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"ltrim":            {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"rtrim":            {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"replace":          {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
+	"strpos":           {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"position":         {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"starts_with":      {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
+	"substr":           {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substring":        {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"left":             {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"right":            {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"concat":           {Name: "concat", Leakproof: true, Resolve: anyToText},
+	"abs":              {Name: "abs", Resolve: numericSame},
+}
+
+// LookupScalar returns the scalar function named name.
+func LookupScalar(name string) (Scalar, bool) {
+	f, ok := scalars[strings.ToLower(name)]
+	return f, ok
+}
+
+// Pattern operators: LIKE (~~), ILIKE (~~*) and POSIX regular
+// expressions (~, ~*), with their negations. LIKE cannot fail, so it is
+// leakproof; a regular expression can be invalid, which the binder checks
+// when the pattern is a constant.
+var patternOps = map[string]struct {
+	Func      string
+	Negated   bool
+	Leakproof bool
+}{
+	"~~":   {Func: "like"},
+	"!~~":  {Func: "like", Negated: true},
+	"~~*":  {Func: "ilike"},
+	"!~~*": {Func: "ilike", Negated: true},
+	"~":    {Func: "regex"},
+	"!~":   {Func: "regex", Negated: true},
+	"~*":   {Func: "iregex"},
+	"!~*":  {Func: "iregex", Negated: true},
+}
+
+// LookupPatternOp returns the matching function behind a pattern
+// operator and whether the operator negates it.
+func LookupPatternOp(op string) (fn string, negated, ok bool) {
+	p, ok := patternOps[op]
+	return p.Func, p.Negated, ok
+}
