@@ -139,7 +139,7 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		}
 		list := a.Rexpr.GetList()
 		if list == nil {
-			return nil, pgerror.Unsupported("IN (subquery) is not supported yet")
+			return nil, b.unsupportedNode(a.Rexpr)
 		}
 		// x IN (a, b) is x = a OR x = b, with the same NULL behaviour.
 		var out Expr
@@ -315,4 +315,61 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 		}
 	}
 	return &Func{Name: f.Name, Args: args, Typ: res, leakproof: f.Leakproof}, nil
+}
+
+// bindSubLink binds a subquery used as an expression. The subquery is
+// bound with this query's scope as its outer scope, so a reference to an
+// enclosing column is recognised (correlation is refused for now).
+func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, b.unsupportedNode(sl.Subselect)
+	}
+	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
+		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope)}
+	plan, err := inner.bindSelect(sel)
+	b.nextID = inner.nextID
+	if err != nil {
+		return nil, err
+	}
+	plan = Optimize(&Plan{Root: plan}).Root
+	cols := plan.Columns()
+	switch sl.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		return &Subquery{Kind: ExistsSubquery, Plan: plan, Typ: types.Bool}, nil
+	case pg_query.SubLinkType_EXPR_SUBLINK:
+		if len(cols) != 1 {
+			return nil, b.errAt(sl.Location, pgerror.SyntaxError, "subquery must return only one column")
+		}
+		return &Subquery{Kind: ScalarSubquery, Plan: plan, Typ: cols[0].Type}, nil
+	case pg_query.SubLinkType_ANY_SUBLINK:
+		if len(sl.OperName) > 0 && sl.OperName[len(sl.OperName)-1].GetString_().GetSval() != "=" {
+			return nil, pgerror.Unsupported("op ANY (subquery) is supported only for =")
+		}
+		if len(cols) != 1 {
+			return nil, b.errAt(sl.Location, pgerror.SyntaxError, "subquery has too many columns")
+		}
+		arg, err := b.bindExpr(sl.Testexpr, ec)
+		if err != nil {
+			return nil, err
+		}
+		ct, ok := commonType(arg.Type(), cols[0].Type)
+		if !ok {
+			return nil, b.errAt(sl.Location, pgerror.UndefinedFunction, "operator does not exist: %s = %s", arg.Type().Name(), cols[0].Type.Name())
+		}
+		if arg, err = b.coerce(arg, ct, sl.Location); err != nil {
+			return nil, err
+		}
+		if cols[0].Type != ct {
+			// Convert the subquery's column to the compared type.
+			c := cols[0]
+			conv, err := b.coerce(&ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, ct, sl.Location)
+			if err != nil {
+				return nil, err
+			}
+			plan = &Project{Input: plan, Exprs: []Expr{conv}, Cols: []Column{b.newColumn(c.Name, Column{Type: ct, Nullable: true})}}
+		}
+		return &Subquery{Kind: InSubquery, Plan: plan, Arg: arg, Typ: types.Bool}, nil
+	}
+	return nil, pgerror.Unsupported("%s subqueries are not supported yet", strings.TrimSuffix(sl.SubLinkType.String(), "_SUBLINK"))
 }

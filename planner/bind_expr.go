@@ -64,6 +64,19 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindCase(x.CaseExpr, ec)
 	case *pg_query.Node_CoalesceExpr:
 		return b.bindCoalesce(x.CoalesceExpr, ec)
+	case *pg_query.Node_SubLink:
+		return b.bindSubLink(x.SubLink, ec)
+	case *pg_query.Node_CollateClause:
+		// Text compares bytewise (PostgreSQL's C collation); the default
+		// and C collations are accepted, others refused.
+		for _, n := range x.CollateClause.Collname {
+			switch strings.ToLower(n.GetString_().GetSval()) {
+			case "pg_catalog", "default", "c", "posix":
+			default:
+				return nil, pgerror.Unsupported("collation %s is not supported", n.GetString_().GetSval())
+			}
+		}
+		return b.bindExpr(x.CollateClause.Arg, ec)
 	case *pg_query.Node_TypeCast:
 		to, err := typeFromName(x.TypeCast.TypeName)
 		if err != nil {
@@ -255,6 +268,10 @@ func castSupported(from, to types.T) bool {
 func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 	if a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
 		return b.bindSpecialAExpr(a, ec)
+	}
+	// OPERATOR(pg_catalog.~) is the built-in operator.
+	if len(a.Name) == 2 && a.Name[0].GetString_().GetSval() == "pg_catalog" {
+		a = &pg_query.A_Expr{Kind: a.Kind, Name: a.Name[1:], Lexpr: a.Lexpr, Rexpr: a.Rexpr, Location: a.Location}
 	}
 	if len(a.Name) != 1 {
 		return nil, pgerror.Unsupported("qualified operators are not supported yet")
@@ -503,6 +520,11 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 		for _, a := range x.CoalesceExpr.Args {
 			walkAST(a, visit)
 		}
+	case *pg_query.Node_CollateClause:
+		walkAST(x.CollateClause.Arg, visit)
+	case *pg_query.Node_SubLink:
+		// Aggregates inside a subquery belong to it.
+		walkAST(x.SubLink.Testexpr, visit)
 	case *pg_query.Node_List:
 		for _, a := range x.List.Items {
 			walkAST(a, visit)

@@ -23,6 +23,9 @@ type Binder struct {
 	nextID  ColumnID
 	params  *Params
 	session SessionInfo
+	// outer are the scopes of enclosing queries, innermost last, so that a
+	// reference to an outer column is recognised (and, for now, refused).
+	outer []*scope
 }
 
 // Params are a statement's $n parameters. When a statement is prepared,
@@ -190,6 +193,13 @@ func (b *Binder) resolve(sc *scope, qualifier, name string, loc int32) (Column, 
 		found = c
 	}
 	if found == nil {
+		for _, o := range b.outer {
+			for _, c := range o.cols {
+				if c.Name == name && (qualifier == "" || c.Qualifier == qualifier) {
+					return Column{}, b.errAt(loc, pgerror.FeatureNotSupported, "correlated subqueries are not supported yet")
+				}
+			}
+		}
 		if qualifier != "" {
 			known := false
 			for _, c := range sc.cols {

@@ -202,6 +202,10 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 		if x.Else != nil {
 			ExprColumns(x.Else, set)
 		}
+	case *Subquery:
+		if x.Arg != nil {
+			ExprColumns(x.Arg, set)
+		}
 	case *Const, *Param:
 	default:
 		panic(fmt.Sprintf("ExprColumns: unhandled %T", e))
@@ -289,4 +293,37 @@ func (c *Case) String() string {
 	}
 	b.WriteString(" END")
 	return b.String()
+}
+
+// SubqueryKind is how a subquery is used in an expression.
+type SubqueryKind uint8
+
+const (
+	ScalarSubquery SubqueryKind = iota // (SELECT x ...): one value
+	ExistsSubquery                     // EXISTS (SELECT ...)
+	InSubquery                         // Arg IN (SELECT x ...)
+)
+
+// Subquery is an uncorrelated subquery: its plan reads nothing of the
+// enclosing row, so exec runs it once per statement and reuses the
+// answer.
+type Subquery struct {
+	Kind SubqueryKind
+	Plan Node
+	Arg  Expr // the tested value of IN
+	Typ  types.T
+}
+
+func (s *Subquery) Type() types.T { return s.Typ }
+
+// Leakproof: a scalar subquery fails on more than one row.
+func (s *Subquery) Leakproof() bool { return false }
+func (s *Subquery) String() string {
+	switch s.Kind {
+	case ExistsSubquery:
+		return "EXISTS(subquery)"
+	case InSubquery:
+		return fmt.Sprintf("%s IN (subquery)", s.Arg)
+	}
+	return "(subquery)"
 }

@@ -76,6 +76,16 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			f.args = append(f.args, ev)
 		}
 		return f, nil
+	case *planner.Subquery:
+		sq := &subqueryEval{node: x}
+		if x.Arg != nil {
+			arg, err := compile(x.Arg, input)
+			if err != nil {
+				return nil, err
+			}
+			sq.arg = arg
+		}
+		return sq, nil
 	case *planner.Case:
 		c := &caseEval{typ: x.Typ}
 		for _, w := range x.Whens {
