@@ -261,6 +261,9 @@ func castSupported(from, to types.T) bool {
 		return true
 	case ff == types.FamilyDate && tf == types.FamilyTimestamp:
 		return true
+	case ff == types.FamilyInt && tf == types.FamilyOID, ff == types.FamilyOID && tf == types.FamilyOID,
+		ff == types.FamilyOID && tf == types.FamilyInt && to.OID == types.OIDInt8:
+		return true
 	}
 	return false
 }

@@ -58,6 +58,12 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 		}
 	case "date":
 		t = types.Date
+	case "oid":
+		t = types.OID
+	case "name":
+		t = types.Name
+	case "char":
+		t = types.Char
 	case "timestamp":
 		t = types.Timestamp
 	case "timestamptz":
@@ -116,6 +122,10 @@ func commonType(a, b types.T) (types.T, bool) {
 	}
 	fa, fb := a.Family(), b.Family()
 	switch {
+	case fa == types.FamilyOID && (fb == types.FamilyOID || fb == types.FamilyInt),
+		fb == types.FamilyOID && fa == types.FamilyInt:
+		// Integers convert to oid implicitly, as in PostgreSQL.
+		return types.OID, true
 	case fa == types.FamilyInt && fb == types.FamilyInt:
 		if intRank(a) >= intRank(b) {
 			return a, true
@@ -179,9 +189,25 @@ func convertConst(v any, from, to types.T) (any, error) {
 	switch from.Family() {
 	case types.FamilyUnknown, types.FamilyString:
 		return types.ParseText(v.(string), to)
+	case types.FamilyOID:
+		i := v.(int64)
+		switch to.Family() {
+		case types.FamilyOID:
+			return i, nil
+		case types.FamilyInt:
+			if to.OID == types.OIDInt8 {
+				return i, nil
+			}
+			return types.CheckIntRange(int64(int32(uint32(i))), to)
+		}
 	case types.FamilyInt:
 		i := v.(int64)
 		switch to.Family() {
+		case types.FamilyOID:
+			if i < -(1<<31) || i > 1<<32-1 {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "OID out of range")
+			}
+			return int64(uint32(i)), nil
 		case types.FamilyInt:
 			return types.CheckIntRange(i, to)
 		case types.FamilyFloat:

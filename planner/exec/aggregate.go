@@ -218,6 +218,8 @@ func appendKey(dst []byte, a arrow.Array, r int) []byte {
 		return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(r)))
 	case *array.Date32:
 		return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(r)))
+	case *array.Uint32:
+		return binary.LittleEndian.AppendUint32(dst, x.Value(r))
 	case *array.Int64:
 		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
 	case *array.Timestamp:
@@ -271,6 +273,8 @@ func appendValue(b array.Builder, a arrow.Array, r int) {
 		b.(*array.Decimal128Builder).Append(x.Value(r))
 	case *array.Date32:
 		b.(*array.Date32Builder).Append(x.Value(r))
+	case *array.Uint32:
+		b.(*array.Uint32Builder).Append(x.Value(r))
 	case *array.Timestamp:
 		b.(*array.TimestampBuilder).Append(x.Value(r))
 	default:

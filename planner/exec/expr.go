@@ -171,6 +171,8 @@ func constArray(t types.T, v any, n int) (arrow.Array, error) {
 			b.Append(int32(v.(int64)))
 		case *array.Int64Builder:
 			b.Append(v.(int64))
+		case *array.Uint32Builder:
+			b.Append(uint32(v.(int64)))
 		case *array.Float32Builder:
 			b.Append(float32(v.(float64)))
 		case *array.Float64Builder:

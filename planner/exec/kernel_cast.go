@@ -23,6 +23,27 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			return a, nil
 		}
 		return castToText(a, to)
+	case from.Family() == types.FamilyOID:
+		oids := values[uint32](a)
+		ints := make([]int64, n)
+		for i, v := range oids {
+			ints[i] = int64(v)
+		}
+		if to.Family() == types.FamilyOID {
+			a.Retain()
+			return a, nil
+		}
+		return intsTo(ints, to, validity, nulls), nil
+	case from.Family() == types.FamilyInt && to.Family() == types.FamilyOID:
+		ints := intsOf(a)
+		out := make([]uint32, n)
+		for i, v := range ints {
+			if validAt(validity, i) && (v < -(1<<31) || v > 1<<32-1) {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "OID out of range")
+			}
+			out[i] = uint32(v)
+		}
+		return newFixed(to.Arrow(), out, validity, nulls), nil
 	case from.Family() == types.FamilyInt:
 		ints := intsOf(a)
 		switch to.Family() {

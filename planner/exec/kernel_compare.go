@@ -46,6 +46,8 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 		compareFixed(values[int32](l), values[int32](r), bits, test)
 	case arrow.INT64, arrow.TIMESTAMP:
 		compareFixed(values[int64](l), values[int64](r), bits, test)
+	case arrow.UINT32:
+		compareFixed(values[uint32](l), values[uint32](r), bits, test)
 	case arrow.FLOAT32:
 		compareFloat(values[float32](l), values[float32](r), bits, test)
 	case arrow.FLOAT64:
@@ -79,7 +81,7 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 	return newBool(n, bits, validity, nulls), nil
 }
 
-func compareFixed[T int16 | int32 | int64](l, r []T, bits []byte, test func(int) bool) {
+func compareFixed[T int16 | int32 | int64 | uint32](l, r []T, bits []byte, test func(int) bool) {
 	for i := range l {
 		if test(cmp.Compare(l[i], r[i])) {
 			bitutil.SetBit(bits, i)

@@ -41,6 +41,8 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 			buf = strconv.AppendInt(buf, int64(x.Value(i)), 10)
 		case *array.Int64:
 			buf = strconv.AppendInt(buf, x.Value(i), 10)
+		case *array.Uint32:
+			buf = strconv.AppendUint(buf, uint64(x.Value(i)), 10)
 		case *array.Float32:
 			buf = types.AppendFloat(buf, float64(x.Value(i)), 32)
 		case *array.Float64:

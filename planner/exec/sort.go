@@ -173,6 +173,9 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	case arrow.INT64, arrow.TIMESTAMP:
 		v := values[int64](a)
 		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case arrow.UINT32:
+		v := values[uint32](a)
+		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
 	case arrow.FLOAT32:
 		v := values[float32](a)
 		base = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }

@@ -136,6 +136,8 @@ func valueAt(a arrow.Array, i int) any {
 		return int64(x.Value(i))
 	case *array.Int64:
 		return x.Value(i)
+	case *array.Uint32:
+		return int64(x.Value(i))
 	case *array.Float32:
 		return float64(x.Value(i))
 	case *array.Float64:

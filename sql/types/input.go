@@ -130,6 +130,15 @@ func ParseText(s string, t T) (any, error) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
 		}
 		return i, nil
+	case FamilyOID:
+		u, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			return nil, invalidInput(t.Name(), s)
+		}
+		if u < -(1<<31) || u > 1<<32-1 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
+		}
+		return int64(uint32(u)), nil
 	case FamilyFloat:
 		switch strings.ToLower(trimmed) {
 		case "nan":
