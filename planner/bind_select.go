@@ -294,37 +294,56 @@ func (b *Binder) bindTargets(list []*pg_query.Node, sc *scope, ec *exprCtx) ([]t
 
 // figureColname names an unaliased output column as PostgreSQL does.
 func figureColname(n *pg_query.Node) string {
+	name, _ := figureColnameStrength(n)
+	return name
+}
+
+// figureColnameStrength follows PostgreSQL's FigureColnameInternal: a
+// column or function name (strength 2) beats a cast's type name (1),
+// which beats "?column?" (0).
+func figureColnameStrength(n *pg_query.Node) (string, int) {
 	switch x := n.Node.(type) {
 	case *pg_query.Node_ColumnRef:
 		last := x.ColumnRef.Fields[len(x.ColumnRef.Fields)-1]
 		if s := last.GetString_(); s != nil {
-			return s.Sval
+			return s.Sval, 2
 		}
 	case *pg_query.Node_FuncCall:
 		names := x.FuncCall.Funcname
-		return names[len(names)-1].GetString_().GetSval()
+		return names[len(names)-1].GetString_().GetSval(), 2
 	case *pg_query.Node_TypeCast:
-		if name := figureColname(x.TypeCast.Arg); name != "?column?" {
-			return name
+		if name, strength := figureColnameStrength(x.TypeCast.Arg); strength > 1 {
+			return name, strength
 		}
 		names := x.TypeCast.TypeName.Names
-		return names[len(names)-1].GetString_().GetSval()
+		return names[len(names)-1].GetString_().GetSval(), 1
 	case *pg_query.Node_AConst:
 		if b := x.AConst.GetBoolval(); b != nil {
-			return "bool"
+			return "bool", 1
 		}
 	case *pg_query.Node_SqlvalueFunction:
-		return sqlValueFunctionName(x.SqlvalueFunction)
+		return sqlValueFunctionName(x.SqlvalueFunction), 2
 	case *pg_query.Node_CaseExpr:
-		return "case"
+		return "case", 2
 	case *pg_query.Node_CoalesceExpr:
-		return "coalesce"
+		return "coalesce", 2
+	case *pg_query.Node_SubLink:
+		if x.SubLink.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK {
+			return "exists", 2
+		}
+		if sel := x.SubLink.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) == 1 && x.SubLink.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+			rt := sel.TargetList[0].GetResTarget()
+			if rt.Name != "" {
+				return rt.Name, 2
+			}
+			return figureColnameStrength(rt.Val)
+		}
 	case *pg_query.Node_AExpr:
 		if x.AExpr.Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF {
-			return "nullif"
+			return "nullif", 2
 		}
 	}
-	return "?column?"
+	return "?column?", 0
 }
 
 func (b *Binder) bindOrderBy(list []*pg_query.Node, targets []target, ec *exprCtx) ([]SortKey, []target, error) {
