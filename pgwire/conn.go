@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgproto3/v2"
 
+	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -63,6 +64,11 @@ type conn struct {
 	// ignoreTillSync is set after an error in an extended-protocol message:
 	// the rest of that batch is discarded up to its Sync, as PostgreSQL does.
 	ignoreTillSync bool
+	// Extended-protocol objects by name ("" is the unnamed one). Statements
+	// live until closed or the connection ends; portals until closed or
+	// the end of their transaction.
+	statements map[string]*sql.PreparedStatement
+	portals    map[string]*portal
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -102,6 +108,7 @@ func (c *conn) run() {
 	}
 	c.session = sess
 	defer sess.Close()
+	defer c.closePortals() // before the session they belong to
 	c.serve()
 }
 

@@ -19,10 +19,11 @@
 //   - startup and login (startup.go, login.go): SSLRequest/GSSENCRequest,
 //     CancelRequest, StartupMessage, the TLS policy, cleartext password
 //     exchange, ParameterStatus and BackendKeyData.
-//   - processing (process.go, simple_query.go, extended.go): one frontend
-//     message at a time against the Session.
-//   - encoding (encode_row.go, encode_text.go, format_text.go): Arrow batches
-//     to DataRows in text format, without per-row or per-value allocation.
+//   - processing (process.go, simple_query.go, extended.go, portal.go): one
+//     frontend message at a time against the Session.
+//   - encoding (encode_row.go, encode_text.go, encode_binary.go): Arrow
+//     batches to DataRows, each column in text or binary format, without
+//     per-row or per-value allocation.
 //   - writing (writer.go): messages are appended with pgproto3's Encode into
 //     one buffer per connection, written to the socket when it passes 64 KiB,
 //     at every ReadyForQuery and before the processor waits for input, so a
@@ -61,14 +62,31 @@
 // Each connection has exactly two goroutines. The handler goroutine runs
 // phases 1 to 4 itself and then processes messages: it alone owns the
 // message writer, the Session, the parameter values the client has been
-// sent and all protocol state (and, once the extended protocol lands, the
-// prepared statements and portals). The reader goroutine owns the
+// sent and all protocol state, including the prepared statements and
+// portals. The reader goroutine owns the
 // pgproto3.Backend after startup: it decodes each message, deep-copies it
 // (pgproto3 reuses its structs and buffers) and pushes it into the inbox, a
 // FIFO bounded in bytes rather than in messages. The reader never waits for
 // a statement to finish, so it sees Terminate, EOF and malformed input while
 // a statement runs. Other goroutines only cancel contexts, look up the
 // cancel key and close the socket.
+//
+// # Extended query protocol
+//
+// Parse asks the Session to prepare a statement (its parameter types and
+// row shape) and keeps it by name; Bind asks the Session to decode the
+// parameter values and keeps the resulting, not yet started, sql.Result as
+// a portal together with the result formats. Execute pulls batches from
+// the portal's result and encodes rows until the result ends
+// (CommandComplete) or the row limit is reached (PortalSuspended); a
+// suspended portal keeps the batch it is part-way through, so the next
+// Execute resumes without re-running or buffering anything. The lifetimes
+// are PostgreSQL's: the unnamed statement is replaced by the next Parse of
+// it or by a simple Query; named statements live until Close; portals die
+// with their transaction, which outside a transaction block is at Sync (or
+// at the end of a simple Query). After an error every message up to Sync
+// is ignored. PostgreSQL 15 is the reference: the scripts in
+// testdata/wire run against SQE and a real PostgreSQL alike.
 //
 // # Cancellation
 //
@@ -106,9 +124,7 @@
 //
 // # Not implemented yet
 //
-// The extended query protocol (Parse, Bind, Describe, Execute, Close) is
-// answered with 0A000 and the batch skipped to its Sync; COPY, fastpath
-// function calls, binary result format, SCRAM and GSS authentication,
+// COPY, fastpath function calls, SCRAM and GSS authentication,
 // NegotiateProtocolVersion for 3.x minor versions, and time zones other
 // than UTC in timestamptz output are not implemented.
 package pgwire

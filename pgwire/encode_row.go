@@ -9,24 +9,51 @@ import (
 	"github.com/sqe-db/sqe/sql"
 )
 
-// rowEncoder turns Arrow batches of one result into DataRow messages in
-// text format. Its encoders are chosen at the first batch (when the Arrow
-// types are known) and kept while later batches have the same types. All
-// per-row state is reused: one DataRow whose Values point into one scratch
-// buffer, encoded straight into the caller's write buffer.
+// Wire format codes of a column's values.
+const (
+	formatText   int16 = 0
+	formatBinary int16 = 1
+)
+
+// rowEncoder turns Arrow batches of one result into DataRow messages, each
+// column in text or binary format. Its encoders are chosen at the first
+// batch (when the Arrow types are known) and kept while later batches have
+// the same types. All per-row state is reused: one DataRow whose Values
+// point into one scratch buffer, encoded straight into the caller's write
+// buffer.
 type rowEncoder struct {
 	cols    []sql.Column
-	encs    []textEncoder
+	formats []int16 // per column; nil = all text
+	encs    []valueEncoder
 	dtypes  []arrow.DataType // the Arrow types encs were chosen for
 	row     pgproto3.DataRow
 	scratch []byte
 	ends    []int // end offset of each value in scratch; -1 = NULL
 }
 
-func newRowEncoder(cols []sql.Column) *rowEncoder {
+// valueEncoder is a column's text or binary encoder behind one method
+// name, so the row loop does not care which format a column uses.
+type valueEncoder interface {
+	bind(arr arrow.Array) error
+	isNull(i int) bool
+	appendValue(dst []byte, i int) []byte
+}
+
+type textValue struct{ textEncoder }
+
+func (v textValue) appendValue(dst []byte, i int) []byte { return v.appendText(dst, i) }
+
+type binaryValue struct{ binaryEncoder }
+
+func (v binaryValue) appendValue(dst []byte, i int) []byte { return v.appendBinary(dst, i) }
+
+// newRowEncoder encodes cols in the given formats: one per column, or nil
+// for text throughout.
+func newRowEncoder(cols []sql.Column, formats []int16) *rowEncoder {
 	return &rowEncoder{
 		cols:    cols,
-		encs:    make([]textEncoder, len(cols)),
+		formats: formats,
+		encs:    make([]valueEncoder, len(cols)),
 		dtypes:  make([]arrow.DataType, len(cols)),
 		row:     pgproto3.DataRow{Values: make([][]byte, len(cols))},
 		scratch: make([]byte, 0, 256),
@@ -42,7 +69,7 @@ func (e *rowEncoder) bind(rec arrow.RecordBatch) error {
 	for c := range e.cols {
 		arr := rec.Column(c)
 		if e.encs[c] == nil || !arrow.TypeEqual(e.dtypes[c], arr.DataType()) {
-			enc, err := newTextEncoder(e.cols[c], arr.DataType())
+			enc, err := e.newEncoder(c, arr.DataType())
 			if err != nil {
 				return err
 			}
@@ -55,6 +82,21 @@ func (e *rowEncoder) bind(rec arrow.RecordBatch) error {
 	return nil
 }
 
+func (e *rowEncoder) newEncoder(c int, dt arrow.DataType) (valueEncoder, error) {
+	if e.formats != nil && e.formats[c] == formatBinary {
+		enc, err := newBinaryEncoder(e.cols[c], dt)
+		if err != nil {
+			return nil, err
+		}
+		return binaryValue{enc}, nil
+	}
+	enc, err := newTextEncoder(e.cols[c], dt)
+	if err != nil {
+		return nil, err
+	}
+	return textValue{enc}, nil
+}
+
 // appendRow appends row i of the bound batch to dst as a DataRow message.
 func (e *rowEncoder) appendRow(dst []byte, i int) ([]byte, error) {
 	// Values are sliced out of scratch only after every value is appended,
@@ -65,7 +107,7 @@ func (e *rowEncoder) appendRow(dst []byte, i int) ([]byte, error) {
 			e.ends[c] = -1
 			continue
 		}
-		e.scratch = enc.appendText(e.scratch, i)
+		e.scratch = enc.appendValue(e.scratch, i)
 		e.ends[c] = len(e.scratch)
 	}
 	start := 0
@@ -89,8 +131,12 @@ func writeBatch(mw *messageWriter, enc *rowEncoder, rec arrow.RecordBatch) error
 	if err := enc.bind(rec); err != nil {
 		return err
 	}
-	n := int(rec.NumRows())
-	for i := 0; i < n; i++ {
+	return writeRows(mw, enc, 0, int(rec.NumRows()))
+}
+
+// writeRows appends rows [from, to) of the batch enc is bound to.
+func writeRows(mw *messageWriter, enc *rowEncoder, from, to int) error {
+	for i := from; i < to; i++ {
 		if mw.err != nil {
 			return mw.err
 		}

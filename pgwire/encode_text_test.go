@@ -326,7 +326,7 @@ func TestWriteBatchProducesDecodableDataRows(t *testing.T) {
 
 	var sink strings.Builder
 	mw := newMessageWriter(&sink)
-	if err := writeBatch(mw, newRowEncoder(cols), rec); err != nil {
+	if err := writeBatch(mw, newRowEncoder(cols, nil), rec); err != nil {
 		t.Fatal(err)
 	}
 	if err := mw.flush(); err != nil {
@@ -373,7 +373,7 @@ func TestWriteBatchDoesNotAllocate(t *testing.T) {
 	cols, rec := batchFixture(mem)
 	defer rec.Release()
 	mw := newMessageWriter(io.Discard)
-	enc := newRowEncoder(cols)
+	enc := newRowEncoder(cols, nil)
 	if err := writeBatch(mw, enc, rec); err != nil { // warm up buffers
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func BenchmarkEncodeBatch(b *testing.B) {
 	cols, rec := batchFixture(mem)
 	defer rec.Release()
 	mw := newMessageWriter(io.Discard)
-	enc := newRowEncoder(cols)
+	enc := newRowEncoder(cols, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -534,7 +534,7 @@ func TestUndecodableMessages(t *testing.T) {
 		{"well-formed FunctionCall", true, call("\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01x\x00\x00"),
 			[]string{"ErrorResponse[ERROR 08P01 fastpath function calls are not supported]", "ReadyForQuery[I]"}, true},
 		{"well-formed Bind with NULL", true, append(bind("\x00\x00\x00\x00\x00\x02\xff\xff\xff\xff\x00\x00\x00\x01x\x00\x00"), packet('S', -1, nil)...),
-			[]string{"ErrorResponse[ERROR 0A000 extended query protocol is not supported yet]", "ReadyForQuery[I]"}, true},
+			[]string{"ErrorResponse[ERROR 26000 unnamed prepared statement does not exist]", "ReadyForQuery[I]"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -194,6 +194,8 @@ func (s *fakeSession) ReportedParameters() map[string]string {
 	return out
 }
 
+func (s *fakeSession) FailTransaction() {}
+
 func (s *fakeSession) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -504,5 +506,86 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Prepare understands the same canned statements as Execute; each "$n"
+// in the text is a parameter (of the declared type, else text).
+func (s *fakeSession) Prepare(ctx context.Context, query string, paramOIDs []uint32) (*sql.PreparedStatement, error) {
+	stmts, err := s.Parse(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	switch len(stmts) {
+	case 0:
+		return &sql.PreparedStatement{SQL: query, Empty: true}, nil
+	case 1:
+	default:
+		return nil, pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	ps := &sql.PreparedStatement{SQL: stmts[0].SQL}
+	for i := 0; i < strings.Count(query, "$"); i++ {
+		t := types.Text
+		if i < len(paramOIDs) && paramOIDs[i] != 0 {
+			t = types.T{OID: paramOIDs[i]}
+		}
+		ps.ParamTypes = append(ps.ParamTypes, t)
+	}
+	fields := strings.Fields(ps.SQL)
+	switch {
+	case ps.SQL == "select ints":
+		ps.Columns = intsResult(memory.NewGoAllocator()).cols
+	case len(fields) == 3 && fields[0] == "select" && fields[1] == "many":
+		ps.Columns = []sql.Column{{Name: "i", Type: types.Int8}}
+	}
+	return ps, nil
+}
+
+// Bind checks the parameter count and defers the statement to the first
+// Next, as the real session does.
+func (s *fakeSession) Bind(_ context.Context, ps *sql.PreparedStatement, params [][]byte, _ []int16) (sql.Result, error) {
+	if len(params) != len(ps.ParamTypes) {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(ps.ParamTypes))
+	}
+	return &lazyResult{cols: ps.Columns, run: func(ctx context.Context) (sql.Result, error) {
+		return s.Execute(ctx, &sql.Statement{SQL: ps.SQL})
+	}}, nil
+}
+
+// lazyResult runs its statement at the first Next.
+type lazyResult struct {
+	cols  []sql.Column
+	run   func(context.Context) (sql.Result, error)
+	inner sql.Result
+	ran   bool
+}
+
+func (r *lazyResult) Columns() []sql.Column { return r.cols }
+
+func (r *lazyResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !r.ran {
+		r.ran = true
+		inner, err := r.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.inner = inner
+	}
+	if r.inner == nil {
+		return nil, nil
+	}
+	return r.inner.Next(ctx)
+}
+
+func (r *lazyResult) CommandTag() string {
+	if r.inner == nil {
+		return ""
+	}
+	return r.inner.CommandTag()
+}
+
+func (r *lazyResult) Close() {
+	if r.inner != nil {
+		r.inner.Close()
 	}
 }

@@ -22,12 +22,23 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 		return c.simpleQuery(m.String)
 	case *pgproto3.Sync:
 		c.ignoreTillSync = false
+		c.endOfTransaction()
+		if err := c.sendChangedParameters(); err != nil {
+			return err
+		}
 		return c.readyForQuery()
 	case *pgproto3.Flush:
 		return c.w.flush()
 	case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
-		if err := c.handleExtended(m); err != nil {
+		err := c.handleExtended(m)
+		if fatal := c.connectionEnded(); fatal != nil {
+			return fatal
+		}
+		if err != nil {
 			c.ignoreTillSync = true
+			// An error in a transaction block fails the block, whichever
+			// layer raised it.
+			c.session.FailTransaction()
 			return c.sendError(err)
 		}
 		return nil

@@ -358,11 +358,12 @@ func TestMessageWithinLimitIsAccepted(t *testing.T) {
 	}
 }
 
-func TestExtendedProtocolIsRefusedUntilSync(t *testing.T) {
+func TestExtendedErrorSkipsToSync(t *testing.T) {
 	ts := startServer(t, nil)
 	c := ts.dialRaw(t)
 	c.startup("alice", goodToken)
 	c.send(
+		&pgproto3.Bind{PreparedStatement: "missing"},
 		&pgproto3.Parse{Query: "select ints"},
 		&pgproto3.Bind{},
 		&pgproto3.Describe{ObjectType: 'P'},
@@ -371,7 +372,7 @@ func TestExtendedProtocolIsRefusedUntilSync(t *testing.T) {
 		&pgproto3.Sync{},
 	)
 	got := c.receiveUntilReady()
-	want := []string{"ErrorResponse[ERROR 0A000 extended query protocol is not supported yet]", "ReadyForQuery[I]"}
+	want := []string{"ErrorResponse[ERROR 26000 prepared statement \"missing\" does not exist]", "ReadyForQuery[I]"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("got %v", got)
 	}

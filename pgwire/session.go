@@ -31,12 +31,25 @@ type Session interface {
 	// is relative to the whole query string.
 	Parse(ctx context.Context, query string) ([]*sql.Statement, error)
 	Execute(ctx context.Context, stmt *sql.Statement) (sql.Result, error)
+	// Prepare parses and analyses one statement for the extended protocol
+	// (Parse). paramOIDs are the parameter types the client declared, 0 or
+	// missing = infer.
+	Prepare(ctx context.Context, query string, paramOIDs []uint32) (*sql.PreparedStatement, error)
+	// Bind decodes parameter values (nil = NULL; paramFormats has 0, 1 or
+	// one entry per parameter) and returns the portal's result. Nothing
+	// runs before the result's first Next, so side effects happen at
+	// Execute.
+	Bind(ctx context.Context, ps *sql.PreparedStatement, params [][]byte, paramFormats []int16) (sql.Result, error)
 	// TxStatus is the ReadyForQuery status byte: 'I', 'T' or 'E'.
 	TxStatus() byte
 	// ReportedParameters are the current values of the GUC_REPORT settings
 	// (application_name, DateStyle, TimeZone, ...); pgwire sends them all at
 	// startup and, after each statement, those that changed.
 	ReportedParameters() map[string]string
+	// FailTransaction puts an open transaction block into the failed state
+	// after an error raised outside the session (an unknown portal, a bad
+	// format code), as PostgreSQL does.
+	FailTransaction()
 	Close()
 }
 

@@ -15,6 +15,11 @@ import (
 // then ReadyForQuery. It returns an error only when the connection must end
 // (a failed write, or the connection's context ended).
 func (c *conn) simpleQuery(query string) error {
+	// Like PostgreSQL, a simple query replaces the unnamed statement and
+	// portal, and ending its implicit transaction ends the portals.
+	delete(c.statements, "")
+	c.dropPortal("")
+	defer c.endOfTransaction()
 	stmts, err := c.parse(query)
 	if err != nil {
 		if fatal := c.connectionEnded(); fatal != nil {
@@ -81,10 +86,10 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 	cols := res.Columns()
 	var enc *rowEncoder
 	if cols != nil {
-		if err := c.w.send(rowDescription(cols)); err != nil {
+		if err := c.w.send(rowDescription(cols, nil)); err != nil {
 			return nil
 		}
-		enc = newRowEncoder(cols)
+		enc = newRowEncoder(cols, nil)
 	}
 	for {
 		rec, err := res.Next(ctx)
@@ -124,8 +129,9 @@ func statementError(ctx context.Context, err error) error {
 	return err
 }
 
-// rowDescription describes cols in text format.
-func rowDescription(cols []sql.Column) *pgproto3.RowDescription {
+// rowDescription describes cols in the given formats (one per column, or
+// nil for text throughout).
+func rowDescription(cols []sql.Column, formats []int16) *pgproto3.RowDescription {
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, col := range cols {
 		fields[i] = pgproto3.FieldDescription{
@@ -135,7 +141,10 @@ func rowDescription(cols []sql.Column) *pgproto3.RowDescription {
 			DataTypeOID:          col.Type.OID,
 			DataTypeSize:         col.Type.Len(),
 			TypeModifier:         col.Type.Typmod(),
-			Format:               0,
+			Format:               formatText,
+		}
+		if formats != nil {
+			fields[i].Format = formats[i]
 		}
 	}
 	return &pgproto3.RowDescription{Fields: fields}

@@ -32,6 +32,14 @@ type PreparedStatement struct {
 // result's columns. paramOIDs are the types the client declared (0 =
 // infer).
 func (s *Session) Prepare(ctx context.Context, query string, paramOIDs []uint32) (*PreparedStatement, error) {
+	ps, err := s.prepare(ctx, query, paramOIDs)
+	if err != nil {
+		s.failTransaction()
+	}
+	return ps, err
+}
+
+func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32) (*PreparedStatement, error) {
 	stmts, err := s.Parse(ctx, query)
 	if err != nil {
 		return nil, err
@@ -95,6 +103,14 @@ func paramType(oid uint32) (types.T, error) {
 // Bind decodes parameter values and returns the portal's result. Nothing
 // runs until the result's first Next, so side effects happen at Execute.
 func (s *Session) Bind(ctx context.Context, ps *PreparedStatement, params [][]byte, paramFormats []int16) (Result, error) {
+	res, err := s.bind(ps, params, paramFormats)
+	if err != nil {
+		s.failTransaction()
+	}
+	return res, err
+}
+
+func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []int16) (Result, error) {
 	if ps.Empty {
 		return emptyResult{}, nil
 	}

@@ -46,6 +46,7 @@ func (s *Session) Identity() auth.Identity { return s.identity }
 func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
 	tree, err := pg_query.Parse(query)
 	if err != nil {
+		s.failTransaction()
 		var perr *pgparser.Error
 		if errors.As(err, &perr) {
 			e := pgerror.New(pgerror.SyntaxError, "%s", perr.Message)
@@ -104,6 +105,10 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 	}
 	return &trackedResult{Result: res, s: s}, nil
 }
+
+// FailTransaction marks an open transaction block failed after an error
+// raised outside the session (pgwire's protocol errors).
+func (s *Session) FailTransaction() { s.failTransaction() }
 
 // failTransaction marks a transaction block failed after an error.
 func (s *Session) failTransaction() {
