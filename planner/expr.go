@@ -243,7 +243,15 @@ type Func struct {
 	Args      []Expr
 	Typ       types.T
 	leakproof bool
+	// Row, when set, computes the function one row at a time from
+	// constant-representation values (a function of the session, such as
+	// a catalog lookup); otherwise exec runs the kernel named Name.
+	Row RowFunc
 }
+
+// RowFunc computes a function of one row's argument values (nil = NULL)
+// and returns the result value (nil = NULL).
+type RowFunc func(args []any) (any, error)
 
 func (f *Func) Type() types.T { return f.Typ }
 func (f *Func) Leakproof() bool {

@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/sqe-db/sqe/sql/functions"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
@@ -24,6 +25,19 @@ type SessionInfo interface {
 	Setting(name string) (string, error)
 	// Version is version()'s text.
 	Version() string
+	// Function resolves a function the session provides (catalog lookups
+	// such as pg_table_is_visible); ok is false when it has none by that
+	// name.
+	Function(name string, args []types.T) (f *SessionFunction, ok bool, err error)
+}
+
+// SessionFunction is a function computed row by row by the session.
+type SessionFunction struct {
+	// ArgTypes are the types the arguments are converted to.
+	ArgTypes  []types.T
+	Result    types.T
+	Leakproof bool
+	Eval      RowFunc
 }
 
 // SetSession gives the binder the session its functions describe.
@@ -37,7 +51,12 @@ func (b *Binder) bindSessionFunction(fc *pg_query.FuncCall, name string, ec *exp
 	switch strings.ToLower(name) {
 	case "version", "current_database", "current_schema", "current_user", "session_user", "current_role", "current_setting":
 	default:
-		return nil, false, nil
+		_, isAgg := functions.LookupAggregate(name)
+		_, isScalar := functions.LookupScalar(name)
+		if b.session == nil || isAgg || isScalar {
+			return nil, false, nil
+		}
+		return b.bindRowFunction(fc, name, ec)
 	}
 	if b.session == nil {
 		return nil, true, pgerror.Unsupported("function %s is not available here", name)
@@ -122,4 +141,34 @@ func sqlValueFunctionName(f *pg_query.SQLValueFunction) string {
 		return "current_catalog"
 	}
 	return strings.ToLower(strings.TrimPrefix(f.Op.String(), "SVFOP_"))
+}
+
+// bindRowFunction binds a call of a function the session computes row by
+// row; ok is false when the session has no such function.
+func (b *Binder) bindRowFunction(fc *pg_query.FuncCall, name string, ec *exprCtx) (Expr, bool, error) {
+	args := make([]Expr, len(fc.Args))
+	argTypes := make([]types.T, len(fc.Args))
+	for i, n := range fc.Args {
+		e, err := b.bindExpr(n, ec)
+		if err != nil {
+			return nil, true, err
+		}
+		args[i], argTypes[i] = e, e.Type()
+	}
+	f, ok, err := b.session.Function(strings.ToLower(name), argTypes)
+	if !ok || err != nil {
+		if err != nil {
+			if pe, isPG := err.(*pgerror.Error); isPG && pe.Position == 0 {
+				err = pe.WithPosition(b.position(fc.Location))
+			}
+		}
+		return nil, ok, err
+	}
+	for i := range args {
+		var err error
+		if args[i], err = b.cast(args[i], f.ArgTypes[i], fc.Location); err != nil {
+			return nil, true, err
+		}
+	}
+	return &Func{Name: strings.ToLower(name), Args: args, Typ: f.Result, leakproof: f.Leakproof, Row: f.Eval}, true, nil
 }

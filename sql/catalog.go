@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 	"github.com/sqe-db/sqe/storage"
@@ -32,6 +33,9 @@ func (s *Session) callerContext(ctx context.Context) context.Context {
 
 func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableName) (planner.Table, error) {
 	s := c.s
+	if t, ok, err := c.resolveVirtual(ctx, name); ok || err != nil {
+		return t, err
+	}
 	ctx = s.callerContext(ctx)
 	catName := name.Catalog
 	if catName == "" {
@@ -46,6 +50,13 @@ func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableNam
 		schemas = s.settings.searchPath(s.identity.User)
 	}
 	for _, ns := range schemas {
+		if name.Schema == "" && (ns == pgCatalogSchema || ns == informationSchema) {
+			// search_path may name the catalog schemas too.
+			if t, found, err := c.openVirtual(ctx, ns, name.Name); found || err != nil {
+				return t, err
+			}
+			continue
+		}
 		t, err := cat.LoadTable(ctx, ns, name.Name)
 		switch {
 		case err == nil:
@@ -60,6 +71,48 @@ func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableNam
 	}
 	return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
 }
+
+// resolveVirtual resolves a name to a pg_catalog relation when it is
+// qualified with pg_catalog or information_schema, or unqualified and a
+// pg_catalog relation (pg_catalog is searched first, as in PostgreSQL).
+// ok is false when the name is left to search_path.
+func (c *sessionCatalog) resolveVirtual(ctx context.Context, name planner.TableName) (planner.Table, bool, error) {
+	s := c.s
+	if name.Catalog != "" && name.Catalog != s.database {
+		return nil, false, nil
+	}
+	switch name.Schema {
+	case pgCatalogSchema, informationSchema:
+		t, found, err := c.openVirtual(ctx, name.Schema, name.Name)
+		if err == nil && !found {
+			err = pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
+		}
+		return t, true, err
+	case "":
+		return c.openVirtual(ctx, pgCatalogSchema, name.Name)
+	}
+	return nil, false, nil
+}
+
+// openVirtual opens the catalog relation schema.name for the session, if
+// there is one.
+func (c *sessionCatalog) openVirtual(ctx context.Context, schema, name string) (planner.Table, bool, error) {
+	rel, ok := pgcatalog.Lookup(schema, name)
+	if !ok {
+		return nil, false, nil
+	}
+	t, err := rel.Open(ctx, catalogSource{c.s})
+	if err != nil {
+		return nil, true, fmt.Errorf("open %s.%s: %w", schema, name, err)
+	}
+	return t, true, nil
+}
+
+// The schemas whose relations package pgcatalog computes.
+const (
+	pgCatalogSchema   = "pg_catalog"
+	informationSchema = "information_schema"
+)
 
 func displayTableName(n planner.TableName) string {
 	out := n.Name

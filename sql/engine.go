@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/planner"
@@ -30,6 +31,7 @@ type Engine struct {
 	cfg      EngineConfig
 	catalogs map[string]storage.Catalog
 	security SecurityProvider
+	started  time.Time
 }
 
 // NewEngine returns an Engine over the given catalogs (by name).
@@ -38,7 +40,7 @@ func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityPr
 	for _, c := range catalogs {
 		m[c.Name()] = c
 	}
-	return &Engine{cfg: cfg, catalogs: m, security: security}
+	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime()}
 }
 
 // CatalogNames lists the catalogs (PostgreSQL databases) sorted.

@@ -202,3 +202,15 @@ func TestParseSplitsStatements(t *testing.T) {
 		}
 	}
 }
+
+func TestAggregatesWithSessionFunctions(t *testing.T) {
+	s := newTestSession(t)
+	rows, _, err := run(t, s, "SELECT region, sum(amount), quote_ident(region), format_type(1700, 786438) FROM acdemo.orders GROUP BY region ORDER BY region")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"EU|430.75|\"EU\"|numeric(12,2)", "US|75.00|\"US\"|numeric(12,2)"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows %q, want %q", rows, want)
+	}
+}

@@ -63,11 +63,13 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		neg := x.Negated
 		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return isNull(a, neg), nil }}, nil
 	case *planner.Func:
-		k, err := lookupKernel(x.Name)
-		if err != nil {
-			return nil, err
+		f := &funcEval{row: x.Row, res: x.Typ}
+		if x.Row == nil {
+			var err error
+			if f.kernel, err = lookupKernel(x.Name); err != nil {
+				return nil, err
+			}
 		}
-		f := &funcEval{kernel: k, res: x.Typ}
 		for _, a := range x.Args {
 			ev, err := compile(a, input)
 			if err != nil {
@@ -162,6 +164,16 @@ func constArray(t types.T, v any, n int) (arrow.Array, error) {
 		return bld.NewArray(), nil
 	}
 	for i := 0; i < n; i++ {
+		if err := appendConst(bld, t, v); err != nil {
+			return nil, err
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+// appendConst appends one constant-representation value to bld.
+func appendConst(bld array.Builder, t types.T, v any) error {
+	{
 		switch b := bld.(type) {
 		case *array.BooleanBuilder:
 			b.Append(v.(bool))
@@ -186,10 +198,10 @@ func constArray(t types.T, v any, n int) (arrow.Array, error) {
 		case *array.TimestampBuilder:
 			b.Append(arrow.Timestamp(v.(int64)))
 		default:
-			return nil, fmt.Errorf("constant of type %s is not implemented", t.Name())
+			return fmt.Errorf("constant of type %s is not implemented", t.Name())
 		}
 	}
-	return bld.NewArray(), nil
+	return nil
 }
 
 type unaryEval struct {
@@ -239,6 +251,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 // funcEval evaluates a scalar function's arguments, then its kernel.
 type funcEval struct {
 	kernel scalarKernel
+	row    planner.RowFunc
 	args   []evaluator
 	res    types.T
 }
@@ -249,8 +262,46 @@ func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 		return nil, err
 	}
 	defer releaseAll(args)
+	if f.row != nil {
+		return evalRows(f.row, args, int(b.NumRows()), f.res)
+	}
 	if len(args) == 0 {
 		return nil, fmt.Errorf("function without arguments")
 	}
 	return f.kernel(args, f.res)
+}
+
+// evalRows runs a row function on each row: for the session's catalog
+// functions, whose work is a lookup per value.
+func evalRows(fn planner.RowFunc, args []arrow.Array, n int, res types.T) (arrow.Array, error) {
+	vals := make([]any, n)
+	in := make([]any, len(args))
+	for r := 0; r < n; r++ {
+		for i, a := range args {
+			in[i] = valueAt(a, r)
+		}
+		v, err := fn(in)
+		if err != nil {
+			return nil, err
+		}
+		vals[r] = v
+	}
+	return valuesArray(res, vals)
+}
+
+// valuesArray builds an array of type t from constant-representation
+// values (nil = NULL).
+func valuesArray(t types.T, vals []any) (arrow.Array, error) {
+	bld := array.NewBuilder(memory.DefaultAllocator, t.Arrow())
+	defer bld.Release()
+	for _, v := range vals {
+		if v == nil {
+			bld.AppendNull()
+			continue
+		}
+		if err := appendConst(bld, t, v); err != nil {
+			return nil, err
+		}
+	}
+	return bld.NewArray(), nil
 }

@@ -21,4 +21,28 @@
 //	date           1082   date32                     date
 //	timestamp      1114   timestamp[us]              timestamp
 //	timestamptz    1184   timestamp[us, UTC]         timestamptz
+//
+// The system catalogs (package sql/pgcatalog) add types no stored table
+// has; they are presented only, never written to Iceberg:
+//
+//	PostgreSQL      OID   Arrow
+//	bytea            17   binary
+//	"char"           18   utf8 (one byte)
+//	name             19   utf8
+//	int2vector       22   list<int16>
+//	regproc          24   uint32
+//	oid              26   uint32
+//	xid              28   uint32
+//	oidvector        30   list<uint32>
+//	pg_node_tree    194   utf8
+//	inet            869   utf8
+//	aclitem        1033   utf8
+//	"char"[]       1002   list<utf8>
+//	name[]         1003   list<utf8>
+//	smallint[]     1005   list<int16>
+//	integer[]      1007   list<int32>
+//	text[]         1009   list<utf8>
+//	oid[]          1028   list<uint32>
+//	aclitem[]      1034   list<utf8>
+//	anyarray       2277   list<utf8> (never holds a value)
 package types

@@ -18,6 +18,14 @@ const (
 	FamilyString
 	FamilyDate
 	FamilyTimestamp
+	// FamilyOID holds the unsigned 32-bit identifier types (oid, regproc,
+	// xid) that PostgreSQL's system catalogs use.
+	FamilyOID
+	// FamilyArray holds one-dimensional arrays and the int2vector and
+	// oidvector catalog types; Elem gives the element type.
+	FamilyArray
+	// FamilyBytes holds bytea.
+	FamilyBytes
 )
 
 // PostgreSQL type OIDs (pg_type.oid), as in src/include/catalog/pg_type.dat.
@@ -35,6 +43,27 @@ const (
 	OIDTimestamp   uint32 = 1114
 	OIDTimestampTZ uint32 = 1184
 	OIDNumeric     uint32 = 1700
+
+	// Types of the system catalogs (pg_catalog, information_schema).
+	OIDBytea      uint32 = 17
+	OIDChar       uint32 = 18 // "char", one byte
+	OIDName       uint32 = 19
+	OIDInt2Vector uint32 = 22
+	OIDRegproc    uint32 = 24
+	OIDOid        uint32 = 26
+	OIDXid        uint32 = 28
+	OIDOidVector  uint32 = 30
+	OIDPgNodeTree uint32 = 194
+	OIDInet       uint32 = 869
+	OIDCharArray  uint32 = 1002
+	OIDNameArray  uint32 = 1003
+	OIDInt2Array  uint32 = 1005
+	OIDInt4Array  uint32 = 1007
+	OIDTextArray  uint32 = 1009
+	OIDOidArray   uint32 = 1028
+	OIDAclitem    uint32 = 1033
+	OIDAclitemArr uint32 = 1034
+	OIDAnyArray   uint32 = 2277
 )
 
 // T is a PostgreSQL type with its modifiers. The zero value is invalid.
@@ -63,6 +92,26 @@ var (
 	Timestamp   = T{OID: OIDTimestamp}
 	TimestampTZ = T{OID: OIDTimestampTZ}
 	Unknown     = T{OID: OIDUnknown}
+
+	Bytea        = T{OID: OIDBytea}
+	Char         = T{OID: OIDChar}
+	Name         = T{OID: OIDName}
+	Int2Vector   = T{OID: OIDInt2Vector}
+	Regproc      = T{OID: OIDRegproc}
+	OID          = T{OID: OIDOid}
+	Xid          = T{OID: OIDXid}
+	OIDVector    = T{OID: OIDOidVector}
+	PgNodeTree   = T{OID: OIDPgNodeTree}
+	Inet         = T{OID: OIDInet}
+	Aclitem      = T{OID: OIDAclitem}
+	CharArray    = T{OID: OIDCharArray}
+	NameArray    = T{OID: OIDNameArray}
+	Int2Array    = T{OID: OIDInt2Array}
+	Int4Array    = T{OID: OIDInt4Array}
+	TextArray    = T{OID: OIDTextArray}
+	OIDArray     = T{OID: OIDOidArray}
+	AclitemArray = T{OID: OIDAclitemArr}
+	AnyArray     = T{OID: OIDAnyArray}
 )
 
 // MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
@@ -88,12 +137,19 @@ func (t T) Family() Family {
 		return FamilyFloat
 	case OIDNumeric:
 		return FamilyNumeric
-	case OIDText, OIDVarchar:
+	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
 		return FamilyString
 	case OIDDate:
 		return FamilyDate
 	case OIDTimestamp, OIDTimestampTZ:
 		return FamilyTimestamp
+	case OIDOid, OIDRegproc, OIDXid:
+		return FamilyOID
+	case OIDBytea:
+		return FamilyBytes
+	}
+	if _, ok := arrayElems[t.OID]; ok || t.OID == OIDAnyArray {
+		return FamilyArray
 	}
 	return FamilyUnknown
 }
@@ -111,12 +167,18 @@ func (t T) Len() int16 {
 		return 1
 	case OIDInt2:
 		return 2
-	case OIDInt4, OIDFloat4, OIDDate:
+	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid:
 		return 4
 	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ:
 		return 8
 	case OIDUnknown:
 		return -2
+	case OIDChar:
+		return 1
+	case OIDName:
+		return 64
+	case OIDAclitem:
+		return 12
 	}
 	return -1
 }
@@ -172,6 +234,33 @@ func (t T) Name() string {
 		return "timestamp with time zone"
 	case OIDUnknown:
 		return "unknown"
+	case OIDBytea:
+		return "bytea"
+	case OIDChar:
+		return `"char"`
+	case OIDName:
+		return "name"
+	case OIDInt2Vector:
+		return "int2vector"
+	case OIDRegproc:
+		return "regproc"
+	case OIDOid:
+		return "oid"
+	case OIDXid:
+		return "xid"
+	case OIDOidVector:
+		return "oidvector"
+	case OIDPgNodeTree:
+		return "pg_node_tree"
+	case OIDInet:
+		return "inet"
+	case OIDAclitem:
+		return "aclitem"
+	case OIDAnyArray:
+		return "anyarray"
+	}
+	if elem, ok := arrayElems[t.OID]; ok {
+		return elem.Name() + "[]"
 	}
 	return fmt.Sprintf("oid %d", t.OID)
 }
@@ -209,6 +298,19 @@ func (t T) Arrow() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case OIDTimestampTZ:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
+		return arrow.BinaryTypes.String
+	case OIDOid, OIDRegproc, OIDXid:
+		return arrow.PrimitiveTypes.Uint32
+	case OIDBytea:
+		return arrow.BinaryTypes.Binary
+	case OIDAnyArray:
+		// Values of anyarray columns (pg_attribute.attmissingval) are never
+		// produced; their text form is the closest honest holder.
+		return arrow.ListOf(arrow.BinaryTypes.String)
+	}
+	if elem, ok := t.Elem(); ok {
+		return arrow.ListOf(elem.Arrow())
 	}
 	return arrow.Null
 }
@@ -233,6 +335,12 @@ func FromArrow(dt arrow.DataType) (T, error) {
 		return Numeric(d.Precision, d.Scale), nil
 	case *arrow.StringType, *arrow.LargeStringType:
 		return Text, nil
+	case *arrow.Uint32Type:
+		return OID, nil
+	case *arrow.BinaryType, *arrow.LargeBinaryType:
+		return Bytea, nil
+	case *arrow.ListType:
+		return arrayFromArrow(d)
 	case *arrow.Date32Type:
 		return Date, nil
 	case *arrow.TimestampType:
@@ -242,4 +350,43 @@ func FromArrow(dt arrow.DataType) (T, error) {
 		return Timestamp, nil
 	}
 	return T{}, fmt.Errorf("arrow type %s has no PostgreSQL mapping yet", dt)
+}
+
+// arrayElems maps each array type SQE knows to its element type. The
+// vector types are PostgreSQL's fixed catalog arrays, subscriptable like
+// an array of their element.
+var arrayElems = map[uint32]T{
+	OIDTextArray:  Text,
+	OIDNameArray:  Name,
+	OIDOidArray:   OID,
+	OIDInt2Array:  Int2,
+	OIDInt4Array:  Int4,
+	OIDCharArray:  Char,
+	OIDAclitemArr: Aclitem,
+	OIDInt2Vector: Int2,
+	OIDOidVector:  OID,
+}
+
+// Elem is the element type of an array (or int2vector/oidvector). It
+// reports false for anything else, including anyarray, whose element type
+// is not fixed.
+func (t T) Elem() (T, bool) {
+	e, ok := arrayElems[t.OID]
+	return e, ok
+}
+
+// arrayFromArrow maps an Arrow list to the PostgreSQL array of its
+// element, for the element types that have one here.
+func arrayFromArrow(l *arrow.ListType) (T, error) {
+	switch l.Elem().(type) {
+	case *arrow.StringType:
+		return TextArray, nil
+	case *arrow.Int16Type:
+		return Int2Array, nil
+	case *arrow.Int32Type:
+		return Int4Array, nil
+	case *arrow.Uint32Type:
+		return OIDArray, nil
+	}
+	return T{}, fmt.Errorf("arrow type %s has no PostgreSQL mapping yet", l)
 }

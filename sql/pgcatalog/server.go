@@ -1,0 +1,101 @@
+package pgcatalog
+
+import (
+	"context"
+	"strings"
+)
+
+// pg_database, pg_roles, pg_user, pg_settings and pg_stat_activity: the
+// server as the caller sees it.
+
+func databaseRows(_ context.Context, src Source) ([]row, error) {
+	dbs := src.Databases()
+	out := make([]row, len(dbs))
+	for i, db := range dbs {
+		out[i] = row{
+			"oid": DatabaseOID(db), "datname": db, "datdba": oidBootstrapOwner,
+			"encoding":       int32(6), // UTF8
+			"datlocprovider": "c", "datistemplate": false, "datallowconn": true,
+			"datconnlimit": int32(-1), "datfrozenxid": uint32(0), "datminmxid": uint32(1),
+			"dattablespace": oidDefaultTblspc, "datcollate": "C", "datctype": "C",
+		}
+	}
+	return out, nil
+}
+
+// roleRows lists the caller (a login role) and then its effective roles.
+func roleRows(_ context.Context, src Source) ([]row, error) {
+	out := []row{roleRow(src.User(), true, src.Superuser())}
+	seen := map[string]bool{src.User(): true}
+	for _, r := range src.Roles() {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, roleRow(r, false, false))
+		}
+	}
+	return out, nil
+}
+
+func roleRow(name string, login, super bool) row {
+	return row{
+		"rolname": name, "rolsuper": super, "rolinherit": true, "rolcreaterole": super,
+		"rolcreatedb": super, "rolcanlogin": login, "rolreplication": false,
+		"rolconnlimit": int32(-1), "rolpassword": "********", "rolbypassrls": false,
+		"oid": RoleOID(name),
+	}
+}
+
+// userRows lists the login roles the caller sees: itself.
+func userRows(_ context.Context, src Source) ([]row, error) {
+	return []row{{
+		"usename": src.User(), "usesysid": RoleOID(src.User()), "usecreatedb": src.Superuser(),
+		"usesuper": src.Superuser(), "userepl": false, "usebypassrls": false, "passwd": "********",
+	}}, nil
+}
+
+func settingsRows(_ context.Context, src Source) ([]row, error) {
+	all := src.Settings()
+	out := make([]row, len(all))
+	for i, s := range all {
+		out[i] = row{
+			"name": s[0], "setting": s[1], "category": "Ungrouped", "short_desc": "",
+			"context": "user", "vartype": settingType(s[1]), "source": "default",
+			"boot_val": s[1], "reset_val": s[1], "pending_restart": false,
+		}
+	}
+	return out, nil
+}
+
+// settingType guesses pg_settings.vartype from a value, as SQE keeps no
+// declared types for its settings.
+func settingType(v string) string {
+	switch strings.ToLower(v) {
+	case "on", "off":
+		return "bool"
+	}
+	if v == "" {
+		return "string"
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return "string"
+		}
+	}
+	return "integer"
+}
+
+// activityRows shows the caller's own session only: other sessions are
+// other callers' business.
+func activityRows(_ context.Context, src Source) ([]row, error) {
+	app := ""
+	for _, s := range src.Settings() {
+		if s[0] == "application_name" {
+			app = s[1]
+		}
+	}
+	return []row{{
+		"datid": DatabaseOID(src.Database()), "datname": src.Database(),
+		"usesysid": RoleOID(src.User()), "usename": src.User(), "application_name": app,
+		"state": "active", "backend_type": "client backend",
+	}}, nil
+}

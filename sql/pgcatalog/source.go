@@ -1,0 +1,89 @@
+package pgcatalog
+
+import (
+	"context"
+	"hash/fnv"
+	"io"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// Source is what the catalog relations are computed from: the caller's
+// view of the server.
+type Source interface {
+	Database() string    // current database (catalog)
+	Databases() []string // all catalogs
+	User() string
+	Roles() []string // the caller's effective roles
+	Superuser() bool
+	// Namespaces and Tables list only what the caller may see: gate one
+	// applies behind these calls.
+	Namespaces(ctx context.Context) ([]string, error)
+	Tables(ctx context.Context, namespace string) ([]TableInfo, error)
+	Settings() [][2]string // name, value (pg_settings)
+}
+
+// TableInfo describes one table the caller may see.
+type TableInfo struct {
+	Namespace, Name string
+	OID             uint32
+	Columns         []planner.TableColumn
+	// RowEstimate is the table-level row count from metadata, or -1.
+	RowEstimate int64
+}
+
+// Well-known object ids, as PostgreSQL 15 assigns them.
+const (
+	oidPgCatalog         uint32 = 11
+	oidPublic            uint32 = 2200
+	oidInformationSchema uint32 = 13207
+	// oidBootstrapOwner owns every object: Iceberg records no owners, and
+	// PostgreSQL's bootstrap superuser has this id.
+	oidBootstrapOwner uint32 = 10
+	// ownerName is how the owner is named where a column holds a role name.
+	ownerName               = "sqe"
+	oidHeapAM        uint32 = 2
+	oidDefaultTblspc uint32 = 1663
+	firstUserOID     uint32 = 16384
+)
+
+// systemNamespaces are the namespaces every caller sees, with their fixed
+// OIDs.
+var systemNamespaces = []struct {
+	name string
+	oid  uint32
+}{
+	{"pg_catalog", oidPgCatalog},
+	{"public", oidPublic},
+	{"information_schema", oidInformationSchema},
+}
+
+// NamespaceOID is the stable OID of a namespace of database: the fixed
+// PostgreSQL OID for pg_catalog, public and information_schema, otherwise
+// a hash of the name above PostgreSQL's first user OID, so that it survives
+// restarts and every server node agrees on it.
+func NamespaceOID(database, namespace string) uint32 {
+	for _, s := range systemNamespaces {
+		if s.name == namespace {
+			return s.oid
+		}
+	}
+	return hashOID("namespace", database+"."+namespace)
+}
+
+// DatabaseOID is the stable OID of a database (an Iceberg catalog).
+func DatabaseOID(database string) uint32 { return hashOID("database", database) }
+
+// RoleOID is the stable OID of a user or role name. Users and roles share
+// one namespace of names in PostgreSQL, and so here.
+func RoleOID(name string) uint32 { return hashOID("role", name) }
+
+// hashOID places a hash of kind and name above firstUserOID. The kind keeps
+// a role and a namespace of the same name apart.
+func hashOID(kind, name string) uint32 {
+	h := fnv.New32a()
+	_, _ = io.WriteString(h, kind)
+	_, _ = io.WriteString(h, "\x00")
+	_, _ = io.WriteString(h, name)
+	return firstUserOID + h.Sum32()%(1<<31-firstUserOID)
+}
