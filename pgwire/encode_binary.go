@@ -59,6 +59,10 @@ func binaryEncoderFor(t types.T, dt arrow.DataType) (binaryEncoder, types.Family
 		return &intBinary[int32, *array.Int32]{width: intWidth(t, 4)}, types.FamilyInt
 	case *arrow.Int64Type:
 		return &intBinary[int64, *array.Int64]{width: intWidth(t, 8)}, types.FamilyInt
+	case *arrow.Uint32Type:
+		return &uint32Binary{}, types.FamilyOID
+	case *arrow.ListType:
+		return newListBinary(t, d)
 	case *arrow.Float32Type:
 		return &floatBinary[float32, *array.Float32]{double: t.OID == types.OIDFloat8}, types.FamilyFloat
 	case *arrow.Float64Type:

@@ -54,6 +54,10 @@ func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
 		return &int32Text{}, types.FamilyInt
 	case *arrow.Int64Type:
 		return &int64Text{}, types.FamilyInt
+	case *arrow.Uint32Type:
+		return &uint32Text{}, types.FamilyOID
+	case *arrow.ListType:
+		return newListText(t, d)
 	case *arrow.Float32Type:
 		return &float32Text{}, types.FamilyFloat
 	case *arrow.Float64Type:

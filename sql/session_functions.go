@@ -53,7 +53,7 @@ func (i sessionInfo) Function(name string, args []types.T) (*planner.SessionFunc
 			return formatType(uint32(a[0].(int64)), int32(typmod)), nil
 		})
 	}
-	return nil, false, nil
+	return i.catalogFunction(name, args)
 }
 
 // quoteIdent quotes an identifier when PostgreSQL would.

@@ -87,3 +87,10 @@ func hashOID(kind, name string) uint32 {
 	_, _ = io.WriteString(h, name)
 	return firstUserOID + h.Sum32()%(1<<31-firstUserOID)
 }
+
+// OwnerOID and OwnerName are the role that owns every object SQE lists:
+// Iceberg records no owners.
+const (
+	OwnerOID  = oidBootstrapOwner
+	OwnerName = ownerName
+)

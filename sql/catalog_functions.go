@@ -1,0 +1,163 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgcatalog"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// This file holds the catalog functions clients call in their
+// introspection queries (psql's \d family, JDBC, SQLAlchemy). They answer
+// from the caller's view of the catalog, like the pg_catalog relations.
+
+// catalogIndex maps the caller's visible tables by OID, built once per
+// statement at first use.
+type catalogIndex struct {
+	s      *Session
+	ctx    context.Context
+	tables map[uint32]pgcatalog.TableInfo
+	err    error
+}
+
+func (ci *catalogIndex) table(oid uint32) (pgcatalog.TableInfo, bool, error) {
+	if ci.tables == nil && ci.err == nil {
+		ci.tables = map[uint32]pgcatalog.TableInfo{}
+		src := catalogSource{ci.s}
+		nss, err := src.Namespaces(ci.ctx)
+		if err != nil {
+			ci.err = err
+		}
+		for _, ns := range nss {
+			tabs, err := src.Tables(ci.ctx, ns)
+			if err != nil {
+				ci.err = err
+				break
+			}
+			for _, t := range tabs {
+				ci.tables[t.OID] = t
+			}
+		}
+	}
+	t, ok := ci.tables[oid]
+	return t, ok, ci.err
+}
+
+// catalogFunction resolves the catalog functions; ok is false for other
+// names.
+func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.SessionFunction, bool, error) {
+	s := i.s
+	fn := func(argTypes []types.T, result types.T, eval planner.RowFunc) (*planner.SessionFunction, bool, error) {
+		if len(args) != len(argTypes) {
+			return nil, false, nil
+		}
+		return &planner.SessionFunction{ArgTypes: argTypes, Result: result, Eval: eval, Leakproof: true}, true, nil
+	}
+	oidArg := func(a []any) (uint32, bool) {
+		if a[0] == nil {
+			return 0, false
+		}
+		return uint32(a[0].(int64)), true
+	}
+	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
+	switch name {
+	case "pg_get_userbyid":
+		return fn([]types.T{types.OID}, types.Name, func(a []any) (any, error) {
+			oid, ok := oidArg(a)
+			if !ok {
+				return nil, nil
+			}
+			if oid == pgcatalog.OwnerOID {
+				return pgcatalog.OwnerName, nil
+			}
+			for _, r := range append([]string{s.identity.User}, s.identity.Roles...) {
+				if pgcatalog.RoleOID(r) == oid {
+					return r, nil
+				}
+			}
+			return fmt.Sprintf("unknown (OID=%d)", oid), nil
+		})
+	case "pg_table_is_visible":
+		// Visible: in a schema on the search path (pg_catalog always is)
+		// and not shadowed by an earlier one of the same name.
+		return fn([]types.T{types.OID}, types.Bool, func(a []any) (any, error) {
+			oid, ok := oidArg(a)
+			if !ok {
+				return nil, nil
+			}
+			if oid < 16384 {
+				return true, nil
+			}
+			t, found, err := index.table(oid)
+			if err != nil || !found {
+				return false, err
+			}
+			for _, ns := range s.settings.searchPath(s.identity.User) {
+				if ns == t.Namespace {
+					return true, nil
+				}
+				for _, other := range index.tables {
+					if other.Namespace == ns && other.Name == t.Name {
+						return false, nil
+					}
+				}
+			}
+			return false, nil
+		})
+	case "pg_type_is_visible", "pg_function_is_visible":
+		return fn([]types.T{types.OID}, types.Bool, func(a []any) (any, error) {
+			if _, ok := oidArg(a); !ok {
+				return nil, nil
+			}
+			return true, nil
+		})
+	case "obj_description", "shobj_description":
+		if len(args) == 1 {
+			return fn([]types.T{types.OID}, types.Text, func([]any) (any, error) { return nil, nil })
+		}
+		return fn([]types.T{types.OID, types.Name}, types.Text, func([]any) (any, error) { return nil, nil })
+	case "col_description":
+		return fn([]types.T{types.OID, types.Int4}, types.Text, func([]any) (any, error) { return nil, nil })
+	case "pg_get_expr":
+		// SQE has no stored expressions (defaults, index predicates) yet.
+		if len(args) == 3 {
+			return fn([]types.T{types.PgNodeTree, types.OID, types.Bool}, types.Text, func(a []any) (any, error) { return a[0], nil })
+		}
+		return fn([]types.T{types.PgNodeTree, types.OID}, types.Text, func(a []any) (any, error) { return a[0], nil })
+	case "pg_get_indexdef", "pg_get_constraintdef", "pg_get_triggerdef", "pg_get_viewdef", "pg_get_ruledef":
+		// SQE has none of these objects, so no OID names one.
+		argTypes := []types.T{types.OID}
+		for range args[1:] {
+			argTypes = append(argTypes, types.Int4)
+		}
+		if len(args) >= 2 && args[len(args)-1].OID == types.OIDBool {
+			argTypes[len(argTypes)-1] = types.Bool
+		}
+		return fn(argTypes, types.Text, func([]any) (any, error) { return nil, nil })
+	case "has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege",
+		"has_any_column_privilege", "has_function_privilege", "has_sequence_privilege":
+		// Until gate one grants exist, whatever the caller can see it may
+		// use: an invisible object is absent from the catalog anyway.
+		if len(args) < 1 || len(args) > 4 {
+			return nil, false, nil
+		}
+		argTypes := slices.Clone(args)
+		for k, t := range argTypes {
+			if t.OID == types.OIDUnknown {
+				argTypes[k] = types.Text
+			}
+		}
+		return fn(argTypes, types.Bool, func(a []any) (any, error) {
+			for _, v := range a {
+				if v == nil {
+					return nil, nil
+				}
+			}
+			return true, nil
+		})
+	}
+	return nil, false, nil
+}
