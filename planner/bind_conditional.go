@@ -332,16 +332,28 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Outer columns from beyond this query are outer references here too,
+	// so that this query's evaluator passes them down.
+	own := map[ColumnID]bool{}
+	for _, c := range ec.scope.cols {
+		own[c.ID] = true
+	}
+	for _, c := range inner.correlated {
+		if !own[c.ID] {
+			b.noteCorrelated(c)
+		}
+	}
 	plan = Optimize(&Plan{Root: plan}).Root
 	cols := plan.Columns()
+	outer := inner.correlated
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
-		return &Subquery{Kind: ExistsSubquery, Plan: plan, Typ: types.Bool}, nil
+		return &Subquery{Kind: ExistsSubquery, Plan: plan, Typ: types.Bool, Outer: outer}, nil
 	case pg_query.SubLinkType_EXPR_SUBLINK:
 		if len(cols) != 1 {
 			return nil, b.errAt(sl.Location, pgerror.SyntaxError, "subquery must return only one column")
 		}
-		return &Subquery{Kind: ScalarSubquery, Plan: plan, Typ: cols[0].Type}, nil
+		return &Subquery{Kind: ScalarSubquery, Plan: plan, Typ: cols[0].Type, Outer: outer}, nil
 	case pg_query.SubLinkType_ANY_SUBLINK:
 		if len(sl.OperName) > 0 && sl.OperName[len(sl.OperName)-1].GetString_().GetSval() != "=" {
 			return nil, pgerror.Unsupported("op ANY (subquery) is supported only for =")
@@ -369,7 +381,7 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 			}
 			plan = &Project{Input: plan, Exprs: []Expr{conv}, Cols: []Column{b.newColumn(c.Name, Column{Type: ct, Nullable: true})}}
 		}
-		return &Subquery{Kind: InSubquery, Plan: plan, Arg: arg, Typ: types.Bool}, nil
+		return &Subquery{Kind: InSubquery, Plan: plan, Arg: arg, Typ: types.Bool, Outer: outer}, nil
 	}
 	return nil, pgerror.Unsupported("%s subqueries are not supported yet", strings.TrimSuffix(sl.SubLinkType.String(), "_SUBLINK"))
 }

@@ -162,9 +162,12 @@ func (b *Binder) bindColumnRef(cr *pg_query.ColumnRef, ec *exprCtx) (Expr, error
 		// against the aggregate's input.
 		return nil, pgerror.New(pgerror.InternalError, "column reference bound in grouped context")
 	}
-	c, err := b.resolve(ec.scope, qualifier, name, cr.Location)
+	c, isOuter, err := b.resolveRef(ec.scope, qualifier, name, cr.Location)
 	if err != nil {
 		return nil, err
+	}
+	if isOuter {
+		return &OuterRef{ID: c.ID, Name: c.Name, Typ: c.Type}, nil
 	}
 	return &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, nil
 }

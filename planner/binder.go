@@ -23,9 +23,45 @@ type Binder struct {
 	nextID  ColumnID
 	params  *Params
 	session SessionInfo
-	// outer are the scopes of enclosing queries, innermost last, so that a
-	// reference to an outer column is recognised (and, for now, refused).
+	// outer are the scopes of enclosing queries, innermost last: a name
+	// not found in the query's own scope may refer to one of their
+	// columns (a correlated subquery).
 	outer []*scope
+	// correlated collects the outer columns this query reads.
+	correlated []Column
+}
+
+// resolveRef resolves a column reference in sc, then in the enclosing
+// queries' scopes, innermost first. isOuter reports a reference to an
+// enclosing query's column, which is recorded in b.correlated.
+func (b *Binder) resolveRef(sc *scope, qualifier, name string, loc int32) (Column, bool, error) {
+	c, err := b.resolve(sc, qualifier, name, loc)
+	if err == nil {
+		return c, false, nil
+	}
+	if pe, ok := err.(*pgerror.Error); !ok || (pe.Code != pgerror.UndefinedColumn && pe.Code != pgerror.UndefinedTable) {
+		return Column{}, false, err
+	}
+	for i := len(b.outer) - 1; i >= 0; i-- {
+		oc, oerr := b.resolve(b.outer[i], qualifier, name, loc)
+		if oerr == nil {
+			b.noteCorrelated(oc)
+			return oc, true, nil
+		}
+		if pe, ok := oerr.(*pgerror.Error); ok && pe.Code == pgerror.AmbiguousColumn {
+			return Column{}, false, oerr
+		}
+	}
+	return Column{}, false, err
+}
+
+func (b *Binder) noteCorrelated(c Column) {
+	for _, seen := range b.correlated {
+		if seen.ID == c.ID {
+			return
+		}
+	}
+	b.correlated = append(b.correlated, c)
 }
 
 // Params are a statement's $n parameters. When a statement is prepared,
@@ -193,13 +229,6 @@ func (b *Binder) resolve(sc *scope, qualifier, name string, loc int32) (Column, 
 		found = c
 	}
 	if found == nil {
-		for _, o := range b.outer {
-			for _, c := range o.cols {
-				if c.Name == name && (qualifier == "" || c.Qualifier == qualifier) {
-					return Column{}, b.errAt(loc, pgerror.FeatureNotSupported, "correlated subqueries are not supported yet")
-				}
-			}
-		}
 		if qualifier != "" {
 			known := false
 			for _, c := range sc.cols {

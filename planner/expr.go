@@ -206,6 +206,10 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 		if x.Arg != nil {
 			ExprColumns(x.Arg, set)
 		}
+		for _, c := range x.Outer {
+			set[c.ID] = true
+		}
+	case *OuterRef:
 	case *Const, *Param:
 	default:
 		panic(fmt.Sprintf("ExprColumns: unhandled %T", e))
@@ -312,15 +316,29 @@ const (
 	InSubquery                         // Arg IN (SELECT x ...)
 )
 
-// Subquery is an uncorrelated subquery: its plan reads nothing of the
-// enclosing row, so exec runs it once per statement and reuses the
-// answer.
+// Subquery is a subquery used as an expression. An uncorrelated one
+// (Outer empty) is run once per statement; a correlated one reads the
+// enclosing row's Outer columns (as OuterRefs in Plan) and is run once per
+// distinct combination of their values.
 type Subquery struct {
-	Kind SubqueryKind
-	Plan Node
-	Arg  Expr // the tested value of IN
+	Kind  SubqueryKind
+	Plan  Node
+	Arg   Expr // the tested value of IN
+	Typ   types.T
+	Outer []Column
+}
+
+// OuterRef reads a column of the enclosing query's current row, inside a
+// correlated subquery's plan.
+type OuterRef struct {
+	ID   ColumnID
+	Name string
 	Typ  types.T
 }
+
+func (o *OuterRef) Type() types.T   { return o.Typ }
+func (o *OuterRef) Leakproof() bool { return true }
+func (o *OuterRef) String() string  { return fmt.Sprintf("outer.%s#%d", o.Name, o.ID) }
 
 func (s *Subquery) Type() types.T { return s.Typ }
 

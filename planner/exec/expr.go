@@ -87,7 +87,18 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			}
 			sq.arg = arg
 		}
+		for _, c := range x.Outer {
+			// An outer column of this query's input is read from the
+			// batch; one from further out comes from the context.
+			ev, err := compile(&planner.ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, input)
+			if err != nil {
+				ev = outerRefEval{ref: &planner.OuterRef{ID: c.ID, Name: c.Name, Typ: c.Type}}
+			}
+			sq.outer = append(sq.outer, ev)
+		}
 		return sq, nil
+	case *planner.OuterRef:
+		return outerRefEval{ref: x}, nil
 	case *planner.Case:
 		c := &caseEval{typ: x.Typ}
 		for _, w := range x.Whens {

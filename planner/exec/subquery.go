@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -17,9 +16,20 @@ import (
 // answers every later batch from what it kept: the value (scalar), whether
 // a row exists (EXISTS), or the set of values (IN).
 type subqueryEval struct {
-	node *planner.Subquery
-	arg  evaluator // IN's tested value
+	node  *planner.Subquery
+	arg   evaluator   // IN's tested value
+	outer []evaluator // a correlated subquery's outer columns, over the enclosing batch
 
+	answer
+	// memo keeps a correlated subquery's answer per combination of outer
+	// values, so it runs once per distinct combination.
+	memo   map[string]*answer
+	keyBuf []byte
+}
+
+// answer is what a subquery run leaves: the value (scalar), whether a row
+// exists (EXISTS), or the set of values (IN).
+type answer struct {
 	done    bool
 	value   any // scalar: the one value, nil for NULL or no row
 	exists  bool
@@ -27,15 +37,48 @@ type subqueryEval struct {
 	hasNull bool
 }
 
-func (s *subqueryEval) run(ctx context.Context) error {
-	op, err := Build(ctx, s.node.Plan)
+// outerValues carries the enclosing row's values to a correlated
+// subquery's OuterRefs, through the context its plan runs with.
+type outerValues map[planner.ColumnID]any
+
+type outerKey struct{}
+
+func withOuter(ctx context.Context, vals outerValues) context.Context {
+	// Values from further out stay visible to nested subqueries.
+	if prev, ok := ctx.Value(outerKey{}).(outerValues); ok {
+		merged := make(outerValues, len(prev)+len(vals))
+		for k, v := range prev {
+			merged[k] = v
+		}
+		for k, v := range vals {
+			merged[k] = v
+		}
+		vals = merged
+	}
+	return context.WithValue(ctx, outerKey{}, vals)
+}
+
+// outerRefEval reads an enclosing row's value.
+type outerRefEval struct{ ref *planner.OuterRef }
+
+func (o outerRefEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
+	vals, _ := ctx.Value(outerKey{}).(outerValues)
+	v, ok := vals[o.ref.ID]
+	if !ok {
+		return nil, fmt.Errorf("outer reference %s has no value", o.ref)
+	}
+	return constArray(o.ref.Typ, v, int(b.NumRows()))
+}
+
+func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
+	op, err := Build(ctx, node.Plan)
 	if err != nil {
 		return err
 	}
 	defer op.Close()
 	rows := 0
 	var keyBuf []byte
-	if s.node.Kind == planner.InSubquery {
+	if node.Kind == planner.InSubquery {
 		s.set = map[string]bool{}
 	}
 	for {
@@ -47,7 +90,7 @@ func (s *subqueryEval) run(ctx context.Context) error {
 			break
 		}
 		n := int(b.NumRows())
-		switch s.node.Kind {
+		switch node.Kind {
 		case planner.ExistsSubquery:
 			s.exists = s.exists || n > 0
 		case planner.ScalarSubquery:
@@ -71,7 +114,7 @@ func (s *subqueryEval) run(ctx context.Context) error {
 		}
 		rows += n
 		b.Release()
-		if s.node.Kind == planner.ExistsSubquery && s.exists {
+		if node.Kind == planner.ExistsSubquery && s.exists {
 			break
 		}
 	}
@@ -80,45 +123,92 @@ func (s *subqueryEval) run(ctx context.Context) error {
 }
 
 func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
-	if !s.done {
-		if err := s.run(ctx); err != nil {
+	n := int(b.NumRows())
+	var arg arrow.Array
+	if s.arg != nil {
+		a, err := s.arg.eval(ctx, b)
+		if err != nil {
 			return nil, err
 		}
+		defer a.Release()
+		arg = a
 	}
-	n := int(b.NumRows())
-	switch s.node.Kind {
-	case planner.ScalarSubquery:
-		return constArray(s.node.Typ, s.value, n)
-	case planner.ExistsSubquery:
-		return constArray(types.Bool, s.exists, n)
+	if len(s.outer) == 0 {
+		if !s.done {
+			if err := s.answer.run(ctx, s.node); err != nil {
+				return nil, err
+			}
+		}
+		if s.node.Kind != planner.InSubquery {
+			return constArray(s.node.Typ, s.result(nil, 0), n)
+		}
+		vals := make([]any, n)
+		for r := 0; r < n; r++ {
+			vals[r] = s.answer.in(arg, r, &s.keyBuf)
+		}
+		return valuesArray(types.Bool, vals)
 	}
-	arg, err := s.arg.eval(ctx, b)
+	// Correlated: one answer per distinct combination of outer values.
+	outs, err := evalAll(ctx, s.outer, b)
 	if err != nil {
 		return nil, err
 	}
-	defer arg.Release()
-	bits := make([]byte, bitutil.BytesForBits(int64(n)))
-	validity := make([]byte, bitutil.BytesForBits(int64(n)))
-	nulls := 0
-	var keyBuf []byte
+	defer releaseAll(outs)
+	if s.memo == nil {
+		s.memo = map[string]*answer{}
+	}
+	vals := make([]any, n)
+	var key []byte
 	for r := 0; r < n; r++ {
-		if arg.IsNull(r) {
-			nulls++
-			continue
+		key = key[:0]
+		for _, o := range outs {
+			key = appendKey(key, o, r)
 		}
-		keyBuf = appendKey(keyBuf[:0], arg, r)
-		switch {
-		case s.set[string(keyBuf)]:
-			bitutil.SetBit(bits, r)
-			bitutil.SetBit(validity, r)
-		case s.hasNull:
-			// x IN (..., NULL) without a match is NULL, not false.
-			nulls++
-		default:
-			bitutil.SetBit(validity, r)
+		ans, ok := s.memo[string(key)]
+		if !ok {
+			ov := outerValues{}
+			for k, c := range s.node.Outer {
+				ov[c.ID] = valueAt(outs[k], r)
+			}
+			ans = &answer{}
+			if err := ans.run(withOuter(ctx, ov), s.node); err != nil {
+				return nil, err
+			}
+			s.memo[string(key)] = ans
+		}
+		if s.node.Kind == planner.InSubquery {
+			vals[r] = ans.in(arg, r, &s.keyBuf)
+		} else {
+			vals[r] = ans.resultOf(s.node.Kind)
 		}
 	}
-	return newBool(n, bits, validity, nulls), nil
+	return valuesArray(s.node.Typ, vals)
+}
+
+func (s *subqueryEval) result(arrow.Array, int) any { return s.answer.resultOf(s.node.Kind) }
+
+// resultOf is a scalar or EXISTS subquery's value.
+func (s *answer) resultOf(kind planner.SubqueryKind) any {
+	if kind == planner.ExistsSubquery {
+		return s.exists
+	}
+	return s.value
+}
+
+// in answers arg[r] IN (the set), with SQL's NULL rules: NULL when the
+// value is NULL, or when it is not found and the set holds a NULL.
+func (s *answer) in(arg arrow.Array, r int, keyBuf *[]byte) any {
+	if arg.IsNull(r) {
+		return nil
+	}
+	*keyBuf = appendKey((*keyBuf)[:0], arg, r)
+	switch {
+	case s.set[string(*keyBuf)]:
+		return true
+	case s.hasNull:
+		return nil
+	}
+	return false
 }
 
 // valueAt reads row i of a as a constant value (the representation of
