@@ -12,12 +12,8 @@ import (
 // bindSelect or refused here.
 func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 	switch {
-	case s.Op != pg_query.SetOperation_SETOP_NONE:
-		return pgerror.Unsupported("UNION, INTERSECT and EXCEPT are not supported yet")
 	case s.WithClause != nil:
 		return pgerror.Unsupported("WITH is not supported yet")
-	case len(s.ValuesLists) > 0:
-		return pgerror.Unsupported("VALUES is not supported yet")
 	case len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil:
 		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
@@ -43,6 +39,12 @@ type target struct {
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
+	}
+	if s.Op != pg_query.SetOperation_SETOP_NONE {
+		return b.bindSetOp(s)
+	}
+	if len(s.ValuesLists) > 0 {
+		return b.bindValues(s)
 	}
 	node, sc, err := b.bindFrom(s.FromClause)
 	if err != nil {

@@ -220,6 +220,19 @@ func pruneScanColumns(root Node) Node {
 			if x.On != nil {
 				ExprColumns(x.On, used)
 			}
+		case *Append, *SetOp:
+			// Set operations compare and return whole rows.
+			for _, in := range n.Inputs() {
+				for _, c := range in.Columns() {
+					used[c.ID] = true
+				}
+			}
+		case *Values:
+			for _, row := range x.Rows {
+				for _, e := range row {
+					ExprColumns(e, used)
+				}
+			}
 		}
 	})
 	walk(root, func(n Node) {

@@ -147,6 +147,16 @@ func explain(b *strings.Builder, n Node, depth int) {
 		fmt.Fprintf(b, "Limit count=%d offset=%d", x.Count, x.Offset)
 	case OneRow:
 		b.WriteString("OneRow")
+	case *Append:
+		b.WriteString("Append")
+	case *SetOp:
+		kind := [...]string{"Intersect", "Except"}[x.Kind]
+		if x.All {
+			kind += " All"
+		}
+		b.WriteString(kind)
+	case *Values:
+		fmt.Fprintf(b, "Values rows=%d", len(x.Rows))
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
 		if x.On != nil {
@@ -197,3 +207,42 @@ func (j *Join) Columns() []Column {
 	return append(out, j.Right.Columns()...)
 }
 func (j *Join) Inputs() []Node { return []Node{j.Left, j.Right} }
+
+// Append concatenates its inputs' rows (UNION ALL). Every input has the
+// output's column types; Cols are the output columns.
+type Append struct {
+	Ins  []Node
+	Cols []Column
+}
+
+func (a *Append) Columns() []Column { return a.Cols }
+func (a *Append) Inputs() []Node    { return a.Ins }
+
+// SetOpKind is INTERSECT or EXCEPT.
+type SetOpKind uint8
+
+const (
+	Intersect SetOpKind = iota
+	Except
+)
+
+// SetOp computes INTERSECT or EXCEPT of two inputs of the same column
+// types, as multisets when All, else as sets.
+type SetOp struct {
+	Kind        SetOpKind
+	All         bool
+	Left, Right Node
+	Cols        []Column
+}
+
+func (s *SetOp) Columns() []Column { return s.Cols }
+func (s *SetOp) Inputs() []Node    { return []Node{s.Left, s.Right} }
+
+// Values produces rows of expressions that read no column (VALUES).
+type Values struct {
+	Rows [][]Expr
+	Cols []Column
+}
+
+func (v *Values) Columns() []Column { return v.Cols }
+func (v *Values) Inputs() []Node    { return nil }

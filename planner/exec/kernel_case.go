@@ -138,3 +138,12 @@ func takeArray(a arrow.Array, idx []int32) (arrow.Array, error) {
 	defer ia.Release()
 	return compute.TakeArray(context.Background(), a, ia)
 }
+
+// concatArrays joins arrays of one type into one.
+func concatArrays(parts []arrow.Array) (arrow.Array, error) {
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	return array.Concatenate(parts, memory.DefaultAllocator)
+}

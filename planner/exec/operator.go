@@ -65,6 +65,42 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newSort(in, x)
 	case *planner.Join:
 		return newHashJoin(ctx, x)
+	case *planner.Append:
+		a := &appendOp{schema: schemaOf(x.Cols)}
+		for _, in := range x.Ins {
+			op, err := Build(ctx, in)
+			if err != nil {
+				a.Close()
+				return nil, err
+			}
+			a.ins = append(a.ins, op)
+		}
+		return a, nil
+	case *planner.SetOp:
+		left, err := Build(ctx, x.Left)
+		if err != nil {
+			return nil, err
+		}
+		right, err := Build(ctx, x.Right)
+		if err != nil {
+			left.Close()
+			return nil, err
+		}
+		return &setOp{left: left, right: right, node: x, schema: schemaOf(x.Cols)}, nil
+	case *planner.Values:
+		v := &valuesOp{schema: schemaOf(x.Cols)}
+		for _, row := range x.Rows {
+			var evs []evaluator
+			for _, e := range row {
+				ev, err := compile(e, nil)
+				if err != nil {
+					return nil, err
+				}
+				evs = append(evs, ev)
+			}
+			v.rows = append(v.rows, evs)
+		}
+		return v, nil
 	case *planner.Aggregate:
 		in, err := Build(ctx, x.Input)
 		if err != nil {
