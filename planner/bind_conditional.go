@@ -326,7 +326,8 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 		return nil, b.unsupportedNode(sl.Subselect)
 	}
 	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
-		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope)}
+		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope),
+		ctes: b.ctes}
 	plan, err := inner.bindSelect(sel)
 	b.nextID = inner.nextID
 	if err != nil {

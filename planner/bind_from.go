@@ -145,6 +145,39 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 	return join, sc, nil
 }
 
+// bindCTERef binds a reference to a WITH query as a subquery in FROM,
+// named by the reference's alias or the query's name. The query is bound
+// with the WITH levels around its definition, without itself (no
+// recursion).
+func (b *Binder) bindCTERef(rv *pg_query.RangeVar, cte *pg_query.CommonTableExpr) (Node, *scope, error) {
+	alias := rv.Alias
+	if alias == nil {
+		alias = &pg_query.Alias{Aliasname: cte.Ctename, Colnames: cte.Aliascolnames}
+	} else if len(alias.Colnames) == 0 {
+		alias = &pg_query.Alias{Aliasname: alias.Aliasname, Colnames: cte.Aliascolnames}
+	}
+	saved := b.ctes
+	// Hide this query and everything defined at its level or inside it
+	// from its own body.
+	var visible []map[string]*pg_query.CommonTableExpr
+	for _, level := range b.ctes {
+		if _, here := level[cte.Ctename]; here && level[cte.Ctename] == cte {
+			trimmed := map[string]*pg_query.CommonTableExpr{}
+			for k, v := range level {
+				if k != cte.Ctename {
+					trimmed[k] = v
+				}
+			}
+			visible = append(visible, trimmed)
+			break
+		}
+		visible = append(visible, level)
+	}
+	b.ctes = visible
+	defer func() { b.ctes = saved }()
+	return b.bindSubselect(&pg_query.RangeSubselect{Subquery: cte.Ctequery, Alias: alias})
+}
+
 // checkDistinctQualifiers refuses two FROM items with the same name, as
 // PostgreSQL does: a qualified reference to either would be ambiguous.
 func checkDistinctQualifiers(a, b *scope) error {
@@ -203,6 +236,11 @@ func (b *Binder) bindSubselect(rs *pg_query.RangeSubselect) (Node, *scope, error
 func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 	if !rv.Inh {
 		return nil, nil, pgerror.Unsupported("ONLY is not supported")
+	}
+	if rv.Catalogname == "" && rv.Schemaname == "" {
+		if cte := b.lookupCTE(rv.Relname); cte != nil {
+			return b.bindCTERef(rv, cte)
+		}
 	}
 	name := TableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
 	tbl, err := b.catalog.ResolveTable(b.ctx, name)

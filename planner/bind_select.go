@@ -12,8 +12,8 @@ import (
 // bindSelect or refused here.
 func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 	switch {
-	case s.WithClause != nil:
-		return pgerror.Unsupported("WITH is not supported yet")
+	case s.WithClause != nil && s.WithClause.Recursive:
+		return pgerror.Unsupported("WITH RECURSIVE is not supported yet")
 	case len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil:
 		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
@@ -39,6 +39,24 @@ type target struct {
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
+	}
+	if s.WithClause != nil {
+		level := map[string]*pg_query.CommonTableExpr{}
+		for _, n := range s.WithClause.Ctes {
+			cte := n.GetCommonTableExpr()
+			if cte == nil {
+				return nil, b.unsupportedNode(n)
+			}
+			if _, dup := level[cte.Ctename]; dup {
+				return nil, b.errAt(cte.Location, "42712", "WITH query name \"%s\" specified more than once", cte.Ctename)
+			}
+			if cte.Ctequery.GetSelectStmt() == nil {
+				return nil, pgerror.Unsupported("data-modifying statements in WITH are not supported")
+			}
+			level[cte.Ctename] = cte
+		}
+		b.ctes = append(b.ctes, level)
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	if s.Op != pg_query.SetOperation_SETOP_NONE {
 		return b.bindSetOp(s)

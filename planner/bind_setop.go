@@ -13,9 +13,6 @@ import (
 // queries, their columns converted to common types, and ORDER BY and
 // LIMIT of the statement apply to the combined rows.
 func (b *Binder) bindSetOp(s *pg_query.SelectStmt) (Node, error) {
-	if s.WithClause != nil {
-		return nil, pgerror.Unsupported("WITH is not supported yet")
-	}
 	left, err := b.bindSelect(s.Larg)
 	if err != nil {
 		return nil, err

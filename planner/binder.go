@@ -29,6 +29,18 @@ type Binder struct {
 	outer []*scope
 	// correlated collects the outer columns this query reads.
 	correlated []Column
+	// ctes are the WITH queries in scope, innermost level last.
+	ctes []map[string]*pg_query.CommonTableExpr
+}
+
+// lookupCTE finds the WITH query an unqualified table name refers to.
+func (b *Binder) lookupCTE(name string) *pg_query.CommonTableExpr {
+	for i := len(b.ctes) - 1; i >= 0; i-- {
+		if c, ok := b.ctes[i][name]; ok {
+			return c
+		}
+	}
+	return nil
 }
 
 // resolveRef resolves a column reference in sc, then in the enclosing
