@@ -162,6 +162,40 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 			return &Not{Arg: out}, nil
 		}
 		return out, nil
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		// x op ANY (ARRAY[a, b]) is x op a OR x op b; ALL uses AND. Arrays
+		// held in columns are for later.
+		arr := a.Rexpr.GetAArrayExpr()
+		if arr == nil {
+			return nil, pgerror.Unsupported("%s ANY/ALL over a non-literal array is not supported yet", opName)
+		}
+		l, err := left()
+		if err != nil {
+			return nil, err
+		}
+		if len(arr.Elements) == 0 {
+			return &Const{Typ: types.Bool, Value: a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL}, nil
+		}
+		var out Expr
+		for _, item := range arr.Elements {
+			v, err := b.bindExpr(item, ec)
+			if err != nil {
+				return nil, err
+			}
+			cmp, err := b.binary(opName, l, v, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case out == nil:
+				out = cmp
+			case a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+				out = b.and(out, cmp)
+			default:
+				out = b.or(out, cmp)
+			}
+		}
+		return out, nil
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
 		l, err := left()
 		if err != nil {
