@@ -154,8 +154,12 @@ func (b *Binder) bindColumnRef(cr *pg_query.ColumnRef, ec *exprCtx) (Expr, error
 		name = parts[0]
 	case 2:
 		qualifier, name = parts[0], parts[1]
+	case 3, 4:
+		// schema.table.column (or catalog.schema.table.column): the table
+		// part qualifies, as a FROM item's name is unique in a query.
+		qualifier, name = parts[len(parts)-2], parts[len(parts)-1]
 	default:
-		return nil, b.errAt(cr.Location, pgerror.FeatureNotSupported, "cross-table column references with more than two parts are not supported yet")
+		return nil, b.errAt(cr.Location, pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 	}
 	if ec.group != nil {
 		// Reached only for a column inside an aggregate's argument, bound
@@ -199,6 +203,32 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 	return nil, pgerror.Unsupported("bit string constants are not supported yet")
 }
 
+// unconstrainedScale is the scale a value keeps when cast to numeric
+// without a typmod: a numeric's own, a string literal's written scale, 0
+// for integers.
+func unconstrainedScale(e Expr) int32 {
+	t := e.Type()
+	switch t.Family() {
+	case types.FamilyNumeric:
+		return t.Scale
+	case types.FamilyFloat:
+		return functions.AvgNumericScale
+	}
+	if c, ok := e.(*Const); ok {
+		if s, ok := c.Value.(string); ok {
+			if _, scale, err := types.ParseNumericLiteral(strings.TrimSpace(s)); err == nil {
+				return scale
+			}
+		}
+	}
+	return 0
+}
+
+func isParam(e Expr) bool {
+	_, ok := e.(*Param)
+	return ok
+}
+
 func (b *Binder) bindParam(p *pg_query.ParamRef) (Expr, error) {
 	n := int(p.Number)
 	if b.params == nil || n < 1 || (!b.params.preparing() && n > len(b.params.Types)) || n > 65535 {
@@ -213,8 +243,52 @@ func (b *Binder) bindParam(p *pg_query.ParamRef) (Expr, error) {
 	return &Const{Typ: b.params.Types[n-1], Value: b.params.Values[n-1]}, nil
 }
 
+// regIO binds a reg type's input (text to oid) or output (oid to text)
+// function, which the session answers from the catalog.
+func (b *Binder) regIO(e Expr, regType types.T, input bool, loc int32) (Expr, error) {
+	if b.session == nil {
+		return nil, pgerror.Unsupported("type %s is not available here", regType.Name())
+	}
+	name := regType.Name() + "out"
+	argType, result := regType, types.Text
+	if input {
+		name = regType.Name() + "in"
+		argType, result = types.Text, regType
+	}
+	f, ok, err := b.session.Function(name, []types.T{argType})
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, b.errAt(loc, pgerror.FeatureNotSupported, "type %s is not supported yet", regType.Name())
+	}
+	if e, err = b.coerce(e, argType, loc); err != nil {
+		return nil, err
+	}
+	return &Func{Name: name, Args: []Expr{e}, Typ: result, leakproof: f.Leakproof, Row: f.Eval}, nil
+}
+
+// presentable converts a value of a reg type to its name, as PostgreSQL
+// prints it; other values are returned as they are.
+func (b *Binder) presentable(e Expr) (Expr, error) {
+	if e.Type().IsRegType() {
+		return b.regIO(e, e.Type(), false, 0)
+	}
+	return e, nil
+}
+
 // cast converts e to t explicitly, folding constants.
 func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
+	if to.IsRegType() && (e.Type().Family() == types.FamilyString || (isUnknown(e) && e.Type().OID == types.OIDUnknown && !isParam(e))) {
+		return b.regIO(e, to, true, loc)
+	}
+	if e.Type().IsRegType() && to.Family() == types.FamilyString {
+		return b.regIO(e, e.Type(), false, loc)
+	}
+	if to.OID == types.OIDNumeric && to.Precision == 0 {
+		// numeric without a typmod keeps the value's scale.
+		to.Scale = unconstrainedScale(e)
+	}
 	if p, ok := e.(*Param); ok && p.Typ.OID == types.OIDUnknown {
 		// The parameter's type is inferred from its first use.
 		b.params.Types[p.Index] = to

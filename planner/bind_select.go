@@ -134,6 +134,10 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 				return nil, err
 			}
 		}
+		var err error
+		if e, err = b.presentable(e); err != nil {
+			return nil, err
+		}
 		col := Column{Type: e.Type(), Nullable: true}
 		if cr, ok := e.(*ColRef); ok {
 			for _, in := range node.Columns() {

@@ -64,6 +64,16 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 		t = types.Name
 	case "char":
 		t = types.Char
+	case "regclass":
+		t = types.Regclass
+	case "regtype":
+		t = types.Regtype
+	case "regnamespace":
+		t = types.Regnamespace
+	case "regrole":
+		t = types.Regrole
+	case "regproc":
+		t = types.Regproc
 	case "timestamp":
 		t = types.Timestamp
 	case "timestamptz":

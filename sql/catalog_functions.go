@@ -23,6 +23,7 @@ type catalogIndex struct {
 	err    error
 }
 
+// table finds a visible table by OID (loading the index on first use).
 func (ci *catalogIndex) table(oid uint32) (pgcatalog.TableInfo, bool, error) {
 	if ci.tables == nil && ci.err == nil {
 		ci.tables = map[uint32]pgcatalog.TableInfo{}
@@ -64,6 +65,9 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 	}
 	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
 	switch name {
+	case "pg_get_serial_sequence":
+		// SQE has no sequences.
+		return fn([]types.T{types.Text, types.Text}, types.Text, func([]any) (any, error) { return nil, nil })
 	case "pg_get_userbyid":
 		return fn([]types.T{types.OID}, types.Name, func(a []any) (any, error) {
 			oid, ok := oidArg(a)
@@ -159,5 +163,5 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			return true, nil
 		})
 	}
-	return nil, false, nil
+	return i.regFunction(name, args)
 }

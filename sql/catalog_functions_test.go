@@ -51,3 +51,27 @@ func TestPsqlCatalogQueries(t *testing.T) {
 		})
 	}
 }
+
+func TestRegTypes(t *testing.T) {
+	tests := []struct {
+		name, query string
+		want        []string
+	}{
+		{"regclass in and out", "SELECT 'acdemo.orders'::regclass::oid = (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'orders' AND n.nspname = 'acdemo'), 'acdemo.orders'::regclass, 'pg_class'::regclass::oid", []string{"true|acdemo.orders|1259"}},
+		{"regclass on the search path prints unqualified", "SET search_path = acdemo; SELECT 'orders'::regclass", []string{"orders"}},
+		{"regtype", "SELECT 'integer'::regtype::oid, 23::regtype, 'pg_catalog.int8'::regtype::text, 1700::oid::regtype", []string{"23|integer|bigint|numeric"}},
+		{"regnamespace", "SELECT 'acdemo'::regnamespace::text, 11::regnamespace", []string{"acdemo|pg_catalog"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestSession(t)
+			rows, _, err := run(t, s, tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(rows, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("rows %q, want %q", rows, tt.want)
+			}
+		})
+	}
+}

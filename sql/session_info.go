@@ -28,6 +28,11 @@ func (i sessionInfo) CurrentSchema(ctx context.Context) string {
 	}
 	ctx = i.s.callerContext(ctx)
 	for _, ns := range i.s.settings.searchPath(i.s.identity.User) {
+		// public, pg_catalog and information_schema always exist, as in
+		// PostgreSQL (pg_catalog lists them).
+		if ns == "public" || ns == "pg_catalog" || ns == "information_schema" {
+			return ns
+		}
 		if ok, err := cat.NamespaceExists(ctx, ns); err == nil && ok {
 			return ns
 		}

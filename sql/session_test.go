@@ -108,7 +108,7 @@ func TestSessionStatements(t *testing.T) {
 		{name: "transaction", query: "BEGIN; SELECT 1; COMMIT", wantRows: []string{}, wantTags: []string{"BEGIN", "SELECT 1", "COMMIT"}},
 		{name: "explain", query: "EXPLAIN SELECT id FROM acdemo.orders WHERE id = 2", wantTags: []string{"EXPLAIN"}},
 		{name: "session functions", query: "SELECT current_user, current_database(), current_schema(), session_user, current_setting('search_path')",
-			wantRows: []string{`alice|sales_wh|NULL|alice|"$user", public`}, wantTags: []string{"SELECT 1"}},
+			wantRows: []string{`alice|sales_wh|public|alice|"$user", public`}, wantTags: []string{"SELECT 1"}},
 		{name: "current_schema follows search_path", query: "SET search_path = nope, acdemo; SELECT current_schema",
 			wantRows: []string{"acdemo"}, wantTags: []string{"SET", "SELECT 1"}},
 		{name: "current_setting missing_ok", query: "SELECT current_setting('nope', true)", wantRows: []string{"NULL"}, wantTags: []string{"SELECT 1"}},

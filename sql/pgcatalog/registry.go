@@ -39,3 +39,32 @@ func buildRegistry() map[string]*relation {
 	}
 	return m
 }
+
+// RelationOID is the OID of a catalog relation (pg_class, ...).
+func RelationOID(schema, name string) (uint32, bool) {
+	r, ok := registry[schema+"."+name]
+	if !ok {
+		return 0, false
+	}
+	return r.oid, true
+}
+
+// RelationByOID names the catalog relation with the given OID.
+func RelationByOID(oid uint32) (schema, name string, ok bool) {
+	for _, r := range registry {
+		if r.oid == oid {
+			return r.schema, r.name, true
+		}
+	}
+	return "", "", false
+}
+
+// TypeOIDByName is the OID of a built-in type by its pg_type.typname.
+func TypeOIDByName(name string) (uint32, bool) {
+	for _, r := range builtinTypes {
+		if r["typname"] == name {
+			return r["oid"].(uint32), true
+		}
+	}
+	return 0, false
+}

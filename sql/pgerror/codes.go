@@ -53,6 +53,7 @@ const (
 	// Class 3D / 3F: invalid catalog / schema name.
 	InvalidCatalogName = "3D000"
 	InvalidSchemaName  = "3F000"
+	UndefinedSchema    = "3F000"
 
 	// Class 40: transaction rollback.
 	SerializationFailure = "40001"

@@ -64,6 +64,12 @@ const (
 	OIDAclitem    uint32 = 1033
 	OIDAclitemArr uint32 = 1034
 	OIDAnyArray   uint32 = 2277
+
+	// The object-identifier alias types: an oid that prints as a name.
+	OIDRegclass     uint32 = 2205
+	OIDRegtype      uint32 = 2206
+	OIDRegnamespace uint32 = 4089
+	OIDRegrole      uint32 = 4096
 )
 
 // T is a PostgreSQL type with its modifiers. The zero value is invalid.
@@ -112,6 +118,11 @@ var (
 	OIDArray     = T{OID: OIDOidArray}
 	AclitemArray = T{OID: OIDAclitemArr}
 	AnyArray     = T{OID: OIDAnyArray}
+
+	Regclass     = T{OID: OIDRegclass}
+	Regtype      = T{OID: OIDRegtype}
+	Regnamespace = T{OID: OIDRegnamespace}
+	Regrole      = T{OID: OIDRegrole}
 )
 
 // MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
@@ -143,7 +154,7 @@ func (t T) Family() Family {
 		return FamilyDate
 	case OIDTimestamp, OIDTimestampTZ:
 		return FamilyTimestamp
-	case OIDOid, OIDRegproc, OIDXid:
+	case OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return FamilyOID
 	case OIDBytea:
 		return FamilyBytes
@@ -167,7 +178,7 @@ func (t T) Len() int16 {
 		return 1
 	case OIDInt2:
 		return 2
-	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid:
+	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return 4
 	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ:
 		return 8
@@ -244,6 +255,14 @@ func (t T) Name() string {
 		return "int2vector"
 	case OIDRegproc:
 		return "regproc"
+	case OIDRegclass:
+		return "regclass"
+	case OIDRegtype:
+		return "regtype"
+	case OIDRegnamespace:
+		return "regnamespace"
+	case OIDRegrole:
+		return "regrole"
 	case OIDOid:
 		return "oid"
 	case OIDXid:
@@ -300,7 +319,7 @@ func (t T) Arrow() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	case OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
 		return arrow.BinaryTypes.String
-	case OIDOid, OIDRegproc, OIDXid:
+	case OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return arrow.PrimitiveTypes.Uint32
 	case OIDBytea:
 		return arrow.BinaryTypes.Binary
@@ -389,4 +408,14 @@ func arrayFromArrow(l *arrow.ListType) (T, error) {
 		return OIDArray, nil
 	}
 	return T{}, fmt.Errorf("arrow type %s has no PostgreSQL mapping yet", l)
+}
+
+// IsRegType reports the oid alias types (regclass, regtype, ...), which
+// are read and printed as names.
+func (t T) IsRegType() bool {
+	switch t.OID {
+	case OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegproc:
+		return true
+	}
+	return false
 }
