@@ -328,6 +328,14 @@ func castSupported(from, to types.T) bool {
 	case tf == types.FamilyString:
 		// Every type has a text output function.
 		return ff != types.FamilyUnknown
+	case ff == types.FamilyString:
+		// And an input function: text converts to it, failing on bad
+		// input (an I/O conversion cast).
+		switch tf {
+		case types.FamilyBool, types.FamilyInt, types.FamilyFloat, types.FamilyNumeric, types.FamilyDate, types.FamilyTimestamp, types.FamilyOID:
+			return true
+		}
+		return false
 	case ff == types.FamilyNumeric && tf == types.FamilyInt:
 		return true
 	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric):

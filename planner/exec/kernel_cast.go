@@ -3,8 +3,10 @@ package exec
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -23,6 +25,33 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			return a, nil
 		}
 		return castToText(a, to)
+	case from.Family() == types.FamilyString:
+		// I/O conversion: each value through the type's input function.
+		str := a.(*array.String)
+		vals := make([]any, n)
+		for i := 0; i < n; i++ {
+			if str.IsNull(i) {
+				continue
+			}
+			var v any
+			var err error
+			if to.Family() == types.FamilyNumeric {
+				// At exactly the target's scale (ParseText keeps a longer
+				// written scale for an unconstrained numeric).
+				n, scale, perr := types.ParseNumericLiteral(strings.TrimSpace(str.Value(i)))
+				if perr != nil {
+					return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type numeric: \"%s\"", str.Value(i))
+				}
+				v, err = types.RescaleNumeric(n, scale, to)
+			} else {
+				v, err = types.ParseText(str.Value(i), to)
+			}
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		return valuesArray(to, vals)
 	case from.Family() == types.FamilyOID:
 		oids := values[uint32](a)
 		ints := make([]int64, n)

@@ -164,16 +164,27 @@ func ParseText(s string, t T) (any, error) {
 		}
 		return RescaleNumeric(n, scale, target)
 	case FamilyDate:
-		d, err := time.Parse("2006-01-02", trimmed)
+		// date_in also takes a timestamp's text and keeps the date part.
+		datePart := trimmed
+		if i := strings.IndexAny(datePart, " T"); i == 10 {
+			datePart = datePart[:10]
+		}
+		d, err := time.Parse("2006-01-02", datePart)
 		if err != nil {
 			if strings.Contains(err.Error(), "out of range") {
 				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 			}
 			return nil, invalidInput("date", s)
 		}
+		if datePart != trimmed {
+			if _, err := ParseText(trimmed, Timestamp); err != nil {
+				return nil, invalidInput("date", s)
+			}
+		}
 		return int32(d.Unix() / 86400), nil
 	case FamilyTimestamp:
-		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07", "2006-01-02 15:04:05.999999Z07:00", "2006-01-02"} {
+		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07",
+			"2006-01-02 15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07", "2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04Z07"} {
 			if ts, err := time.Parse(layout, trimmed); err == nil {
 				return ts.UnixMicro(), nil
 			}
