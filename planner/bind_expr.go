@@ -21,6 +21,9 @@ type exprCtx struct {
 	group *groupState
 	// clause names the clause for error messages ("WHERE").
 	clause string
+	// srfs collects set-returning function calls where they are allowed
+	// (the select list); nil elsewhere.
+	srfs *[]*SRFCall
 }
 
 // groupState collects the grouping of a query while its clauses are bound.
@@ -622,6 +625,9 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 
 func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) {
 	name := funcName(fc)
+	if isSRF(name) {
+		return b.bindSRF(fc, name, ec)
+	}
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err
 	}

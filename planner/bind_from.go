@@ -44,6 +44,8 @@ func (b *Binder) bindFromItem(item *pg_query.Node) (Node, *scope, error) {
 		return b.bindJoin(x.JoinExpr)
 	case *pg_query.Node_RangeSubselect:
 		return b.bindSubselect(x.RangeSubselect)
+	case *pg_query.Node_RangeFunction:
+		return b.bindRangeFunction(x.RangeFunction)
 	}
 	return nil, nil, b.unsupportedNode(item)
 }

@@ -97,10 +97,20 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		}
 	}
 
+	var srfs []*SRFCall
+	for _, t := range s.TargetList {
+		if containsSRF(t) {
+			if grouped {
+				return nil, pgerror.Unsupported("set-returning functions in an aggregating query are not supported yet")
+			}
+			ec.srfs = &srfs
+		}
+	}
 	targets, err := b.bindTargets(s.TargetList, sc, ec)
 	if err != nil {
 		return nil, err
 	}
+	ec.srfs = nil
 	var having Expr
 	if s.HavingClause != nil {
 		hc := *ec
@@ -121,6 +131,9 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		if having != nil {
 			node = &Filter{Input: node, Pred: having}
 		}
+	}
+	if len(srfs) > 0 {
+		node = &ProjectSet{Input: node, Funcs: srfs}
 	}
 
 	// Project the targets and any ORDER BY expressions not among them.

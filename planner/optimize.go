@@ -220,6 +220,12 @@ func pruneScanColumns(root Node) Node {
 			if x.On != nil {
 				ExprColumns(x.On, used)
 			}
+		case *ProjectSet:
+			for _, f := range x.Funcs {
+				for _, a := range f.Args {
+					ExprColumns(a, used)
+				}
+			}
 		case *Append, *SetOp:
 			// Set operations compare and return whole rows.
 			for _, in := range n.Inputs() {

@@ -149,6 +149,12 @@ func explain(b *strings.Builder, n Node, depth int) {
 		b.WriteString("OneRow")
 	case *Append:
 		b.WriteString("Append")
+	case *ProjectSet:
+		names := make([]string, len(x.Funcs))
+		for i, f := range x.Funcs {
+			names[i] = fmt.Sprintf("%s(%s)", f.Name, joinExprs(f.Args))
+		}
+		fmt.Fprintf(b, "ProjectSet %s", strings.Join(names, ", "))
 	case *SetOp:
 		kind := [...]string{"Intersect", "Except"}[x.Kind]
 		if x.All {
@@ -246,3 +252,29 @@ type Values struct {
 
 func (v *Values) Columns() []Column { return v.Cols }
 func (v *Values) Inputs() []Node    { return nil }
+
+// SRFCall is one set-returning function call (unnest, generate_series,
+// generate_subscripts) of a ProjectSet.
+type SRFCall struct {
+	Name string
+	Args []Expr
+	Out  Column
+}
+
+// ProjectSet evaluates set-returning functions per input row: each row
+// yields as many rows as its longest function result, the shorter ones
+// padded with NULLs, as PostgreSQL does in a select list. Its output is
+// the input's columns followed by the functions' Out columns.
+type ProjectSet struct {
+	Input Node
+	Funcs []*SRFCall
+}
+
+func (p *ProjectSet) Columns() []Column {
+	out := append([]Column(nil), p.Input.Columns()...)
+	for _, f := range p.Funcs {
+		out = append(out, f.Out)
+	}
+	return out
+}
+func (p *ProjectSet) Inputs() []Node { return []Node{p.Input} }

@@ -65,6 +65,8 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newSort(in, x)
 	case *planner.Join:
 		return newHashJoin(ctx, x)
+	case *planner.ProjectSet:
+		return newProjectSet(ctx, x)
 	case *planner.Append:
 		a := &appendOp{schema: schemaOf(x.Cols)}
 		for _, in := range x.Ins {

@@ -70,24 +70,25 @@ func numericSame(args []types.T) ([]types.T, types.T, bool) {
 // scalars lists the scalar functions. Leakproof marks those that cannot
 // fail or reveal their input except through their result.
 var scalars = map[string]Scalar{
-	"lower":            {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"upper":            {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"length":           {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"char_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"character_length": {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"btrim":            {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"ltrim":            {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"rtrim":            {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"replace":          {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
-	"strpos":           {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"position":         {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"starts_with":      {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
-	"substr":           {Name: "substr", Resolve: textIntArgs(2, 3)},
-	"substring":        {Name: "substr", Resolve: textIntArgs(2, 3)},
-	"left":             {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"right":            {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"concat":           {Name: "concat", Leakproof: true, Resolve: anyToText},
-	"abs":              {Name: "abs", Resolve: numericSame},
+	"lower":             {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"upper":             {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"length":            {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"char_length":       {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"character_length":  {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"btrim":             {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"ltrim":             {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"rtrim":             {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"replace":           {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
+	"strpos":            {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"position":          {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"starts_with":       {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
+	"substr":            {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substring":         {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"left":              {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"right":             {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"concat":            {Name: "concat", Leakproof: true, Resolve: anyToText},
+	"abs":               {Name: "abs", Resolve: numericSame},
+	"json_build_object": {Name: "json_build_object", Leakproof: true, Resolve: jsonObjectArgs},
 }
 
 // LookupScalar returns the scalar function named name.
@@ -120,4 +121,24 @@ var patternOps = map[string]struct {
 func LookupPatternOp(op string) (fn string, negated, ok bool) {
 	p, ok := patternOps[op]
 	return p.Func, p.Negated, ok
+}
+
+// jsonObjectArgs accepts key/value pairs: keys become text, values keep
+// their types (the kernel renders each as JSON by type).
+func jsonObjectArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args)%2 != 0 {
+		return nil, types.T{}, false
+	}
+	out := make([]types.T, len(args))
+	for i, a := range args {
+		switch {
+		case i%2 == 0:
+			out[i] = types.Text
+		case a.OID == types.OIDUnknown:
+			out[i] = types.Text
+		default:
+			out[i] = a
+		}
+	}
+	return out, types.JSON, true
 }

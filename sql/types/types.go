@@ -70,6 +70,8 @@ const (
 	OIDRegtype      uint32 = 2206
 	OIDRegnamespace uint32 = 4089
 	OIDRegrole      uint32 = 4096
+
+	OIDJSON uint32 = 114
 )
 
 // T is a PostgreSQL type with its modifiers. The zero value is invalid.
@@ -123,6 +125,7 @@ var (
 	Regtype      = T{OID: OIDRegtype}
 	Regnamespace = T{OID: OIDRegnamespace}
 	Regrole      = T{OID: OIDRegrole}
+	JSON         = T{OID: OIDJSON}
 )
 
 // MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
@@ -148,7 +151,7 @@ func (t T) Family() Family {
 		return FamilyFloat
 	case OIDNumeric:
 		return FamilyNumeric
-	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
+	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem, OIDJSON:
 		return FamilyString
 	case OIDDate:
 		return FamilyDate
@@ -257,6 +260,8 @@ func (t T) Name() string {
 		return "regproc"
 	case OIDRegclass:
 		return "regclass"
+	case OIDJSON:
+		return "json"
 	case OIDRegtype:
 		return "regtype"
 	case OIDRegnamespace:
@@ -309,7 +314,7 @@ func (t T) Arrow() arrow.DataType {
 			p = MaxNumericPrecision
 		}
 		return &arrow.Decimal128Type{Precision: p, Scale: t.Scale}
-	case OIDText, OIDVarchar, OIDUnknown:
+	case OIDText, OIDVarchar, OIDUnknown, OIDJSON:
 		return arrow.BinaryTypes.String
 	case OIDDate:
 		return arrow.FixedWidthTypes.Date32

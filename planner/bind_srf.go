@@ -1,0 +1,141 @@
+package planner
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// isSRF names the set-returning functions SQE implements.
+func isSRF(name string) bool {
+	switch strings.ToLower(name) {
+	case "unnest", "generate_series", "generate_subscripts":
+		return true
+	}
+	return false
+}
+
+// containsSRF reports a set-returning function call in an expression.
+func containsSRF(n *pg_query.Node) bool {
+	found := false
+	walkAST(n, func(fc *pg_query.FuncCall) {
+		if isSRF(funcName(fc)) {
+			found = true
+		}
+	})
+	return found
+}
+
+// bindSRF binds a set-returning function call: its arguments are bound in
+// ec's scope, the call is recorded for the ProjectSet the query will get,
+// and the expression is a reference to the call's output column.
+func (b *Binder) bindSRF(fc *pg_query.FuncCall, name string, ec *exprCtx) (Expr, error) {
+	if ec.srfs == nil {
+		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", ec.clause)
+	}
+	name = strings.ToLower(name)
+	args := make([]Expr, len(fc.Args))
+	for i, n := range fc.Args {
+		e, err := b.bindExpr(n, &exprCtx{scope: ec.scope, clause: ec.clause})
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	var out types.T
+	noFunc := func() error {
+		names := make([]string, len(args))
+		for i, a := range args {
+			names[i] = a.Type().Name()
+		}
+		return b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", "))
+	}
+	switch name {
+	case "unnest":
+		if len(args) != 1 {
+			return nil, noFunc()
+		}
+		elem, ok := args[0].Type().Elem()
+		if !ok {
+			return nil, noFunc()
+		}
+		out = elem
+	case "generate_subscripts":
+		if len(args) != 2 {
+			return nil, noFunc()
+		}
+		if _, ok := args[0].Type().Elem(); !ok {
+			return nil, noFunc()
+		}
+		var err error
+		if args[1], err = b.coerce(args[1], types.Int4, fc.Location); err != nil {
+			return nil, err
+		}
+		out = types.Int4
+	case "generate_series":
+		if len(args) != 2 && len(args) != 3 {
+			return nil, noFunc()
+		}
+		out = types.Int4
+		for _, a := range args {
+			switch a.Type().OID {
+			case types.OIDInt8:
+				out = types.Int8
+			case types.OIDInt2, types.OIDInt4, types.OIDUnknown:
+			default:
+				return nil, noFunc()
+			}
+		}
+		for i := range args {
+			var err error
+			if args[i], err = b.coerce(args[i], out, fc.Location); err != nil {
+				return nil, err
+			}
+		}
+	}
+	call := &SRFCall{Name: name, Args: args, Out: b.newColumn(name, Column{Type: out, Nullable: true})}
+	*ec.srfs = append(*ec.srfs, call)
+	return &ColRef{ID: call.Out.ID, Name: call.Out.Name, Typ: out}, nil
+}
+
+// bindRangeFunction binds a set-returning function in FROM:
+// generate_series(1, 3) AS s(n) [WITH ORDINALITY].
+func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, error) {
+	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM is not supported yet")
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM is not supported yet")
+	}
+	fc := items[0].GetFuncCall()
+	if fc == nil || !isSRF(funcName(fc)) {
+		return nil, nil, pgerror.Unsupported("only set-returning functions are supported in FROM")
+	}
+	var srfs []*SRFCall
+	ref, err := b.bindSRF(fc, funcName(fc), &exprCtx{scope: &scope{}, clause: "FROM", srfs: &srfs})
+	if err != nil {
+		return nil, nil, err
+	}
+	ps := &ProjectSet{Input: OneRow{}, Funcs: srfs}
+	alias := funcName(fc)
+	var colnames []*pg_query.Node
+	if rf.Alias != nil {
+		alias, colnames = rf.Alias.Aliasname, rf.Alias.Colnames
+	}
+	proj := &Project{Input: ps}
+	name := alias
+	if len(colnames) > 0 {
+		name = colnames[0].GetString_().GetSval()
+	}
+	c := ref.(*ColRef)
+	proj.Exprs = append(proj.Exprs, c)
+	proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: c.Typ, Qualifier: alias, Nullable: true}))
+	if rf.Ordinality {
+		return nil, nil, pgerror.Unsupported("WITH ORDINALITY is not supported yet")
+	}
+	return proj, &scope{cols: proj.Cols}, nil
+}

@@ -1,0 +1,177 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// projectSet expands each input row by its set-returning functions'
+// results (see planner.ProjectSet).
+type projectSet struct {
+	input  Operator
+	funcs  []*planner.SRFCall
+	args   [][]evaluator
+	schema *arrow.Schema
+	out    []arrow.RecordBatch
+}
+
+func newProjectSet(ctx context.Context, n *planner.ProjectSet) (Operator, error) {
+	in, err := Build(ctx, n.Input)
+	if err != nil {
+		return nil, err
+	}
+	p := &projectSet{input: in, funcs: n.Funcs, schema: schemaOf(n.Columns())}
+	for _, f := range n.Funcs {
+		var evs []evaluator
+		for _, a := range f.Args {
+			ev, err := compile(a, n.Input.Columns())
+			if err != nil {
+				in.Close()
+				return nil, err
+			}
+			evs = append(evs, ev)
+		}
+		p.args = append(p.args, evs)
+	}
+	return p, nil
+}
+
+// srfValues lists the values function f returns for row r of its args.
+func srfValues(f *planner.SRFCall, args []arrow.Array, r int) ([]any, error) {
+	for _, a := range args {
+		if a.IsNull(r) {
+			return nil, nil
+		}
+	}
+	switch f.Name {
+	case "unnest":
+		list := args[0].(*array.List)
+		start, end := list.ValueOffsets(r)
+		elems := list.ListValues()
+		out := make([]any, 0, end-start)
+		for k := start; k < end; k++ {
+			out = append(out, valueAt(elems, int(k)))
+		}
+		return out, nil
+	case "generate_subscripts":
+		list := args[0].(*array.List)
+		start, end := list.ValueOffsets(r)
+		if valueAt(args[1], r).(int64) != 1 {
+			return nil, nil
+		}
+		out := make([]any, 0, end-start)
+		for k := int64(1); k <= end-start; k++ {
+			out = append(out, k)
+		}
+		return out, nil
+	case "generate_series":
+		from, to := valueAt(args[0], r).(int64), valueAt(args[1], r).(int64)
+		step := int64(1)
+		if len(args) == 3 {
+			step = valueAt(args[2], r).(int64)
+		}
+		if step == 0 {
+			return nil, fmt.Errorf("step size cannot equal zero")
+		}
+		var out []any
+		for v := from; (step > 0 && v <= to) || (step < 0 && v >= to); v += step {
+			out = append(out, v)
+			if len(out) > 100_000_000 {
+				return nil, fmt.Errorf("generate_series: too many rows")
+			}
+			if (step > 0 && v > to-step) || (step < 0 && v < to-step) {
+				break // the next step would overflow past the end
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("set-returning function %s cannot be executed", f.Name)
+}
+
+func (p *projectSet) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for len(p.out) == 0 {
+		b, err := p.input.Next(ctx)
+		if err != nil || b == nil {
+			return nil, err
+		}
+		err = p.expand(ctx, b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := p.out[0]
+	p.out = p.out[1:]
+	return out, nil
+}
+
+func (p *projectSet) expand(ctx context.Context, b arrow.RecordBatch) error {
+	args := make([][]arrow.Array, len(p.funcs))
+	defer func() {
+		for _, a := range args {
+			releaseAll(a)
+		}
+	}()
+	for i, evs := range p.args {
+		a, err := evalAll(ctx, evs, b)
+		if err != nil {
+			return err
+		}
+		args[i] = a
+	}
+	var idx []int32
+	results := make([][]any, len(p.funcs))
+	for r := 0; r < int(b.NumRows()); r++ {
+		vals := make([][]any, len(p.funcs))
+		n := 0
+		for i, f := range p.funcs {
+			v, err := srfValues(f, args[i], r)
+			if err != nil {
+				return err
+			}
+			vals[i] = v
+			n = max(n, len(v))
+		}
+		for k := 0; k < n; k++ {
+			idx = append(idx, int32(r))
+			for i := range p.funcs {
+				var v any
+				if k < len(vals[i]) {
+					v = vals[i][k]
+				}
+				results[i] = append(results[i], v)
+			}
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	cols, err := takeColumns(ctx, b.Columns(), idx)
+	if err != nil {
+		return err
+	}
+	for i, f := range p.funcs {
+		a, err := valuesArray(f.Out.Type, results[i])
+		if err != nil {
+			releaseAll(cols)
+			return err
+		}
+		cols = append(cols, a)
+	}
+	p.out = append(p.out, array.NewRecordBatch(p.schema, cols, int64(len(idx))))
+	releaseAll(cols)
+	return nil
+}
+
+func (p *projectSet) Close() {
+	for _, b := range p.out {
+		b.Release()
+	}
+	p.out = nil
+	p.input.Close()
+}
