@@ -22,11 +22,19 @@ build: build-deps
 run: build
 	./$(BIN) serve --demo
 
-# Tools the tests drive: psql (real client) and PostgreSQL's server
-# binaries (reference behaviour in differential and wire tests).
+# Tools the tests drive: real clients (psql, node-postgres through node
+# and npm, psycopg2 and SQLAlchemy under Debian's own python3) and
+# PostgreSQL's server binaries (the reference the wire scripts and
+# differential tests compare with). The npm package itself is installed
+# by its test with `npm ci` from compat-tests/node/package-lock.json.
 test-deps: build-deps
 	@missing=""; \
 	command -v psql >/dev/null || missing="$$missing postgresql-client"; \
+	ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	/usr/bin/python3 -c 'import psycopg2' 2>/dev/null || missing="$$missing python3-psycopg2"; \
+	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
@@ -38,7 +46,6 @@ test: test-deps
 	$(GO) test -race -count=1 -timeout 25m ./...
 
 bench-deps: test-deps
-	@ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; }
 
 # Micro-benchmarks, then the end-to-end comparison with PostgreSQL.
 bench: bench-deps build

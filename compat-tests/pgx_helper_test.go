@@ -9,8 +9,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// pgxConfig is a pgx configuration for s using the simple query protocol,
-// the only one SQE speaks so far.
+// pgxConfig is a pgx configuration for s using the simple query protocol;
+// pgx_modes_test.go covers the extended protocol's modes.
 func pgxConfig(t *testing.T, s *server, user, dbname, sslmode, password string) *pgx.ConnConfig {
 	t.Helper()
 	cfg, err := pgx.ParseConfig(s.connString(user, dbname, sslmode))
