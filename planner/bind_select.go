@@ -182,13 +182,8 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		}
 		node = &Sort{Input: node, Keys: keys}
 	}
-	if s.LimitCount != nil || s.LimitOffset != nil {
-		lim, err := b.bindLimit(s)
-		if err != nil {
-			return nil, err
-		}
-		lim.Input = node
-		node = lim
+	if node, err = b.applyLimit(s, node); err != nil {
+		return nil, err
 	}
 	if len(hidden) > 0 {
 		final := &Project{Input: node}
@@ -394,15 +389,7 @@ func (b *Binder) bindOrderBy(list []*pg_query.Node, targets []target, ec *exprCt
 		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
 			return nil, nil, pgerror.Unsupported("ORDER BY ... USING is not supported yet")
 		}
-		key := SortKey{Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
-		// PostgreSQL's default: NULLs sort as larger than any value.
-		key.NullsFirst = key.Desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			key.NullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			key.NullsFirst = false
-		}
+		key := sortKeyOf(sb)
 		var e Expr
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			pos := int(c.GetIval().Ival)

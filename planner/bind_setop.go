@@ -113,14 +113,7 @@ func (b *Binder) bindSetOpTail(s *pg_query.SelectStmt, node Node) (Node, error) 
 		if sb == nil {
 			return nil, b.unsupportedNode(n)
 		}
-		key := SortKey{Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
-		key.NullsFirst = key.Desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			key.NullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			key.NullsFirst = false
-		}
+		key := sortKeyOf(sb)
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			pos := int(c.GetIval().Ival)
 			if pos < 1 || pos > len(cols) {
@@ -143,15 +136,34 @@ func (b *Binder) bindSetOpTail(s *pg_query.SelectStmt, node Node) (Node, error) 
 	if len(keys) > 0 {
 		node = &Sort{Input: node, Keys: keys}
 	}
-	if s.LimitCount != nil || s.LimitOffset != nil {
-		lim, err := b.bindLimit(s)
-		if err != nil {
-			return nil, err
-		}
-		lim.Input = node
-		node = lim
+	return b.applyLimit(s, node)
+}
+
+// applyLimit puts the statement's LIMIT / OFFSET, if any, above node.
+func (b *Binder) applyLimit(s *pg_query.SelectStmt, node Node) (Node, error) {
+	if s.LimitCount == nil && s.LimitOffset == nil {
+		return node, nil
 	}
-	return node, nil
+	lim, err := b.bindLimit(s)
+	if err != nil {
+		return nil, err
+	}
+	lim.Input = node
+	return lim, nil
+}
+
+// sortKeyOf reads a sort clause's direction and NULL placement, with
+// PostgreSQL's default: NULLs sort as larger than any value.
+func sortKeyOf(sb *pg_query.SortBy) SortKey {
+	key := SortKey{Desc: sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC}
+	key.NullsFirst = key.Desc
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		key.NullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		key.NullsFirst = false
+	}
+	return key
 }
 
 // bindValues binds VALUES (...), (...): each column takes the common type
