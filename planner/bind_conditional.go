@@ -166,12 +166,12 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		// x op ANY (ARRAY[a, b]) is x op a OR x op b; ALL uses AND. Arrays
 		// held in columns are for later.
 		arr := a.Rexpr.GetAArrayExpr()
-		if arr == nil {
-			return nil, pgerror.Unsupported("%s ANY/ALL over a non-literal array is not supported yet", opName)
-		}
 		l, err := left()
 		if err != nil {
 			return nil, err
+		}
+		if arr == nil {
+			return b.bindArrayCompare(opName, l, a, ec)
 		}
 		if len(arr.Elements) == 0 {
 			return &Const{Typ: types.Bool, Value: a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL}, nil
@@ -389,6 +389,15 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 			return nil, b.errAt(sl.Location, pgerror.SyntaxError, "subquery must return only one column")
 		}
 		return &Subquery{Kind: ScalarSubquery, Plan: plan, Typ: cols[0].Type, Outer: outer}, nil
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
+		if len(cols) != 1 {
+			return nil, b.errAt(sl.Location, pgerror.SyntaxError, "subquery must return only one column")
+		}
+		at, ok := types.ArrayOf(cols[0].Type)
+		if !ok {
+			return nil, pgerror.Unsupported("arrays of %s are not supported yet", cols[0].Type.Name())
+		}
+		return &Subquery{Kind: ArraySubquery, Plan: plan, Typ: at, Outer: outer}, nil
 	case pg_query.SubLinkType_ANY_SUBLINK:
 		if len(sl.OperName) > 0 && sl.OperName[len(sl.OperName)-1].GetString_().GetSval() != "=" {
 			return nil, pgerror.Unsupported("op ANY (subquery) is supported only for =")
@@ -419,4 +428,61 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 		return &Subquery{Kind: InSubquery, Plan: plan, Arg: arg, Typ: types.Bool, Outer: outer}, nil
 	}
 	return nil, pgerror.Unsupported("%s subqueries are not supported yet", strings.TrimSuffix(sl.SubLinkType.String(), "_SUBLINK"))
+}
+
+// bindArrayCompare binds x op ANY/ALL (array value).
+func (b *Binder) bindArrayCompare(opName string, l Expr, a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
+	arr, err := b.bindExpr(a.Rexpr, ec)
+	if err != nil {
+		return nil, err
+	}
+	if isUnknown(arr) {
+		// '{a,b}' written as a literal: an array of the left side's type.
+		at, ok := types.ArrayOf(l.Type())
+		if !ok {
+			return nil, pgerror.Unsupported("arrays of %s are not supported yet", l.Type().Name())
+		}
+		if arr, err = b.cast(arr, at, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	elem, ok := arr.Type().Elem()
+	if !ok {
+		return nil, b.errAt(a.Location, pgerror.DatatypeMismatch, "op ANY/ALL (array) requires array on right side")
+	}
+	op, ok := functions.LookupOperator(opName)
+	if !ok || op.Kind != functions.Comparison {
+		return nil, pgerror.Unsupported("%s ANY/ALL (array) is not supported", opName)
+	}
+	if l, err = b.coerce(l, elem, a.Location); err != nil {
+		return nil, err
+	}
+	return &ArrayCompare{Op: op, Left: l, Array: arr, All: a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL}, nil
+}
+
+// bindArrayExpr binds ARRAY[a, b, ...]: the elements take their common
+// type.
+func (b *Binder) bindArrayExpr(a *pg_query.A_ArrayExpr, ec *exprCtx) (Expr, error) {
+	elems := make([]Expr, len(a.Elements))
+	for i, n := range a.Elements {
+		e, err := b.bindExpr(n, ec)
+		if err != nil {
+			return nil, err
+		}
+		elems[i] = e
+	}
+	t, err := b.resultType(elems, "ARRAY")
+	if err != nil {
+		return nil, err
+	}
+	at, ok := types.ArrayOf(t)
+	if !ok {
+		return nil, pgerror.Unsupported("arrays of %s are not supported yet", t.Name())
+	}
+	for i := range elems {
+		if elems[i], err = b.coerceResult(elems[i], t); err != nil {
+			return nil, err
+		}
+	}
+	return &ArrayExpr{Elems: elems, Typ: at}, nil
 }

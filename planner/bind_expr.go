@@ -69,6 +69,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindCoalesce(x.CoalesceExpr, ec)
 	case *pg_query.Node_SubLink:
 		return b.bindSubLink(x.SubLink, ec)
+	case *pg_query.Node_AArrayExpr:
+		return b.bindArrayExpr(x.AArrayExpr, ec)
 	case *pg_query.Node_CollateClause:
 		// Text compares bytewise (PostgreSQL's C collation); the default
 		// and C collations are accepted, others refused.

@@ -357,11 +357,16 @@ func figureColnameStrength(n *pg_query.Node) (string, int) {
 		return sqlValueFunctionName(x.SqlvalueFunction), 2
 	case *pg_query.Node_CaseExpr:
 		return "case", 2
+	case *pg_query.Node_AArrayExpr:
+		return "array", 2
 	case *pg_query.Node_CoalesceExpr:
 		return "coalesce", 2
 	case *pg_query.Node_SubLink:
 		if x.SubLink.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK {
 			return "exists", 2
+		}
+		if x.SubLink.SubLinkType == pg_query.SubLinkType_ARRAY_SUBLINK {
+			return "array", 2
 		}
 		if sel := x.SubLink.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) == 1 && x.SubLink.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
 			rt := sel.TargetList[0].GetResTarget()

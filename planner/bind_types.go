@@ -16,8 +16,19 @@ import (
 // typeFromName resolves a TypeName as written in a cast or column
 // definition.
 func typeFromName(tn *pg_query.TypeName) (types.T, error) {
-	if tn.Setof || tn.PctType || len(tn.ArrayBounds) > 0 {
-		return types.T{}, pgerror.Unsupported("array and set types are not supported yet")
+	if tn.Setof || tn.PctType || len(tn.ArrayBounds) > 1 {
+		return types.T{}, pgerror.Unsupported("set types and multi-dimensional arrays are not supported yet")
+	}
+	if len(tn.ArrayBounds) == 1 {
+		elem, err := typeFromName(&pg_query.TypeName{Names: tn.Names, Typmods: tn.Typmods, Location: tn.Location})
+		if err != nil {
+			return types.T{}, err
+		}
+		arr, ok := types.ArrayOf(elem)
+		if !ok {
+			return types.T{}, pgerror.Unsupported("arrays of %s are not supported yet", elem.Name())
+		}
+		return arr, nil
 	}
 	var names []string
 	for _, n := range tn.Names {

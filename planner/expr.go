@@ -209,6 +209,13 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 		for _, c := range x.Outer {
 			set[c.ID] = true
 		}
+	case *ArrayExpr:
+		for _, el := range x.Elems {
+			ExprColumns(el, set)
+		}
+	case *ArrayCompare:
+		ExprColumns(x.Left, set)
+		ExprColumns(x.Array, set)
 	case *OuterRef:
 	case *Const, *Param:
 	default:
@@ -314,6 +321,7 @@ const (
 	ScalarSubquery SubqueryKind = iota // (SELECT x ...): one value
 	ExistsSubquery                     // EXISTS (SELECT ...)
 	InSubquery                         // Arg IN (SELECT x ...)
+	ArraySubquery                      // ARRAY(SELECT x ...)
 )
 
 // Subquery is a subquery used as an expression. An uncorrelated one
@@ -352,4 +360,43 @@ func (s *Subquery) String() string {
 		return fmt.Sprintf("%s IN (subquery)", s.Arg)
 	}
 	return "(subquery)"
+}
+
+// ArrayExpr builds a one-dimensional array from its elements
+// (ARRAY[a, b]); the elements have the array's element type.
+type ArrayExpr struct {
+	Elems []Expr
+	Typ   types.T
+}
+
+func (a *ArrayExpr) Type() types.T { return a.Typ }
+func (a *ArrayExpr) Leakproof() bool {
+	for _, e := range a.Elems {
+		if !e.Leakproof() {
+			return false
+		}
+	}
+	return true
+}
+func (a *ArrayExpr) String() string { return fmt.Sprintf("ARRAY[%s]", joinExprs(a.Elems)) }
+
+// ArrayCompare is x op ANY (array) or x op ALL (array) over an array
+// value, with SQL's NULL rules; Left has the array's element type.
+type ArrayCompare struct {
+	Op    functions.Operator
+	Left  Expr
+	Array Expr
+	All   bool
+}
+
+func (a *ArrayCompare) Type() types.T { return types.Bool }
+func (a *ArrayCompare) Leakproof() bool {
+	return a.Op.Leakproof && a.Left.Leakproof() && a.Array.Leakproof()
+}
+func (a *ArrayCompare) String() string {
+	q := "ANY"
+	if a.All {
+		q = "ALL"
+	}
+	return fmt.Sprintf("(%s %s %s(%s))", a.Left, a.Op.Name, q, a.Array)
 }

@@ -65,6 +65,28 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 	}
 	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
 	switch name {
+	case "current_schemas":
+		// The search path's existing schemas, with pg_catalog first when
+		// implicit ones are asked for.
+		return fn([]types.T{types.Bool}, types.NameArray, func(a []any) (any, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			out := []any{}
+			if a[0].(bool) {
+				out = append(out, "pg_catalog")
+			}
+			nss, err := catalogSource{s}.Namespaces(index.ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, ns := range s.settings.searchPath(s.identity.User) {
+				if ns == "public" || slices.Contains(nss, ns) {
+					out = append(out, ns)
+				}
+			}
+			return out, nil
+		})
 	case "pg_get_serial_sequence":
 		// SQE has no sequences.
 		return fn([]types.T{types.Text, types.Text}, types.Text, func([]any) (any, error) { return nil, nil })

@@ -35,6 +35,8 @@ func TestPsqlCatalogQueries(t *testing.T) {
 		{"\\dn", psqlListSchemas, []string{"acdemo|sqe", "public|sqe"}},
 		{"\\dt outside the search path", psqlListTables, nil},
 		{"\\dt on the search path", "SET search_path = acdemo; " + psqlListTables, []string{"acdemo|orders|table|sqe", "acdemo|sales|table|sqe"}},
+		{"current_schemas", "SET search_path = nope, acdemo, public; SELECT current_schemas(true), current_schemas(false), 'acdemo' = ANY (current_schemas(false))",
+			[]string{`["pg_catalog","acdemo","public"]|["acdemo","public"]|true`}},
 		{"catalog functions", "SELECT pg_get_userbyid(10), pg_table_is_visible(1259), has_table_privilege('acdemo.orders', 'SELECT'), obj_description(1259, 'pg_class') IS NULL",
 			[]string{"sqe|true|true|true"}},
 	}

@@ -99,6 +99,26 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		return sq, nil
 	case *planner.OuterRef:
 		return outerRefEval{ref: x}, nil
+	case *planner.ArrayExpr:
+		a := &arrayEval{typ: x.Typ}
+		for _, e := range x.Elems {
+			ev, err := compile(e, input)
+			if err != nil {
+				return nil, err
+			}
+			a.elems = append(a.elems, ev)
+		}
+		return a, nil
+	case *planner.ArrayCompare:
+		l, err := compile(x.Left, input)
+		if err != nil {
+			return nil, err
+		}
+		arr, err := compile(x.Array, input)
+		if err != nil {
+			return nil, err
+		}
+		return &arrayCompareEval{node: x, left: l, array: arr}, nil
 	case *planner.Case:
 		c := &caseEval{typ: x.Typ}
 		for _, w := range x.Whens {
@@ -208,6 +228,18 @@ func appendConst(bld array.Builder, t types.T, v any) error {
 			b.Append(arrow.Date32(v.(int32)))
 		case *array.TimestampBuilder:
 			b.Append(arrow.Timestamp(v.(int64)))
+		case *array.ListBuilder:
+			elem, _ := t.Elem()
+			b.Append(true)
+			for _, e := range v.([]any) {
+				if e == nil {
+					b.ValueBuilder().AppendNull()
+					continue
+				}
+				if err := appendConst(b.ValueBuilder(), elem, e); err != nil {
+					return err
+				}
+			}
 		default:
 			return fmt.Errorf("constant of type %s is not implemented", t.Name())
 		}

@@ -48,6 +48,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "json_build_object":
 		return jsonBuildObject, nil
+	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
 	}
 	return nil, fmt.Errorf("function %s cannot be executed", name)
 }

@@ -216,6 +216,21 @@ func runQuery(t *testing.T, tbl *memTable, sql string) ([]string, []string, erro
 			for c := 0; c < int(b.NumCols()); c++ {
 				col := b.Column(c)
 				switch d := col.(type) {
+				case *array.List:
+					if d.IsNull(r) {
+						vals[c] = "NULL"
+						break
+					}
+					start, end := d.ValueOffsets(r)
+					var elems []string
+					for k := start; k < end; k++ {
+						if d.ListValues().IsNull(int(k)) {
+							elems = append(elems, "NULL")
+						} else {
+							elems = append(elems, d.ListValues().ValueStr(int(k)))
+						}
+					}
+					vals[c] = "{" + strings.Join(elems, ",") + "}"
 				case *array.Decimal128:
 					if d.IsNull(r) {
 						vals[c] = "NULL"

@@ -35,6 +35,7 @@ type answer struct {
 	exists  bool
 	set     map[string]bool
 	hasNull bool
+	list    []any // ARRAY(subquery)
 }
 
 // outerValues carries the enclosing row's values to a correlated
@@ -100,6 +101,10 @@ func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
 			}
 			if n == 1 {
 				s.value = valueAt(b.Column(0), 0)
+			}
+		case planner.ArraySubquery:
+			for r := 0; r < n; r++ {
+				s.list = append(s.list, valueAt(b.Column(0), r))
 			}
 		case planner.InSubquery:
 			col := b.Column(0)
@@ -189,8 +194,14 @@ func (s *subqueryEval) result(arrow.Array, int) any { return s.answer.resultOf(s
 
 // resultOf is a scalar or EXISTS subquery's value.
 func (s *answer) resultOf(kind planner.SubqueryKind) any {
-	if kind == planner.ExistsSubquery {
+	switch kind {
+	case planner.ExistsSubquery:
 		return s.exists
+	case planner.ArraySubquery:
+		if s.list == nil {
+			return []any{}
+		}
+		return s.list
 	}
 	return s.value
 }
@@ -240,6 +251,13 @@ func valueAt(a arrow.Array, i int) any {
 		return int32(x.Value(i))
 	case *array.Timestamp:
 		return int64(x.Value(i))
+	case *array.List:
+		start, end := x.ValueOffsets(i)
+		out := make([]any, 0, end-start)
+		for k := start; k < end; k++ {
+			out = append(out, valueAt(x.ListValues(), int(k)))
+		}
+		return out
 	}
 	panic(fmt.Sprintf("subquery value of type %s", a.DataType()))
 }

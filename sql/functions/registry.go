@@ -133,7 +133,7 @@ func sameResult(t types.T) (types.T, bool) {
 // so that calling one is reported as unsupported (0A000) rather than as
 // not existing (42883).
 var postgresFunctions = map[string]bool{
-	"age": true, "array_agg": true, "array_length": true, "array_to_string": true,
+	"age": true, "array_agg": true, "array_to_string": true,
 	"bool_and": true, "bool_or": true, "cbrt": true, "ceil": true, "ceiling": true,
 	"coalesce": true, "concat_ws": true,
 	"cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,

@@ -89,6 +89,11 @@ var scalars = map[string]Scalar{
 	"concat":            {Name: "concat", Leakproof: true, Resolve: anyToText},
 	"abs":               {Name: "abs", Resolve: numericSame},
 	"json_build_object": {Name: "json_build_object", Leakproof: true, Resolve: jsonObjectArgs},
+	"array_length":      {Name: "array_length", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
+	"array_upper":       {Name: "array_upper", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
+	"array_lower":       {Name: "array_lower", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
+	"cardinality":       {Name: "cardinality", Leakproof: true, Resolve: arrayArgs(nil, types.Int4)},
+	"array_to_string":   {Name: "array_to_string", Leakproof: true, Resolve: arrayToStringArgs},
 }
 
 // LookupScalar returns the scalar function named name.
@@ -141,4 +146,31 @@ func jsonObjectArgs(args []types.T) ([]types.T, types.T, bool) {
 		}
 	}
 	return out, types.JSON, true
+}
+
+// arrayArgs accepts an array followed by arguments of the given types.
+func arrayArgs(rest []types.T, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		if len(args) != 1+len(rest) {
+			return nil, types.T{}, false
+		}
+		if _, ok := args[0].Elem(); !ok {
+			return nil, types.T{}, false
+		}
+		return append([]types.T{args[0]}, rest...), result, true
+	}
+}
+
+func arrayToStringArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 2 && len(args) != 3 {
+		return nil, types.T{}, false
+	}
+	if _, ok := args[0].Elem(); !ok {
+		return nil, types.T{}, false
+	}
+	out := []types.T{args[0], types.Text}
+	if len(args) == 3 {
+		out = append(out, types.Text)
+	}
+	return out, types.Text, true
 }

@@ -130,6 +130,8 @@ func ParseText(s string, t T) (any, error) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.Name())
 		}
 		return i, nil
+	case FamilyArray:
+		return parseArray(s, t)
 	case FamilyOID:
 		u, err := strconv.ParseInt(trimmed, 10, 64)
 		if err != nil {
@@ -192,4 +194,79 @@ func ParseText(s string, t T) (any, error) {
 		return nil, invalidInput(t.Name(), s)
 	}
 	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
+}
+
+// parseArray reads a one-dimensional array's text form ({a,"b c",NULL})
+// into []any of element values.
+func parseArray(s string, t T) (any, error) {
+	elem, ok := t.Elem()
+	if !ok {
+		return nil, invalidInput(t.Name(), s)
+	}
+	in := strings.TrimSpace(s)
+	if len(in) < 2 || in[0] != '{' || in[len(in)-1] != '}' {
+		return nil, pgerror.New(pgerror.InvalidTextRepresentation, "malformed array literal: \"%s\"", s)
+	}
+	body := in[1 : len(in)-1]
+	out := []any{}
+	if strings.TrimSpace(body) == "" {
+		return out, nil
+	}
+	i := 0
+	for {
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		var item strings.Builder
+		quoted := false
+		if i < len(body) && body[i] == '"' {
+			quoted = true
+			i++
+			for i < len(body) && body[i] != '"' {
+				if body[i] == '\\' && i+1 < len(body) {
+					i++
+				}
+				item.WriteByte(body[i])
+				i++
+			}
+			if i >= len(body) {
+				return nil, pgerror.New(pgerror.InvalidTextRepresentation, "malformed array literal: \"%s\"", s)
+			}
+			i++
+		} else {
+			for i < len(body) && body[i] != ',' {
+				if body[i] == '{' || body[i] == '}' || body[i] == '"' {
+					return nil, pgerror.New(pgerror.InvalidTextRepresentation, "malformed array literal: \"%s\"", s)
+				}
+				if body[i] == '\\' && i+1 < len(body) {
+					i++
+				}
+				item.WriteByte(body[i])
+				i++
+			}
+		}
+		text := item.String()
+		if !quoted {
+			text = strings.TrimSpace(text)
+		}
+		if !quoted && strings.EqualFold(text, "NULL") {
+			out = append(out, nil)
+		} else {
+			v, err := ParseText(text, elem)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i >= len(body) {
+			return out, nil
+		}
+		if body[i] != ',' {
+			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "malformed array literal: \"%s\"", s)
+		}
+		i++
+	}
 }

@@ -380,6 +380,15 @@ func FromArrow(dt arrow.DataType) (T, error) {
 // vector types are PostgreSQL's fixed catalog arrays, subscriptable like
 // an array of their element.
 var arrayElems = map[uint32]T{
+	1000:          Bool,
+	1016:          Int8,
+	1021:          Float4,
+	1022:          Float8,
+	1015:          Varchar,
+	1182:          Date,
+	1115:          Timestamp,
+	1185:          TimestampTZ,
+	2211:          Regtype,
 	OIDTextArray:  Text,
 	OIDNameArray:  Name,
 	OIDOidArray:   OID,
@@ -423,4 +432,14 @@ func (t T) IsRegType() bool {
 		return true
 	}
 	return false
+}
+
+// ArrayOf is the one-dimensional array type of elem, when SQE has it.
+func ArrayOf(elem T) (T, bool) {
+	for oid, e := range arrayElems {
+		if e.OID == elem.OID && oid != OIDInt2Vector && oid != OIDOidVector {
+			return T{OID: oid}, true
+		}
+	}
+	return T{}, false
 }
