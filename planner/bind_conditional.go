@@ -361,7 +361,7 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 	}
 	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
 		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope),
-		ctes: b.ctes}
+		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive}
 	plan, err := inner.bindSelect(sel)
 	b.nextID = inner.nextID
 	if err != nil {

@@ -159,25 +159,96 @@ func (b *Binder) bindCTERef(rv *pg_query.RangeVar, cte *pg_query.CommonTableExpr
 		alias = &pg_query.Alias{Aliasname: alias.Aliasname, Colnames: cte.Aliascolnames}
 	}
 	saved := b.ctes
-	// Hide this query and everything defined at its level or inside it
-	// from its own body.
+	b.ctes = hideCTE(b.ctes, cte)
+	defer func() { b.ctes = saved }()
+	return b.bindSubselect(&pg_query.RangeSubselect{Subquery: cte.Ctequery, Alias: alias})
+}
+
+// bindRecursiveCTE binds a reference to a WITH RECURSIVE query: its
+// body is anchor UNION [ALL] recursive term, where the term reads the
+// query's own name as the previous round's rows.
+func (b *Binder) bindRecursiveCTE(rv *pg_query.RangeVar, cte *pg_query.CommonTableExpr) (Node, *scope, error) {
+	body := cte.Ctequery.GetSelectStmt()
+	if body.Op != pg_query.SetOperation_SETOP_UNION || len(body.SortClause) > 0 || body.LimitCount != nil || body.LimitOffset != nil {
+		return nil, nil, b.errAt(cte.Location, pgerror.InvalidRecursion,
+			"recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", cte.Ctename)
+	}
+	saved, savedWork := b.ctes, b.workTables
+	defer func() { b.ctes, b.workTables = saved, savedWork }()
+	b.ctes = hideCTE(b.ctes, cte)
+	anchor, err := b.bindSelect(body.Larg)
+	if err != nil {
+		return nil, nil, err
+	}
+	ac := anchor.Columns()
+	if len(cte.Aliascolnames) > len(ac) {
+		return nil, nil, pgerror.New(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", cte.Ctename, len(ac), len(cte.Aliascolnames))
+	}
+	work := &WorkTable{Name: cte.Ctename}
+	for i, c := range ac {
+		name := c.Name
+		if i < len(cte.Aliascolnames) {
+			name = cte.Aliascolnames[i].GetString_().GetSval()
+		}
+		work.Cols = append(work.Cols, b.newColumn(name, Column{Type: c.Type, Qualifier: cte.Ctename, Nullable: true}))
+	}
+	b.workTables = map[string]*WorkTable{}
+	for k, v := range savedWork {
+		b.workTables[k] = v
+	}
+	b.workTables[cte.Ctename] = work
+	rec, err := b.bindSelect(body.Rarg)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc := rec.Columns()
+	if len(rc) != len(ac) {
+		return nil, nil, pgerror.New(pgerror.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	want := make([]types.T, len(ac))
+	for i, c := range ac {
+		want[i] = c.Type
+	}
+	if rec, err = b.convertColumns(rec, want); err != nil {
+		return nil, nil, err
+	}
+	ru := &RecursiveUnion{Anchor: anchor, Recursive: rec, Work: work, All: body.All}
+	for _, c := range work.Cols {
+		ru.Cols = append(ru.Cols, b.newColumn(c.Name, Column{Type: c.Type, Nullable: true}))
+	}
+	alias := cte.Ctename
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	proj := &Project{Input: ru}
+	for i, c := range ru.Cols {
+		name := c.Name
+		if rv.Alias != nil && i < len(rv.Alias.Colnames) {
+			name = rv.Alias.Colnames[i].GetString_().GetSval()
+		}
+		proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: c.Type, Qualifier: alias, Nullable: true}))
+	}
+	return proj, &scope{cols: proj.Cols}, nil
+}
+
+// hideCTE is the WITH levels with cte's own name removed, for binding
+// its body.
+func hideCTE(levels []map[string]*pg_query.CommonTableExpr, cte *pg_query.CommonTableExpr) []map[string]*pg_query.CommonTableExpr {
 	var visible []map[string]*pg_query.CommonTableExpr
-	for _, level := range b.ctes {
-		if _, here := level[cte.Ctename]; here && level[cte.Ctename] == cte {
+	for _, level := range levels {
+		if level[cte.Ctename] == cte {
 			trimmed := map[string]*pg_query.CommonTableExpr{}
 			for k, v := range level {
 				if k != cte.Ctename {
 					trimmed[k] = v
 				}
 			}
-			visible = append(visible, trimmed)
-			break
+			return append(visible, trimmed)
 		}
 		visible = append(visible, level)
 	}
-	b.ctes = visible
-	defer func() { b.ctes = saved }()
-	return b.bindSubselect(&pg_query.RangeSubselect{Subquery: cte.Ctequery, Alias: alias})
+	return visible
 }
 
 // checkDistinctQualifiers refuses two FROM items with the same name, as
@@ -240,7 +311,24 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 		return nil, nil, pgerror.Unsupported("ONLY is not supported")
 	}
 	if rv.Catalogname == "" && rv.Schemaname == "" {
+		if wt, ok := b.workTables[rv.Relname]; ok {
+			qualifier := rv.Relname
+			if rv.Alias != nil {
+				qualifier = rv.Alias.Aliasname
+			}
+			// Each reference gets columns of its own, so a self-join of
+			// the work table stays unambiguous.
+			proj := &Project{Input: wt}
+			for _, c := range wt.Cols {
+				proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+				proj.Cols = append(proj.Cols, b.newColumn(c.Name, Column{Type: c.Type, Qualifier: qualifier, Nullable: true}))
+			}
+			return proj, &scope{cols: proj.Cols}, nil
+		}
 		if cte := b.lookupCTE(rv.Relname); cte != nil {
+			if b.recursive[cte] {
+				return b.bindRecursiveCTE(rv, cte)
+			}
 			return b.bindCTERef(rv, cte)
 		}
 	}

@@ -12,8 +12,6 @@ import (
 // bindSelect or refused here.
 func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 	switch {
-	case s.WithClause != nil && s.WithClause.Recursive:
-		return pgerror.Unsupported("WITH RECURSIVE is not supported yet")
 	case len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil:
 		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
@@ -52,6 +50,12 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 			}
 			if cte.Ctequery.GetSelectStmt() == nil {
 				return nil, pgerror.Unsupported("data-modifying statements in WITH are not supported")
+			}
+			if s.WithClause.Recursive && referencesRelation(cte.Ctequery, cte.Ctename) {
+				if b.recursive == nil {
+					b.recursive = map[*pg_query.CommonTableExpr]bool{}
+				}
+				b.recursive[cte] = true
 			}
 			level[cte.Ctename] = cte
 		}

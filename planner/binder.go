@@ -31,6 +31,11 @@ type Binder struct {
 	correlated []Column
 	// ctes are the WITH queries in scope, innermost level last.
 	ctes []map[string]*pg_query.CommonTableExpr
+	// workTables are the recursive WITH queries whose recursive term is
+	// being bound: a reference to one reads the previous round's rows.
+	workTables map[string]*WorkTable
+	// recursive marks the WITH RECURSIVE queries that read themselves.
+	recursive map[*pg_query.CommonTableExpr]bool
 }
 
 // lookupCTE finds the WITH query an unqualified table name refers to.

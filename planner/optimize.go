@@ -226,7 +226,7 @@ func pruneScanColumns(root Node) Node {
 					ExprColumns(a, used)
 				}
 			}
-		case *Append, *SetOp:
+		case *Append, *SetOp, *RecursiveUnion:
 			// Set operations compare and return whole rows.
 			for _, in := range n.Inputs() {
 				for _, c := range in.Columns() {

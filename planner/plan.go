@@ -149,6 +149,10 @@ func explain(b *strings.Builder, n Node, depth int) {
 		b.WriteString("OneRow")
 	case *Append:
 		b.WriteString("Append")
+	case *RecursiveUnion:
+		fmt.Fprintf(b, "RecursiveUnion %s all=%v", x.Work.Name, x.All)
+	case *WorkTable:
+		fmt.Fprintf(b, "WorkTable %s", x.Name)
 	case *ProjectSet:
 		names := make([]string, len(x.Funcs))
 		for i, f := range x.Funcs {
@@ -278,3 +282,27 @@ func (p *ProjectSet) Columns() []Column {
 	return out
 }
 func (p *ProjectSet) Inputs() []Node { return []Node{p.Input} }
+
+// WorkTable is, inside the recursive term of WITH RECURSIVE, the rows the
+// previous iteration produced.
+type WorkTable struct {
+	Name string
+	Cols []Column
+}
+
+func (w *WorkTable) Columns() []Column { return w.Cols }
+func (w *WorkTable) Inputs() []Node    { return nil }
+
+// RecursiveUnion evaluates WITH RECURSIVE: Anchor's rows, then Recursive
+// run again and again over the rows the previous round produced (its
+// WorkTable) until a round produces none. Without All, rows already
+// produced are dropped, as UNION does.
+type RecursiveUnion struct {
+	Anchor, Recursive Node
+	Work              *WorkTable
+	All               bool
+	Cols              []Column
+}
+
+func (r *RecursiveUnion) Columns() []Column { return r.Cols }
+func (r *RecursiveUnion) Inputs() []Node    { return []Node{r.Anchor, r.Recursive} }

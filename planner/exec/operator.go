@@ -67,6 +67,10 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newHashJoin(ctx, x)
 	case *planner.ProjectSet:
 		return newProjectSet(ctx, x)
+	case *planner.RecursiveUnion:
+		return newRecursiveUnion(ctx, x)
+	case *planner.WorkTable:
+		return &workTableScan{node: x, schema: schemaOf(x.Cols)}, nil
 	case *planner.Append:
 		a := &appendOp{schema: schemaOf(x.Cols)}
 		for _, in := range x.Ins {

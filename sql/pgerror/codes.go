@@ -50,6 +50,9 @@ const (
 	// Class 34: invalid cursor name.
 	InvalidCursorName = "34000"
 
+	// Class 3B: savepoint exception.
+	InvalidSavepointSpecification = "3B001"
+
 	// Class 3D / 3F: invalid catalog / schema name.
 	InvalidCatalogName = "3D000"
 	InvalidSchemaName  = "3F000"
@@ -72,10 +75,12 @@ const (
 	DuplicateColumn             = "42701"
 	DuplicateObject             = "42710"
 	DuplicateTable              = "42P07"
+	DuplicateCursor             = "42P03"
 	DuplicateSchema             = "42P06"
 	AmbiguousColumn             = "42702"
 	AmbiguousFunction           = "42725"
 	InvalidColumnReference      = "42P10"
+	InvalidRecursion            = "42P19"
 	InvalidName                 = "42602"
 	InvalidParameterValueSyntax = "42P18"
 	IndeterminateDatatype       = "42P18"
