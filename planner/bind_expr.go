@@ -48,6 +48,10 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		if g := ec.group.match(plain); g != nil {
 			return g, nil
 		}
+		if _, outer := plain.(*OuterRef); outer {
+			// An enclosing query's column is a constant for this one.
+			return plain, nil
+		}
 		if cr := n.GetColumnRef(); cr != nil {
 			col := plain.(*ColRef)
 			return nil, b.errAt(cr.Location, pgerror.GroupingError,
