@@ -23,7 +23,8 @@ run: build
 	./$(BIN) serve --demo
 
 # Tools the tests drive: real clients (psql, node-postgres through node
-# and npm, psycopg2 and SQLAlchemy under Debian's own python3) and
+# and npm, psycopg2 and SQLAlchemy under Debian's own python3, pgjdbc
+# with a JDK) and
 # PostgreSQL's server binaries (the reference the wire scripts and
 # differential tests compare with). The npm package itself is installed
 # by its test with `npm ci` from compat-tests/node/package-lock.json.
@@ -35,6 +36,8 @@ test-deps: build-deps
 	command -v npm >/dev/null || missing="$$missing npm"; \
 	/usr/bin/python3 -c 'import psycopg2' 2>/dev/null || missing="$$missing python3-psycopg2"; \
 	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
+	command -v javac >/dev/null || missing="$$missing default-jdk-headless"; \
+	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
