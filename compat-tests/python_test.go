@@ -64,13 +64,10 @@ func psycopg2RequireSteps() []wantStep {
 		{step: "transaction", want: `{"ok":true,"value":{
 			"before_commit":"intrans","after_commit":"idle","count":3,
 			"after_select":"intrans","after_rollback":"idle"}}`},
-		// PostgreSQL answers first [[1],[2]] and rest [[3]]. SQE does not
-		// implement DECLARE/FETCH yet; this pins down that it refuses
-		// cleanly (0A000, transaction failed, connection reusable after
-		// ROLLBACK). Update the expectation when cursors land.
-		{step: "server-side cursor", want: `{"ok":false,"error":{
-			"class":"FeatureNotSupported","pgcode":"0A000",
-			"message":"DECLARE CURSOR statement is not supported yet","transaction":"inerror"}}`},
+		// psycopg2's named cursor: DECLARE "orders_cursor" CURSOR WITHOUT
+		// HOLD FOR ..., then FETCH FORWARD 2 and FETCH FORWARD ALL, as
+		// PostgreSQL answers them.
+		{step: "server-side cursor", want: `{"ok":true,"value":{"first":[[1],[2]],"rest":[[3]]}}`},
 		{step: "error", want: `{"ok":false,"error":{
 			"class":"UndefinedColumn","pgcode":"42703","position":"8","transaction":"inerror",
 			"message":"column \"nope\" does not exist\nLINE 1: SELECT nope FROM acdemo.orders\n               ^"}}`},

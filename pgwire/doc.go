@@ -24,6 +24,11 @@
 //   - encoding (encode_row.go, encode_text.go, encode_binary.go): Arrow
 //     batches to DataRows, each column in text or binary format, without
 //     per-row or per-value allocation.
+//   - COPY ... TO STDOUT (copy_out.go, copy_out_encode.go): a result that
+//     is an sql.CopyOutResult is sent as CopyOutResponse, one CopyData per
+//     row in text, csv or binary COPY format (values from the same text
+//     and binary encoders), CopyDone and CommandComplete, in the simple
+//     and the extended protocol alike.
 //   - writing (writer.go): messages are appended with pgproto3's Encode into
 //     one buffer per connection, written to the socket when it passes 64 KiB,
 //     at every ReadyForQuery and before the processor waits for input, so a
@@ -124,7 +129,7 @@
 //
 // # Not implemented yet
 //
-// COPY, fastpath function calls, SCRAM and GSS authentication,
+// COPY FROM STDIN, fastpath function calls, SCRAM and GSS authentication,
 // NegotiateProtocolVersion for 3.x minor versions, and time zones other
 // than UTC in timestamptz output are not implemented.
 package pgwire

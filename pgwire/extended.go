@@ -161,6 +161,16 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 	}
 	ctx, end := c.beginStatement()
 	defer end()
+	if cp, err := sql.StartCopyOut(ctx, p.res); err != nil || cp != nil {
+		// A COPY ignores the row limit and always runs to its end.
+		if err == nil {
+			err = c.copyOut(ctx, cp)
+		}
+		if err != nil {
+			c.dropPortal(p.name)
+		}
+		return statementError(ctx, err)
+	}
 	sent, suspended, err := p.run(ctx, c.w, m.MaxRows)
 	if err != nil {
 		c.dropPortal(p.name)
@@ -172,7 +182,20 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 	if suspended {
 		return c.w.send(&pgproto3.PortalSuspended{})
 	}
-	return c.w.send(&pgproto3.CommandComplete{CommandTag: p.commandTag(sent)})
+	tag := p.commandTag(sent)
+	err = c.w.send(&pgproto3.CommandComplete{CommandTag: tag})
+	c.afterCommand(string(tag))
+	return err
+}
+
+// afterCommand applies what a completed statement means for the
+// connection's protocol state: DISCARD ALL drops every prepared statement
+// and portal, as PostgreSQL's does.
+func (c *conn) afterCommand(tag string) {
+	if tag == sql.DiscardAllTag {
+		c.closePortals()
+		clear(c.statements)
+	}
 }
 
 // closeMessage drops a prepared statement or portal; closing one that does

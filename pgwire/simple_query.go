@@ -82,6 +82,11 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 		return statementError(ctx, err)
 	}
 	defer res.Close()
+	if cp, err := sql.StartCopyOut(ctx, res); err != nil {
+		return statementError(ctx, err)
+	} else if cp != nil {
+		return c.copyOut(ctx, cp)
+	}
 
 	cols := res.Columns()
 	var enc *rowEncoder
@@ -112,7 +117,9 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 			return err
 		}
 	}
-	_ = c.w.send(&pgproto3.CommandComplete{CommandTag: []byte(res.CommandTag())})
+	tag := res.CommandTag()
+	_ = c.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.afterCommand(tag)
 	return nil
 }
 

@@ -102,6 +102,20 @@ func valueJSON(v []byte) any {
 	return map[string]string{"hex": hex.EncodeToString(v)}
 }
 
+// copyDataJSON is the canonical form of a CopyData payload: a JSON
+// string when it is UTF-8 text (tabs and line breaks included), else hex.
+func copyDataJSON(d []byte) any {
+	if !utf8.Valid(d) {
+		return map[string]string{"hex": hex.EncodeToString(d)}
+	}
+	for _, c := range d {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			return map[string]string{"hex": hex.EncodeToString(d)}
+		}
+	}
+	return string(d)
+}
+
 func (l frontendLine) message() (pgproto3.FrontendMessage, error) {
 	switch l.Type {
 	case "Parse":
@@ -177,6 +191,13 @@ func canonical(msg pgproto3.BackendMessage) (string, error) {
 		v = map[string]any{"Type": "CommandComplete", "CommandTag": string(m.CommandTag)}
 	case *pgproto3.ReadyForQuery:
 		v = map[string]any{"Type": "ReadyForQuery", "TxStatus": string(m.TxStatus)}
+	case *pgproto3.CopyOutResponse:
+		codes := append([]uint16{}, m.ColumnFormatCodes...)
+		v = map[string]any{"Type": "CopyOutResponse", "OverallFormat": m.OverallFormat, "ColumnFormatCodes": codes}
+	case *pgproto3.CopyData:
+		v = map[string]any{"Type": "CopyData", "Data": copyDataJSON(m.Data)}
+	case *pgproto3.CopyDone:
+		v = map[string]any{"Type": "CopyDone"}
 	case *pgproto3.ErrorResponse:
 		v = map[string]any{"Type": "ErrorResponse", "Severity": m.Severity, "Code": m.Code, "Message": m.Message}
 		if m.Position != 0 {

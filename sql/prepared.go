@@ -68,6 +68,15 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			return nil, err
 		}
 		ps.Columns = planColumns(p.Root)
+	case *pg_query.Node_DeclareCursorStmt:
+		// Bound only for its parameter types; DECLARE returns no rows.
+		if sel := x.DeclareCursorStmt.Query.GetSelectStmt(); sel != nil {
+			if _, err := s.bindSelect(ctx, sel, stmts[0].node.query, params); err != nil {
+				return nil, err
+			}
+		}
+	case *pg_query.Node_FetchStmt:
+		ps.Columns = s.fetchColumns(x.FetchStmt)
 	case *pg_query.Node_ExplainStmt:
 		ps.Columns = textColumns("QUERY PLAN")
 	case *pg_query.Node_VariableShowStmt:
@@ -142,6 +151,10 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 	bound := &planner.Params{Types: typesNow, Values: values}
 	stmt := ps.stmt
 	cols := ps.Columns
+	if f := stmt.node.raw.GetFetchStmt(); f != nil {
+		// The cursor may have been declared again since Parse.
+		cols = s.fetchColumns(f)
+	}
 	return &deferredResult{cols: cols, run: func(ctx context.Context) (Result, error) {
 		return s.executeWithParams(ctx, stmt, bound)
 	}}, nil

@@ -29,6 +29,10 @@ type Session struct {
 	// txStatus is the ReadyForQuery status: 'I' idle, 'T' in a
 	// transaction block, 'E' in a failed one.
 	txStatus byte
+	// tx is the open transaction block's undo state, nil when idle.
+	tx *txBlock
+	// cursors are the session's open cursors (DECLARE).
+	cursors cursorSet
 }
 
 // stmtNode is a statement's parse tree, with the whole query string its
@@ -88,8 +92,8 @@ func (s *Session) ReportedParameters() map[string]string {
 	return r
 }
 
-// Close ends the session.
-func (s *Session) Close() {}
+// Close ends the session, releasing its open cursors.
+func (s *Session) Close() { s.cursors.closeAll() }
 
 // Execute runs one statement. A statement that fails inside a transaction
 // block puts the block into the failed state, as PostgreSQL does.
@@ -141,6 +145,7 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 	}
 	switch x := n.Node.(type) {
 	case *pg_query.Node_SelectStmt:
+		s.markQueried()
 		return s.runSelect(ctx, x.SelectStmt, stmt.node.query, params)
 	case *pg_query.Node_ExplainStmt:
 		return s.runExplain(ctx, x.ExplainStmt, stmt.node.query)
@@ -150,6 +155,16 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		return s.runShow(x.VariableShowStmt)
 	case *pg_query.Node_TransactionStmt:
 		return s.runTransaction(x.TransactionStmt)
+	case *pg_query.Node_CopyStmt:
+		return s.runCopy(ctx, x.CopyStmt, stmt.node.query)
+	case *pg_query.Node_DeclareCursorStmt:
+		return s.runDeclareCursor(ctx, x.DeclareCursorStmt, stmt.node.query, params)
+	case *pg_query.Node_FetchStmt:
+		return s.runFetch(ctx, x.FetchStmt)
+	case *pg_query.Node_ClosePortalStmt:
+		return s.runCloseCursor(x.ClosePortalStmt)
+	case *pg_query.Node_DiscardStmt:
+		return s.runDiscard(x.DiscardStmt)
 	}
 	if params != nil && len(params.Types) > 0 {
 		return nil, pgerror.Unsupported("parameters in this statement are not supported yet")

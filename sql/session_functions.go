@@ -34,6 +34,12 @@ func (i sessionInfo) Function(name string, args []types.T) (*planner.SessionFunc
 			}
 			return "", nil
 		})
+	case "set_config":
+		// Not leakproof: it writes its argument where SHOW reads it back.
+		if len(args) != 3 {
+			return nil, false, nil
+		}
+		return &planner.SessionFunction{ArgTypes: []types.T{types.Text, types.Text, types.Bool}, Result: types.Text, Eval: i.s.setConfig}, true, nil
 	case "quote_ident":
 		return fixed([]types.T{types.Text}, types.Text, func(a []any) (any, error) {
 			if a[0] == nil {

@@ -18,80 +18,102 @@ func endsTransaction(k pg_query.TransactionStmtKind) bool {
 	return false
 }
 
-// runTransaction tracks transaction blocks. Reads see the latest committed
-// snapshot of each table; what a block means for writes arrives with the
-// storage work.
+// runTransaction tracks transaction blocks and their savepoints. Reads see
+// the latest committed snapshot of each table; what a block means for
+// writes arrives with the storage work. What a block undoes today is its
+// settings and its cursors (savepoint.go).
 func (s *Session) runTransaction(ts *pg_query.TransactionStmt) (Result, error) {
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
 		if s.txStatus != 'I' {
 			return nil, pgerror.New(pgerror.ActiveSQLTransaction, "there is already a transaction in progress")
 		}
-		s.txStatus = 'T'
+		s.beginBlock()
+		if err := s.transactionModes(ts.Options, false); err != nil {
+			s.endBlock(false)
+			return nil, err
+		}
+		if ts.Kind == pg_query.TransactionStmtKind_TRANS_STMT_START {
+			return commandResult("START TRANSACTION"), nil
+		}
 		return commandResult("BEGIN"), nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
 		tag := "COMMIT"
 		if s.txStatus == 'E' {
 			tag = "ROLLBACK"
 		}
-		s.txStatus = 'I'
+		s.endBlock(s.txStatus == 'T')
 		return commandResult(tag), nil
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
-		s.txStatus = 'I'
+		s.endBlock(false)
+		return commandResult("ROLLBACK"), nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		if s.tx == nil {
+			return nil, pgerror.New(pgerror.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
+		}
+		s.defineSavepoint(ts.SavepointName)
+		return commandResult("SAVEPOINT"), nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		if s.tx == nil {
+			return nil, pgerror.New(pgerror.NoActiveSQLTransaction, "RELEASE SAVEPOINT can only be used in transaction blocks")
+		}
+		if err := s.releaseSavepoint(ts.SavepointName); err != nil {
+			return nil, err
+		}
+		return commandResult("RELEASE"), nil
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		if s.tx == nil {
+			return nil, pgerror.New(pgerror.NoActiveSQLTransaction, "ROLLBACK TO SAVEPOINT can only be used in transaction blocks")
+		}
+		if err := s.rollbackToSavepoint(ts.SavepointName); err != nil {
+			return nil, err
+		}
 		return commandResult("ROLLBACK"), nil
 	}
 	return nil, pgerror.Unsupported("%s is not supported yet", strings.TrimPrefix(ts.Kind.String(), "TRANS_STMT_"))
 }
 
 func (s *Session) runSet(vs *pg_query.VariableSetStmt) (Result, error) {
-	if vs.IsLocal {
-		return nil, pgerror.Unsupported("SET LOCAL is not supported yet")
-	}
+	key := strings.ToLower(vs.Name)
 	switch vs.Kind {
 	case pg_query.VariableSetKind_VAR_SET_VALUE:
-		var parts []string
-		for _, a := range vs.Args {
-			c := a.GetAConst()
-			if c == nil {
-				return nil, pgerror.New(pgerror.SyntaxError, "SET %s takes constant values", vs.Name)
-			}
-			switch v := c.Val.(type) {
-			case *pg_query.A_Const_Sval:
-				val := v.Sval.Sval
-				if vs.Name == "search_path" && !isPlainIdent(val) {
-					val = `"` + strings.ReplaceAll(val, `"`, `""`) + `"`
-				}
-				parts = append(parts, val)
-			case *pg_query.A_Const_Ival:
-				parts = append(parts, strconv.Itoa(int(v.Ival.Ival)))
-			case *pg_query.A_Const_Fval:
-				parts = append(parts, v.Fval.Fval)
-			case *pg_query.A_Const_Boolval:
-				if v.Boolval.Boolval {
-					parts = append(parts, "on")
-				} else {
-					parts = append(parts, "off")
-				}
-			default:
-				return nil, pgerror.New(pgerror.SyntaxError, "SET %s takes constant values", vs.Name)
-			}
+		value, err := setValue(vs)
+		if err != nil {
+			return nil, err
 		}
-		if err := s.settings.set(vs.Name, strings.Join(parts, ", ")); err != nil {
+		if key == "transaction_isolation" || key == "transaction_read_only" {
+			if err := s.setTransactionSetting(key, value); err != nil {
+				return nil, err
+			}
+			return commandResult("SET"), nil
+		}
+		if value, err = normalizeTransactionSetting(key, value); err != nil {
+			return nil, err
+		}
+		if err := s.applySetting(vs.IsLocal, []string{key}, func() error { return s.settings.set(vs.Name, value) }); err != nil {
 			return nil, err
 		}
 	case pg_query.VariableSetKind_VAR_SET_DEFAULT, pg_query.VariableSetKind_VAR_RESET:
-		if err := s.settings.reset(vs.Name); err != nil {
+		if key == "transaction_isolation" || key == "transaction_read_only" {
+			if s.tx != nil {
+				s.settings.values[key] = s.settings.values["default_"+key]
+			}
+			break
+		}
+		if err := s.applySetting(vs.IsLocal, []string{key}, func() error { return s.settings.reset(vs.Name) }); err != nil {
 			return nil, err
 		}
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
-		for k, v := range knownSettings {
-			if !v.fixed {
-				s.settings.values[k] = v.def
-			}
-		}
+		_ = s.applySetting(false, nil, func() error {
+			s.resetAllSettings()
+			return nil
+		})
 	case pg_query.VariableSetKind_VAR_SET_MULTI:
-		// SET TRANSACTION ... / SET SESSION CHARACTERISTICS: accepted, as
-		// reads are always at the latest snapshot.
+		// SET TRANSACTION ... outside a block has no effect (PostgreSQL
+		// warns); SET SESSION CHARACTERISTICS sets the defaults.
+		if err := s.transactionModes(vs.Args, vs.Name == "SESSION CHARACTERISTICS"); err != nil {
+			return nil, err
+		}
 		return commandResult("SET"), nil
 	default:
 		return nil, pgerror.Unsupported("this form of SET is not supported yet")
@@ -100,6 +122,50 @@ func (s *Session) runSet(vs *pg_query.VariableSetStmt) (Result, error) {
 		return commandResult("RESET"), nil
 	}
 	return commandResult("SET"), nil
+}
+
+// setValue renders a SET statement's constant values as one setting
+// value.
+func setValue(vs *pg_query.VariableSetStmt) (string, error) {
+	var parts []string
+	for _, a := range vs.Args {
+		c := a.GetAConst()
+		if c == nil {
+			return "", pgerror.New(pgerror.SyntaxError, "SET %s takes constant values", vs.Name)
+		}
+		switch v := c.Val.(type) {
+		case *pg_query.A_Const_Sval:
+			val := v.Sval.Sval
+			if vs.Name == "search_path" && !isPlainIdent(val) {
+				val = `"` + strings.ReplaceAll(val, `"`, `""`) + `"`
+			}
+			parts = append(parts, val)
+		case *pg_query.A_Const_Ival:
+			parts = append(parts, strconv.Itoa(int(v.Ival.Ival)))
+		case *pg_query.A_Const_Fval:
+			parts = append(parts, v.Fval.Fval)
+		case *pg_query.A_Const_Boolval:
+			if v.Boolval.Boolval {
+				parts = append(parts, "on")
+			} else {
+				parts = append(parts, "off")
+			}
+		default:
+			return "", pgerror.New(pgerror.SyntaxError, "SET %s takes constant values", vs.Name)
+		}
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+// resetAllSettings is RESET ALL: every changeable setting back to its
+// session default.
+func (s *Session) resetAllSettings() {
+	for k, v := range knownSettings {
+		// The transaction's own modes are not session settings.
+		if !v.fixed && k != "transaction_isolation" && k != "transaction_read_only" {
+			s.settings.values[k] = s.settings.defaults[k]
+		}
+	}
 }
 
 func isPlainIdent(s string) bool {

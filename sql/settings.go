@@ -54,6 +54,9 @@ var displayNames = map[string]string{
 // settings is a session's parameter values.
 type settings struct {
 	values map[string]string
+	// defaults are what RESET restores: the built-in value, or the one the
+	// client gave at startup (application_name), as in PostgreSQL.
+	defaults map[string]string
 }
 
 func newSettings(user, serverVersion string, params map[string]string) *settings {
@@ -66,6 +69,10 @@ func newSettings(user, serverVersion string, params map[string]string) *settings
 	s.values["session_authorization"] = user
 	if v, ok := params["application_name"]; ok {
 		s.values["application_name"] = v
+	}
+	s.defaults = make(map[string]string, len(s.values))
+	for k, v := range s.values {
+		s.defaults[k] = v
 	}
 	return s
 }
@@ -118,7 +125,7 @@ func (s *settings) reset(name string) error {
 		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
 	}
 	if !def.fixed {
-		s.values[key] = def.def
+		s.values[key] = s.defaults[key]
 	}
 	return nil
 }
