@@ -333,6 +333,9 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 		}
 		args[i], argTypes[i] = e, e.Type()
 	}
+	if err := refuseVectorBounds(f.Name, argTypes); err != nil {
+		return nil, err
+	}
 	want, res, ok := f.Resolve(argTypes)
 	if !ok {
 		names := make([]string, len(argTypes))

@@ -75,6 +75,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindSubLink(x.SubLink, ec)
 	case *pg_query.Node_AArrayExpr:
 		return b.bindArrayExpr(x.AArrayExpr, ec)
+	case *pg_query.Node_AIndirection:
+		return b.bindIndirection(x.AIndirection, ec)
 	case *pg_query.Node_CollateClause:
 		// Text compares bytewise (PostgreSQL's C collation); the default
 		// and C collations are accepted, others refused.
@@ -316,6 +318,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	if e.Type() == to {
 		return e, nil
 	}
+	if isVectorToArray(e.Type(), to) {
+		return vectorToArray(e, to), nil
+	}
 	if !castSupported(e.Type(), to) {
 		return nil, b.errAt(loc, "42846", "cannot cast type %s to %s", e.Type().Name(), to.Name())
 	}
@@ -461,6 +466,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		}
 		return b.typedBinary(op, l, r, ct, res, loc)
 	case functions.Concat:
+		if e, ok, err := b.arrayConcat(l, r, loc); ok {
+			return e, err
+		}
 		// text || anynonarray: the other side is converted to text, but
 		// at least one side must be a string (or an untyped literal).
 		lt, rt := l.Type(), r.Type()
@@ -578,6 +586,22 @@ func containsAggregate(n *pg_query.Node) bool {
 	return found
 }
 
+// bindAggArg binds one argument of a multi-argument aggregate in the
+// aggregate's input scope; an unknown literal is text.
+func (b *Binder) bindAggArg(fc *pg_query.FuncCall, n *pg_query.Node, ec *exprCtx) (Expr, error) {
+	if containsAggregate(n) {
+		return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate function calls cannot be nested")
+	}
+	arg, err := b.bindExpr(n, &exprCtx{scope: ec.group.input, clause: "aggregate"})
+	if err != nil {
+		return nil, err
+	}
+	if isUnknown(arg) {
+		return b.cast(arg, types.Text, fc.Location)
+	}
+	return arg, nil
+}
+
 // walkAST calls visit for every function call in the expression tree n.
 func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 	if n == nil {
@@ -664,7 +688,25 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		if !agg.Star {
 			return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(*) does not exist", name)
 		}
-	case len(fc.Args) == 1:
+	case len(fc.Args) == 2 && agg.Delimited:
+		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
+		if err != nil {
+			return nil, err
+		}
+		delim, err := b.bindAggArg(fc, fc.Args[1], ec)
+		if err != nil {
+			return nil, err
+		}
+		if delim.Type().Family() != types.FamilyString {
+			return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", name, arg.Type().Name(), delim.Type().Name()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if delim, err = b.coerce(delim, types.Text, fc.Location); err != nil {
+			return nil, err
+		}
+		call.Arg, call.Delim = arg, delim
+		argType = arg.Type()
+	case len(fc.Args) == 1 && !agg.Delimited:
 		if containsAggregate(fc.Args[0]) {
 			return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate function calls cannot be nested")
 		}
@@ -683,6 +725,13 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
 	}
 	res, ok := agg.Result(argType)
+	if ok && call.Delim != nil {
+		arg, err := b.coerce(call.Arg, res, fc.Location)
+		if err != nil {
+			return nil, err
+		}
+		call.Arg = arg
+	}
 	if !ok {
 		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")

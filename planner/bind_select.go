@@ -363,6 +363,13 @@ func figureColnameStrength(n *pg_query.Node) (string, int) {
 		return "case", 2
 	case *pg_query.Node_AArrayExpr:
 		return "array", 2
+	case *pg_query.Node_AIndirection:
+		// a[i] is named after a; a field selection after the field.
+		ind := x.AIndirection.Indirection
+		if f := ind[len(ind)-1].GetString_(); f != nil {
+			return f.Sval, 2
+		}
+		return figureColnameStrength(x.AIndirection.Arg)
 	case *pg_query.Node_CoalesceExpr:
 		return "coalesce", 2
 	case *pg_query.Node_SubLink:

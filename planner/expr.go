@@ -156,12 +156,17 @@ func losslessCast(from, to types.T) bool {
 type AggCall struct {
 	Func functions.Aggregate
 	Arg  Expr // nil for count(*)
-	Out  Column
+	// Delim is the second argument of a delimited aggregate (string_agg).
+	Delim Expr
+	Out   Column
 }
 
 func (a *AggCall) String() string {
 	if a.Arg == nil {
 		return a.Func.Name + "(*)"
+	}
+	if a.Delim != nil {
+		return fmt.Sprintf("%s(%s, %s)", a.Func.Name, a.Arg, a.Delim)
 	}
 	return fmt.Sprintf("%s(%s)", a.Func.Name, a.Arg)
 }

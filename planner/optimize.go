@@ -208,6 +208,9 @@ func pruneScanColumns(root Node) Node {
 				ExprColumns(e, used)
 			}
 			for _, a := range x.Aggs {
+				if a.Delim != nil {
+					ExprColumns(a.Delim, used)
+				}
 				if a.Arg != nil {
 					ExprColumns(a.Arg, used)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgcatalog"
@@ -153,6 +154,60 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			return fn([]types.T{types.PgNodeTree, types.OID, types.Bool}, types.Text, func(a []any) (any, error) { return a[0], nil })
 		}
 		return fn([]types.T{types.PgNodeTree, types.OID}, types.Text, func(a []any) (any, error) { return a[0], nil })
+	case "pg_get_function_result":
+		return fn([]types.T{types.OID}, types.Text, func(a []any) (any, error) {
+			oid, ok := oidArg(a)
+			if !ok {
+				return nil, nil
+			}
+			f, found := pgcatalog.BuiltinFunction(oid)
+			if !found {
+				return nil, nil
+			}
+			result := functionTypeName(f.ResultType)
+			if f.ReturnsSet {
+				result = "SETOF " + result
+			}
+			return result, nil
+		})
+	case "pg_get_function_arguments", "pg_get_function_identity_arguments":
+		// Built-in functions have no argument names, modes or defaults, so
+		// both spellings are the argument types in order.
+		return fn([]types.T{types.OID}, types.Text, func(a []any) (any, error) {
+			oid, ok := oidArg(a)
+			if !ok {
+				return nil, nil
+			}
+			f, found := pgcatalog.BuiltinFunction(oid)
+			if !found {
+				return nil, nil
+			}
+			names := make([]string, len(f.ArgTypes))
+			for k, t := range f.ArgTypes {
+				names[k] = functionTypeName(t)
+			}
+			return strings.Join(names, ", "), nil
+		})
+	case "pg_get_statisticsobjdef_columns":
+		// SQE has no extended statistics objects.
+		return fn([]types.T{types.OID}, types.Text, func([]any) (any, error) { return nil, nil })
+	case "pg_relation_is_publishable":
+		// A stored table could be published; the catalog relations cannot.
+		// Like PostgreSQL, an OID naming no relation gives NULL.
+		return fn([]types.T{types.OID}, types.Bool, func(a []any) (any, error) {
+			oid, ok := oidArg(a)
+			if !ok {
+				return nil, nil
+			}
+			if _, _, isCatalog := pgcatalog.RelationByOID(oid); isCatalog {
+				return false, nil
+			}
+			_, found, err := index.table(oid)
+			if err != nil || !found {
+				return nil, err
+			}
+			return true, nil
+		})
 	case "pg_get_indexdef", "pg_get_constraintdef", "pg_get_triggerdef", "pg_get_viewdef", "pg_get_ruledef":
 		// SQE has none of these objects, so no OID names one.
 		argTypes := []types.T{types.OID}
@@ -186,4 +241,18 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 		})
 	}
 	return i.regFunction(name, args)
+}
+
+// pseudoTypeNames are the pseudo-types built-in functions take or return,
+// which format_type knows but SQE's type mapping does not.
+var pseudoTypeNames = map[uint32]string{
+	1263: "cstring[]", 2275: "cstring", 2276: `"any"`, 2277: "anyarray", 2281: "internal", 2283: "anyelement",
+}
+
+// functionTypeName prints a type as pg_get_function_result does.
+func functionTypeName(oid uint32) string {
+	if name, ok := pseudoTypeNames[oid]; ok {
+		return name
+	}
+	return formatType(oid, -1)
 }

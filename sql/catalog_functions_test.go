@@ -1,8 +1,11 @@
 package sql
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // psql 15's \dn and \dt queries, verbatim from a capture.
@@ -27,6 +30,38 @@ WHERE c.relkind IN ('r','p','')
 ORDER BY 1,2;`
 )
 
+// psql 15's \du and \df queries, verbatim.
+const (
+	psqlListRoles = `SELECT r.rolname, r.rolsuper, r.rolinherit,
+  r.rolcreaterole, r.rolcreatedb, r.rolcanlogin,
+  r.rolconnlimit, r.rolvaliduntil,
+  ARRAY(SELECT b.rolname
+        FROM pg_catalog.pg_auth_members m
+        JOIN pg_catalog.pg_roles b ON (m.roleid = b.oid)
+        WHERE m.member = r.oid) as memberof
+, r.rolreplication
+, r.rolbypassrls
+FROM pg_catalog.pg_roles r
+WHERE r.rolname !~ '^pg_'
+ORDER BY 1;`
+	psqlListFunctions = `SELECT n.nspname as "Schema",
+  p.proname as "Name",
+  pg_catalog.pg_get_function_result(p.oid) as "Result data type",
+  pg_catalog.pg_get_function_arguments(p.oid) as "Argument data types",
+ CASE p.prokind
+  WHEN 'a' THEN 'agg'
+  WHEN 'w' THEN 'window'
+  WHEN 'p' THEN 'proc'
+  ELSE 'func'
+ END as "Type"
+FROM pg_catalog.pg_proc p
+     LEFT JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+WHERE pg_catalog.pg_function_is_visible(p.oid)
+      AND n.nspname <> 'pg_catalog'
+      AND n.nspname <> 'information_schema'
+ORDER BY 1, 2, 4;`
+)
+
 func TestPsqlCatalogQueries(t *testing.T) {
 	tests := []struct {
 		name, query string
@@ -39,6 +74,16 @@ func TestPsqlCatalogQueries(t *testing.T) {
 			[]string{`["pg_catalog","acdemo","public"]|["acdemo","public"]|true`}},
 		{"catalog functions", "SELECT pg_get_userbyid(10), pg_table_is_visible(1259), has_table_privilege('acdemo.orders', 'SELECT'), obj_description(1259, 'pg_class') IS NULL",
 			[]string{"sqe|true|true|true"}},
+		// Values checked against PostgreSQL 15.
+		{"function signatures", "SELECT pg_get_function_result(42), pg_get_function_arguments(42), pg_get_function_arguments(750), pg_get_function_identity_arguments(2905), pg_get_function_result(1) IS NULL",
+			[]string{"integer|cstring|cstring, oid, integer|cstring[]|true"}},
+		{"publishable", "SELECT pg_relation_is_publishable('pg_class'::regclass), pg_relation_is_publishable('acdemo.orders'::regclass), pg_relation_is_publishable(1) IS NULL, pg_get_statisticsobjdef_columns(1) IS NULL",
+			[]string{"false|true|true|true"}},
+		{"\\du", psqlListRoles, []string{`alice|false|true|false|false|true|-1|NULL|["analyst"]|false|false`, "analyst|false|true|false|false|false|-1|NULL|[]|false|false"}},
+		{"\\df", psqlListFunctions, nil},
+		// oidvector and int2vector subscripts start at 0, as in PostgreSQL.
+		{"vector subscripts", "SELECT proargtypes[0], proargtypes[1], proargtypes[3] IS NULL, (SELECT proargtypes::oid[] FROM pg_proc WHERE oid = 2803) FROM pg_proc WHERE oid = 750",
+			[]string{"2275|26|true|[]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,6 +99,22 @@ func TestPsqlCatalogQueries(t *testing.T) {
 	}
 }
 
+// A non-empty vector cast to an array would keep its lower bound 0 in
+// PostgreSQL, which SQE's arrays cannot carry: it is refused, not renumbered.
+func TestVectorBoundsRefused(t *testing.T) {
+	s := newTestSession(t)
+	for _, q := range []string{
+		"SELECT proargtypes::oid[] FROM pg_proc WHERE oid = 750",
+		"SELECT array_upper(proargtypes, 1) FROM pg_proc WHERE oid = 750",
+	} {
+		_, _, err := run(t, s, q)
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) || pe.Code != pgerror.FeatureNotSupported {
+			t.Errorf("%s: err = %v, want SQLSTATE 0A000", q, err)
+		}
+	}
+}
+
 func TestRegTypes(t *testing.T) {
 	tests := []struct {
 		name, query string
@@ -63,6 +124,7 @@ func TestRegTypes(t *testing.T) {
 		{"regclass on the search path prints unqualified", "SET search_path = acdemo; SELECT 'orders'::regclass", []string{"orders"}},
 		{"regtype", "SELECT 'integer'::regtype::oid, 23::regtype, 'pg_catalog.int8'::regtype::text, 1700::oid::regtype", []string{"23|integer|bigint|numeric"}},
 		{"regnamespace", "SELECT 'acdemo'::regnamespace::text, 11::regnamespace", []string{"acdemo|pg_catalog"}},
+		{"a number is an OID", "SELECT '1259'::regclass, ' 23'::regtype, '11'::regnamespace", []string{"pg_class|integer|pg_catalog"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

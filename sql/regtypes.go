@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sqe-db/sqe/planner"
@@ -62,6 +63,11 @@ func (i sessionInfo) regFunction(name string, args []types.T) (*planner.SessionF
 		return &planner.SessionFunction{ArgTypes: []types.T{types.Text}, Result: result, Eval: func(a []any) (any, error) {
 			if a[0] == nil {
 				return nil, nil
+			}
+			// Like PostgreSQL's input functions, a number is taken as the
+			// OID itself, without a lookup ('16386'::regclass).
+			if n, err := strconv.ParseUint(strings.TrimSpace(a[0].(string)), 10, 32); err == nil {
+				return int64(n), nil
 			}
 			oid, err := lookup(a[0].(string))
 			if err != nil {

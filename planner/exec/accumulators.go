@@ -46,6 +46,8 @@ func newAccumulator(a *planner.AggCall) (accumulator, error) {
 		}
 	case "min", "max":
 		return &minMaxAcc{max: a.Func.Name == "max", out: out}, nil
+	case "string_agg":
+		return &stringAggAcc{}, nil
 	}
 	return nil, fmt.Errorf("aggregate %s(%s) cannot be executed", a.Func.Name, a.Arg.Type().Name())
 }

@@ -21,6 +21,7 @@ type hashAggregate struct {
 	node   *planner.Aggregate
 	keys   []evaluator
 	args   []evaluator // nil for count(*)
+	delims []evaluator // string_agg's delimiter; nil for other aggregates
 	accs   []accumulator
 	schema *arrow.Schema
 
@@ -57,11 +58,19 @@ func newHashAggregate(in Operator, n *planner.Aggregate) (Operator, error) {
 				return fail(err)
 			}
 		}
+		var delim evaluator
+		if a.Delim != nil {
+			var err error
+			if delim, err = compile(a.Delim, n.Input.Columns()); err != nil {
+				return fail(err)
+			}
+		}
 		acc, err := newAccumulator(a)
 		if err != nil {
 			return fail(err)
 		}
 		h.args = append(h.args, ev)
+		h.delims = append(h.delims, delim)
 		h.accs = append(h.accs, acc)
 	}
 	if len(n.Groups) == 0 {
@@ -137,7 +146,12 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 			}
 			arg = a
 		}
-		err := acc.update(ids, h.ngroups, arg)
+		var err error
+		if h.delims[i] != nil {
+			err = h.updateDelimited(ctx, b, acc, ids, arg, h.delims[i])
+		} else {
+			err = acc.update(ids, h.ngroups, arg)
+		}
 		if arg != nil {
 			arg.Release()
 		}
@@ -146,6 +160,20 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 		}
 	}
 	return nil
+}
+
+// updateDelimited feeds a delimited aggregate its value and delimiter.
+func (h *hashAggregate) updateDelimited(ctx context.Context, b arrow.RecordBatch, acc accumulator, ids []int32, arg arrow.Array, delim evaluator) error {
+	da, ok := acc.(delimitedAccumulator)
+	if !ok {
+		return fmt.Errorf("aggregate takes no delimiter")
+	}
+	d, err := delim.eval(ctx, b)
+	if err != nil {
+		return err
+	}
+	defer d.Release()
+	return da.updateDelimited(ids, h.ngroups, arg, d)
 }
 
 func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {

@@ -70,6 +70,9 @@ type Aggregate struct {
 	// Leakproof: aggregates whose accumulation can fail (sum overflow) are
 	// not.
 	Leakproof bool
+	// Delimited aggregates take a second, text argument: string_agg's
+	// delimiter.
+	Delimited bool
 }
 
 // AvgNumericScale is the scale of avg() over integers and numerics. It is
@@ -80,10 +83,11 @@ const AvgNumericScale = 16
 var aggregates = map[string]Aggregate{
 	"count": {Name: "count", Star: true, Leakproof: true,
 		Result: func(types.T) (types.T, bool) { return types.Int8, true }},
-	"sum": {Name: "sum", Result: sumResult},
-	"avg": {Name: "avg", Result: avgResult},
-	"min": {Name: "min", Leakproof: true, Result: sameResult},
-	"max": {Name: "max", Leakproof: true, Result: sameResult},
+	"sum":        {Name: "sum", Result: sumResult},
+	"avg":        {Name: "avg", Result: avgResult},
+	"min":        {Name: "min", Leakproof: true, Result: sameResult},
+	"max":        {Name: "max", Leakproof: true, Result: sameResult},
+	"string_agg": {Name: "string_agg", Leakproof: true, Delimited: true, Result: stringAggResult},
 }
 
 // LookupAggregate returns the aggregate named name.
@@ -112,6 +116,15 @@ func avgResult(t types.T) (types.T, bool) {
 		return types.T{OID: types.OIDNumeric, Scale: max(AvgNumericScale, t.Scale)}, true
 	case types.OIDFloat4, types.OIDFloat8:
 		return types.Float8, true
+	}
+	return types.T{}, false
+}
+
+// stringAggResult accepts the string types (text, varchar, name), which
+// PostgreSQL converts to text for string_agg(text, text).
+func stringAggResult(t types.T) (types.T, bool) {
+	if t.Family() == types.FamilyString {
+		return types.Text, true
 	}
 	return types.T{}, false
 }
@@ -148,7 +161,7 @@ var postgresFunctions = map[string]bool{
 	"regexp_replace": true, "repeat": true, "reverse": true, "round": true,
 	"row_number": true, "rpad": true, "session_user": true, "set_config": true, "sign": true,
 	"split_part": true, "sqrt": true, "stddev": true, "stddev_pop": true,
-	"stddev_samp": true, "string_agg": true, "substring": true,
+	"stddev_samp": true, "substring": true,
 	"to_char": true, "to_date": true, "to_timestamp": true, "trim": true, "trunc": true, "unnest": true,
 	"var_pop": true, "var_samp": true, "variance": true, "version": true, "width_bucket": true,
 }

@@ -14,3 +14,28 @@ func fixedRows(rows []row) rowFunc {
 // noRows is the content of relations for objects SQE does not have
 // (indexes, constraints, triggers, policies, ...).
 func noRows(context.Context, Source) ([]row, error) { return nil, nil }
+
+// Function is what pg_get_function_result and pg_get_function_arguments
+// need of a pg_proc row.
+type Function struct {
+	Name       string
+	ResultType uint32
+	ReturnsSet bool
+	ArgTypes   []uint32
+}
+
+// BuiltinFunction finds a built-in pg_proc row by OID. SQE has no
+// user-defined functions, so every function OID is a built-in one.
+func BuiltinFunction(oid uint32) (Function, bool) {
+	for _, r := range builtinProcs {
+		if r["oid"] == oid {
+			return Function{
+				Name:       r["proname"].(string),
+				ResultType: r["prorettype"].(uint32),
+				ReturnsSet: r["proretset"].(bool),
+				ArgTypes:   r["proargtypes"].([]uint32),
+			}, true
+		}
+	}
+	return Function{}, false
+}

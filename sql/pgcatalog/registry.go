@@ -13,6 +13,7 @@ var rowFuncs = map[string]rowFunc{
 	"pg_catalog.pg_tablespace":       fixedRows(builtinTablespaces),
 	"pg_catalog.pg_database":         databaseRows,
 	"pg_catalog.pg_roles":            roleRows,
+	"pg_catalog.pg_auth_members":     authMembersRows,
 	"pg_catalog.pg_user":             userRows,
 	"pg_catalog.pg_settings":         settingsRows,
 	"pg_catalog.pg_tables":           pgTablesRows,

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// pg_database, pg_roles, pg_user, pg_settings and pg_stat_activity: the
+// pg_database, pg_roles, pg_auth_members, pg_user, pg_settings and pg_stat_activity: the
 // server as the caller sees it.
 
 func databaseRows(_ context.Context, src Source) ([]row, error) {
@@ -31,6 +31,22 @@ func roleRows(_ context.Context, src Source) ([]row, error) {
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, roleRow(r, false, false))
+		}
+	}
+	return out, nil
+}
+
+// authMembersRows records the caller as a member of each of its effective
+// roles, granted by the bootstrap owner: the identity provider, not SQE,
+// decides memberships, and other callers' memberships are not shown.
+func authMembersRows(_ context.Context, src Source) ([]row, error) {
+	var out []row
+	seen := map[string]bool{src.User(): true}
+	member := RoleOID(src.User())
+	for _, r := range src.Roles() {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, row{"roleid": RoleOID(r), "member": member, "grantor": oidBootstrapOwner, "admin_option": false})
 		}
 	}
 	return out, nil

@@ -251,6 +251,12 @@ var pg15Shapes = []shape{
 		{Name: "attfdwoptions", Type: types.TextArray, Nullable: true},
 		{Name: "attmissingval", Type: types.AnyArray, Nullable: true},
 	}},
+	{schema: "pg_catalog", name: "pg_auth_members", oid: 1261, kind: 'r', columns: []planner.TableColumn{
+		{Name: "roleid", Type: types.OID, Nullable: false},
+		{Name: "member", Type: types.OID, Nullable: false},
+		{Name: "grantor", Type: types.OID, Nullable: false},
+		{Name: "admin_option", Type: types.Bool, Nullable: false},
+	}},
 	{schema: "pg_catalog", name: "pg_class", oid: 1259, kind: 'r', columns: []planner.TableColumn{
 		{Name: "oid", Type: types.OID, Nullable: false},
 		{Name: "relname", Type: types.Name, Nullable: false},
@@ -376,6 +382,11 @@ var pg15Shapes = []shape{
 		{Name: "extconfig", Type: types.OIDArray, Nullable: true},
 		{Name: "extcondition", Type: types.TextArray, Nullable: true},
 	}},
+	{schema: "pg_catalog", name: "pg_foreign_table", oid: 3118, kind: 'r', columns: []planner.TableColumn{
+		{Name: "ftrelid", Type: types.OID, Nullable: false},
+		{Name: "ftserver", Type: types.OID, Nullable: false},
+		{Name: "ftoptions", Type: types.TextArray, Nullable: true},
+	}},
 	{schema: "pg_catalog", name: "pg_index", oid: 2610, kind: 'r', columns: []planner.TableColumn{
 		{Name: "indexrelid", Type: types.OID, Nullable: false},
 		{Name: "indrelid", Type: types.OID, Nullable: false},
@@ -419,6 +430,16 @@ var pg15Shapes = []shape{
 		{Name: "nspname", Type: types.Name, Nullable: false},
 		{Name: "nspowner", Type: types.OID, Nullable: false},
 		{Name: "nspacl", Type: types.AclitemArray, Nullable: true},
+	}},
+	{schema: "pg_catalog", name: "pg_partitioned_table", oid: 3350, kind: 'r', columns: []planner.TableColumn{
+		{Name: "partrelid", Type: types.OID, Nullable: false},
+		{Name: "partstrat", Type: types.Char, Nullable: false},
+		{Name: "partnatts", Type: types.Int2, Nullable: false},
+		{Name: "partdefid", Type: types.OID, Nullable: false},
+		{Name: "partattrs", Type: types.Int2Vector, Nullable: false},
+		{Name: "partclass", Type: types.OIDVector, Nullable: false},
+		{Name: "partcollation", Type: types.OIDVector, Nullable: false},
+		{Name: "partexprs", Type: types.PgNodeTree, Nullable: true},
 	}},
 	{schema: "pg_catalog", name: "pg_policy", oid: 3256, kind: 'r', columns: []planner.TableColumn{
 		{Name: "oid", Type: types.OID, Nullable: false},
@@ -472,6 +493,18 @@ var pg15Shapes = []shape{
 		{Name: "pubdelete", Type: types.Bool, Nullable: false},
 		{Name: "pubtruncate", Type: types.Bool, Nullable: false},
 		{Name: "pubviaroot", Type: types.Bool, Nullable: false},
+	}},
+	{schema: "pg_catalog", name: "pg_publication_namespace", oid: 6237, kind: 'r', columns: []planner.TableColumn{
+		{Name: "oid", Type: types.OID, Nullable: false},
+		{Name: "pnpubid", Type: types.OID, Nullable: false},
+		{Name: "pnnspid", Type: types.OID, Nullable: false},
+	}},
+	{schema: "pg_catalog", name: "pg_publication_rel", oid: 6106, kind: 'r', columns: []planner.TableColumn{
+		{Name: "oid", Type: types.OID, Nullable: false},
+		{Name: "prpubid", Type: types.OID, Nullable: false},
+		{Name: "prrelid", Type: types.OID, Nullable: false},
+		{Name: "prqual", Type: types.PgNodeTree, Nullable: true},
+		{Name: "prattrs", Type: types.Int2Vector, Nullable: true},
 	}},
 	{schema: "pg_catalog", name: "pg_range", oid: 3541, kind: 'r', columns: []planner.TableColumn{
 		{Name: "rngtypid", Type: types.OID, Nullable: false},

@@ -18,6 +18,8 @@ var wantRelations = []string{
 	"pg_catalog.pg_extension", "pg_catalog.pg_enum", "pg_catalog.pg_range", "pg_catalog.pg_sequence",
 	"pg_catalog.pg_tables", "pg_catalog.pg_views", "pg_catalog.pg_matviews", "pg_catalog.pg_stat_user_tables",
 	"pg_catalog.pg_stat_activity", "pg_catalog.pg_tablespace", "pg_catalog.pg_depend",
+	"pg_catalog.pg_auth_members", "pg_catalog.pg_publication_namespace", "pg_catalog.pg_publication_rel",
+	"pg_catalog.pg_partitioned_table", "pg_catalog.pg_foreign_table",
 	"information_schema.schemata", "information_schema.tables", "information_schema.columns",
 	"information_schema.views", "information_schema.table_constraints", "information_schema.key_column_usage",
 	"information_schema.table_privileges", "information_schema.routines",
