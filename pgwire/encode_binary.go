@@ -147,10 +147,20 @@ type floatBinary[T float32 | float64, A floatArray[T]] struct {
 
 func (e *floatBinary[T, A]) appendBinary(dst []byte, i int) []byte {
 	v := e.arr.Value(i)
+	// PostgreSQL sends the one canonical quiet NaN; Go's math.NaN() has
+	// other payload bits.
 	if e.double {
-		return binary.BigEndian.AppendUint64(dst, math.Float64bits(float64(v)))
+		bits := math.Float64bits(float64(v))
+		if v != v {
+			bits = 0x7ff8000000000000
+		}
+		return binary.BigEndian.AppendUint64(dst, bits)
 	}
-	return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(v)))
+	bits := math.Float32bits(float32(v))
+	if v != v {
+		bits = 0x7fc00000
+	}
+	return binary.BigEndian.AppendUint32(dst, bits)
 }
 
 // stringArray is an Arrow array of strings, whatever its layout.
