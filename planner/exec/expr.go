@@ -41,7 +41,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ}, nil
+		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof()}, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -265,6 +265,67 @@ type binaryEval struct {
 	op   functions.Operator
 	l, r evaluator
 	res  types.T
+	// rightMayFail: the right operand of AND / OR is not leakproof, so it
+	// is evaluated only on the rows the left operand has not decided.
+	rightMayFail bool
+}
+
+// shortCircuit evaluates AND / OR whose right operand can fail (1/x,
+// a bad cast) only on the rows that need it: those where the left is
+// true (AND) or false (OR), or NULL. A row the left operand already
+// decides never raises the right operand's error, as PostgreSQL
+// evaluates boolean operators left to right.
+func (e *binaryEval) shortCircuit(ctx context.Context, b arrow.RecordBatch, l arrow.Array) (arrow.Array, error) {
+	lb := l.(*array.Boolean)
+	n := lb.Len()
+	decidedBy := e.op.Name == "OR" // the left value that decides the row
+	var need []int32
+	for i := 0; i < n; i++ {
+		if lb.IsNull(i) || lb.Value(i) != decidedBy {
+			need = append(need, int32(i))
+		}
+	}
+	if len(need) == 0 {
+		l.Retain()
+		return l, nil
+	}
+	var r arrow.Array
+	if len(need) == n {
+		var err error
+		if r, err = e.r.eval(ctx, b); err != nil {
+			return nil, err
+		}
+	} else {
+		sub, err := takeBatch(ctx, b, need)
+		if err != nil {
+			return nil, err
+		}
+		part, err := e.r.eval(ctx, sub)
+		sub.Release()
+		if err != nil {
+			return nil, err
+		}
+		// Rows the left decided take the deciding value; it does not
+		// change their result.
+		vals := make([]any, n)
+		for i := range vals {
+			vals[i] = decidedBy
+		}
+		pb := part.(*array.Boolean)
+		for k, row := range need {
+			if pb.IsNull(k) {
+				vals[row] = nil
+			} else {
+				vals[row] = pb.Value(k)
+			}
+		}
+		part.Release()
+		if r, err = valuesArray(types.Bool, vals); err != nil {
+			return nil, err
+		}
+	}
+	defer r.Release()
+	return kleene(ctx, e.op.Name, l, r)
 }
 
 func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
@@ -273,6 +334,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		return nil, err
 	}
 	defer l.Release()
+	if e.op.Kind == functions.Logical && e.rightMayFail {
+		return e.shortCircuit(ctx, b, l)
+	}
 	r, err := e.r.eval(ctx, b)
 	if err != nil {
 		return nil, err
