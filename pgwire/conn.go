@@ -142,8 +142,11 @@ func (c *conn) serve() {
 
 // readLoop is the reader goroutine: it decodes frontend messages, copies
 // each (pgproto3 reuses its structs) and queues it for the processor. It
-// never waits on execution, so Terminate, EOF or a bad message cancel the
+// never waits on execution, so EOF or a bad message cancel the
 // connection's context, and with it the running statement, at once.
+// Terminate is queued like any message, so what the client sent before
+// it is still answered, as PostgreSQL does; a client that also closes its
+// socket cancels the rest through EOF.
 func (c *conn) readLoop(in *inbox) {
 	defer func() {
 		// A decoder bug must not take the server down: treat it as bad input.
@@ -157,10 +160,6 @@ func (c *conn) readLoop(in *inbox) {
 		msg, err := c.backend.Receive()
 		if err != nil {
 			c.cancel(c.classifyReadError(err))
-			return
-		}
-		if _, ok := msg.(*pgproto3.Terminate); ok {
-			c.cancel(errTerminated)
 			return
 		}
 		cp, size, err := copyFrontendMessage(msg, &scratch)

@@ -56,6 +56,7 @@ func (c *conn) parseMessage(m *pgproto3.Parse) error {
 	if c.statements == nil {
 		c.statements = make(map[string]*sql.PreparedStatement)
 	}
+	ps.Name = m.Name
 	c.statements[m.Name] = ps
 	return c.w.send(&pgproto3.ParseComplete{})
 }

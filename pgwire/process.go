@@ -13,11 +13,15 @@ import (
 // should see and survive are sent from here and not returned.
 func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 	if c.ignoreTillSync {
-		if _, ok := msg.(*pgproto3.Sync); !ok {
+		switch msg.(type) {
+		case *pgproto3.Sync, *pgproto3.Terminate:
+		default:
 			return nil
 		}
 	}
 	switch m := msg.(type) {
+	case *pgproto3.Terminate:
+		return errTerminated
 	case *pgproto3.Query:
 		return c.simpleQuery(m.String)
 	case *pgproto3.Sync:

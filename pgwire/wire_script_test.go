@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -29,7 +30,9 @@ import (
 // lines after it are the backend messages expected in reply, in canonical
 // form (see canonical), and exactly that many are read. After the last
 // batch a Sync must be answered by ReadyForQuery alone, so a reply with
-// extra messages fails too. ParameterStatus and NoticeResponse messages
+// extra messages fails too; a script whose last expectation is
+// {"Type":"ConnectionClosed"} (the server hung up, as after Terminate)
+// ends there instead. ParameterStatus and NoticeResponse messages
 // are not part of expectations: their content differs between servers.
 type wireStep struct {
 	line   int // of the first send line
@@ -145,6 +148,8 @@ func (l frontendLine) message() (pgproto3.FrontendMessage, error) {
 		return &pgproto3.Flush{}, nil
 	case "Query":
 		return &pgproto3.Query{String: l.String}, nil
+	case "Terminate":
+		return &pgproto3.Terminate{}, nil
 	}
 	return nil, fmt.Errorf("unknown frontend message type %q", l.Type)
 }
@@ -268,6 +273,10 @@ func readScript(path string) ([]wireStep, error) {
 	return steps, sc.Err()
 }
 
+// connectionClosed is the canonical form of the server closing the
+// connection; no more messages follow it.
+const connectionClosed = `{"Type":"ConnectionClosed"}`
+
 // wireClient is a logged-in protocol connection.
 type wireClient struct {
 	conn net.Conn
@@ -344,6 +353,10 @@ func (c *wireClient) exchange(step wireStep, idle time.Duration) ([]string, erro
 			var ne net.Error
 			if idle > 0 && errors.As(err, &ne) && ne.Timeout() {
 				return got, nil
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				// The end of the conversation is part of it.
+				return append(got, connectionClosed), nil
 			}
 			return got, fmt.Errorf("receive: %w", err)
 		}
@@ -423,4 +436,11 @@ func recordScript(path string, c *wireClient) error {
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+}
+
+// endsWithHangUp reports whether a step expects the server to close the
+// connection after its reply.
+func endsWithHangUp(step wireStep) bool {
+	n := len(step.expect)
+	return n > 0 && step.expect[n-1] == connectionClosed
 }

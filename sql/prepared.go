@@ -16,7 +16,10 @@ import (
 // PreparedStatement is a statement parsed once (extended protocol Parse)
 // and executed any number of times with parameter values (Bind).
 type PreparedStatement struct {
-	SQL string
+	// Name is the client's name for the statement ("" for the unnamed
+	// one), for error messages.
+	Name string
+	SQL  string
 	// ParamTypes has one type per $n: the type the client gave, or the one
 	// inferred from the parameter's use (text when nothing says).
 	ParamTypes []types.T
@@ -43,6 +46,9 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 	stmts, err := s.Parse(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	if len(stmts) == 1 && !s.allowedInFailedBlock(stmts[0]) {
+		return nil, errInFailedBlock()
 	}
 	switch len(stmts) {
 	case 0:
@@ -101,7 +107,8 @@ func paramType(oid uint32) (types.T, error) {
 	case 0:
 		return types.Unknown, nil
 	case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
-		types.OIDNumeric, types.OIDText, types.OIDVarchar, types.OIDDate, types.OIDTimestamp, types.OIDTimestampTZ:
+		types.OIDNumeric, types.OIDText, types.OIDVarchar, types.OIDDate, types.OIDTimestamp, types.OIDTimestampTZ,
+		types.OIDUUID, types.OIDBytea, types.OIDJSON, types.OIDJSONB:
 		return types.T{OID: oid}, nil
 	case types.OIDUnknown:
 		return types.Unknown, nil
@@ -123,8 +130,11 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 	if ps.Empty {
 		return emptyResult{}, nil
 	}
+	if !s.allowedInFailedBlock(ps.stmt) {
+		return nil, errInFailedBlock()
+	}
 	if len(params) != len(ps.ParamTypes) {
-		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(ps.ParamTypes))
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"%s\" requires %d", len(params), ps.Name, len(ps.ParamTypes))
 	}
 	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params))
@@ -221,3 +231,18 @@ func (emptyResult) Columns() []Column                               { return nil
 func (emptyResult) Next(context.Context) (arrow.RecordBatch, error) { return nil, nil }
 func (emptyResult) CommandTag() string                              { return "" }
 func (emptyResult) Close()                                          {}
+
+// allowedInFailedBlock reports whether stmt may run now: in a failed
+// transaction block only COMMIT, ROLLBACK and ROLLBACK TO may, as in
+// PostgreSQL, which checks at Parse and Bind too.
+func (s *Session) allowedInFailedBlock(stmt *Statement) bool {
+	if s.txStatus != 'E' || stmt == nil {
+		return true
+	}
+	ts := stmt.node.raw.GetTransactionStmt()
+	return ts != nil && endsTransaction(ts.Kind)
+}
+
+func errInFailedBlock() error {
+	return pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
