@@ -394,6 +394,12 @@ func TestLibpqTypes(t *testing.T) {
 		{"timestamp from time.Time", "SELECT $1::timestamp", ts, "", pqTimeAs(tsLayout, "2024-02-29 13:14:15.123456")},
 		{"timestamptz", "SELECT $1::timestamptz", tsPlus2, "", scanTime(ts)},
 		{"bytes as text", "SELECT $1::text", []byte("raw"), "", scanTo("raw")},
+		{"uuid", "SELECT $1::uuid", "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "", scanTo("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")},
+		// lib/pq sends []byte in binary format and reads bytea's hex text.
+		{"bytea", "SELECT $1::bytea", []byte{0, 1, '\\', 0xff}, "", scanBytes([]byte{0, 1, '\\', 0xff})},
+		{"bytea as text", "SELECT $1::bytea::text", []byte("ab"), "", scanTo(`\x6162`)},
+		{"json", "SELECT $1::json", `{"b":1,  "a":2}`, "", scanTo(`{"b":1,  "a":2}`)},
+		{"jsonb", "SELECT $1::jsonb", `{"b":1,  "a":2, "b":3}`, "", scanTo(`{"a": 2, "b": 3}`)},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package compattests
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -249,6 +250,7 @@ func numericString(n pgtype.Numeric) string {
 func roundTrips() []roundTrip {
 	bigNum := pgtype.Numeric{Int: new(big.Int).Mul(big.NewInt(1234567890123456789), big.NewInt(1_000_000_000)), Exp: -6, Valid: true}
 	ts := time.Date(2024, 2, 29, 13, 14, 15, 123456000, time.UTC)
+	uuid := [16]byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}
 	return []roundTrip{
 		{"bool true", "bool", pgtype.BoolOID, true, "", scanTo(true)},
 		{"bool false", "bool", pgtype.BoolOID, false, "", scanTo(false)},
@@ -279,6 +281,25 @@ func roundTrips() []roundTrip {
 		{"date before 2000", "date", pgtype.DateOID, date(1969, 7, 20), dateInputNote, scanTime(date(1969, 7, 20))},
 		{"timestamp", "timestamp", pgtype.TimestampOID, ts, "", scanTime(ts)},
 		{"timestamptz", "timestamptz", pgtype.TimestamptzOID, ts, "", scanTime(ts)},
+		{"uuid", "uuid", pgtype.UUIDOID, pgtype.UUID{Bytes: uuid, Valid: true}, "", scanTo(uuid)},
+		{"bytea", "bytea", pgtype.ByteaOID, []byte{0, 1, '\\', 0xff}, "", scanBytes([]byte{0, 1, '\\', 0xff})},
+		{"bytea empty", "bytea", pgtype.ByteaOID, []byte{}, "", scanBytes([]byte{})},
+		// json keeps its text; jsonb comes back normalised.
+		{"json", "json", pgtype.JSONOID, `{"b":1,  "a":[1,2]}`, "", scanTo(`{"b":1,  "a":[1,2]}`)},
+		{"jsonb", "jsonb", pgtype.JSONBOID, `{"b":1,  "a":[1,2], "b":3}`, "", scanTo(`{"a": [1, 2], "b": 3}`)},
+	}
+}
+
+// scanBytes compares a scanned []byte with want.
+func scanBytes(want []byte) func() (any, func() error) {
+	return func() (any, func() error) {
+		var got []byte
+		return &got, func() error {
+			if !bytes.Equal(got, want) || got == nil {
+				return fmt.Errorf("got %x, want %x", got, want)
+			}
+			return nil
+		}
 	}
 }
 

@@ -70,11 +70,23 @@ func binaryEncoderFor(t types.T, dt arrow.DataType) (binaryEncoder, types.Family
 	case *arrow.Decimal128Type:
 		return &numericBinary{scale: d.Scale}, types.FamilyNumeric
 	case *arrow.StringType:
-		return &rawBinary[*array.String]{}, types.FamilyString
+		if t.OID == types.OIDJSONB {
+			return &jsonbBinary{}, types.FamilyJSON
+		}
+		return &rawBinary[*array.String]{}, stringFamily(t)
 	case *arrow.LargeStringType:
 		return &rawBinary[*array.LargeString]{}, types.FamilyString
 	case *arrow.StringViewType:
 		return &rawBinary[*array.StringView]{}, types.FamilyString
+	case *arrow.FixedSizeBinaryType:
+		if d.ByteWidth != 16 {
+			return nil, types.FamilyUnknown
+		}
+		return &bytesBinary[*array.FixedSizeBinary]{}, types.FamilyUUID
+	case *arrow.BinaryType:
+		return &bytesBinary[*array.Binary]{}, types.FamilyBytes
+	case *arrow.LargeBinaryType:
+		return &bytesBinary[*array.LargeBinary]{}, types.FamilyBytes
 	case *arrow.Date32Type:
 		return &date32Binary{}, types.FamilyDate
 	case *arrow.TimestampType:

@@ -65,11 +65,20 @@ func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
 	case *arrow.Decimal128Type:
 		return &decimal128Text{scale: d.Scale}, types.FamilyNumeric
 	case *arrow.StringType:
-		return &stringText{}, types.FamilyString
+		return &stringText{}, stringFamily(t)
 	case *arrow.LargeStringType:
 		return &largeStringText{}, types.FamilyString
 	case *arrow.StringViewType:
 		return &stringViewText{}, types.FamilyString
+	case *arrow.FixedSizeBinaryType:
+		if d.ByteWidth != 16 {
+			return nil, types.FamilyUnknown
+		}
+		return &uuidText{}, types.FamilyUUID
+	case *arrow.BinaryType:
+		return &byteaText{}, types.FamilyBytes
+	case *arrow.LargeBinaryType:
+		return &largeByteaText{}, types.FamilyBytes
 	case *arrow.Date32Type:
 		return &date32Text{}, types.FamilyDate
 	case *arrow.TimestampType:

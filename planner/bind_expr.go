@@ -24,6 +24,9 @@ type exprCtx struct {
 	// srfs collects set-returning function calls where they are allowed
 	// (the select list); nil elsewhere.
 	srfs *[]*SRFCall
+	// windows collects window function calls where they are allowed (the
+	// select list and ORDER BY); nil elsewhere.
+	windows *windowState
 }
 
 // groupState collects the grouping of a query while its clauses are bound.
@@ -38,7 +41,7 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 	if n == nil {
 		return nil, pgerror.New(pgerror.SyntaxError, "missing expression")
 	}
-	if ec.group != nil && !containsAggregate(n) {
+	if ec.group != nil && !containsAggregate(n) && !containsWindow(n) {
 		// A sub-expression without aggregates is either a grouping key or
 		// built from grouping keys.
 		plain, err := b.bindExpr(n, &exprCtx{scope: ec.group.input, clause: ec.clause})
@@ -346,7 +349,8 @@ func castSupported(from, to types.T) bool {
 		// And an input function: text converts to it, failing on bad
 		// input (an I/O conversion cast).
 		switch tf {
-		case types.FamilyBool, types.FamilyInt, types.FamilyFloat, types.FamilyNumeric, types.FamilyDate, types.FamilyTimestamp, types.FamilyOID:
+		case types.FamilyBool, types.FamilyInt, types.FamilyFloat, types.FamilyNumeric, types.FamilyDate, types.FamilyTimestamp, types.FamilyOID,
+			types.FamilyUUID, types.FamilyBytes, types.FamilyJSON:
 			return true
 		}
 		return false
@@ -359,6 +363,8 @@ func castSupported(from, to types.T) bool {
 	case ff == types.FamilyNumeric && (tf == types.FamilyNumeric || tf == types.FamilyFloat):
 		return true
 	case ff == types.FamilyDate && tf == types.FamilyTimestamp:
+		return true
+	case ff == types.FamilyJSON && tf == types.FamilyJSON:
 		return true
 	case ff == types.FamilyInt && tf == types.FamilyOID, ff == types.FamilyOID && tf == types.FamilyOID,
 		ff == types.FamilyOID && tf == types.FamilyInt && to.OID == types.OIDInt8:
@@ -433,9 +439,15 @@ func negateConst(c *Const) (Expr, error) {
 func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 	op, ok := functions.LookupOperator(opName)
 	if !ok {
+		if isJSONOperator(opName) && (l.Type().Family() == types.FamilyJSON || r.Type().Family() == types.FamilyJSON) {
+			return nil, b.errAt(loc, pgerror.FeatureNotSupported, "operator %s on %s is not supported yet", opName, l.Type().Name())
+		}
 		return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), opName, r.Type().Name())
 	}
 	noOp := func() error {
+		if isJSONOperator(opName) && (l.Type().Family() == types.FamilyJSON || r.Type().Family() == types.FamilyJSON) {
+			return b.errAt(loc, pgerror.FeatureNotSupported, "operator %s on %s is not supported yet", opName, l.Type().Name())
+		}
 		return b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), opName, r.Type().Name()).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
@@ -613,6 +625,14 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 		for _, a := range x.FuncCall.Args {
 			walkAST(a, visit)
 		}
+		if over := x.FuncCall.Over; over != nil {
+			for _, a := range over.PartitionClause {
+				walkAST(a, visit)
+			}
+			for _, a := range over.OrderClause {
+				walkAST(a, visit)
+			}
+		}
 	case *pg_query.Node_AExpr:
 		walkAST(x.AExpr.Lexpr, visit)
 		walkAST(x.AExpr.Rexpr, visit)
@@ -655,6 +675,9 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 
 func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) {
 	name := funcName(fc)
+	if fc.Over != nil {
+		return b.bindWindowCall(fc, name, ec)
+	}
 	if isSRF(name) {
 		return b.bindSRF(fc, name, ec)
 	}
@@ -671,9 +694,6 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	if !isAgg {
 		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s does not exist", name).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	if fc.Over != nil {
-		return nil, pgerror.Unsupported("window functions are not supported yet")
 	}
 	if fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || fc.FuncVariadic {
 		return nil, pgerror.Unsupported("DISTINCT, FILTER and ORDER BY in aggregates are not supported yet")

@@ -16,8 +16,6 @@ func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
 		return pgerror.Unsupported("SELECT INTO is not supported")
-	case len(s.WindowClause) > 0:
-		return pgerror.Unsupported("WINDOW is not supported yet")
 	case len(s.LockingClause) > 0:
 		return pgerror.Unsupported("FOR UPDATE/SHARE is not supported")
 	case s.GroupDistinct:
@@ -86,8 +84,12 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		node = &Filter{Input: node, Pred: pred}
 	}
 
-	ec := &exprCtx{scope: sc, clause: "SELECT"}
-	grouped := len(s.GroupClause) > 0 || s.HavingClause != nil
+	windows, err := b.newWindowState(s.WindowClause)
+	if err != nil {
+		return nil, err
+	}
+	ec := &exprCtx{scope: sc, clause: "SELECT", windows: windows}
+	grouped := len(s.GroupClause) > 0 || s.HavingClause != nil || windowDefsContainAggregate(s.WindowClause)
 	for _, t := range s.TargetList {
 		grouped = grouped || containsAggregate(t)
 	}
@@ -119,6 +121,7 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if s.HavingClause != nil {
 		hc := *ec
 		hc.clause = "HAVING"
+		hc.windows = nil
 		if having, err = b.bindExpr(s.HavingClause, &hc); err != nil {
 			return nil, err
 		}
@@ -130,11 +133,20 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkNamedWindows(s.WindowClause, ec); err != nil {
+		return nil, err
+	}
 	if grouped {
 		node = &Aggregate{Input: node, Groups: ec.group.groups, GroupCols: ec.group.cols, Aggs: ec.group.aggs}
 		if having != nil {
 			node = &Filter{Input: node, Pred: having}
 		}
+	}
+	if len(windows.nodes) > 0 {
+		if len(srfs) > 0 {
+			return nil, pgerror.Unsupported("set-returning functions together with window functions are not supported yet")
+		}
+		node = windows.attach(node)
 	}
 	if len(srfs) > 0 {
 		node = &ProjectSet{Input: node, Funcs: srfs}

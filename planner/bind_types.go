@@ -69,6 +69,14 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 		}
 	case "date":
 		t = types.Date
+	case "uuid":
+		t = types.UUID
+	case "json":
+		t = types.JSON
+	case "jsonb":
+		t = types.JSONB
+	case "bytea":
+		t = types.Bytea
 	case "oid":
 		t = types.OID
 	case "name":
@@ -169,6 +177,13 @@ func commonType(a, b types.T) (types.T, bool) {
 		return types.Text, true
 	case fa == types.FamilyBool && fb == types.FamilyBool:
 		return types.Bool, true
+	case fa == types.FamilyUUID && fb == types.FamilyUUID:
+		return types.UUID, true
+	case fa == types.FamilyBytes && fb == types.FamilyBytes:
+		return types.Bytea, true
+	case a.OID == types.OIDJSONB && b.OID == types.OIDJSONB:
+		// json has no comparison operators; jsonb does.
+		return types.JSONB, true
 	case fa == types.FamilyDate && fb == types.FamilyDate:
 		return types.Date, true
 	case (fa == types.FamilyDate || fa == types.FamilyTimestamp) && (fb == types.FamilyDate || fb == types.FamilyTimestamp):
@@ -210,6 +225,10 @@ func convertConst(v any, from, to types.T) (any, error) {
 	switch from.Family() {
 	case types.FamilyUnknown, types.FamilyString:
 		return types.ParseText(v.(string), to)
+	case types.FamilyJSON:
+		if to.Family() == types.FamilyJSON {
+			return types.ParseText(v.(string), to)
+		}
 	case types.FamilyOID:
 		i := v.(int64)
 		switch to.Family() {
@@ -307,7 +326,8 @@ func formatConst(v any, t types.T) string {
 		if t.Family() == types.FamilyTimestamp {
 			zone := ""
 			if t.OID == types.OIDTimestampTZ {
-				zone = "UTC"
+				// Sessions report TimeZone UTC, which PostgreSQL prints as +00.
+				zone = "+00"
 			}
 			return string(types.AppendTimestamp(buf, x, zone))
 		}
@@ -328,6 +348,21 @@ func formatConst(v any, t types.T) string {
 		return string(out)
 	case string:
 		return x
+	case []byte:
+		if t.OID == types.OIDUUID {
+			return string(types.AppendUUID(buf, x))
+		}
+		return string(types.AppendByteaHex(buf, x))
 	}
 	return fmt.Sprint(v)
+}
+
+// isJSONOperator reports PostgreSQL's json and jsonb operators, which SQE
+// refuses as unsupported rather than as missing.
+func isJSONOperator(op string) bool {
+	switch op {
+	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "||", "-", "#-", "@?", "@@":
+		return true
+	}
+	return false
 }

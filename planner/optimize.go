@@ -223,6 +223,8 @@ func pruneScanColumns(root Node) Node {
 			if x.On != nil {
 				ExprColumns(x.On, used)
 			}
+		case *Window:
+			windowColumns(x, used)
 		case *ProjectSet:
 			for _, f := range x.Funcs {
 				for _, a := range f.Args {

@@ -167,6 +167,8 @@ func explain(b *strings.Builder, n Node, depth int) {
 		b.WriteString(kind)
 	case *Values:
 		fmt.Fprintf(b, "Values rows=%d", len(x.Rows))
+	case *Window:
+		b.WriteString(x.explain())
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
 		if x.On != nil {

@@ -235,6 +235,10 @@ func appendKey(dst []byte, a arrow.Array, r int) []byte {
 		s := x.Value(r)
 		dst = binary.AppendUvarint(dst, uint64(len(s)))
 		return append(dst, s...)
+	case bytesValues:
+		v := x.Value(r)
+		dst = binary.AppendUvarint(dst, uint64(len(v)))
+		return append(dst, v...)
 	case *array.Boolean:
 		if x.Value(r) {
 			return append(dst, 1)
@@ -305,6 +309,10 @@ func appendValue(b array.Builder, a arrow.Array, r int) {
 		b.(*array.Uint32Builder).Append(x.Value(r))
 	case *array.Timestamp:
 		b.(*array.TimestampBuilder).Append(x.Value(r))
+	case *array.Binary:
+		b.(*array.BinaryBuilder).Append(x.Value(r))
+	case *array.FixedSizeBinary:
+		b.(*array.FixedSizeBinaryBuilder).Append(x.Value(r))
 	default:
 		panic(fmt.Sprintf("group value of type %s", a.DataType()))
 	}

@@ -5,7 +5,7 @@
 // at a time (Next); each operator pulls from its input only what it needs,
 // so scan, filter, project and limit hold one batch at a time and memory
 // is bounded by operator state (the hash table of an aggregate, the rows
-// a sort must see), never by the size of the table. Expressions are
+// a sort or a window must see), never by the size of the table. Expressions are
 // compiled once per operator into evaluators that work on whole arrays:
 // the per-batch cost is one call per expression node, and the per-row
 // work is a tight loop over Arrow buffers without allocation.

@@ -41,7 +41,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof()}, nil
+		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof(), operand: x.L.Type()}, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -228,6 +228,10 @@ func appendConst(bld array.Builder, t types.T, v any) error {
 			b.Append(arrow.Date32(v.(int32)))
 		case *array.TimestampBuilder:
 			b.Append(arrow.Timestamp(v.(int64)))
+		case *array.BinaryBuilder:
+			b.Append(v.([]byte))
+		case *array.FixedSizeBinaryBuilder:
+			b.Append(v.([]byte))
 		case *array.ListBuilder:
 			elem, _ := t.Elem()
 			b.Append(true)
@@ -268,6 +272,8 @@ type binaryEval struct {
 	// rightMayFail: the right operand of AND / OR is not leakproof, so it
 	// is evaluated only on the rows the left operand has not decided.
 	rightMayFail bool
+	// operand is the type a comparison's operands share.
+	operand types.T
 }
 
 // shortCircuit evaluates AND / OR whose right operand can fail (1/x,
@@ -344,7 +350,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 	defer r.Release()
 	switch e.op.Kind {
 	case functions.Comparison:
-		return compareArrays(e.op.Name, l, r)
+		return compareTyped(e.op.Name, l, r, e.operand)
 	case functions.Arithmetic:
 		return arith(e.op.Name, l, r, e.res)
 	case functions.Logical:

@@ -107,7 +107,7 @@ func (a *arrayCompareEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow
 			return nil, err
 		}
 		defer e.Release()
-		c, err := compareArrays(a.node.Op.Name, l, e)
+		c, err := compareTyped(a.node.Op.Name, l, e, a.node.Left.Type())
 		if err != nil {
 			return nil, err
 		}

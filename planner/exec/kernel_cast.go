@@ -25,7 +25,11 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			return a, nil
 		}
 		return castToText(a, to)
-	case from.Family() == types.FamilyString:
+	case from.Family() == types.FamilyJSON && to.OID == types.OIDJSON:
+		// jsonb's text is valid json as it stands.
+		a.Retain()
+		return a, nil
+	case from.Family() == types.FamilyString, from.Family() == types.FamilyJSON:
 		// I/O conversion: each value through the type's input function.
 		str := a.(*array.String)
 		vals := make([]any, n)

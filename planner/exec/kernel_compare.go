@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -56,6 +57,13 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 		ls, rs := l.(*array.String), r.(*array.String)
 		for i := 0; i < n; i++ {
 			if test(cmp.Compare(ls.Value(i), rs.Value(i))) {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	case arrow.FIXED_SIZE_BINARY, arrow.BINARY:
+		lb, rb := l.(bytesValues), r.(bytesValues)
+		for i := 0; i < n; i++ {
+			if test(bytes.Compare(lb.Value(i), rb.Value(i))) {
 				bitutil.SetBit(bits, i)
 			}
 		}
@@ -135,4 +143,12 @@ func alignDecimal(a decimal128.Num, as int32, b decimal128.Num, bs int32) (decim
 		b = b.Mul(decimal128.GetScaleMultiplier(int(as - bs)))
 	}
 	return a, b
+}
+
+// bytesValues is an Arrow array of byte strings: uuid
+// (fixed_size_binary) or bytea (binary). Both order bytewise, as
+// PostgreSQL's uuid_cmp and byteacmp do.
+type bytesValues interface {
+	arrow.Array
+	Value(int) []byte
 }

@@ -48,6 +48,10 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "json_build_object":
 		return jsonBuildObject, nil
+	case "make_date":
+		return makeDate, nil
+	case "date_trunc":
+		return dateTrunc, nil
 	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
 	}

@@ -56,8 +56,17 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 			if bc {
 				buf = append(buf, " BC"...)
 			}
+		case *array.FixedSizeBinary:
+			buf = types.AppendUUID(buf, x.Value(i))
+		case *array.Binary:
+			buf = types.AppendByteaHex(buf, x.Value(i))
 		case *array.Timestamp:
-			zone := a.DataType().(*arrow.TimestampType).TimeZone
+			// Values with a zone are UTC instants; sessions report TimeZone
+			// UTC, which PostgreSQL prints as +00.
+			zone := ""
+			if a.DataType().(*arrow.TimestampType).TimeZone != "" {
+				zone = "+00"
+			}
 			buf = types.AppendTimestamp(buf, int64(x.Value(i)), zone)
 		default:
 			return nil, fmt.Errorf("cast from %s to text is not implemented", a.DataType())

@@ -107,6 +107,12 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 			v.rows = append(v.rows, evs)
 		}
 		return v, nil
+	case *planner.Window:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return newWindow(in, x)
 	case *planner.Aggregate:
 		in, err := Build(ctx, x.Input)
 		if err != nil {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -93,7 +94,7 @@ func (s *sortOp) load(ctx context.Context) error {
 	}
 	cmps := make([]func(i, j int) int, len(s.keyPos))
 	for k, pos := range s.keyPos {
-		c, err := comparator(s.cols[pos], s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
+		c, err := typedComparator(s.cols[pos], s.node.Keys[k].Expr.Type(), s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
 		if err != nil {
 			return err
 		}
@@ -188,6 +189,9 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	case arrow.STRING:
 		s := a.(*array.String)
 		base = func(i, j int) int { return cmp.Compare(s.Value(i), s.Value(j)) }
+	case arrow.FIXED_SIZE_BINARY, arrow.BINARY:
+		s := a.(bytesValues)
+		base = func(i, j int) int { return bytes.Compare(s.Value(i), s.Value(j)) }
 	case arrow.BOOL:
 		b := a.(*array.Boolean)
 		base = func(i, j int) int { return boolCmp(b.Value(i), b.Value(j)) }
@@ -196,6 +200,12 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	default:
 		return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
 	}
+	return withOrder(a, base, desc, nullsFirst), nil
+}
+
+// withOrder wraps a comparison of two non-null values with the sort
+// direction and PostgreSQL's NULL placement.
+func withOrder(a arrow.Array, base func(i, j int) int, desc, nullsFirst bool) func(i, j int) int {
 	hasNulls := a.NullN() > 0
 	return func(i, j int) int {
 		if hasNulls {
@@ -220,5 +230,5 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 			return -r
 		}
 		return r
-	}, nil
+	}
 }

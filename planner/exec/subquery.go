@@ -251,6 +251,8 @@ func valueAt(a arrow.Array, i int) any {
 		return int32(x.Value(i))
 	case *array.Timestamp:
 		return int64(x.Value(i))
+	case bytesValues:
+		return append([]byte{}, x.Value(i)...)
 	case *array.List:
 		start, end := x.ValueOffsets(i)
 		out := make([]any, 0, end-start)

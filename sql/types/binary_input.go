@@ -77,6 +77,25 @@ func DecodeBinary(data []byte, t T) (any, error) {
 		return int64(binary.BigEndian.Uint64(data)) + pgEpochMicros, nil
 	case OIDNumeric:
 		return decodeBinaryNumeric(data, t)
+	case OIDUUID:
+		if err := need(16); err != nil {
+			return nil, err
+		}
+		return append([]byte(nil), data...), nil
+	case OIDBytea:
+		return append([]byte{}, data...), nil
+	case OIDJSON, OIDJSONB:
+		if t.OID == OIDJSONB {
+			// jsonb_send prefixes its text with a version number, 1.
+			if len(data) == 0 || data[0] != 1 {
+				return nil, badBinary(t)
+			}
+			data = data[1:]
+		}
+		if !utf8.Valid(data) {
+			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		return ParseText(string(data), t)
 	}
 	return nil, pgerror.Unsupported("binary parameters of type %s are not supported yet", t.Name())
 }

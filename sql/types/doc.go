@@ -21,12 +21,19 @@
 //	date           1082   date32                     date
 //	timestamp      1114   timestamp[us]              timestamp
 //	timestamptz    1184   timestamp[us, UTC]         timestamptz
+//	uuid           2950   fixed_size_binary(16)      uuid
+//	bytea            17   binary                     binary
+//	uuid[]         2951   list<fixed_size_binary(16)>
+//	bytea[]        1001   list<binary>
+//	json            114   utf8 (as written)          string
+//	jsonb          3802   utf8 (normalised)          string
+//	json[]          199   list<utf8>
+//	jsonb[]        3807   list<utf8>
 //
 // The system catalogs (package sql/pgcatalog) add types no stored table
 // has; they are presented only, never written to Iceberg:
 //
 //	PostgreSQL      OID   Arrow
-//	bytea            17   binary
 //	"char"           18   utf8 (one byte)
 //	name             19   utf8
 //	int2vector       22   list<int16>

@@ -14,7 +14,7 @@ import (
 // Values of SQL constants and parameters are held as: bool, int64 (all
 // integer types), float64, decimal128.Num (numeric, at the type's scale),
 // string, int32 days since 1970-01-01 (date), int64 microseconds since
-// 1970-01-01 UTC (timestamps).
+// 1970-01-01 UTC (timestamps), []byte (uuid, bytea).
 
 func CheckIntRange(i int64, t T) (any, error) {
 	switch t.OID {
@@ -132,6 +132,18 @@ func ParseText(s string, t T) (any, error) {
 		return i, nil
 	case FamilyArray:
 		return parseArray(s, t)
+	case FamilyUUID:
+		return ParseUUID(s)
+	case FamilyBytes:
+		return ParseBytea(s)
+	case FamilyJSON:
+		if t.OID == OIDJSONB {
+			return NormalizeJSONB(s)
+		}
+		if err := ValidateJSON(s); err != nil {
+			return nil, err
+		}
+		return s, nil
 	case FamilyOID:
 		u, err := strconv.ParseInt(trimmed, 10, 64)
 		if err != nil {
@@ -166,6 +178,9 @@ func ParseText(s string, t T) (any, error) {
 		}
 		return RescaleNumeric(n, scale, target)
 	case FamilyDate:
+		if strings.EqualFold(trimmed, "epoch") {
+			return int32(0), nil
+		}
 		// date_in also takes a timestamp's text and keeps the date part.
 		datePart := trimmed
 		if i := strings.IndexAny(datePart, " T"); i == 10 {
@@ -185,6 +200,9 @@ func ParseText(s string, t T) (any, error) {
 		}
 		return int32(d.Unix() / 86400), nil
 	case FamilyTimestamp:
+		if strings.EqualFold(trimmed, "epoch") {
+			return int64(0), nil
+		}
 		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07",
 			"2006-01-02 15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07", "2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04Z07"} {
 			if ts, err := time.Parse(layout, trimmed); err == nil {

@@ -26,6 +26,10 @@ const (
 	FamilyArray
 	// FamilyBytes holds bytea.
 	FamilyBytes
+	// FamilyUUID holds uuid.
+	FamilyUUID
+	// FamilyJSON holds json and jsonb, held as text.
+	FamilyJSON
 )
 
 // PostgreSQL type OIDs (pg_type.oid), as in src/include/catalog/pg_type.dat.
@@ -72,6 +76,13 @@ const (
 	OIDRegrole      uint32 = 4096
 
 	OIDJSON uint32 = 114
+
+	OIDUUID       uint32 = 2950
+	OIDUUIDArray  uint32 = 2951
+	OIDByteaArray uint32 = 1001
+	OIDJSONB      uint32 = 3802
+	OIDJSONArray  uint32 = 199
+	OIDJSONBArray uint32 = 3807
 )
 
 // T is a PostgreSQL type with its modifiers. The zero value is invalid.
@@ -126,6 +137,8 @@ var (
 	Regnamespace = T{OID: OIDRegnamespace}
 	Regrole      = T{OID: OIDRegrole}
 	JSON         = T{OID: OIDJSON}
+	UUID         = T{OID: OIDUUID}
+	JSONB        = T{OID: OIDJSONB}
 )
 
 // MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
@@ -151,7 +164,7 @@ func (t T) Family() Family {
 		return FamilyFloat
 	case OIDNumeric:
 		return FamilyNumeric
-	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem, OIDJSON:
+	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
 		return FamilyString
 	case OIDDate:
 		return FamilyDate
@@ -161,6 +174,10 @@ func (t T) Family() Family {
 		return FamilyOID
 	case OIDBytea:
 		return FamilyBytes
+	case OIDUUID:
+		return FamilyUUID
+	case OIDJSON, OIDJSONB:
+		return FamilyJSON
 	}
 	if _, ok := arrayElems[t.OID]; ok || t.OID == OIDAnyArray {
 		return FamilyArray
@@ -191,6 +208,8 @@ func (t T) Len() int16 {
 		return 1
 	case OIDName:
 		return 64
+	case OIDUUID:
+		return 16
 	case OIDAclitem:
 		return 12
 	}
@@ -250,6 +269,8 @@ func (t T) Name() string {
 		return "unknown"
 	case OIDBytea:
 		return "bytea"
+	case OIDUUID:
+		return "uuid"
 	case OIDChar:
 		return `"char"`
 	case OIDName:
@@ -262,6 +283,8 @@ func (t T) Name() string {
 		return "regclass"
 	case OIDJSON:
 		return "json"
+	case OIDJSONB:
+		return "jsonb"
 	case OIDRegtype:
 		return "regtype"
 	case OIDRegnamespace:
@@ -314,7 +337,7 @@ func (t T) Arrow() arrow.DataType {
 			p = MaxNumericPrecision
 		}
 		return &arrow.Decimal128Type{Precision: p, Scale: t.Scale}
-	case OIDText, OIDVarchar, OIDUnknown, OIDJSON:
+	case OIDText, OIDVarchar, OIDUnknown, OIDJSON, OIDJSONB:
 		return arrow.BinaryTypes.String
 	case OIDDate:
 		return arrow.FixedWidthTypes.Date32
@@ -328,6 +351,8 @@ func (t T) Arrow() arrow.DataType {
 		return arrow.PrimitiveTypes.Uint32
 	case OIDBytea:
 		return arrow.BinaryTypes.Binary
+	case OIDUUID:
+		return &arrow.FixedSizeBinaryType{ByteWidth: 16}
 	case OIDAnyArray:
 		// Values of anyarray columns (pg_attribute.attmissingval) are never
 		// produced; their text form is the closest honest holder.
@@ -363,6 +388,11 @@ func FromArrow(dt arrow.DataType) (T, error) {
 		return OID, nil
 	case *arrow.BinaryType, *arrow.LargeBinaryType:
 		return Bytea, nil
+	case *arrow.FixedSizeBinaryType:
+		// Iceberg's uuid is read as fixed_size_binary(16).
+		if d.ByteWidth == 16 {
+			return UUID, nil
+		}
 	case *arrow.ListType:
 		return arrayFromArrow(d)
 	case *arrow.Date32Type:
@@ -398,6 +428,10 @@ var arrayElems = map[uint32]T{
 	OIDAclitemArr: Aclitem,
 	OIDInt2Vector: Int2,
 	OIDOidVector:  OID,
+	OIDUUIDArray:  UUID,
+	OIDByteaArray: Bytea,
+	OIDJSONArray:  JSON,
+	OIDJSONBArray: JSONB,
 }
 
 // Elem is the element type of an array (or int2vector/oidvector). It
@@ -411,9 +445,15 @@ func (t T) Elem() (T, bool) {
 // arrayFromArrow maps an Arrow list to the PostgreSQL array of its
 // element, for the element types that have one here.
 func arrayFromArrow(l *arrow.ListType) (T, error) {
-	switch l.Elem().(type) {
+	switch e := l.Elem().(type) {
 	case *arrow.StringType:
 		return TextArray, nil
+	case *arrow.BinaryType:
+		return T{OID: OIDByteaArray}, nil
+	case *arrow.FixedSizeBinaryType:
+		if e.ByteWidth == 16 {
+			return T{OID: OIDUUIDArray}, nil
+		}
 	case *arrow.Int16Type:
 		return Int2Array, nil
 	case *arrow.Int32Type:

@@ -1,0 +1,71 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// jsonb is held as its normalised text, but orders by value (numbers
+// numerically, containers by size first), so its comparisons and sort
+// keys go through types.CompareJSONB rather than a string comparison.
+
+// compareTyped evaluates l op r for operands of type t.
+func compareTyped(op string, l, r arrow.Array, t types.T) (arrow.Array, error) {
+	if t.OID != types.OIDJSONB {
+		return compareArrays(op, l, r)
+	}
+	test, err := cmpResult(op)
+	if err != nil {
+		return nil, err
+	}
+	ls, ok1 := l.(*array.String)
+	rs, ok2 := r.(*array.String)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("jsonb comparison of %s and %s", l.DataType(), r.DataType())
+	}
+	n := l.Len()
+	bits := make([]byte, bitutil.BytesForBits(int64(n)))
+	validity, nulls := validity2(l, r)
+	for i := 0; i < n; i++ {
+		if ls.IsNull(i) || rs.IsNull(i) {
+			continue
+		}
+		c, err := types.CompareJSONB(ls.Value(i), rs.Value(i))
+		if err != nil {
+			return nil, err
+		}
+		if test(c) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return newBool(n, bits, validity, nulls), nil
+}
+
+// typedComparator orders rows of a column of type t.
+func typedComparator(a arrow.Array, t types.T, desc, nullsFirst bool) (func(i, j int) int, error) {
+	if t.OID != types.OIDJSONB {
+		return comparator(a, desc, nullsFirst)
+	}
+	s, ok := a.(*array.String)
+	if !ok {
+		return nil, fmt.Errorf("sorting jsonb held in %s", a.DataType())
+	}
+	// Parse each value once; the sort compares the parsed values.
+	parsed := make([]types.JSONBValue, s.Len())
+	for i := range parsed {
+		if s.IsNull(i) {
+			continue
+		}
+		v, err := types.ParseJSONBValue(s.Value(i))
+		if err != nil {
+			return nil, err
+		}
+		parsed[i] = v
+	}
+	return withOrder(a, func(i, j int) int { return parsed[i].Compare(&parsed[j]) }, desc, nullsFirst), nil
+}
