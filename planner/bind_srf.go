@@ -112,8 +112,11 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 		return nil, nil, pgerror.Unsupported("this form of function in FROM is not supported yet")
 	}
 	fc := items[0].GetFuncCall()
-	if fc == nil || !isSRF(funcName(fc)) {
-		return nil, nil, pgerror.Unsupported("only set-returning functions are supported in FROM")
+	if fc == nil {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM is not supported yet")
+	}
+	if !isSRF(funcName(fc)) {
+		return b.bindScalarInFrom(rf, fc)
 	}
 	var srfs []*SRFCall
 	ref, err := b.bindSRF(fc, funcName(fc), &exprCtx{scope: &scope{}, clause: "FROM", srfs: &srfs})
@@ -137,5 +140,30 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 	if rf.Ordinality {
 		return nil, nil, pgerror.Unsupported("WITH ORDINALITY is not supported yet")
 	}
+	return proj, &scope{cols: proj.Cols}, nil
+}
+
+// bindScalarInFrom binds a scalar function in FROM, which PostgreSQL
+// reads as a one-row relation with one column named after the alias (or
+// the function).
+func (b *Binder) bindScalarInFrom(rf *pg_query.RangeFunction, fc *pg_query.FuncCall) (Node, *scope, error) {
+	if rf.Ordinality {
+		return nil, nil, pgerror.Unsupported("WITH ORDINALITY is not supported yet")
+	}
+	e, err := b.bindExpr(&pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: fc}}, &exprCtx{scope: &scope{}, clause: "FROM"})
+	if err != nil {
+		return nil, nil, err
+	}
+	alias := funcName(fc)
+	name := alias
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		name = alias
+		if len(rf.Alias.Colnames) > 0 {
+			name = rf.Alias.Colnames[0].GetString_().GetSval()
+		}
+	}
+	proj := &Project{Input: OneRow{}, Exprs: []Expr{e}}
+	proj.Cols = []Column{b.newColumn(name, Column{Type: e.Type(), Qualifier: alias, Nullable: true})}
 	return proj, &scope{cols: proj.Cols}, nil
 }

@@ -75,6 +75,9 @@ func (s *Session) runTransaction(ts *pg_query.TransactionStmt) (Result, error) {
 
 func (s *Session) runSet(vs *pg_query.VariableSetStmt) (Result, error) {
 	key := strings.ToLower(vs.Name)
+	if key == "role" {
+		return s.runSetRole(vs)
+	}
 	switch vs.Kind {
 	case pg_query.VariableSetKind_VAR_SET_VALUE:
 		value, err := setValue(vs)
@@ -197,4 +200,24 @@ func (s *Session) runShow(vs *pg_query.VariableShowStmt) (Result, error) {
 		v = "on"
 	}
 	return newTextResult([]string{displayName(strings.ToLower(vs.Name))}, [][]string{{v}}, "SHOW")
+}
+
+// runSetRole accepts SET ROLE NONE and RESET ROLE, which keep the
+// session's own identity (all SQE has: the token decides who the caller
+// is). Taking on another role is refused rather than ignored, because
+// ignoring it would let a tool believe it had narrowed its privileges.
+func (s *Session) runSetRole(vs *pg_query.VariableSetStmt) (Result, error) {
+	switch vs.Kind {
+	case pg_query.VariableSetKind_VAR_RESET, pg_query.VariableSetKind_VAR_SET_DEFAULT:
+		return commandResult("RESET"), nil
+	case pg_query.VariableSetKind_VAR_SET_VALUE:
+		value, err := setValue(vs)
+		if err != nil {
+			return nil, err
+		}
+		if strings.EqualFold(value, "none") {
+			return commandResult("SET"), nil
+		}
+	}
+	return nil, pgerror.Unsupported("SET ROLE to another role is not supported; the token decides the session's identity")
 }

@@ -214,3 +214,25 @@ func TestAggregatesWithSessionFunctions(t *testing.T) {
 		t.Fatalf("rows %q, want %q", rows, want)
 	}
 }
+
+func TestSetRole(t *testing.T) {
+	tests := []struct {
+		query    string
+		wantTags []string
+		wantCode string
+	}{
+		{"SET ROLE NONE", []string{"SET"}, ""},
+		{"RESET ROLE", []string{"RESET"}, ""},
+		{"SET ROLE analyst", nil, pgerror.FeatureNotSupported},
+	}
+	for _, tt := range tests {
+		s := newTestSession(t)
+		_, tags, err := run(t, s, tt.query)
+		if got := pgerror.Code(err); (tt.wantCode == "" && err != nil) || (tt.wantCode != "" && got != tt.wantCode) {
+			t.Fatalf("%s: error %v, want %q", tt.query, err, tt.wantCode)
+		}
+		if tt.wantCode == "" && strings.Join(tags, ",") != strings.Join(tt.wantTags, ",") {
+			t.Errorf("%s: tags %v, want %v", tt.query, tags, tt.wantTags)
+		}
+	}
+}

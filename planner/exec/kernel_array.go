@@ -205,3 +205,39 @@ func arrayFunction(name string, args []arrow.Array, res types.T) (arrow.Array, e
 	}
 	return valuesArray(res, vals)
 }
+
+// stringToArray splits text into a text[] as string_to_array does: by
+// the delimiter (each character when it is NULL, the whole string when
+// it is empty); elements equal to the optional null string become NULL;
+// an empty input gives an empty array.
+func stringToArray(args []arrow.Array, res types.T) (arrow.Array, error) {
+	n := args[0].Len()
+	vals := make([]any, n)
+	for r := 0; r < n; r++ {
+		if args[0].IsNull(r) {
+			continue
+		}
+		str := valueAt(args[0], r).(string)
+		var parts []string
+		switch {
+		case str == "":
+		case args[1].IsNull(r):
+			for _, ch := range str {
+				parts = append(parts, string(ch))
+			}
+		case valueAt(args[1], r).(string) == "":
+			parts = []string{str}
+		default:
+			parts = strings.Split(str, valueAt(args[1], r).(string))
+		}
+		out := make([]any, len(parts))
+		for i, p := range parts {
+			out[i] = p
+			if len(args) == 3 && !args[2].IsNull(r) && p == valueAt(args[2], r).(string) {
+				out[i] = nil
+			}
+		}
+		vals[r] = out
+	}
+	return valuesArray(res, vals)
+}

@@ -48,6 +48,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "json_build_object":
 		return jsonBuildObject, nil
+	case "string_to_array":
+		return stringToArray, nil
 	case "make_date":
 		return makeDate, nil
 	case "date_trunc":

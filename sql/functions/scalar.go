@@ -94,6 +94,7 @@ var scalars = map[string]Scalar{
 	"array_lower":       {Name: "array_lower", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"cardinality":       {Name: "cardinality", Leakproof: true, Resolve: arrayArgs(nil, types.Int4)},
 	"array_to_string":   {Name: "array_to_string", Leakproof: true, Resolve: arrayToStringArgs},
+	"string_to_array":   {Name: "string_to_array", Leakproof: true, Resolve: textArgs(2, 3, types.TextArray)},
 	"make_date":         {Name: "make_date", Resolve: makeDateArgs},
 	"date_trunc":        {Name: "date_trunc", Resolve: dateTruncArgs},
 }
