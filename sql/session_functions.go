@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -62,19 +63,8 @@ func (i sessionInfo) Function(name string, args []types.T) (*planner.SessionFunc
 	return i.catalogFunction(name, args)
 }
 
-// quoteIdent quotes an identifier when PostgreSQL would.
-func quoteIdent(s string) string {
-	plain := s != ""
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
+// quoteIdent quotes an identifier as PostgreSQL's quote_ident does.
+func quoteIdent(s string) string { return exec.QuoteIdent(s) }
 
 // formatType is format_type(oid, typmod) for the types SQE knows; others
 // print as PostgreSQL prints an unknown type, ???.

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -50,6 +52,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return jsonBuildObject, nil
 	case "string_to_array":
 		return stringToArray, nil
+	case "format":
+		return formatKernel, nil
 	case "make_date":
 		return makeDate, nil
 	case "date_trunc":
@@ -450,4 +454,114 @@ func appendJSONString(dst []byte, s string) []byte {
 		}
 	}
 	return append(dst, '"')
+}
+
+// formatKernel is format(fmt, args...) with %s (the value, NULL as
+// empty), %I (an identifier, quoted when needed), %L (a literal, NULL as
+// NULL) and %%, taking arguments in order or by position (%2$s).
+func formatKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	n := args[0].Len()
+	vals := make([]any, n)
+	for r := 0; r < n; r++ {
+		if args[0].IsNull(r) {
+			continue
+		}
+		out, err := formatRow(strArg(args[0]).Value(r), args[1:], r)
+		if err != nil {
+			return nil, err
+		}
+		vals[r] = out
+	}
+	return valuesArray(types.Text, vals)
+}
+
+func formatRow(f string, args []arrow.Array, r int) (string, error) {
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		if i >= len(f) {
+			return "", pgerror.New(pgerror.InvalidParameterValue, "unterminated format() type specifier")
+		}
+		if f[i] == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		// Optional argument position: %n$.
+		arg := next
+		if j := strings.IndexByte(f[i:], '$'); j > 0 {
+			if pos, err := strconv.Atoi(f[i : i+j]); err == nil {
+				if pos < 1 {
+					return "", pgerror.New(pgerror.InvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
+				}
+				arg = pos - 1
+				i += j + 1
+				if i >= len(f) {
+					return "", pgerror.New(pgerror.InvalidParameterValue, "unterminated format() type specifier")
+				}
+			}
+		}
+		if arg >= len(args) {
+			return "", pgerror.New(pgerror.InvalidParameterValue, "too few arguments for format()")
+		}
+		next = arg + 1
+		a := args[arg]
+		switch f[i] {
+		case 's':
+			if !a.IsNull(r) {
+				b.WriteString(strArg(a).Value(r))
+			}
+		case 'I':
+			if a.IsNull(r) {
+				return "", pgerror.New(pgerror.NullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
+			}
+			b.WriteString(QuoteIdent(strArg(a).Value(r)))
+		case 'L':
+			if a.IsNull(r) {
+				b.WriteString("NULL")
+			} else {
+				b.WriteString(quoteLiteral(strArg(a).Value(r)))
+			}
+		default:
+			return "", pgerror.New(pgerror.InvalidParameterValue, "unrecognized format() type specifier \"%c\"", f[i]).
+				WithHint("For a single \"%%\" use \"%%%%\".")
+		}
+	}
+	return b.String(), nil
+}
+
+// QuoteIdent quotes an identifier as PostgreSQL's quote_ident does: when
+// it is not all lower-case letters, digits and underscores (not leading
+// with a digit), or when it is a keyword other than an unreserved one.
+func QuoteIdent(s string) string {
+	plain := s != ""
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			plain = false
+		}
+	}
+	if plain {
+		if res, err := pg_query.Scan(s); err == nil && len(res.Tokens) == 1 {
+			kind := res.Tokens[0].KeywordKind
+			plain = kind == pg_query.KeywordKind_NO_KEYWORD || kind == pg_query.KeywordKind_UNRESERVED_KEYWORD
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// quoteLiteral is quote_literal: single quotes doubled, and the E”
+// form when the text holds a backslash.
+func quoteLiteral(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	if strings.Contains(s, `\`) {
+		return "E" + strings.ReplaceAll(q, `\`, `\\`)
+	}
+	return q
 }

@@ -151,7 +151,7 @@ var postgresFunctions = map[string]bool{
 	"coalesce": true, "concat_ws": true,
 	"cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "date_part": true, "dense_rank": true,
-	"exp": true, "extract": true, "first_value": true, "floor": true, "format": true, "format_type": true,
+	"exp": true, "extract": true, "first_value": true, "floor": true, "format_type": true,
 	"generate_series": true, "greatest": true, "initcap": true, "json_agg": true, "json_build_object": true,
 	"jsonb_agg": true, "lag": true, "last_value": true, "lead": true, "least": true, "left": true,
 	"ln": true, "log": true, "lpad": true,

@@ -95,6 +95,7 @@ var scalars = map[string]Scalar{
 	"cardinality":       {Name: "cardinality", Leakproof: true, Resolve: arrayArgs(nil, types.Int4)},
 	"array_to_string":   {Name: "array_to_string", Leakproof: true, Resolve: arrayToStringArgs},
 	"string_to_array":   {Name: "string_to_array", Leakproof: true, Resolve: textArgs(2, 3, types.TextArray)},
+	"format":            {Name: "format", Resolve: formatArgs},
 	"make_date":         {Name: "make_date", Resolve: makeDateArgs},
 	"date_trunc":        {Name: "date_trunc", Resolve: dateTruncArgs},
 }
@@ -174,6 +175,19 @@ func arrayToStringArgs(args []types.T) ([]types.T, types.T, bool) {
 	out := []types.T{args[0], types.Text}
 	if len(args) == 3 {
 		out = append(out, types.Text)
+	}
+	return out, types.Text, true
+}
+
+// formatArgs accepts format(text, any...): every argument is formatted
+// from its text form. Not leakproof: a bad format string fails.
+func formatArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 0 {
+		return nil, types.T{}, false
+	}
+	out := make([]types.T, len(args))
+	for i := range args {
+		out[i] = types.Text
 	}
 	return out, types.Text, true
 }
