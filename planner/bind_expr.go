@@ -681,6 +681,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	if isSRF(name) {
 		return b.bindSRF(fc, name, ec)
 	}
+	if lower := strings.ToLower(name); lower == "extract" || lower == "date_part" {
+		return b.bindExtract(fc, lower, ec)
+	}
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err
 	}

@@ -54,6 +54,12 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return stringToArray, nil
 	case "format":
 		return formatKernel, nil
+	case "extract":
+		return extractKernel, nil
+	case "floor":
+		return roundingKernel(false), nil
+	case "ceil":
+		return roundingKernel(true), nil
 	case "make_date":
 		return makeDate, nil
 	case "date_trunc":

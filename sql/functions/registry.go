@@ -147,11 +147,11 @@ func sameResult(t types.T) (types.T, bool) {
 // not existing (42883).
 var postgresFunctions = map[string]bool{
 	"age": true, "array_agg": true, "array_to_string": true,
-	"bool_and": true, "bool_or": true, "cbrt": true, "ceil": true, "ceiling": true,
+	"bool_and": true, "bool_or": true, "cbrt": true, "ceiling": true,
 	"coalesce": true, "concat_ws": true,
 	"cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
-	"current_setting": true, "current_user": true, "date_part": true, "dense_rank": true,
-	"exp": true, "extract": true, "first_value": true, "floor": true, "format_type": true,
+	"current_setting": true, "current_user": true, "dense_rank": true,
+	"exp": true, "first_value": true, "format_type": true,
 	"generate_series": true, "greatest": true, "initcap": true, "json_agg": true, "json_build_object": true,
 	"jsonb_agg": true, "lag": true, "last_value": true, "lead": true, "least": true, "left": true,
 	"ln": true, "log": true, "lpad": true,

@@ -96,6 +96,9 @@ var scalars = map[string]Scalar{
 	"array_to_string":   {Name: "array_to_string", Leakproof: true, Resolve: arrayToStringArgs},
 	"string_to_array":   {Name: "string_to_array", Leakproof: true, Resolve: textArgs(2, 3, types.TextArray)},
 	"format":            {Name: "format", Resolve: formatArgs},
+	"floor":             {Name: "floor", Leakproof: true, Resolve: roundingArgs},
+	"ceil":              {Name: "ceil", Leakproof: true, Resolve: roundingArgs},
+	"ceiling":           {Name: "ceil", Leakproof: true, Resolve: roundingArgs},
 	"make_date":         {Name: "make_date", Resolve: makeDateArgs},
 	"date_trunc":        {Name: "date_trunc", Resolve: dateTruncArgs},
 }
@@ -190,4 +193,21 @@ func formatArgs(args []types.T) ([]types.T, types.T, bool) {
 		out[i] = types.Text
 	}
 	return out, types.Text, true
+}
+
+// roundingArgs accepts floor / ceil of a numeric (result: numeric at
+// scale 0) or a float (result: double precision); integers are numeric.
+func roundingArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 {
+		return nil, types.T{}, false
+	}
+	switch args[0].Family() {
+	case types.FamilyFloat:
+		return []types.T{types.Float8}, types.Float8, true
+	case types.FamilyNumeric:
+		return args, types.T{OID: types.OIDNumeric}, true
+	case types.FamilyInt:
+		return []types.T{{OID: types.OIDNumeric}}, types.T{OID: types.OIDNumeric}, true
+	}
+	return nil, types.T{}, false
 }

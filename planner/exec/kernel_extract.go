@@ -1,0 +1,159 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// extractKernel computes extract(field FROM date|timestamp): args[0] is
+// the (constant) field, args[1] the value. The result is numeric at the
+// scale the binder chose, or double precision for date_part.
+func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	n := args[1].Len()
+	vals := make([]any, n)
+	isDate := args[1].DataType().ID() == arrow.DATE32
+	for r := 0; r < n; r++ {
+		if args[0].IsNull(r) || args[1].IsNull(r) {
+			continue
+		}
+		field := valueAt(args[0], r).(string)
+		var micros int64
+		if isDate {
+			micros = int64(valueAt(args[1], r).(int32)) * 86_400_000_000
+		} else {
+			micros = valueAt(args[1], r).(int64)
+		}
+		// value is the field in units of 10^-6 (seconds-based fields) or
+		// whole units, as scaled says.
+		value, scaled, err := extractField(field, micros)
+		if err != nil {
+			return nil, err
+		}
+		if res.OID == types.OIDFloat8 {
+			if scaled {
+				vals[r] = float64(value) / 1e6
+			} else {
+				vals[r] = float64(value)
+			}
+			continue
+		}
+		num := decimal128.FromI64(value)
+		from := int32(0)
+		if scaled {
+			from = 6
+		}
+		out, ok := types.Rescale(num, from, res.Scale)
+		if !ok {
+			return nil, errNumericOverflow()
+		}
+		vals[r] = out
+	}
+	return valuesArray(res, vals)
+}
+
+// extractField reads one field of an instant given in microseconds since
+// 1970-01-01 UTC; scaled reports a value in millionths (the seconds-based
+// fields).
+func extractField(field string, micros int64) (int64, bool, error) {
+	t := time.UnixMicro(micros).UTC()
+	secMicros := int64(t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+	year := int64(t.Year())
+	switch field {
+	case "epoch":
+		return micros, true, nil
+	case "year":
+		return year, false, nil
+	case "month":
+		return int64(t.Month()), false, nil
+	case "day":
+		return int64(t.Day()), false, nil
+	case "dow":
+		return int64(t.Weekday()), false, nil
+	case "isodow":
+		d := int64(t.Weekday())
+		if d == 0 {
+			d = 7
+		}
+		return d, false, nil
+	case "doy":
+		return int64(t.YearDay()), false, nil
+	case "quarter":
+		return (int64(t.Month())-1)/3 + 1, false, nil
+	case "week":
+		_, w := t.ISOWeek()
+		return int64(w), false, nil
+	case "isoyear":
+		y, _ := t.ISOWeek()
+		return int64(y), false, nil
+	case "decade":
+		return floorDiv(year, 10), false, nil
+	case "century":
+		if year > 0 {
+			return (year + 99) / 100, false, nil
+		}
+		return -((99 - (year - 1)) / 100), false, nil
+	case "millennium":
+		if year > 0 {
+			return (year + 999) / 1000, false, nil
+		}
+		return -((999 - (year - 1)) / 1000), false, nil
+	case "hour":
+		return int64(t.Hour()), false, nil
+	case "minute":
+		return int64(t.Minute()), false, nil
+	case "second", "millisecond":
+		return secMicros, true, nil
+	case "microsecond":
+		return secMicros, false, nil
+	}
+	return 0, false, fmt.Errorf("extract field %q cannot be executed", field)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// roundingKernel computes floor or ceil of a numeric (to scale 0) or a
+// double.
+func roundingKernel(up bool) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		a := args[0]
+		n := a.Len()
+		vals := make([]any, n)
+		for r := 0; r < n; r++ {
+			if a.IsNull(r) {
+				continue
+			}
+			switch v := valueAt(a, r).(type) {
+			case float64:
+				if up {
+					vals[r] = math.Ceil(v)
+				} else {
+					vals[r] = math.Floor(v)
+				}
+			case decimal128.Num:
+				scale := decimalScale(a)
+				q, rem := v.Div(decimal128.GetScaleMultiplier(int(scale)))
+				if rem.Sign() != 0 && (v.Sign() > 0) == up {
+					if up {
+						q = q.Add(decimal128.FromI64(1))
+					} else {
+						q = q.Sub(decimal128.FromI64(1))
+					}
+				}
+				vals[r] = q
+			}
+		}
+		return valuesArray(res, vals)
+	}
+}
