@@ -173,6 +173,9 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		if arr == nil {
 			return b.bindArrayCompare(opName, l, a, ec)
 		}
+		if op, ok := functions.LookupOperator(opName); !ok || op.Kind != functions.Comparison {
+			return nil, b.errAt(a.Location, pgerror.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean")
+		}
 		if len(arr.Elements) == 0 {
 			return &Const{Typ: types.Bool, Value: a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL}, nil
 		}
@@ -223,11 +226,7 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		}
 		return b.and(ge, le), nil
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-		l, err := left()
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(a.Rexpr, ec)
+		l, r, err := b.bindOperands(a, ec)
 		if err != nil {
 			return nil, err
 		}
@@ -248,11 +247,7 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		}
 		return distinct, nil
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		l, err := left()
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(a.Rexpr, ec)
+		l, r, err := b.bindOperands(a, ec)
 		if err != nil {
 			return nil, err
 		}
@@ -262,17 +257,26 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		}
 		return b.newCase([]When{{Cond: eq, Result: &Const{Typ: l.Type()}}}, l, "NULLIF")
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
-		l, err := left()
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindExpr(a.Rexpr, ec)
+		l, r, err := b.bindOperands(a, ec)
 		if err != nil {
 			return nil, err
 		}
 		return b.pattern(opName, l, r, a.Location)
 	}
 	return nil, pgerror.Unsupported("%s expressions are not supported yet", strings.TrimPrefix(a.Kind.String(), "AEXPR_"))
+}
+
+// bindOperands binds both sides of a binary A_Expr.
+func (b *Binder) bindOperands(a *pg_query.A_Expr, ec *exprCtx) (Expr, Expr, error) {
+	l, err := b.bindExpr(a.Lexpr, ec)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.bindExpr(a.Rexpr, ec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
 }
 
 func (b *Binder) or(l, r Expr) Expr {

@@ -404,11 +404,7 @@ func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 		}
 		return nil, b.errAt(a.Location, pgerror.UndefinedFunction, "operator does not exist: %s %s", opName, arg.Type().Name())
 	}
-	l, err := b.bindExpr(a.Lexpr, ec)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.bindExpr(a.Rexpr, ec)
+	l, r, err := b.bindOperands(a, ec)
 	if err != nil {
 		return nil, err
 	}

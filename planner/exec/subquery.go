@@ -6,10 +6,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
-	"github.com/sqe-db/sqe/sql/types"
 )
 
 // subqueryEval runs an uncorrelated subquery once, at its first use, and
@@ -145,13 +145,24 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 			}
 		}
 		if s.node.Kind != planner.InSubquery {
-			return constArray(s.node.Typ, s.result(nil, 0), n)
+			return constArray(s.node.Typ, s.answer.resultOf(s.node.Kind), n)
 		}
-		vals := make([]any, n)
+		// The hot path of x IN (SELECT ...): straight into bitmaps.
+		bits := make([]byte, bitutil.BytesForBits(int64(n)))
+		validity := make([]byte, bitutil.BytesForBits(int64(n)))
+		nulls := 0
 		for r := 0; r < n; r++ {
-			vals[r] = s.answer.in(arg, r, &s.keyBuf)
+			switch s.answer.in(arg, r, &s.keyBuf) {
+			case true:
+				bitutil.SetBit(bits, r)
+				bitutil.SetBit(validity, r)
+			case false:
+				bitutil.SetBit(validity, r)
+			default:
+				nulls++
+			}
 		}
-		return valuesArray(types.Bool, vals)
+		return newBool(n, bits, validity, nulls), nil
 	}
 	// Correlated: one answer per distinct combination of outer values.
 	outs, err := evalAll(ctx, s.outer, b)
@@ -189,8 +200,6 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 	}
 	return valuesArray(s.node.Typ, vals)
 }
-
-func (s *subqueryEval) result(arrow.Array, int) any { return s.answer.resultOf(s.node.Kind) }
 
 // resultOf is a scalar or EXISTS subquery's value.
 func (s *answer) resultOf(kind planner.SubqueryKind) any {
