@@ -287,6 +287,33 @@ func roundTrips() []roundTrip {
 		// json keeps its text; jsonb comes back normalised.
 		{"json", "json", pgtype.JSONOID, `{"b":1,  "a":[1,2]}`, "", scanTo(`{"b":1,  "a":[1,2]}`)},
 		{"jsonb", "jsonb", pgtype.JSONBOID, `{"b":1,  "a":[1,2], "b":3}`, "", scanTo(`{"a": [1, 2], "b": 3}`)},
+		{"time", "time", pgtype.TimeOID, pgtype.Time{Microseconds: 45296789012, Valid: true}, "", scanTo(pgtype.Time{Microseconds: 45296789012, Valid: true})},
+		{"time midnight", "time", pgtype.TimeOID, pgtype.Time{Microseconds: 0, Valid: true}, "", scanTo(pgtype.Time{Microseconds: 0, Valid: true})},
+		{"interval", "interval", pgtype.IntervalOID, pgtype.Interval{Months: 14, Days: -3, Microseconds: 3723000001, Valid: true}, "",
+			scanTo(pgtype.Interval{Months: 14, Days: -3, Microseconds: 3723000001, Valid: true})},
+		{"interval negative", "interval", pgtype.IntervalOID, pgtype.Interval{Microseconds: -90_000_000, Valid: true}, "",
+			scanTo(pgtype.Interval{Microseconds: -90_000_000, Valid: true})},
+		{"bpchar pads", "char(4)", pgtype.BPCharOID, "ab", "", scanTo("ab  ")},
+		{"int4[]", "int4[]", pgtype.Int4ArrayOID, []int32{1, -2, math.MaxInt32}, "", scanSlice([]int32{1, -2, math.MaxInt32})},
+		{"text[]", "text[]", pgtype.TextArrayOID, []string{"a", "b c", `"q"`, ""}, "", scanSlice([]string{"a", "b c", `"q"`, ""})},
+		{"int8[] empty", "int8[]", pgtype.Int8ArrayOID, []int64{}, "", scanSlice([]int64{})},
+		{"float8[]", "float8[]", pgtype.Float8ArrayOID, []float64{1.5, -2}, "", scanSlice([]float64{1.5, -2})},
+		{"bool[]", "bool[]", pgtype.BoolArrayOID, []bool{true, false}, "", scanSlice([]bool{true, false})},
+		{"date[]", "date[]", pgtype.DateArrayOID, []time.Time{date(2024, 2, 29), date(1969, 7, 20)}, dateInputNote,
+			scanSlice([]time.Time{date(2024, 2, 29), date(1969, 7, 20)})},
+	}
+}
+
+// scanSlice compares a scanned slice with want element by element.
+func scanSlice[T comparable](want []T) func() (any, func() error) {
+	return func() (any, func() error) {
+		var got []T
+		return &got, func() error {
+			if got == nil || !slices.Equal(got, want) {
+				return fmt.Errorf("got %v, want %v", got, want)
+			}
+			return nil
+		}
 	}
 }
 

@@ -47,6 +47,7 @@ type conn struct {
 	// requests, and read-only afterwards.
 	pid    uint32 // assigned by Server.register
 	secret uint32
+	owner  sql.BackendOwner // who runs it, for pg_terminate_backend
 
 	holdsSlot bool // guarded by srv.mu
 
@@ -191,7 +192,7 @@ func (c *conn) finish(cause error) {
 	var tooLarge *messageTooLargeError
 	var perr *protocolError
 	switch {
-	case errors.Is(cause, errShutdown):
+	case errors.Is(cause, errShutdown), errors.Is(cause, errAdminTerminated):
 		c.sendFatal(fatal(pgerror.AdminShutdown, "terminating connection due to administrator command"))
 	case errors.As(cause, &tooLarge):
 		c.logger.Info("closing connection", "reason", tooLarge.Error())

@@ -91,6 +91,10 @@ func binaryEncoderFor(t types.T, dt arrow.DataType) (binaryEncoder, types.Family
 		return &date32Binary{}, types.FamilyDate
 	case *arrow.TimestampType:
 		return &timestampBinary{unit: d.Unit}, types.FamilyTimestamp
+	case *arrow.Time64Type:
+		return &time64Binary{unit: d.Unit}, types.FamilyTime
+	case *arrow.MonthDayNanoIntervalType:
+		return &intervalBinary{}, types.FamilyInterval
 	}
 	return nil, types.FamilyUnknown
 }

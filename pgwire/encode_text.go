@@ -88,6 +88,10 @@ func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
 			zone = "+00"
 		}
 		return &timestampText{unit: d.Unit, zone: zone}, types.FamilyTimestamp
+	case *arrow.Time64Type:
+		return &time64Text{unit: d.Unit}, types.FamilyTime
+	case *arrow.MonthDayNanoIntervalType:
+		return &intervalText{}, types.FamilyInterval
 	}
 	return nil, types.FamilyUnknown
 }

@@ -184,6 +184,7 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 		return c.w.send(&pgproto3.PortalSuspended{})
 	}
 	tag := p.commandTag(sent)
+	c.sendNotices()
 	err = c.w.send(&pgproto3.CommandComplete{CommandTag: tag})
 	c.afterCommand(string(tag))
 	return err

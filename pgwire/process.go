@@ -60,6 +60,7 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 
 // sendError sends a non-fatal ErrorResponse for err.
 func (c *conn) sendError(err error) error {
+	c.sendNotices()
 	return c.w.send(errorResponse(c.logger, err))
 }
 

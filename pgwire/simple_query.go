@@ -118,6 +118,7 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 		}
 	}
 	tag := res.CommandTag()
+	c.sendNotices()
 	_ = c.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	c.afterCommand(tag)
 	return nil

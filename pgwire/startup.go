@@ -205,7 +205,7 @@ func (c *conn) completeStartup(st Startup, user string, sess Session) error {
 		return fmt.Errorf("cancel key: %w", err)
 	}
 	c.secret = secret
-	c.srv.register(c)
+	c.joinRegistry(sess)
 	c.guard.limit = c.srv.cfg.MaxMessageSize
 
 	c.reported = c.srv.initialParameters(st, user)

@@ -25,6 +25,9 @@ func lowerBound(t types.T) int64 {
 // bindIndirection binds a[i]. Slices (a[i:j]) and field selection
 // ((f(x)).field) are refused.
 func (b *Binder) bindIndirection(ind *pg_query.A_Indirection, ec *exprCtx) (Expr, error) {
+	if isFieldSelection(ind) {
+		return b.bindFieldSelection(ind, ec)
+	}
 	arr, err := b.bindExpr(ind.Arg, ec)
 	if err != nil {
 		return nil, err

@@ -107,7 +107,16 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.cast(arg, to, x.TypeCast.Location)
+		res, err := b.cast(arg, to, x.TypeCast.Location)
+		// A literal the type's input function rejects is reported at the
+		// literal, as PostgreSQL does; a cast that does not exist at the
+		// cast.
+		if c := x.TypeCast.Arg.GetAConst(); err != nil && c != nil && c.Location >= 0 {
+			if pe, ok := err.(*pgerror.Error); ok && pe.Code != "42846" {
+				return nil, pe.WithPosition(b.position(c.Location))
+			}
+		}
+		return res, err
 	case *pg_query.Node_AExpr:
 		return b.bindAExpr(x.AExpr, ec)
 	case *pg_query.Node_BoolExpr:
@@ -310,6 +319,10 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	}
 	if c, ok := e.(*Const); ok {
 		v, err := convertConst(c.Value, c.Typ, to)
+		if to.OID == types.OIDInterval {
+			// The field mask only shaped the literal's reading.
+			to = types.Interval
+		}
 		if err != nil {
 			if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
 				return nil, pe.WithPosition(b.position(loc))
@@ -317,6 +330,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 			return nil, err
 		}
 		return &Const{Typ: to, Value: v}, nil
+	}
+	if to.OID == types.OIDInterval {
+		to = types.Interval
 	}
 	if e.Type() == to {
 		return e, nil
@@ -350,7 +366,7 @@ func castSupported(from, to types.T) bool {
 		// input (an I/O conversion cast).
 		switch tf {
 		case types.FamilyBool, types.FamilyInt, types.FamilyFloat, types.FamilyNumeric, types.FamilyDate, types.FamilyTimestamp, types.FamilyOID,
-			types.FamilyUUID, types.FamilyBytes, types.FamilyJSON:
+			types.FamilyUUID, types.FamilyBytes, types.FamilyJSON, types.FamilyTime, types.FamilyInterval:
 			return true
 		}
 		return false
@@ -362,7 +378,10 @@ func castSupported(from, to types.T) bool {
 		return true
 	case ff == types.FamilyNumeric && (tf == types.FamilyNumeric || tf == types.FamilyFloat):
 		return true
-	case ff == types.FamilyDate && tf == types.FamilyTimestamp:
+	case ff == types.FamilyDate && tf == types.FamilyTimestamp,
+		ff == types.FamilyTimestamp && (tf == types.FamilyDate || tf == types.FamilyTime),
+		ff == types.FamilyTime && tf == types.FamilyInterval,
+		ff == types.FamilyInterval && tf == types.FamilyTime:
 		return true
 	case ff == types.FamilyJSON && tf == types.FamilyJSON:
 		return true
@@ -395,7 +414,7 @@ func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 			if c, ok := arg.(*Const); ok {
 				return negateConst(c)
 			}
-			if !arg.Type().IsNumeric() {
+			if !arg.Type().IsNumeric() && arg.Type().Family() != types.FamilyInterval {
 				return nil, b.errAt(a.Location, pgerror.UndefinedFunction, "operator does not exist: - %s", arg.Type().Name())
 			}
 			return &Negate{Arg: arg}, nil
@@ -427,6 +446,12 @@ func negateConst(c *Const) (Expr, error) {
 		return &Const{Typ: c.Typ, Value: -v}, nil
 	case decimal128.Num:
 		return &Const{Typ: c.Typ, Value: v.Negate()}, nil
+	case types.IntervalValue:
+		n, err := types.NegateInterval(v)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{Typ: c.Typ, Value: n}, nil
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: - %s", c.Typ.Name())
 }
@@ -455,6 +480,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		}
 		return b.typedBinary(op, l, r, ct, types.Bool, loc)
 	case functions.Arithmetic:
+		if lt, rt, res, ok := datetimeOperator(op.Name, l.Type(), r.Type()); ok {
+			return b.datetimeBinary(op, l, r, lt, rt, res, loc)
+		}
 		ct, ok := commonType(l.Type(), r.Type())
 		if !ok || !ct.IsNumeric() {
 			return nil, noOp()
@@ -679,6 +707,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	}
 	if lower := strings.ToLower(name); lower == "extract" || lower == "date_part" {
 		return b.bindExtract(fc, lower, ec)
+	}
+	if strings.EqualFold(name, "age") && len(fc.Args) == 1 && b.session != nil {
+		fc = b.ageSinceToday(fc)
 	}
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err

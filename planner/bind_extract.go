@@ -23,6 +23,16 @@ var extractFields = map[string]struct {
 	"millisecond": {false, 3}, "microsecond": {false, 0},
 }
 
+// timeFields and intervalFields are the fields a time of day and an
+// interval have.
+var (
+	timeFields = map[string]bool{"hour": true, "minute": true, "second": true, "millisecond": true,
+		"microsecond": true, "epoch": true}
+	intervalFields = map[string]bool{"hour": true, "minute": true, "second": true, "millisecond": true,
+		"microsecond": true, "epoch": true, "day": true, "month": true, "year": true, "quarter": true,
+		"decade": true, "century": true, "millennium": true}
+)
+
 // bindExtract binds extract(field FROM x) (numeric) and date_part(field,
 // x) (double precision); the field must be a constant, as it decides the
 // result's scale.
@@ -53,7 +63,16 @@ func (b *Binder) bindExtract(fc *pg_query.FuncCall, name string, ec *exprCtx) (E
 		}
 	}
 	f, known := extractFields[field]
-	switch {
+	switch fam := arg.Type().Family(); {
+	case known && fam == types.FamilyTime && !timeFields[field],
+		known && fam == types.FamilyInterval && !intervalFields[field]:
+		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", field, arg.Type().Name())
+	case known && (fam == types.FamilyTime || fam == types.FamilyInterval):
+		res := types.T{OID: types.OIDNumeric, Scale: f.timeScale}
+		if name == "date_part" {
+			res = types.Float8
+		}
+		return &Func{Name: "extract", Args: []Expr{&Const{Typ: types.Text, Value: field}, arg}, Typ: res}, nil
 	case !known:
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", field, arg.Type().Name())
 	case arg.Type().Family() == types.FamilyDate && !f.dateOK:

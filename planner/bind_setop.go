@@ -30,7 +30,7 @@ func (b *Binder) bindSetOp(s *pg_query.SelectStmt) (Node, error) {
 	}
 	outTypes := make([]types.T, len(lc))
 	for i := range lc {
-		t, ok := commonType(lc[i].Type, rc[i].Type)
+		t, ok := setOpColumnType(lc[i].Type, rc[i].Type)
 		if !ok {
 			return nil, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", name, lc[i].Type.Name(), rc[i].Type.Name())
 		}

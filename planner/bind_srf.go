@@ -26,7 +26,7 @@ func containsSRF(n *pg_query.Node) bool {
 			found = true
 		}
 	})
-	return found
+	return found || containsCompositeSRF(n)
 }
 
 // bindSRF binds a set-returning function call: its arguments are bound in

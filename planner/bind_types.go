@@ -97,6 +97,23 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 		t = types.Timestamp
 	case "timestamptz":
 		t = types.TimestampTZ
+	case "time":
+		t = types.Time
+	case "interval":
+		t = types.Interval
+		if len(mods) > 0 && mods[0] != types.IntervalFullRange {
+			// The field mask (INTERVAL '3' DAY) decides how a literal is
+			// read; values carry no typmod.
+			t.Precision = mods[0]
+		}
+	case "bpchar":
+		t = types.Bpchar
+		if len(mods) == 1 {
+			if mods[0] < 1 {
+				return types.T{}, pgerror.New(pgerror.InvalidParameterValue, "length for type char must be at least 1")
+			}
+			t = types.BpcharN(mods[0])
+		}
 	case "numeric", "decimal":
 		switch len(mods) {
 		case 0:
@@ -119,7 +136,22 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 	default:
 		return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", name).WithPosition(tn.Location)
 	}
-	if name != "numeric" && name != "decimal" && name != "varchar" && name != "character varying" && len(mods) > 0 {
+	switch name {
+	case "timestamp", "timestamptz", "time", "interval":
+		// Fractional-second precision is accepted; values keep
+		// microseconds.
+		precisions := mods
+		if name == "interval" && len(mods) > 0 {
+			precisions = mods[1:]
+		}
+		for _, m := range precisions {
+			if m < 0 || m > 6 {
+				return types.T{}, pgerror.New(pgerror.InvalidParameterValue, "%s(%d) precision must be between 0 and 6", name, m)
+			}
+		}
+		return t, nil
+	}
+	if name != "numeric" && name != "decimal" && name != "varchar" && name != "character varying" && name != "bpchar" && len(mods) > 0 {
 		return types.T{}, pgerror.New(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", name)
 	}
 	return t, nil
@@ -186,6 +218,10 @@ func commonType(a, b types.T) (types.T, bool) {
 		return types.JSONB, true
 	case fa == types.FamilyDate && fb == types.FamilyDate:
 		return types.Date, true
+	case fa == types.FamilyTime && fb == types.FamilyTime:
+		return types.Time, true
+	case fa == types.FamilyInterval && fb == types.FamilyInterval:
+		return types.Interval, true
 	case (fa == types.FamilyDate || fa == types.FamilyTimestamp) && (fb == types.FamilyDate || fb == types.FamilyTimestamp):
 		if a.OID == types.OIDTimestampTZ || b.OID == types.OIDTimestampTZ {
 			return types.TimestampTZ, true
@@ -216,7 +252,7 @@ func convertConst(v any, from, to types.T) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if from.OID == to.OID && from.OID != types.OIDNumeric && (to.OID != types.OIDVarchar || to.Precision == 0) {
+	if from.OID == to.OID && from.OID != types.OIDNumeric && ((to.OID != types.OIDVarchar && to.OID != types.OIDBpchar) || to.Precision == 0) {
 		return v, nil
 	}
 	if to.Family() == types.FamilyString && from.Family() != types.FamilyUnknown && from.Family() != types.FamilyString {
@@ -224,6 +260,10 @@ func convertConst(v any, from, to types.T) (any, error) {
 	}
 	switch from.Family() {
 	case types.FamilyUnknown, types.FamilyString:
+		if from.OID == types.OIDBpchar && to.OID != types.OIDBpchar {
+			// character(n) loses its padding when converted.
+			return types.ParseText(strings.TrimRight(v.(string), " "), to)
+		}
 		return types.ParseText(v.(string), to)
 	case types.FamilyJSON:
 		if to.Family() == types.FamilyJSON {
@@ -298,8 +338,34 @@ func convertConst(v any, from, to types.T) (any, error) {
 			return int64(v.(int32)) * 86400 * 1_000_000, nil
 		}
 	case types.FamilyTimestamp:
-		if to.Family() == types.FamilyTimestamp {
+		micros := v.(int64)
+		switch to.Family() {
+		case types.FamilyTimestamp:
 			return v, nil
+		case types.FamilyDate:
+			days := micros / types.MicrosPerDay
+			if micros%types.MicrosPerDay < 0 {
+				days--
+			}
+			return int32(days), nil
+		case types.FamilyTime:
+			t := micros % types.MicrosPerDay
+			if t < 0 {
+				t += types.MicrosPerDay
+			}
+			return t, nil
+		}
+	case types.FamilyTime:
+		if to.Family() == types.FamilyInterval {
+			return types.IntervalValue{Micros: v.(int64)}, nil
+		}
+	case types.FamilyInterval:
+		if to.Family() == types.FamilyTime {
+			t := v.(types.IntervalValue).Micros % types.MicrosPerDay
+			if t < 0 {
+				t += types.MicrosPerDay
+			}
+			return t, nil
 		}
 	}
 	return nil, cannotCast(from, to)
@@ -331,6 +397,9 @@ func formatConst(v any, t types.T) string {
 			}
 			return string(types.AppendTimestamp(buf, x, zone))
 		}
+		if t.Family() == types.FamilyTime {
+			return string(types.AppendTime(buf, x))
+		}
 		return strconv.FormatInt(x, 10)
 	case float64:
 		bits := 64
@@ -348,6 +417,8 @@ func formatConst(v any, t types.T) string {
 		return string(out)
 	case string:
 		return x
+	case types.IntervalValue:
+		return string(types.AppendInterval(buf, x))
 	case []byte:
 		if t.OID == types.OIDUUID {
 			return string(types.AppendUUID(buf, x))

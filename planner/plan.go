@@ -108,11 +108,13 @@ func (OneRow) Inputs() []Node    { return nil }
 // Explain renders a plan as an indented tree.
 func Explain(n Node) string {
 	var b strings.Builder
-	explain(&b, n, 0)
+	explain(&b, n, 0, nil)
 	return b.String()
 }
 
-func explain(b *strings.Builder, n Node, depth int) {
+// explain writes n's line, followed by note(n) when note is set, then its
+// inputs' lines one level deeper.
+func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 	b.WriteString(strings.Repeat("  ", depth))
 	switch x := n.(type) {
 	case *Scan:
@@ -177,9 +179,12 @@ func explain(b *strings.Builder, n Node, depth int) {
 	default:
 		fmt.Fprintf(b, "%T", n)
 	}
+	if note != nil {
+		b.WriteString(note(n))
+	}
 	b.WriteByte('\n')
 	for _, in := range n.Inputs() {
-		explain(b, in, depth+1)
+		explain(b, in, depth+1, note)
 	}
 }
 

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"strings"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
@@ -25,6 +26,11 @@ type SessionInfo interface {
 	Setting(name string) (string, error)
 	// Version is version()'s text.
 	Version() string
+	// TransactionStart is now()'s answer: when the transaction (or the
+	// statement, outside a block) began. StatementStart is
+	// statement_timestamp()'s.
+	TransactionStart() time.Time
+	StatementStart() time.Time
 	// Function resolves a function the session provides (catalog lookups
 	// such as pg_table_is_visible); ok is false when it has none by that
 	// name.
@@ -49,7 +55,8 @@ func (b *Binder) bindSessionFunction(fc *pg_query.FuncCall, name string, ec *exp
 	text := func(v string) (Expr, bool, error) { return &Const{Typ: types.Text, Value: v}, true, nil }
 	nargs := len(fc.Args)
 	switch strings.ToLower(name) {
-	case "version", "current_database", "current_schema", "current_user", "session_user", "current_role", "current_setting":
+	case "version", "current_database", "current_schema", "current_user", "session_user", "current_role", "current_setting",
+		"now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
 	default:
 		_, isAgg := functions.LookupAggregate(name)
 		_, isScalar := functions.LookupScalar(name)
@@ -80,6 +87,20 @@ func (b *Binder) bindSessionFunction(fc *pg_query.FuncCall, name string, ec *exp
 	case "current_user", "session_user", "current_role":
 		if nargs == 0 {
 			return text(b.session.User())
+		}
+	case "now", "transaction_timestamp":
+		if nargs == 0 {
+			return &Const{Typ: types.TimestampTZ, Value: b.session.TransactionStart().UnixMicro()}, true, nil
+		}
+	case "statement_timestamp":
+		if nargs == 0 {
+			return &Const{Typ: types.TimestampTZ, Value: b.session.StatementStart().UnixMicro()}, true, nil
+		}
+	case "clock_timestamp":
+		// PostgreSQL reads the clock per call; one reading per statement
+		// is what a plan folded at bind time can offer.
+		if nargs == 0 {
+			return &Const{Typ: types.TimestampTZ, Value: time.Now().UnixMicro()}, true, nil
 		}
 	case "current_setting":
 		if nargs == 1 || nargs == 2 {
@@ -123,6 +144,16 @@ func (b *Binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (Expr, error
 		return &Const{Typ: types.Text, Value: b.session.User()}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return &Const{Typ: types.Text, Value: b.session.Database()}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return &Const{Typ: types.TimestampTZ, Value: b.session.TransactionStart().UnixMicro()}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		// Sessions run in UTC, so local time is the UTC wall clock.
+		return &Const{Typ: types.Timestamp, Value: b.session.TransactionStart().UnixMicro()}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		days := b.session.TransactionStart().Unix() / 86400
+		return &Const{Typ: types.Date, Value: int32(days)}, nil
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return &Const{Typ: types.Time, Value: b.session.TransactionStart().UnixMicro() % types.MicrosPerDay}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		if s := b.session.CurrentSchema(b.ctx); s != "" {
 			return &Const{Typ: types.Text, Value: s}, nil

@@ -24,6 +24,7 @@ func (c catalogSource) Databases() []string { return c.s.engine.CatalogNames() }
 func (c catalogSource) User() string        { return c.s.identity.User }
 func (c catalogSource) Roles() []string     { return c.s.identity.Roles }
 func (c catalogSource) Superuser() bool     { return c.s.superuser }
+func (c catalogSource) BackendPID() int32   { return c.s.backend.pid }
 func (c catalogSource) Settings() [][2]string {
 	return c.s.settings.all()
 }

@@ -108,10 +108,16 @@ func paramType(oid uint32) (types.T, error) {
 		return types.Unknown, nil
 	case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
 		types.OIDNumeric, types.OIDText, types.OIDVarchar, types.OIDDate, types.OIDTimestamp, types.OIDTimestampTZ,
-		types.OIDUUID, types.OIDBytea, types.OIDJSON, types.OIDJSONB:
+		types.OIDUUID, types.OIDBytea, types.OIDJSON, types.OIDJSONB, types.OIDTime, types.OIDInterval, types.OIDBpchar:
 		return types.T{OID: oid}, nil
 	case types.OIDUnknown:
 		return types.Unknown, nil
+	}
+	// One-dimensional arrays of the element types above.
+	if elem, ok := (types.T{OID: oid}).Elem(); ok && oid != types.OIDInt2Vector && oid != types.OIDOidVector {
+		if _, err := paramType(elem.OID); err == nil {
+			return types.T{OID: oid}, nil
+		}
 	}
 	return types.T{}, pgerror.Unsupported("parameters of type OID %d are not supported yet", oid)
 }

@@ -54,6 +54,7 @@ func (s *Session) endBlock(commit bool) {
 	s.cursors.endTransaction(commit)
 	s.tx = nil
 	s.txStatus = 'I'
+	s.clock.endTransaction()
 	s.syncTransactionSettings()
 }
 

@@ -33,6 +33,11 @@ type Session struct {
 	tx *txBlock
 	// cursors are the session's open cursors (DECLARE).
 	cursors cursorSet
+	// clock holds the statement's and the transaction's start times,
+	// which now() and current_timestamp report.
+	clock sessionClock
+	// backend is the session's connection among the server's.
+	backend backendState
 }
 
 // stmtNode is a statement's parse tree, with the whole query string its
@@ -102,6 +107,7 @@ func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) 
 }
 
 func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
+	s.clock.startStatement(s.tx != nil)
 	res, err := s.execute(ctx, stmt, params)
 	if err != nil {
 		s.failTransaction()
@@ -227,7 +233,7 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(planner.Explain(p.Root), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(explainText(p.Root, ex.Options), "\n"), "\n")
 	rows := make([][]string, len(lines))
 	for i, l := range lines {
 		rows[i] = []string{l}

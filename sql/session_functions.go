@@ -60,6 +60,12 @@ func (i sessionInfo) Function(name string, args []types.T) (*planner.SessionFunc
 			return formatType(uint32(a[0].(int64)), int32(typmod)), nil
 		})
 	}
+	if f, ok := i.backendFunction(name, args); ok {
+		return f, true, nil
+	}
+	if f, ok := identFunction(name, args); ok {
+		return f, true, nil
+	}
 	return i.catalogFunction(name, args)
 }
 

@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	// Time zone names (AT TIME ZONE 'Europe/Paris') resolve the same on a
+	// machine without the system's zoneinfo.
+	_ "time/tzdata"
 )
 
 func main() {

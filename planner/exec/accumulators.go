@@ -284,7 +284,7 @@ func (m *minMaxAcc) update(groups []int32, n int, arg arrow.Array) error {
 				m.i64[g], m.seen[g] = int64(vals[i]), true
 			}
 		}
-	case arrow.TIMESTAMP:
+	case arrow.TIMESTAMP, arrow.TIME64:
 		m.i64 = grow(m.i64, n)
 		vals := values[int64](arg)
 		for i, g := range groups {
@@ -351,6 +351,8 @@ func (m *minMaxAcc) result(n int) (arrow.Array, error) {
 			b.Append(arrow.Date32(m.i64[g]))
 		case *array.TimestampBuilder:
 			b.Append(arrow.Timestamp(m.i64[g]))
+		case *array.Time64Builder:
+			b.Append(arrow.Time64(m.i64[g]))
 		case *array.Float32Builder:
 			b.Append(float32(m.f64[g]))
 		case *array.Float64Builder:

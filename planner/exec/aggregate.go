@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/planner"
+
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // hashAggregate groups its input by key and folds each aggregate per
@@ -256,6 +258,14 @@ func appendKey(dst []byte, a arrow.Array, r int) []byte {
 		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
 	case *array.Timestamp:
 		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
+	case *array.Time64:
+		return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(r)))
+	case *array.MonthDayNanoInterval:
+		// Equal spans group together ('1 mon' = '30 days'), as
+		// PostgreSQL's interval equality says.
+		days, micros := types.IntervalFromArrow(x.Value(r)).SpanKey()
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(days))
+		return binary.LittleEndian.AppendUint64(dst, uint64(micros))
 	case *array.Float32:
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(canonicalFloat(float64(x.Value(r)))))
 	case *array.Float64:
@@ -309,6 +319,10 @@ func appendValue(b array.Builder, a arrow.Array, r int) {
 		b.(*array.Uint32Builder).Append(x.Value(r))
 	case *array.Timestamp:
 		b.(*array.TimestampBuilder).Append(x.Value(r))
+	case *array.Time64:
+		b.(*array.Time64Builder).Append(x.Value(r))
+	case *array.MonthDayNanoInterval:
+		b.(*array.MonthDayNanoIntervalBuilder).Append(x.Value(r))
 	case *array.Binary:
 		b.(*array.BinaryBuilder).Append(x.Value(r))
 	case *array.FixedSizeBinary:

@@ -1,9 +1,13 @@
 package exec
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -72,4 +76,42 @@ func validity1(a arrow.Array) ([]byte, int) {
 // validAt reports whether row i is valid in a bitmap from validity1/2.
 func validAt(bitmap []byte, i int) bool {
 	return bitmap == nil || bitutil.BitIsSet(bitmap, i)
+}
+
+// takeArray gathers a's rows at idx (an Int32 or Int64 array, nulls
+// giving nulls). Arrow's take kernel has no 16-byte fixed-width values,
+// so month_day_nano intervals are gathered here.
+func takeArray(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) {
+	iv, ok := a.(*array.MonthDayNanoInterval)
+	if !ok {
+		return compute.TakeArray(ctx, a, idx)
+	}
+	b := array.NewMonthDayNanoIntervalBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(idx.Len())
+	for i := 0; i < idx.Len(); i++ {
+		if idx.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		var k int
+		switch x := idx.(type) {
+		case *array.Int32:
+			k = int(x.Value(i))
+		case *array.Int64:
+			k = int(x.Value(i))
+		case *array.Uint32:
+			k = int(x.Value(i))
+		case *array.Uint64:
+			k = int(x.Value(i))
+		default:
+			return nil, fmt.Errorf("take with %s indices", idx.DataType())
+		}
+		if iv.IsNull(k) {
+			b.AppendNull()
+		} else {
+			b.Append(iv.Value(k))
+		}
+	}
+	return b.NewArray(), nil
 }

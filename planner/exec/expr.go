@@ -41,7 +41,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof(), operand: x.L.Type()}, nil
+		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof(), operand: x.L.Type(), rOperand: x.R.Type()}, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -228,6 +228,10 @@ func appendConst(bld array.Builder, t types.T, v any) error {
 			b.Append(arrow.Date32(v.(int32)))
 		case *array.TimestampBuilder:
 			b.Append(arrow.Timestamp(v.(int64)))
+		case *array.Time64Builder:
+			b.Append(arrow.Time64(v.(int64)))
+		case *array.MonthDayNanoIntervalBuilder:
+			b.Append(v.(types.IntervalValue).ToArrow())
 		case *array.BinaryBuilder:
 			b.Append(v.([]byte))
 		case *array.FixedSizeBinaryBuilder:
@@ -272,8 +276,10 @@ type binaryEval struct {
 	// rightMayFail: the right operand of AND / OR is not leakproof, so it
 	// is evaluated only on the rows the left operand has not decided.
 	rightMayFail bool
-	// operand is the type a comparison's operands share.
-	operand types.T
+	// operand is the type a comparison's operands share (the left
+	// operand's type); rOperand the right's, which differs for date/time
+	// arithmetic (timestamp + interval).
+	operand, rOperand types.T
 }
 
 // shortCircuit evaluates AND / OR whose right operand can fail (1/x,
@@ -352,6 +358,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 	case functions.Comparison:
 		return compareTyped(e.op.Name, l, r, e.operand)
 	case functions.Arithmetic:
+		if isDatetimeArith(e.operand, e.rOperand) {
+			return datetimeArith(e.op.Name, l, r, e.operand, e.rOperand, e.res)
+		}
 		return arith(e.op.Name, l, r, e.res)
 	case functions.Logical:
 		return kleene(ctx, e.op.Name, l, r)

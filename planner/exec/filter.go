@@ -60,6 +60,20 @@ func filterBatch(ctx context.Context, b arrow.RecordBatch, mask arrow.Array) (ar
 		}
 		return array.NewRecordBatch(b.Schema(), nil, int64(trues)), nil
 	}
+	for _, c := range b.Columns() {
+		if c.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			// Arrow's filter kernel has no 16-byte values: gather the
+			// selected rows instead.
+			m := mask.(*array.Boolean)
+			idx := make([]int32, 0, m.Len())
+			for i := 0; i < m.Len(); i++ {
+				if m.IsValid(i) && m.Value(i) {
+					idx = append(idx, int32(i))
+				}
+			}
+			return takeBatch(ctx, b, idx)
+		}
+	}
 	return compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/planner"
@@ -425,7 +424,7 @@ func takeColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.
 	defer ia.Release()
 	out := make([]arrow.Array, 0, len(cols))
 	for _, c := range cols {
-		a, err := compute.TakeArray(ctx, c, ia)
+		a, err := takeArray(ctx, c, ia)
 		if err != nil {
 			releaseAll(out)
 			return nil, fmt.Errorf("join: %w", err)

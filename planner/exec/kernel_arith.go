@@ -242,6 +242,8 @@ func negate(a arrow.Array, res types.T) (arrow.Array, error) {
 		return negFloat(values[float32](a), validity, nulls, res), nil
 	case arrow.FLOAT64:
 		return negFloat(values[float64](a), validity, nulls, res), nil
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return negateIntervals(a)
 	case arrow.DECIMAL128:
 		in := values[decimal128.Num](a)
 		out := make([]decimal128.Num, len(in))

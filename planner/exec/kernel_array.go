@@ -44,7 +44,7 @@ func (a *arrayEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array,
 				idx = append(idx, int32(e*n+r))
 			}
 		}
-		values, err = takeArray(all, idx)
+		values, err = takeIndices(all, idx)
 		all.Release()
 		if err != nil {
 			return nil, err
@@ -97,12 +97,12 @@ func (a *arrayCompareEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow
 	vals := make([]any, n)
 	var cmp *array.Boolean
 	if len(leftIdx) > 0 {
-		l, err := takeArray(left, leftIdx)
+		l, err := takeIndices(left, leftIdx)
 		if err != nil {
 			return nil, err
 		}
 		defer l.Release()
-		e, err := takeArray(list.ListValues(), elemIdx)
+		e, err := takeIndices(list.ListValues(), elemIdx)
 		if err != nil {
 			return nil, err
 		}

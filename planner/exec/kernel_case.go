@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/types"
@@ -118,7 +117,7 @@ func (c *caseEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	defer all.Release()
 	idx := newFixed(arrow.PrimitiveTypes.Int32, pos, nil, 0)
 	defer idx.Release()
-	return compute.TakeArray(ctx, all, idx)
+	return takeArray(ctx, all, idx)
 }
 
 // takeBatch gathers rows idx of a batch (also one without columns).
@@ -132,11 +131,11 @@ func takeBatch(ctx context.Context, b arrow.RecordBatch, idx []int32) (arrow.Rec
 	return out, nil
 }
 
-// takeArray gathers rows idx of one array.
-func takeArray(a arrow.Array, idx []int32) (arrow.Array, error) {
+// takeIndices gathers rows idx of one array.
+func takeIndices(a arrow.Array, idx []int32) (arrow.Array, error) {
 	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
 	defer ia.Release()
-	return compute.TakeArray(context.Background(), a, ia)
+	return takeArray(context.Background(), a, ia)
 }
 
 // concatArrays joins arrays of one type into one.

@@ -19,6 +19,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 	validity, nulls := validity1(a)
 	n := a.Len()
 	switch {
+	case to.Family() == types.FamilyString && from.Family() == types.FamilyString && (from.OID == types.OIDBpchar || to.OID == types.OIDBpchar):
+		return castBpchar(a, from, to)
 	case to.Family() == types.FamilyString:
 		if from.Family() == types.FamilyString && (to.OID != types.OIDVarchar || to.Precision == 0) {
 			a.Retain()
@@ -56,6 +58,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			vals[i] = v
 		}
 		return valuesArray(to, vals)
+	case isDatetimeCast(from, to):
+		return castDatetime(a, from, to)
 	case from.Family() == types.FamilyOID:
 		oids := values[uint32](a)
 		ints := make([]int64, n)

@@ -45,8 +45,10 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 		compareFixed(values[int16](l), values[int16](r), bits, test)
 	case arrow.INT32, arrow.DATE32:
 		compareFixed(values[int32](l), values[int32](r), bits, test)
-	case arrow.INT64, arrow.TIMESTAMP:
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
 		compareFixed(values[int64](l), values[int64](r), bits, test)
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		compareIntervalValues(values[arrow.MonthDayNanoInterval](l), values[arrow.MonthDayNanoInterval](r), bits, test)
 	case arrow.UINT32:
 		compareFixed(values[uint32](l), values[uint32](r), bits, test)
 	case arrow.FLOAT32:

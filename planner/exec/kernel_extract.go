@@ -17,6 +17,10 @@ import (
 func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 	n := args[1].Len()
 	vals := make([]any, n)
+	switch args[1].DataType().ID() {
+	case arrow.TIME64, arrow.INTERVAL_MONTH_DAY_NANO:
+		return extractDuration(args, res)
+	}
 	isDate := args[1].DataType().ID() == arrow.DATE32
 	for r := 0; r < n; r++ {
 		if args[0].IsNull(r) || args[1].IsNull(r) {
@@ -35,6 +39,14 @@ func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		if err != nil {
 			return nil, err
 		}
+		if field == "millisecond" {
+			// The seconds field in thousandths, with three decimals.
+			scaled = false
+			if res.OID == types.OIDFloat8 {
+				vals[r] = float64(value) / 1e3
+				continue
+			}
+		}
 		if res.OID == types.OIDFloat8 {
 			if scaled {
 				vals[r] = float64(value) / 1e6
@@ -45,7 +57,10 @@ func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		}
 		num := decimal128.FromI64(value)
 		from := int32(0)
-		if scaled {
+		switch {
+		case field == "millisecond":
+			from = 3
+		case scaled:
 			from = 6
 		}
 		out, ok := types.Rescale(num, from, res.Scale)

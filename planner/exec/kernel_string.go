@@ -67,6 +67,9 @@ func lookupKernel(name string) (scalarKernel, error) {
 	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
 	}
+	if k, ok := datetimeKernel(name); ok {
+		return k, nil
+	}
 	return nil, fmt.Errorf("function %s cannot be executed", name)
 }
 
@@ -302,7 +305,7 @@ func absKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			pos[i] = int32(n + i)
 		}
 	}
-	return takeArray(all, pos)
+	return takeIndices(all, pos)
 }
 
 func zeroLike(a arrow.Array) arrow.Array {

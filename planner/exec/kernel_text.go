@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -60,6 +61,10 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 			buf = types.AppendUUID(buf, x.Value(i))
 		case *array.Binary:
 			buf = types.AppendByteaHex(buf, x.Value(i))
+		case *array.Time64:
+			buf = types.AppendTime(buf, int64(x.Value(i)))
+		case *array.MonthDayNanoInterval:
+			buf = types.AppendInterval(buf, types.IntervalFromArrow(x.Value(i)))
 		case *array.Timestamp:
 			// Values with a zone are UTC instants; sessions report TimeZone
 			// UTC, which PostgreSQL prints as +00.
@@ -108,4 +113,32 @@ func decimalToInt(a arrow.Array, to types.T, validity []byte, nulls int) (arrow.
 		ints[i] = r.BigInt().Int64()
 	}
 	return intsTo(ints, to, validity, nulls), nil
+}
+
+// castBpchar converts between character(n) and the other string types:
+// to character(n) values are blank-padded (or cut) to n characters, from
+// it they lose their trailing blanks, as PostgreSQL's bpchar casts do.
+func castBpchar(a arrow.Array, from, to types.T) (arrow.Array, error) {
+	str := a.(*array.String)
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	b.Reserve(str.Len())
+	for i := 0; i < str.Len(); i++ {
+		if str.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		v := str.Value(i)
+		if from.OID == types.OIDBpchar {
+			v = strings.TrimRight(v, " ")
+		}
+		switch {
+		case to.OID == types.OIDBpchar && to.Precision > 0:
+			v = types.PadBpchar(v, to.Precision)
+		case to.OID == types.OIDVarchar && to.Precision > 0:
+			v = string(truncateRunes([]byte(v), int(to.Precision)))
+		}
+		b.Append(v)
+	}
+	return b.NewArray(), nil
 }

@@ -9,11 +9,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // outputBatchRows is the size of batches that operators which materialise
@@ -132,7 +132,7 @@ func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	defer idx.Release()
 	out := make([]arrow.Array, len(s.cols))
 	for c, col := range s.cols {
-		a, err := compute.TakeArray(ctx, col, idx)
+		a, err := takeArray(ctx, col, idx)
 		if err != nil {
 			for _, o := range out[:c] {
 				o.Release()
@@ -171,9 +171,14 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	case arrow.INT32, arrow.DATE32:
 		v := values[int32](a)
 		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
-	case arrow.INT64, arrow.TIMESTAMP:
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
 		v := values[int64](a)
 		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		v := values[arrow.MonthDayNanoInterval](a)
+		base = func(i, j int) int {
+			return types.CompareIntervals(types.IntervalFromArrow(v[i]), types.IntervalFromArrow(v[j]))
+		}
 	case arrow.UINT32:
 		v := values[uint32](a)
 		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
+
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // subqueryEval runs an uncorrelated subquery once, at its first use, and
@@ -260,6 +262,10 @@ func valueAt(a arrow.Array, i int) any {
 		return int32(x.Value(i))
 	case *array.Timestamp:
 		return int64(x.Value(i))
+	case *array.Time64:
+		return int64(x.Value(i))
+	case *array.MonthDayNanoInterval:
+		return types.IntervalFromArrow(x.Value(i))
 	case bytesValues:
 		return append([]byte{}, x.Value(i)...)
 	case *array.List:

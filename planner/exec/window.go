@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/planner"
@@ -236,7 +235,7 @@ func (w *windowOp) sort(ctx context.Context, in *windowInput) error {
 	defer idx.Release()
 	take := func(arrs []arrow.Array) error {
 		for i, a := range arrs {
-			t, err := compute.TakeArray(ctx, a, idx)
+			t, err := takeArray(ctx, a, idx)
 			if err != nil {
 				return fmt.Errorf("window: %w", err)
 			}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/planner"
@@ -46,7 +45,7 @@ func windowAggregate(ctx context.Context, f *planner.WindowCall, arg arrow.Array
 		var taken arrow.Array
 		if arg != nil {
 			ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
-			t, err := compute.TakeArray(ctx, arg, ia)
+			t, err := takeArray(ctx, arg, ia)
 			ia.Release()
 			if err != nil {
 				return fmt.Errorf("window: %w", err)
@@ -90,7 +89,7 @@ func windowAggregate(ctx context.Context, f *planner.WindowCall, arg arrow.Array
 	}
 	fa := newFixed(arrow.PrimitiveTypes.Int32, frameOf, nil, 0)
 	defer fa.Release()
-	out, err := compute.TakeArray(ctx, res, fa)
+	out, err := takeArray(ctx, res, fa)
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}
@@ -204,7 +203,7 @@ func suffixAggregate(ctx context.Context, f *planner.WindowCall, arg arrow.Array
 	}
 	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
 	defer ia.Release()
-	out, err := compute.TakeArray(ctx, reversed, ia)
+	out, err := takeArray(ctx, reversed, ia)
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}

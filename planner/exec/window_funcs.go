@@ -7,7 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -126,7 +125,7 @@ func takeRows(ctx context.Context, src arrow.Array, idx []int32) (arrow.Array, e
 	}
 	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, valid, nulls)
 	defer ia.Release()
-	out, err := compute.TakeArray(ctx, src, ia)
+	out, err := takeArray(ctx, src, ia)
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}

@@ -101,6 +101,17 @@ var scalars = map[string]Scalar{
 	"ceiling":           {Name: "ceil", Leakproof: true, Resolve: roundingArgs},
 	"make_date":         {Name: "make_date", Resolve: makeDateArgs},
 	"date_trunc":        {Name: "date_trunc", Resolve: dateTruncArgs},
+	"age":               {Name: "age", Resolve: ageArgs},
+	"make_timestamp":    {Name: "make_timestamp", Resolve: makeTimestampArgs},
+	"make_time":         {Name: "make_time", Resolve: makeTimeArgs},
+	"make_interval":     {Name: "make_interval", Resolve: makeIntervalArgs},
+	"justify_days":      {Name: "justify_days", Resolve: intervalArg},
+	"justify_hours":     {Name: "justify_hours", Resolve: intervalArg},
+	"justify_interval":  {Name: "justify_interval", Resolve: intervalArg},
+	"timezone":          {Name: "timezone", Resolve: timezoneArgs},
+	"to_timestamp":      {Name: "to_timestamp", Resolve: toTimestampArgs},
+	"to_date":           {Name: "to_date", Resolve: textArgs(2, 2, types.Date)},
+	"to_char":           {Name: "to_char", Resolve: toCharArgs},
 }
 
 // LookupScalar returns the scalar function named name.

@@ -130,7 +130,7 @@ func typeFacts(t types.T) row {
 		return row{"numeric_precision_radix": int32(10)}
 	case types.OIDDate:
 		return row{"datetime_precision": int32(0)}
-	case types.OIDTimestamp, types.OIDTimestampTZ:
+	case types.OIDTimestamp, types.OIDTimestampTZ, types.OIDTime, types.OIDInterval:
 		return row{"datetime_precision": int32(6)}
 	}
 	return nil

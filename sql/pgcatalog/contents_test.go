@@ -37,6 +37,7 @@ func (f fakeSource) Databases() []string { return []string{"other", "sales_wh"} 
 func (f fakeSource) User() string        { return "alice" }
 func (f fakeSource) Roles() []string     { return []string{"analyst", "engineer"} }
 func (f fakeSource) Superuser() bool     { return f.super }
+func (f fakeSource) BackendPID() int32   { return 4242 }
 func (f fakeSource) Settings() [][2]string {
 	return [][2]string{{"application_name", "psql"}, {"search_path", `"$user", public`}}
 }
@@ -183,6 +184,7 @@ func TestContents(t *testing.T) {
 		{"user", "pg_catalog", "pg_user", "usename", "", "", []string{"alice"}},
 		{"settings", "pg_catalog", "pg_settings", "setting", "name", "application_name", []string{"psql"}},
 		{"activity", "pg_catalog", "pg_stat_activity", "application_name", "usename", "alice", []string{"psql"}},
+		{"activity pid", "pg_catalog", "pg_stat_activity", "pid", "usename", "alice", []string{"4242"}},
 		{"types", "pg_catalog", "pg_type", "typname", "oid", "26", []string{"oid"}},
 		{"type array", "pg_catalog", "pg_type", "typarray", "typname", "int8", []string{"1016"}},
 		{"type elem", "pg_catalog", "pg_type", "typelem", "typname", "_text", []string{"25"}},

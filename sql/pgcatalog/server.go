@@ -109,9 +109,14 @@ func activityRows(_ context.Context, src Source) ([]row, error) {
 			app = s[1]
 		}
 	}
-	return []row{{
+	r := row{
 		"datid": DatabaseOID(src.Database()), "datname": src.Database(),
 		"usesysid": RoleOID(src.User()), "usename": src.User(), "application_name": app,
 		"state": "active", "backend_type": "client backend",
-	}}, nil
+	}
+	if pid := src.BackendPID(); pid > 0 {
+		// The pid pg_backend_pid() returns and pg_terminate_backend takes.
+		r["pid"] = pid
+	}
+	return []row{r}, nil
 }

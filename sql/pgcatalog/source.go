@@ -21,6 +21,9 @@ type Source interface {
 	Namespaces(ctx context.Context) ([]string, error)
 	Tables(ctx context.Context, namespace string) ([]TableInfo, error)
 	Settings() [][2]string // name, value (pg_settings)
+	// BackendPID is the process id the caller's connection announced in
+	// BackendKeyData (pg_stat_activity.pid), or 0 when it has none.
+	BackendPID() int32
 }
 
 // TableInfo describes one table the caller may see.

@@ -23,6 +23,7 @@ const (
 	NullValueNotAllowed                 = "22004"
 	InvalidDatetimeFormat               = "22007"
 	DatetimeFieldOverflow               = "22008"
+	IntervalFieldOverflow               = "22015"
 	InvalidParameterValue               = "22023"
 	DivisionByZero                      = "22012"
 	InvalidRegularExpression            = "2201B"

@@ -60,7 +60,25 @@ func DecodeBinary(data []byte, t T) (any, error) {
 			return nil, err
 		}
 		return math.Float64frombits(binary.BigEndian.Uint64(data)), nil
-	case OIDText, OIDVarchar, OIDUnknown:
+	case OIDTime:
+		if err := need(8); err != nil {
+			return nil, err
+		}
+		v := int64(binary.BigEndian.Uint64(data))
+		if v < 0 || v > microsPerDay {
+			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "time out of range")
+		}
+		return v, nil
+	case OIDInterval:
+		if err := need(16); err != nil {
+			return nil, err
+		}
+		return IntervalValue{
+			Micros: int64(binary.BigEndian.Uint64(data)),
+			Days:   int32(binary.BigEndian.Uint32(data[8:])),
+			Months: int32(binary.BigEndian.Uint32(data[12:])),
+		}, nil
+	case OIDText, OIDVarchar, OIDBpchar, OIDUnknown:
 		if !utf8.Valid(data) {
 			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 		}
@@ -96,6 +114,9 @@ func DecodeBinary(data []byte, t T) (any, error) {
 			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 		}
 		return ParseText(string(data), t)
+	}
+	if t.Family() == FamilyArray {
+		return decodeBinaryArray(data, t)
 	}
 	return nil, pgerror.Unsupported("binary parameters of type %s are not supported yet", t.Name())
 }
@@ -178,4 +199,57 @@ func DecodeParam(raw []byte, format int16, t T) (any, T, error) {
 		return nil, t, pgerror.New(pgerror.ProtocolViolation, "unsupported format code: %d", format)
 	}
 	return v, t, err
+}
+
+// decodeBinaryArray reads array_send's format: ndim, a has-null flag and
+// the element type OID (int32 each), then per dimension its length and
+// lower bound, then each element as a length (-1 for NULL) and its bytes.
+// SQE's arrays are one-dimensional.
+func decodeBinaryArray(data []byte, t T) (any, error) {
+	elem, ok := t.Elem()
+	if !ok || len(data) < 12 {
+		return nil, badBinary(t)
+	}
+	ndim := int32(binary.BigEndian.Uint32(data))
+	elemOID := binary.BigEndian.Uint32(data[8:])
+	data = data[12:]
+	if ndim == 0 {
+		return []any{}, nil
+	}
+	if ndim != 1 {
+		return nil, pgerror.Unsupported("multi-dimensional arrays are not supported yet")
+	}
+	if elemOID != elem.OID || len(data) < 8 {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "wrong element type")
+	}
+	n := int32(binary.BigEndian.Uint32(data))
+	data = data[8:]
+	if n < 0 || int64(n) > int64(len(data))/4 {
+		return nil, badBinary(t)
+	}
+	out := make([]any, 0, n)
+	for i := int32(0); i < n; i++ {
+		if len(data) < 4 {
+			return nil, badBinary(t)
+		}
+		size := int32(binary.BigEndian.Uint32(data))
+		data = data[4:]
+		if size == -1 {
+			out = append(out, nil)
+			continue
+		}
+		if size < 0 || int(size) > len(data) {
+			return nil, badBinary(t)
+		}
+		v, err := DecodeBinary(data[:size], elem)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		data = data[size:]
+	}
+	if len(data) != 0 {
+		return nil, badBinary(t)
+	}
+	return out, nil
 }

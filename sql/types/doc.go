@@ -18,9 +18,12 @@
 //	numeric(p,s)   1700   decimal128(p,s)            decimal(p,s)
 //	text             25   utf8                       string
 //	varchar(n)     1043   utf8                       string
+//	character(n)   1042   utf8 (blank-padded)        string
 //	date           1082   date32                     date
 //	timestamp      1114   timestamp[us]              timestamp
 //	timestamptz    1184   timestamp[us, UTC]         timestamptz
+//	time           1083   time64[us]                 time
+//	interval       1186   month_day_nano_interval    (none: computed only)
 //	uuid           2950   fixed_size_binary(16)      uuid
 //	bytea            17   binary                     binary
 //	uuid[]         2951   list<fixed_size_binary(16)>

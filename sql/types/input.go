@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
@@ -109,7 +110,18 @@ func ParseText(s string, t T) (any, error) {
 				return string(r[:t.Precision]), nil
 			}
 		}
+		if t.OID == OIDBpchar && t.Precision > 0 {
+			return PadBpchar(s, t.Precision), nil
+		}
 		return s, nil
+	case FamilyTime:
+		return ParseTime(s)
+	case FamilyInterval:
+		fields := IntervalFullRange
+		if t.Precision != 0 {
+			fields = t.Precision
+		}
+		return ParseInterval(s, fields)
 	case FamilyBool:
 		switch strings.ToLower(trimmed) {
 		case "t", "true", "yes", "y", "on", "1":
@@ -209,9 +221,26 @@ func ParseText(s string, t T) (any, error) {
 				return ts.UnixMicro(), nil
 			}
 		}
+		if t.OID == OIDTimestamp {
+			return nil, invalidInput("timestamp", s)
+		}
 		return nil, invalidInput(t.Name(), s)
 	}
 	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
+}
+
+// PadBpchar converts s to character(n): blank-padded to n characters,
+// or cut to n as an explicit cast does.
+func PadBpchar(s string, n int32) string {
+	count := int32(utf8.RuneCountInString(s))
+	switch {
+	case count > n:
+		r := []rune(s)
+		return string(r[:n])
+	case count < n:
+		return s + strings.Repeat(" ", int(n-count))
+	}
+	return s
 }
 
 // parseArray reads a one-dimensional array's text form ({a,"b c",NULL})

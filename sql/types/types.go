@@ -30,6 +30,10 @@ const (
 	FamilyUUID
 	// FamilyJSON holds json and jsonb, held as text.
 	FamilyJSON
+	// FamilyTime holds time without time zone.
+	FamilyTime
+	// FamilyInterval holds interval.
+	FamilyInterval
 )
 
 // PostgreSQL type OIDs (pg_type.oid), as in src/include/catalog/pg_type.dat.
@@ -83,6 +87,13 @@ const (
 	OIDJSONB      uint32 = 3802
 	OIDJSONArray  uint32 = 199
 	OIDJSONBArray uint32 = 3807
+
+	OIDBpchar        uint32 = 1042
+	OIDTime          uint32 = 1083
+	OIDInterval      uint32 = 1186
+	OIDBpcharArray   uint32 = 1014
+	OIDTimeArray     uint32 = 1183
+	OIDIntervalArray uint32 = 1187
 )
 
 // T is a PostgreSQL type with its modifiers. The zero value is invalid.
@@ -139,6 +150,9 @@ var (
 	JSON         = T{OID: OIDJSON}
 	UUID         = T{OID: OIDUUID}
 	JSONB        = T{OID: OIDJSONB}
+	Bpchar       = T{OID: OIDBpchar}
+	Time         = T{OID: OIDTime}
+	Interval     = T{OID: OIDInterval}
 )
 
 // MaxNumericPrecision is the widest numeric SQE computes exactly (Arrow
@@ -153,6 +167,9 @@ func Numeric(precision, scale int32) T {
 // VarcharN returns varchar(n).
 func VarcharN(n int32) T { return T{OID: OIDVarchar, Precision: n} }
 
+// BpcharN returns character(n), blank-padded to n characters.
+func BpcharN(n int32) T { return T{OID: OIDBpchar, Precision: n} }
+
 // Family reports t's family.
 func (t T) Family() Family {
 	switch t.OID {
@@ -164,8 +181,12 @@ func (t T) Family() Family {
 		return FamilyFloat
 	case OIDNumeric:
 		return FamilyNumeric
-	case OIDText, OIDVarchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
 		return FamilyString
+	case OIDTime:
+		return FamilyTime
+	case OIDInterval:
+		return FamilyInterval
 	case OIDDate:
 		return FamilyDate
 	case OIDTimestamp, OIDTimestampTZ:
@@ -200,8 +221,10 @@ func (t T) Len() int16 {
 		return 2
 	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return 4
-	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ:
+	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ, OIDTime:
 		return 8
+	case OIDInterval:
+		return 16
 	case OIDUnknown:
 		return -2
 	case OIDChar:
@@ -224,7 +247,7 @@ func (t T) Typmod() int32 {
 		if t.Precision > 0 {
 			return (t.Precision<<16 | t.Scale) + 4
 		}
-	case OIDVarchar:
+	case OIDVarchar, OIDBpchar:
 		if t.Precision > 0 {
 			return t.Precision + 4
 		}
@@ -259,6 +282,15 @@ func (t T) Name() string {
 			return fmt.Sprintf("character varying(%d)", t.Precision)
 		}
 		return "character varying"
+	case OIDBpchar:
+		if t.Precision > 0 {
+			return fmt.Sprintf("character(%d)", t.Precision)
+		}
+		return "bpchar"
+	case OIDTime:
+		return "time without time zone"
+	case OIDInterval:
+		return "interval"
 	case OIDDate:
 		return "date"
 	case OIDTimestamp:
@@ -337,8 +369,12 @@ func (t T) Arrow() arrow.DataType {
 			p = MaxNumericPrecision
 		}
 		return &arrow.Decimal128Type{Precision: p, Scale: t.Scale}
-	case OIDText, OIDVarchar, OIDUnknown, OIDJSON, OIDJSONB:
+	case OIDText, OIDVarchar, OIDBpchar, OIDUnknown, OIDJSON, OIDJSONB:
 		return arrow.BinaryTypes.String
+	case OIDTime:
+		return arrow.FixedWidthTypes.Time64us
+	case OIDInterval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	case OIDDate:
 		return arrow.FixedWidthTypes.Date32
 	case OIDTimestamp:
@@ -397,6 +433,10 @@ func FromArrow(dt arrow.DataType) (T, error) {
 		return arrayFromArrow(d)
 	case *arrow.Date32Type:
 		return Date, nil
+	case *arrow.Time64Type:
+		return Time, nil
+	case *arrow.MonthDayNanoIntervalType:
+		return Interval, nil
 	case *arrow.TimestampType:
 		if d.TimeZone != "" {
 			return TimestampTZ, nil
@@ -432,6 +472,10 @@ var arrayElems = map[uint32]T{
 	OIDByteaArray: Bytea,
 	OIDJSONArray:  JSON,
 	OIDJSONBArray: JSONB,
+
+	OIDBpcharArray:   Bpchar,
+	OIDTimeArray:     Time,
+	OIDIntervalArray: Interval,
 }
 
 // Elem is the element type of an array (or int2vector/oidvector). It
@@ -460,6 +504,10 @@ func arrayFromArrow(l *arrow.ListType) (T, error) {
 		return Int4Array, nil
 	case *arrow.Uint32Type:
 		return OIDArray, nil
+	case *arrow.Time64Type:
+		return T{OID: OIDTimeArray}, nil
+	case *arrow.MonthDayNanoIntervalType:
+		return T{OID: OIDIntervalArray}, nil
 	}
 	return T{}, fmt.Errorf("arrow type %s has no PostgreSQL mapping yet", l)
 }

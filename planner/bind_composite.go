@@ -1,0 +1,118 @@
+package planner
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Set-returning functions whose rows are composite, such as
+// information_schema._pg_expandarray(anyarray) returning SETOF record
+// (x anyelement, n int), which pgjdbc and Metabase call as
+// (information_schema._pg_expandarray(i.indkey)).n. SQE has no composite
+// values: a call is accepted only where one of its fields is selected
+// immediately, and each field is bound as the plain set-returning
+// function that computes it. The select list's ProjectSet runs those
+// functions in lockstep, so (f(a)).x and (f(a)).n in one select list
+// stay on the same row, as PostgreSQL's do.
+
+// compositeSRFField is one field of a composite set-returning function's
+// rows: the set-returning function that yields it, given the call's
+// arguments.
+type compositeSRFField func(args []*pg_query.Node) *pg_query.FuncCall
+
+// compositeSRFs lists the composite set-returning functions by the name
+// they are called by (schema-qualified: information_schema is not on the
+// search path) and their fields.
+var compositeSRFs = map[string]map[string]compositeSRFField{
+	// x is each element of the array, n its 1-based position: unnest and
+	// generate_subscripts(a, 1), which numbers from 1 whatever the array's
+	// lower bound, as _pg_expandarray does.
+	"information_schema._pg_expandarray": {
+		"x": func(args []*pg_query.Node) *pg_query.FuncCall {
+			return &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("unnest")}, Args: args}
+		},
+		"n": func(args []*pg_query.Node) *pg_query.FuncCall {
+			return &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("generate_subscripts")},
+				Args: append(append([]*pg_query.Node(nil), args...), pg_query.MakeAConstIntNode(1, -1))}
+		},
+	},
+}
+
+// compositeSRFCall returns the call and its function's fields when n is a
+// call of a composite set-returning function.
+func compositeSRFCall(n *pg_query.Node) (*pg_query.FuncCall, map[string]compositeSRFField) {
+	fc := n.GetFuncCall()
+	if fc == nil {
+		return nil, nil
+	}
+	return fc, compositeSRFs[strings.ToLower(funcName(fc))]
+}
+
+// isFieldSelection reports whether an indirection starts with a field
+// name ((f(x)).field) rather than a subscript.
+func isFieldSelection(ind *pg_query.A_Indirection) bool {
+	return len(ind.Indirection) > 0 && ind.Indirection[0].GetString_() != nil
+}
+
+// bindFieldSelection binds (f(args)).field for a composite set-returning
+// function f. Any other field selection is refused.
+func (b *Binder) bindFieldSelection(ind *pg_query.A_Indirection, ec *exprCtx) (Expr, error) {
+	fc, fields := compositeSRFCall(ind.Arg)
+	if fields == nil || len(ind.Indirection) != 1 {
+		return nil, pgerror.Unsupported("field selection is not supported yet")
+	}
+	if fc.AggStar || fc.AggDistinct || fc.Over != nil || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.FuncVariadic {
+		return nil, b.errAt(fc.Location, pgerror.WrongObjectType, "%s is not an aggregate function", funcName(fc))
+	}
+	name := ind.Indirection[0].GetString_().Sval
+	field, ok := fields[name]
+	if !ok {
+		return nil, b.errAt(fc.Location, pgerror.UndefinedColumn, "could not identify column \"%s\" in record data type", name)
+	}
+	if len(fc.Args) != 1 {
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s with %d arguments does not exist", funcName(fc), len(fc.Args))
+	}
+	impl := field(fc.Args)
+	impl.Location = fc.Location
+	return b.bindSRF(impl, funcName(impl), ec)
+}
+
+// containsCompositeSRF reports a composite set-returning function call
+// under a field selection anywhere in the expression n, subqueries aside
+// (their set-returning functions are their own).
+func containsCompositeSRF(n *pg_query.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	var walk func(m protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		switch x := m.Interface().(type) {
+		case *pg_query.SubLink:
+			return
+		case *pg_query.A_Indirection:
+			if _, fields := compositeSRFCall(x.Arg); fields != nil {
+				found = true
+				return
+			}
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.Message() == nil || fd.IsMap():
+			case fd.IsList():
+				for i, l := 0, v.List(); i < l.Len() && !found; i++ {
+					walk(l.Get(i).Message())
+				}
+			default:
+				walk(v.Message())
+			}
+			return !found
+		})
+	}
+	walk(n.ProtoReflect())
+	return found
+}
