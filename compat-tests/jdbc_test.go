@@ -72,10 +72,8 @@ func jdbcSteps() []jdbcWantStep {
 			["ssn","12","text","2147483647","0","1","3","YES","NO"],
 			["amount","2","numeric","12","2","1","4","YES","NO"],
 			["order_date","91","date","13","0","1","5","YES","NO"]]}`},
-		{step: "getPrimaryKeys", want: `{"ok":true,"value":[]}`,
-			knownFailure: "information_schema._pg_expandarray (a set-returning function of composite rows) and field selection from its result", sqeState: "42883"},
-		{step: "getTypeInfo", want: `{"ok":true,"value":[["bool",-7],["date",91],["float8",8],["int4",4],["int8",-5],["numeric",2],["text",12],["varchar",12]]}`,
-			knownFailure: "subscript of a function result, (current_schemas(false))[s.r] in TypeInfoCache's query (A_Indirection)", sqeState: "0A000"},
+		{step: "getPrimaryKeys", want: `{"ok":true,"value":[]}`},
+		{step: "getTypeInfo", want: `{"ok":true,"value":[["bool",-7],["date",91],["float8",8],["int4",4],["int8",-5],["numeric",2],["text",12],["varchar",12]]}`},
 		{step: "cancel", want: `{"ok":false,"error":{"sqlstate":"57014","message":"canceling statement due to user request"}}`},
 		{step: "after cancel", want: `{"ok":true,"value":["Long",3]}`},
 		{step: "error then rollback", want: `{"ok":true,"value":{

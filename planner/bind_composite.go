@@ -13,9 +13,12 @@ import (
 // information_schema._pg_expandarray(anyarray) returning SETOF record
 // (x anyelement, n int), which pgjdbc and Metabase call as
 // (information_schema._pg_expandarray(i.indkey)).n. SQE has no composite
-// values: a call is accepted only where one of its fields is selected
-// immediately, and each field is bound as the plain set-returning
-// function that computes it. The select list's ProjectSet runs those
+// values: a call is accepted where one of its fields is selected
+// immediately, each field bound as the plain set-returning function that
+// computes it, or as a whole select-list entry, which becomes one column
+// per field ("keys.x", "keys.n") that (alias.keys).x reads, as pgjdbc's
+// getPrimaryKeys does. SELECT * shows those columns rather than PostgreSQL's
+// one record column. The select list's ProjectSet runs those
 // functions in lockstep, so (f(a)).x and (f(a)).n in one select list
 // stay on the same row, as PostgreSQL's do.
 
@@ -42,6 +45,38 @@ var compositeSRFs = map[string]map[string]compositeSRFField{
 	},
 }
 
+// compositeFieldOrder is the order of each composite function's fields
+// in its record type.
+var compositeFieldOrder = map[string][]string{
+	"information_schema._pg_expandarray": {"x", "n"},
+}
+
+// expandCompositeTarget binds a select-list entry that is a whole
+// composite set-returning call, f(args) AS name, as one column per field
+// named "name.field". SQE has no record values to carry it in one column,
+// so (alias.name).field in an enclosing query reads that column
+// (bindFieldSelection); ok is false when the entry is not such a call.
+func (b *Binder) expandCompositeTarget(rt *pg_query.ResTarget, ec *exprCtx) ([]target, bool, error) {
+	fc, fields := compositeSRFCall(rt.Val)
+	if fields == nil {
+		return nil, false, nil
+	}
+	name := rt.Name
+	if name == "" {
+		name = figureColname(rt.Val)
+	}
+	var out []target
+	for _, field := range compositeFieldOrder[strings.ToLower(funcName(fc))] {
+		sel := &pg_query.A_Indirection{Arg: rt.Val, Indirection: []*pg_query.Node{pg_query.MakeStrNode(field)}}
+		e, err := b.bindFieldSelection(sel, ec)
+		if err != nil {
+			return nil, true, err
+		}
+		out = append(out, target{name: name + "." + field, expr: e})
+	}
+	return out, true, nil
+}
+
 // compositeSRFCall returns the call and its function's fields when n is a
 // call of a composite set-returning function.
 func compositeSRFCall(n *pg_query.Node) (*pg_query.FuncCall, map[string]compositeSRFField) {
@@ -62,6 +97,16 @@ func isFieldSelection(ind *pg_query.A_Indirection) bool {
 // function f. Any other field selection is refused.
 func (b *Binder) bindFieldSelection(ind *pg_query.A_Indirection, ec *exprCtx) (Expr, error) {
 	fc, fields := compositeSRFCall(ind.Arg)
+	if cr := ind.Arg.GetColumnRef(); cr != nil && len(ind.Indirection) == 1 {
+		// (alias.col).field of a composite call expanded by
+		// expandCompositeTarget.
+		last := cr.Fields[len(cr.Fields)-1].GetString_()
+		if last != nil {
+			fieldsCopy := append([]*pg_query.Node(nil), cr.Fields[:len(cr.Fields)-1]...)
+			fieldsCopy = append(fieldsCopy, pg_query.MakeStrNode(last.Sval+"."+ind.Indirection[0].GetString_().Sval))
+			return b.bindColumnRef(&pg_query.ColumnRef{Fields: fieldsCopy, Location: cr.Location}, ec)
+		}
+	}
 	if fields == nil || len(ind.Indirection) != 1 {
 		return nil, pgerror.Unsupported("field selection is not supported yet")
 	}
@@ -96,6 +141,11 @@ func containsCompositeSRF(n *pg_query.Node) bool {
 			return
 		case *pg_query.A_Indirection:
 			if _, fields := compositeSRFCall(x.Arg); fields != nil {
+				found = true
+				return
+			}
+		case *pg_query.FuncCall:
+			if compositeSRFs[strings.ToLower(funcName(x))] != nil {
 				found = true
 				return
 			}

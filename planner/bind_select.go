@@ -327,6 +327,13 @@ func (b *Binder) bindTargets(list []*pg_query.Node, sc *scope, ec *exprCtx) ([]t
 			}
 			continue
 		}
+		if expanded, ok, err := b.expandCompositeTarget(rt, ec); ok {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, expanded...)
+			continue
+		}
 		e, err := b.bindExpr(rt.Val, ec)
 		if err != nil {
 			return nil, err

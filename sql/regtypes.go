@@ -178,6 +178,23 @@ func (i sessionInfo) regFunction(name string, args []types.T) (*planner.SessionF
 			}
 			return "", false
 		})
+	case "regprocin":
+		return in(types.Regproc, func(v string) (uint32, error) {
+			schema, fn := splitQualified(strings.TrimSpace(v))
+			oids := pgcatalog.BuiltinFunctionOIDs(fn)
+			switch {
+			case len(oids) == 0 || (schema != "" && schema != "pg_catalog"):
+				return 0, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", v)
+			case len(oids) > 1:
+				return 0, pgerror.New(pgerror.AmbiguousFunction, "more than one function named \"%s\"", v)
+			}
+			return oids[0], nil
+		})
+	case "regprocout":
+		return out(types.Regproc, func(oid uint32) (string, bool) {
+			f, ok := pgcatalog.BuiltinFunction(oid)
+			return f.Name, ok
+		})
 	case "regrolein":
 		return in(types.Regrole, func(v string) (uint32, error) {
 			_, r := splitQualified(v)

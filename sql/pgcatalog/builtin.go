@@ -39,3 +39,15 @@ func BuiltinFunction(oid uint32) (Function, bool) {
 	}
 	return Function{}, false
 }
+
+// BuiltinFunctionOIDs are the OIDs of the built-in functions named name,
+// in pg_proc order.
+func BuiltinFunctionOIDs(name string) []uint32 {
+	var out []uint32
+	for _, r := range builtinProcs {
+		if r["proname"] == name {
+			out = append(out, r["oid"].(uint32))
+		}
+	}
+	return out
+}
