@@ -50,10 +50,11 @@ test: test-deps
 
 bench-deps: test-deps
 
-# Micro-benchmarks, then the end-to-end comparison with PostgreSQL.
+# Micro-benchmarks, then the end-to-end comparison with PostgreSQL (and,
+# for TPC-H, DuckDB). BENCH_FLAGS passes flags, e.g. "-suite tpch -tpch-sf 0.1".
 bench: bench-deps build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./compat-tests/bench
+	$(GO) run ./compat-tests/bench $(BENCH_FLAGS)
 
 lint:
 	gofmt -l .

@@ -21,4 +21,17 @@
 // The result is one table on stdout. Any failed query, or a query whose
 // answer differs between SQE and PostgreSQL, makes the exit status
 // non-zero.
+//
+// A second part runs TPC-H queries (Q1, Q3, Q5, Q6, Q10, Q12, Q14, Q18,
+// package datagen) at a chosen scale factor. The data is generated once
+// per scale factor into a cache directory and reused: an SQE data directory
+// written through the storage API, and a DuckDB database file. Each engine
+// runs alone: SQE served from the cached directory; a fresh PostgreSQL
+// cluster loaded from the same generator with COPY and measured with
+// max_parallel_workers_per_gather 0 and then 2; and DuckDB with two
+// threads, by a program in its own module (duckdb/) so that SQE's module
+// never depends on it, which prints its timings as JSON. A query SQE cannot
+// run is shown with its SQLSTATE and message and the run goes on; an SQE
+// answer that differs from PostgreSQL's fails the run. Flag -suite chooses
+// the parts.
 package main

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -26,6 +27,9 @@ type options struct {
 	runs      int
 	largeRows int
 	pgBin     string
+	// suite is "all", "sales" (acdemo.sales) or "tpch".
+	suite string
+	tpch  tpchOptions
 }
 
 func main() {
@@ -33,9 +37,20 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales) or tpch")
+	flag.Float64Var(&opts.tpch.sf, "tpch-sf", 1, "TPC-H scale factor")
+	flag.IntVar(&opts.tpch.runs, "tpch-runs", 3, "timed runs per TPC-H query, after one warm-up")
+	flag.StringVar(&opts.tpch.cacheDir, "tpch-cache", "", "directory keeping generated TPC-H data between runs (default: the user cache dir)")
+	flag.DurationVar(&opts.tpch.timeout, "tpch-timeout", 2*time.Minute, "limit on one run of a TPC-H query")
+	flag.Int64Var(&opts.tpch.sqeMemLimit, "tpch-sqe-mem", 6<<30, "bytes of resident memory past which the SQE server is stopped during a TPC-H query")
+	flag.BoolVar(&opts.tpch.duckdb, "duckdb", true, "also run the TPC-H queries on DuckDB (module compat-tests/bench/duckdb)")
 	flag.Parse()
-	if opts.runs < 1 || opts.largeRows < 1 {
-		fmt.Fprintln(os.Stderr, "bench: -runs and -large-rows must be positive")
+	if opts.runs < 1 || opts.largeRows < 1 || opts.tpch.runs < 1 || !(opts.tpch.sf > 0) {
+		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -tpch-runs and -tpch-sf must be positive")
+		os.Exit(2)
+	}
+	if opts.suite != "all" && opts.suite != "sales" && opts.suite != "tpch" {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales or tpch")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,6 +88,19 @@ func run(ctx context.Context, opts options) (err error) {
 	if err != nil {
 		return err
 	}
+	var errs []error
+	if opts.suite != "tpch" {
+		errs = append(errs, runSales(ctx, opts, bin, work))
+	}
+	if opts.suite != "sales" {
+		errs = append(errs, runTPCH(ctx, opts, root, bin, work))
+	}
+	return errors.Join(errs...)
+}
+
+// runSales measures acdemo.sales at two sizes on SQE and at the smaller
+// one on PostgreSQL, and prints the table.
+func runSales(ctx context.Context, opts options, bin, work string) (err error) {
 	smallDir, largeDir := filepath.Join(work, "sqe-small"), filepath.Join(work, "sqe-large")
 	progress("preparing the %s-row data dir (sqe serve --demo)", sizeLabel(demoSalesRows))
 	prep, err := startSQE(ctx, bin, work, smallDir, true, "sqe-prepare")
@@ -126,7 +154,7 @@ func measureSmall(ctx context.Context, opts options, bin, work, dataDir string, 
 			// The same rows go to PostgreSQL while this server is up.
 			progress("starting PostgreSQL and copying %s rows into it", sizeLabel(demoSalesRows))
 			var err error
-			if pg, err = startPostgres(ctx, opts.pgBin, work); err != nil {
+			if pg, err = startPostgres(ctx, opts.pgBin, work, "pg"); err != nil {
 				return err
 			}
 			if pgConn, err = pg.createSalesDatabase(ctx); err != nil {

@@ -27,13 +27,13 @@ type pgServer struct {
 	port int
 }
 
-// startPostgres initialises a cluster under workDir and starts it on a free
+// startPostgres initialises a cluster in workDir/name and starts it on a free
 // loopback port with trust authentication for benchUser. As root, the
 // server runs as the postgres system user, since PostgreSQL refuses root.
 // Durability settings are off: they cost only on writes, which are not
 // measured.
-func startPostgres(ctx context.Context, binDir, workDir string) (*pgServer, error) {
-	dir := filepath.Join(workDir, "pg")
+func startPostgres(ctx context.Context, binDir, workDir, name string) (*pgServer, error) {
+	dir := filepath.Join(workDir, name)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -61,7 +61,7 @@ func startPostgres(ctx context.Context, binDir, workDir string) (*pgServer, erro
 		"-c", "listen_addresses=127.0.0.1", "-k", dir,
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	runAs(cmd, cred)
-	c, err := startChild("postgres", cmd, filepath.Join(workDir, "postgres.log"))
+	c, err := startChild(name, cmd, filepath.Join(workDir, name+".log"))
 	if err != nil {
 		return nil, err
 	}
@@ -116,18 +116,23 @@ func (p *pgServer) connect(ctx context.Context, database string) (*pgx.Conn, err
 // createSalesDatabase creates the database named like SQE's catalog and
 // returns a connection to it.
 func (p *pgServer) createSalesDatabase(ctx context.Context) (*pgx.Conn, error) {
+	return p.createDatabase(ctx, sqeDatabase)
+}
+
+// createDatabase creates database name and returns a connection to it.
+func (p *pgServer) createDatabase(ctx context.Context, name string) (*pgx.Conn, error) {
 	admin, err := p.connect(ctx, "postgres")
 	if err != nil {
 		return nil, err
 	}
-	_, err = admin.Exec(ctx, "CREATE DATABASE "+sqeDatabase)
+	_, err = admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
 	if cerr := admin.Close(ctx); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: create database: %w", err)
 	}
-	return p.connect(ctx, sqeDatabase)
+	return p.connect(ctx, name)
 }
 
 // copySales streams every row of acdemo.sales out of SQE (src) into a new

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sqe-db/sqe/compat-tests/datagen"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// tpchNamespace is the schema the TPC-H tables live in, on every engine.
+const tpchNamespace = "tpch"
+
+// tpchOptions are the flags of the TPC-H part.
+type tpchOptions struct {
+	sf       float64
+	runs     int
+	cacheDir string
+	timeout  time.Duration
+	duckdb   bool
+	// sqeMemLimit stops an SQE server whose resident set grows past it.
+	sqeMemLimit int64
+}
+
+// runTPCH measures the TPC-H queries on SQE, on PostgreSQL with zero and
+// two parallel workers per gather, and on DuckDB, one engine at a time so
+// they never share the machine, then prints the table. A query SQE fails
+// is shown as its error; an answer that differs from PostgreSQL's makes
+// the result an error.
+func runTPCH(ctx context.Context, opts options, root, bin, work string) error {
+	queries, err := datagen.Queries()
+	if err != nil {
+		return err
+	}
+	dataset, err := tpchCacheDir(opts.tpch)
+	if err != nil {
+		return err
+	}
+	rep := tpchReport{sf: opts.tpch.sf, runs: opts.tpch.runs, queries: queries}
+
+	sqeDir := filepath.Join(dataset, "sqe")
+	if err := prepareTPCHDir(ctx, sqeDir, opts.tpch.sf); err != nil {
+		return err
+	}
+	if rep.sqe, err = measureTPCHOnSQE(ctx, opts.tpch, bin, work, sqeDir, queries); err != nil {
+		return err
+	}
+	if rep.pg0, rep.pg2, err = measureTPCHOnPostgres(ctx, opts, work, queries); err != nil {
+		return err
+	}
+	if opts.tpch.duckdb {
+		rep.duck, rep.duckNote = measureTPCHOnDuckDB(ctx, opts.tpch, root, work, filepath.Join(dataset, "duckdb.db"), queries)
+	} else {
+		rep.duckNote = "not run (-duckdb=false)"
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := rep.write(os.Stdout); err != nil {
+		return err
+	}
+	return rep.check()
+}
+
+// tpchCacheDir is the directory that keeps one scale factor's generated
+// data between runs, created if needed. Its name carries the generator's
+// version, so data from an older generator is never reused.
+func tpchCacheDir(o tpchOptions) (string, error) {
+	base := o.cacheDir
+	if base == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		base = filepath.Join(cache, "sqe-bench")
+	}
+	dir := filepath.Join(base, fmt.Sprintf("tpch-v%d-sf%s", datagen.Version, strconv.FormatFloat(o.sf, 'f', -1, 64)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("tpch cache: %w", err)
+	}
+	return dir, nil
+}
+
+// prepareTPCHDir fills an SQE data directory with the TPC-H tables through
+// the storage API, unless a previous run completed it (it then holds a
+// marker file beside it). The server adds the rest of the directory when
+// it first starts.
+func prepareTPCHDir(ctx context.Context, dir string, sf float64) (err error) {
+	marker := dir + ".complete"
+	if _, err := os.Stat(marker); err == nil {
+		progress("reusing the TPC-H SF %g data dir", sf)
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	progress("generating TPC-H SF %g into an SQE data dir (storage API)", sf)
+	start := time.Now()
+	cat, err := storage.OpenEmbedded(ctx, sqeDatabase, dir, storage.AllowAll{})
+	if err != nil {
+		return fmt.Errorf("prepare TPC-H data dir: %w", err)
+	}
+	loadErr := datagen.LoadSQE(storage.WithPrincipal(ctx, storage.Principal{User: benchUser}), cat, tpchNamespace, sf)
+	if err := errors.Join(loadErr, cat.Close()); err != nil {
+		return fmt.Errorf("prepare TPC-H data dir: %w", err)
+	}
+	progress("TPC-H data dir ready in %s", time.Since(start).Round(time.Second))
+	return os.WriteFile(marker, []byte("loaded\n"), 0o644)
+}
+
+// measureTPCHOnPostgres starts a PostgreSQL cluster, loads the same rows
+// into it, and runs the queries with max_parallel_workers_per_gather 0,
+// then 2. Its failures are errors: it is the reference.
+func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queries []datagen.Query) (par0, par2 []tpchResult, err error) {
+	progress("starting PostgreSQL and loading TPC-H SF %g into it", opts.tpch.sf)
+	pg, err := startPostgres(ctx, opts.pgBin, work, "pg-tpch")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if serr := pg.Stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	conn, err := pg.createDatabase(ctx, tpchNamespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	err = datagen.LoadPostgres(ctx, conn, tpchNamespace, opts.tpch.sf)
+	if cerr := conn.Close(context.WithoutCancel(ctx)); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("postgres: %w", err)
+	}
+	progress("PostgreSQL loaded in %s", time.Since(start).Round(time.Second))
+	open := func(ctx context.Context) (*pgx.Conn, error) { return pg.connect(ctx, tpchNamespace) }
+	for _, workers := range []int{0, 2} {
+		progress("measuring TPC-H on PostgreSQL, max_parallel_workers_per_gather = %d", workers)
+		s := &session{open: open, setup: []string{
+			"SET search_path TO " + tpchNamespace,
+			fmt.Sprintf("SET max_parallel_workers_per_gather = %d", workers),
+		}}
+		res, err := runTPCHQueries(ctx, s, queries, opts.tpch, true)
+		s.close(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("postgres (%d workers): %w", workers, err)
+		}
+		if workers == 0 {
+			par0 = res
+		} else {
+			par2 = res
+		}
+	}
+	return par0, par2, nil
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sqe-db/sqe/compat-tests/datagen"
+)
+
+// memPollInterval is how often the SQE server's memory is checked while a
+// TPC-H query runs.
+const memPollInterval = 200 * time.Millisecond
+
+// errMemLimit marks a query during which the SQE server outgrew the
+// memory limit and was stopped.
+var errMemLimit = errors.New("server stopped")
+
+// measureTPCHOnSQE serves dir and runs the queries through pgwire. SQE's
+// failures are results to report, not errors. A query that times out,
+// loses its connection or makes the server outgrow o.sqeMemLimit (the
+// server is then killed, to spare the machine) leaves the server in an
+// unknown state, so the next query gets a fresh one.
+func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string, queries []datagen.Query) (res []tpchResult, err error) {
+	progress("measuring TPC-H on SQE")
+	var srv *sqeServer
+	var s *session
+	stop := func() error {
+		if srv == nil {
+			return nil
+		}
+		s.close(ctx)
+		err := srv.Stop()
+		srv, s = nil, nil
+		return err
+	}
+	defer func() {
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	for _, q := range queries {
+		if srv == nil {
+			if srv, err = startSQE(ctx, bin, work, dir, false, "sqe-tpch"); err != nil {
+				return nil, err
+			}
+			s = &session{open: srv.connect, setup: []string{"SET search_path TO " + tpchNamespace}}
+		}
+		r, qerr := runWatched(ctx, srv, s, q, o)
+		if qerr == nil {
+			progress("  %s: %s", q.Name, formatDuration(r.median()))
+			res = append(res, r)
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(qerr, errMemLimit) {
+			r.failure = fmt.Sprintf("error: server grew past %s and was stopped", formatBytes(o.sqeMemLimit))
+		} else {
+			r.failure = describeFailure(qerr, o.timeout)
+		}
+		progress("  %s: %s", q.Name, r.failure)
+		res = append(res, r)
+		if isServerError(qerr) && srv.running() {
+			continue // an ordinary SQL error: the server is fine
+		}
+		// Stopping may end in a kill; that is expected here.
+		_ = stop()
+	}
+	return res, nil
+}
+
+// runWatched runs q while checking the server's peak memory, killing the
+// server when it passes the limit.
+func runWatched(ctx context.Context, srv *sqeServer, s *session, q datagen.Query, o tpchOptions) (tpchResult, error) {
+	done := make(chan struct{})
+	killed := make(chan struct{})
+	go func() {
+		t := time.NewTicker(memPollInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if rss, err := peakRSS(srv.pid()); err == nil && rss > o.sqeMemLimit {
+				_ = srv.cmd.Process.Kill()
+				close(killed)
+				return
+			}
+		}
+	}()
+	r, err := runTPCHQuery(ctx, s, q, o)
+	close(done)
+	select {
+	case <-killed:
+		return r, errMemLimit
+	default:
+	}
+	return r, err
+}
