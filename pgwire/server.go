@@ -130,6 +130,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		return nil
 	}
 	if err := s.Listen(); err != nil {
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			// Shutdown won the race with this Serve: nothing to serve.
+			return nil
+		}
 		return err
 	}
 	s.mu.Lock()
