@@ -355,6 +355,10 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 			return nil, err
 		}
 	}
+	res, err := scaleFromArguments(f.Name, args, res)
+	if err != nil {
+		return nil, err
+	}
 	return &Func{Name: f.Name, Args: args, Typ: res, leakproof: f.Leakproof}, nil
 }
 

@@ -388,7 +388,10 @@ func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 		return evalRows(f.row, args, int(b.NumRows()), f.res)
 	}
 	if len(args) == 0 {
-		return nil, fmt.Errorf("function without arguments")
+		// A function without arguments still answers one value per row.
+		rows := array.NewNull(int(b.NumRows()))
+		defer rows.Release()
+		return f.kernel([]arrow.Array{rows}, f.res)
 	}
 	return f.kernel(args, f.res)
 }

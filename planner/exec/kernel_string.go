@@ -70,6 +70,12 @@ func lookupKernel(name string) (scalarKernel, error) {
 	if k, ok := datetimeKernel(name); ok {
 		return k, nil
 	}
+	if k, ok := mathKernel(name); ok {
+		return k, nil
+	}
+	if k, ok := moreStringKernel(name); ok {
+		return k, nil
+	}
 	return nil, fmt.Errorf("function %s cannot be executed", name)
 }
 

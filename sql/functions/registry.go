@@ -147,24 +147,18 @@ func sameResult(t types.T) (types.T, bool) {
 // not existing (42883).
 var postgresFunctions = map[string]bool{
 	"array_agg": true, "array_to_string": true,
-	"bool_and": true, "bool_or": true, "cbrt": true, "ceiling": true,
-	"coalesce": true, "concat_ws": true,
-	"cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
+	"bool_and": true, "bool_or": true, "ceiling": true,
+	"coalesce": true, "cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "dense_rank": true,
-	"exp": true, "first_value": true, "format_type": true,
-	"generate_series": true, "greatest": true, "initcap": true, "json_agg": true, "json_build_object": true,
+	"first_value": true, "format_type": true,
+	"generate_series": true, "greatest": true, "json_agg": true, "json_build_object": true,
 	"jsonb_agg": true, "lag": true, "last_value": true, "lead": true, "least": true, "left": true,
-	"ln": true, "log": true, "lpad": true,
-	"md5": true, "mod": true, "nth_value": true, "ntile": true,
+	"nth_value": true, "ntile": true,
 	"nullif": true, "percent_rank": true, "percentile_cont": true, "percentile_disc": true, "pg_backend_pid": true,
-	"pi": true, "power": true, "random": true, "rank": true, "regexp_match": true,
-	"regexp_replace": true, "repeat": true, "reverse": true, "round": true,
-	"row_number": true, "rpad": true, "session_user": true, "set_config": true, "sign": true,
-	"split_part": true, "sqrt": true, "stddev": true, "stddev_pop": true,
+	"rank": true, "row_number": true, "session_user": true, "set_config": true, "stddev": true, "stddev_pop": true,
 	"stddev_samp": true, "substring": true,
-	"trim": true, "trunc": true, "unnest": true,
-	"var_pop": true, "var_samp": true, "variance": true, "version": true, "width_bucket": true,
-}
+	"trim": true, "unnest": true,
+	"var_pop": true, "var_samp": true, "variance": true, "version": true}
 
 // IsPostgresFunction reports whether name is a PostgreSQL function SQE
 // does not implement yet.

@@ -1,0 +1,25 @@
+package planner
+
+import (
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// scaleFromArguments fixes the result type of round(numeric, n) and
+// trunc(numeric, n): PostgreSQL's result has scale n, and SQE's numeric
+// columns carry one scale, so n must be a constant. Other calls keep res.
+func scaleFromArguments(name string, args []Expr, res types.T) (types.T, error) {
+	if (name != "round" && name != "trunc") || len(args) != 2 || res.OID != types.OIDNumeric {
+		return res, nil
+	}
+	c, ok := args[1].(*Const)
+	if !ok {
+		return res, pgerror.Unsupported("%s(numeric, integer) with a non-constant scale is not supported yet", name)
+	}
+	if c.Value == nil {
+		return res, nil
+	}
+	n := c.Value.(int64)
+	res.Scale = int32(min(max(n, 0), types.MaxNumericPrecision))
+	return res, nil
+}

@@ -1,0 +1,343 @@
+package exec
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// mathKernel returns the kernels of the mathematical functions; ok is
+// false for other names.
+func mathKernel(name string) (scalarKernel, bool) {
+	switch name {
+	case "sqrt":
+		return float1(func(x float64) (float64, error) {
+			if x < 0 {
+				return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
+			}
+			return math.Sqrt(x), nil
+		}), true
+	case "cbrt":
+		return float1(func(x float64) (float64, error) { return math.Cbrt(x), nil }), true
+	case "exp":
+		return float1(func(x float64) (float64, error) { return checkFloat(math.Exp(x), x) }), true
+	case "ln":
+		return float1(func(x float64) (float64, error) {
+			if err := logDomain(x); err != nil {
+				return 0, err
+			}
+			return math.Log(x), nil
+		}), true
+	case "degrees":
+		return float1(func(x float64) (float64, error) { return x * 180 / math.Pi, nil }), true
+	case "radians":
+		return float1(func(x float64) (float64, error) { return x * math.Pi / 180, nil }), true
+	case "log":
+		return logKernel, true
+	case "power":
+		return rowKernel(func(v []any) (any, error) { return power(v[0].(float64), v[1].(float64)) }), true
+	case "pi":
+		return constKernel(math.Pi), true
+	case "random":
+		return randomKernel, true
+	case "round", "trunc":
+		return roundKernel(name == "round"), true
+	case "mod":
+		return modKernel, true
+	case "sign":
+		return signKernel, true
+	case "width_bucket":
+		return rowKernel(widthBucket), true
+	}
+	return nil, false
+}
+
+// float1 applies f to each non-null value of a float8 column.
+func float1(f func(float64) (float64, error)) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		in := values[float64](args[0])
+		validity, nulls := validity1(args[0])
+		out := make([]float64, len(in))
+		for i, x := range in {
+			if !validAt(validity, i) {
+				continue
+			}
+			v, err := f(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return newFixed(arrow.PrimitiveTypes.Float64, out, validity, nulls), nil
+	}
+}
+
+// checkFloat reports a finite input whose result overflowed, as
+// PostgreSQL's float8 functions do.
+func checkFloat(v, in float64) (float64, error) {
+	if math.IsInf(v, 0) && !math.IsInf(in, 0) {
+		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+	}
+	return v, nil
+}
+
+func logDomain(x float64) error {
+	switch {
+	case x == 0:
+		return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+	case x < 0:
+		return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+	}
+	return nil
+}
+
+// logKernel is log(x) (base 10) and log(b, x).
+func logKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	if len(args) == 1 {
+		return float1(func(x float64) (float64, error) {
+			if err := logDomain(x); err != nil {
+				return 0, err
+			}
+			return math.Log10(x), nil
+		})(args, res)
+	}
+	return rowKernel(func(v []any) (any, error) {
+		b, x := v[0].(float64), v[1].(float64)
+		if err := logDomain(b); err != nil {
+			return nil, err
+		}
+		if err := logDomain(x); err != nil {
+			return nil, err
+		}
+		if b == 1 {
+			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+		}
+		n, err := decimal128.FromFloat64(math.Log(x)/math.Log(b), types.MaxNumericPrecision, res.Scale)
+		if err != nil {
+			return nil, errNumericOverflow()
+		}
+		return n, nil
+	})(args, res)
+}
+
+// power is PostgreSQL's float8 pow with its domain errors.
+func power(x, y float64) (any, error) {
+	switch {
+	case x == 0 && y < 0:
+		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+	case x < 0 && y != math.Trunc(y):
+		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+	}
+	v := math.Pow(x, y)
+	if math.IsInf(v, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+	}
+	if v == 0 && x != 0 && !math.IsInf(y, 0) {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+	}
+	return v, nil
+}
+
+// constKernel is a function without arguments and a fixed value. A
+// function without arguments gets one NULL-typed array that gives the
+// batch's length (funcEval).
+func constKernel(v float64) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		out := make([]float64, args[0].Len())
+		for i := range out {
+			out[i] = v
+		}
+		return newFixed(arrow.PrimitiveTypes.Float64, out, nil, 0), nil
+	}
+}
+
+// randomKernel is random(): a fresh value per call.
+func randomKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	out := make([]float64, args[0].Len())
+	for i := range out {
+		out[i] = rand.Float64()
+	}
+	return newFixed(arrow.PrimitiveTypes.Float64, out, nil, 0), nil
+}
+
+// roundKernel is round/trunc of float8 (to an integer) and of numeric
+// (to the result's scale, which the binder took from the second
+// argument). As in PostgreSQL, numeric rounds half away from zero and
+// float8 half to even (rint).
+func roundKernel(round bool) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		if res.OID == types.OIDFloat8 {
+			return float1(func(x float64) (float64, error) {
+				if round {
+					return math.RoundToEven(x), nil
+				}
+				return math.Trunc(x), nil
+			})(args[:1], res)
+		}
+		in := values[decimal128.Num](args[0])
+		from := decimalScale(args[0])
+		validity, nulls := validity1(args[0])
+		if len(args) == 2 {
+			validity, nulls = validity2(args[0], args[1])
+		}
+		out := make([]decimal128.Num, len(in))
+		for i, v := range in {
+			if !validAt(validity, i) {
+				continue
+			}
+			digits := res.Scale
+			if len(args) == 2 {
+				digits = int32(max(min(values[int32](args[1])[i], types.MaxNumericPrecision), -types.MaxNumericPrecision))
+			}
+			r, ok := rescaleRounding(v, from, digits, round)
+			if ok && digits < res.Scale {
+				r, ok = types.Rescale(r, max(digits, 0), res.Scale)
+			}
+			if !ok {
+				return nil, errNumericOverflow()
+			}
+			out[i] = r
+		}
+		return newFixed(res.Arrow(), out, validity, nulls), nil
+	}
+}
+
+// rescaleRounding moves v from scale from to scale to, rounding half away
+// from zero (round) or truncating toward zero. A negative to rounds to
+// tens, hundreds, ... and gives scale 0.
+func rescaleRounding(v decimal128.Num, from, to int32, round bool) (decimal128.Num, bool) {
+	if to >= from {
+		return types.Rescale(v, from, to)
+	}
+	if to < 0 {
+		// Read v as if it had -to more decimals, round to an integer, then
+		// scale the integer back up: round(1234.5, -2) = 1200.
+		shifted, ok := rescaleRounding(v, from-to, 0, round)
+		if !ok {
+			return shifted, false
+		}
+		for k := int32(0); k < -to; k++ {
+			shifted = shifted.Mul(decimal128.FromU64(10))
+		}
+		return shifted, true
+	}
+	div := decimal128.FromU64(1)
+	ten := decimal128.FromU64(10)
+	for k := to; k < from; k++ {
+		div = div.Mul(ten)
+	}
+	q, r := v.Div(div)
+	if round {
+		twice := r.Abs().Mul(decimal128.FromU64(2))
+		if twice.Cmp(div) >= 0 {
+			if v.Sign() < 0 {
+				q = q.Sub(decimal128.FromU64(1))
+			} else {
+				q = q.Add(decimal128.FromU64(1))
+			}
+		}
+	}
+	return q, true
+}
+
+// modKernel is mod(a, b) for integers and numerics: the remainder with
+// the dividend's sign.
+func modKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	if res.Family() == types.FamilyInt {
+		return rowKernel(func(v []any) (any, error) {
+			a, b := v[0].(int64), v[1].(int64)
+			if b == 0 {
+				return nil, errDivisionByZero()
+			}
+			if b == -1 {
+				return int64(0), nil
+			}
+			return a % b, nil
+		})(args, res)
+	}
+	l, r := values[decimal128.Num](args[0]), values[decimal128.Num](args[1])
+	ls, rs := decimalScale(args[0]), decimalScale(args[1])
+	validity, nulls := validity2(args[0], args[1])
+	out := make([]decimal128.Num, len(l))
+	for i := range l {
+		if !validAt(validity, i) {
+			continue
+		}
+		a, b := alignDecimal(l[i], ls, r[i], rs)
+		if b.Sign() == 0 {
+			return nil, errDivisionByZero()
+		}
+		_, rem := a.Div(b)
+		v, ok := types.Rescale(rem, max(ls, rs), res.Scale)
+		if !ok {
+			return nil, errNumericOverflow()
+		}
+		out[i] = v
+	}
+	return newFixed(res.Arrow(), out, validity, nulls), nil
+}
+
+// signKernel is sign(x): -1, 0 or 1 at the argument's type.
+func signKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	if res.OID == types.OIDFloat8 {
+		return float1(func(x float64) (float64, error) {
+			switch {
+			case x > 0:
+				return 1, nil
+			case x < 0:
+				return -1, nil
+			}
+			return x, nil
+		})(args, res)
+	}
+	in := values[decimal128.Num](args[0])
+	validity, nulls := validity1(args[0])
+	out := make([]decimal128.Num, len(in))
+	for i, v := range in {
+		s, _ := types.Rescale(decimal128.FromI64(int64(v.Sign())), 0, res.Scale)
+		out[i] = s
+	}
+	return newFixed(res.Arrow(), out, validity, nulls), nil
+}
+
+// widthBucket is width_bucket(operand, low, high, count).
+func widthBucket(v []any) (any, error) {
+	x, lo, hi, n := v[0].(float64), v[1].(float64), v[2].(float64), v[3].(int64)
+	switch {
+	case n <= 0:
+		return nil, pgerror.New(pgerror.InvalidArgumentForWidthBucket, "count must be greater than zero")
+	case lo == hi:
+		return nil, pgerror.New(pgerror.InvalidArgumentForWidthBucket, "lower bound cannot equal upper bound")
+	case math.IsNaN(x) || math.IsNaN(lo) || math.IsNaN(hi):
+		return nil, pgerror.New(pgerror.InvalidArgumentForWidthBucket, "operand, lower bound, and upper bound cannot be NaN")
+	}
+	var b int64
+	if lo < hi {
+		switch {
+		case x < lo:
+			b = 0
+		case x >= hi:
+			b = n + 1
+		default:
+			b = int64(float64(n)*((x-lo)/(hi-lo))) + 1
+		}
+	} else {
+		switch {
+		case x > lo:
+			b = 0
+		case x <= hi:
+			b = n + 1
+		default:
+			b = int64(float64(n)*((lo-x)/(lo-hi))) + 1
+		}
+	}
+	if b > math.MaxInt32 {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	return b, nil
+}

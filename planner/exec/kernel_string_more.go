@@ -1,0 +1,313 @@
+package exec
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// maxStringBytes is PostgreSQL's limit on one text value (1 GB): a
+// longer result is refused with 54000 rather than allocated.
+const maxStringBytes = 1 << 30
+
+func errStringTooLong() error {
+	return pgerror.New(pgerror.ProgramLimitExceeded, "requested length too large")
+}
+
+// moreStringKernel returns the kernels of lpad, rpad, repeat, reverse,
+// initcap, md5, split_part, concat_ws, regexp_replace, regexp_match,
+// translate, ascii, octet_length, chr and to_hex; ok is false for other
+// names.
+func moreStringKernel(name string) (scalarKernel, bool) {
+	switch name {
+	case "lpad", "rpad":
+		left := name == "lpad"
+		return rowKernel(func(v []any) (any, error) {
+			fill := " "
+			if len(v) == 3 {
+				fill = v[2].(string)
+			}
+			return pad(v[0].(string), v[1].(int64), fill, left)
+		}), true
+	case "repeat":
+		return rowKernel(func(v []any) (any, error) {
+			s, n := v[0].(string), v[1].(int64)
+			if n <= 0 {
+				return "", nil
+			}
+			if int64(len(s))*n > maxStringBytes {
+				return nil, errStringTooLong()
+			}
+			return strings.Repeat(s, int(n)), nil
+		}), true
+	case "reverse":
+		return rowKernel(func(v []any) (any, error) {
+			r := []rune(v[0].(string))
+			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+				r[i], r[j] = r[j], r[i]
+			}
+			return string(r), nil
+		}), true
+	case "initcap":
+		return rowKernel(func(v []any) (any, error) { return initcap(v[0].(string)), nil }), true
+	case "md5":
+		return rowKernel(func(v []any) (any, error) {
+			sum := md5.Sum([]byte(v[0].(string)))
+			return hex.EncodeToString(sum[:]), nil
+		}), true
+	case "split_part":
+		return rowKernel(splitPart), true
+	case "concat_ws":
+		return concatWS, true
+	case "regexp_replace":
+		return regexpKernel(false), true
+	case "regexp_match":
+		return regexpKernel(true), true
+	case "translate":
+		return rowKernel(func(v []any) (any, error) { return translate(v[0].(string), v[1].(string), v[2].(string)), nil }), true
+	case "ascii":
+		return rowKernel(func(v []any) (any, error) {
+			r, _ := utf8.DecodeRuneInString(v[0].(string))
+			if r == utf8.RuneError {
+				return int64(0), nil
+			}
+			return int64(r), nil
+		}), true
+	case "octet_length":
+		return rowKernel(func(v []any) (any, error) { return int64(len(v[0].(string))), nil }), true
+	case "chr":
+		return rowKernel(func(v []any) (any, error) {
+			c := v[0].(int64)
+			switch {
+			case c == 0:
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "null character not permitted")
+			case c < 0 || c > unicode.MaxRune || (c >= 0xD800 && c <= 0xDFFF):
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
+			}
+			return string(rune(c)), nil
+		}), true
+	case "to_hex":
+		return rowKernel(func(v []any) (any, error) { return strconv.FormatUint(uint64(v[0].(int64)), 16), nil }), true
+	}
+	return nil, false
+}
+
+// pad is lpad/rpad: s cut or filled with fill to n characters.
+func pad(s string, n int64, fill string, left bool) (any, error) {
+	if n <= 0 {
+		return "", nil
+	}
+	if n*4 > maxStringBytes {
+		return nil, errStringTooLong()
+	}
+	r := []rune(s)
+	if int64(len(r)) >= n {
+		return string(r[:n]), nil
+	}
+	f := []rune(fill)
+	if len(f) == 0 {
+		return s, nil
+	}
+	need := int(n) - len(r)
+	filler := make([]rune, need)
+	for i := range filler {
+		filler[i] = f[i%len(f)]
+	}
+	if left {
+		return string(filler) + s, nil
+	}
+	return s + string(filler), nil
+}
+
+// initcap upper-cases the first letter of each word and lower-cases the
+// rest; words are runs of letters and digits, as PostgreSQL's initcap.
+func initcap(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inWord := false
+	for _, r := range s {
+		if inWord {
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteRune(unicode.ToUpper(r))
+		}
+		inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return b.String()
+}
+
+// splitPart is split_part(s, delimiter, n); a negative n counts from the
+// end (PostgreSQL 14 and later).
+func splitPart(v []any) (any, error) {
+	s, delim, n := v[0].(string), v[1].(string), v[2].(int64)
+	if n == 0 {
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "field position must not be zero")
+	}
+	var parts []string
+	if delim == "" {
+		parts = []string{s}
+	} else {
+		parts = strings.Split(s, delim)
+	}
+	if n < 0 {
+		n = int64(len(parts)) + n + 1
+	}
+	if n < 1 || n > int64(len(parts)) {
+		return "", nil
+	}
+	return parts[n-1], nil
+}
+
+// concatWS is concat_ws(separator, values...): NULL values are skipped,
+// a NULL separator gives NULL.
+func concatWS(args []arrow.Array, res types.T) (arrow.Array, error) {
+	n := args[0].Len()
+	out := make([]any, n)
+	for r := 0; r < n; r++ {
+		if args[0].IsNull(r) {
+			continue
+		}
+		sep := valueAt(args[0], r).(string)
+		var parts []string
+		for _, a := range args[1:] {
+			if a.IsNull(r) {
+				continue
+			}
+			parts = append(parts, a.(*array.String).Value(r))
+		}
+		out[r] = strings.Join(parts, sep)
+	}
+	return valuesArray(res, out)
+}
+
+// translate replaces each character of s found in from by the character
+// at the same position in to, deleting it when to is shorter.
+func translate(s, from, to string) string {
+	f, t := []rune(from), []rune(to)
+	var b strings.Builder
+	for _, r := range s {
+		idx := -1
+		for i, c := range f {
+			if c == r {
+				idx = i
+				break
+			}
+		}
+		switch {
+		case idx < 0:
+			b.WriteRune(r)
+		case idx < len(t):
+			b.WriteRune(t[idx])
+		}
+	}
+	return b.String()
+}
+
+// regexpKernel is regexp_replace(s, pattern, replacement [, flags]) and
+// regexp_match(s, pattern [, flags]), with PostgreSQL's flags i (case
+// insensitive) and g (every match, regexp_replace only).
+func regexpKernel(match bool) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		cache := map[string]*regexp.Regexp{}
+		return rowKernel(func(v []any) (any, error) {
+			s, pattern := v[0].(string), v[1].(string)
+			flags := ""
+			if match && len(v) == 3 {
+				flags = v[2].(string)
+			}
+			if !match && len(v) == 4 {
+				flags = v[3].(string)
+			}
+			global := false
+			prefix := ""
+			for _, f := range flags {
+				switch f {
+				case 'g':
+					if match {
+						return nil, pgerror.New(pgerror.InvalidParameterValue, "regexp_match() does not support the \"global\" option").
+							WithHint("Use the regexp_matches function instead.")
+					}
+					global = true
+				case 'i':
+					prefix = "(?i)"
+				case 'c':
+				default:
+					return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", f)
+				}
+			}
+			re, ok := cache[prefix+pattern]
+			if !ok {
+				var err error
+				if re, err = regexp.Compile(prefix + pattern); err != nil {
+					return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+				}
+				cache[prefix+pattern] = re
+			}
+			if match {
+				m := re.FindStringSubmatch(s)
+				if m == nil {
+					return nil, nil
+				}
+				out := make([]any, 0, len(m))
+				if len(m) == 1 {
+					return []any{m[0]}, nil
+				}
+				idx := re.FindStringSubmatchIndex(s)
+				for g := 1; g < len(m); g++ {
+					if idx[2*g] < 0 {
+						out = append(out, nil)
+					} else {
+						out = append(out, m[g])
+					}
+				}
+				return out, nil
+			}
+			repl := postgresReplacement(v[2].(string))
+			if global {
+				return re.ReplaceAllString(s, repl), nil
+			}
+			loc := re.FindStringSubmatchIndex(s)
+			if loc == nil {
+				return s, nil
+			}
+			var dst []byte
+			dst = re.ExpandString(dst, repl, s, loc)
+			return s[:loc[0]] + string(dst) + s[loc[1]:], nil
+		})(args, res)
+	}
+}
+
+// postgresReplacement turns PostgreSQL's replacement syntax (\1..\9 for
+// groups, \& for the whole match, \\ for a backslash) into Go's.
+func postgresReplacement(r string) string {
+	var b strings.Builder
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == '$':
+			b.WriteString("$$")
+		case c == '\\' && i+1 < len(r) && r[i+1] >= '1' && r[i+1] <= '9':
+			b.WriteString("${" + string(r[i+1]) + "}")
+			i++
+		case c == '\\' && i+1 < len(r) && r[i+1] == '&':
+			b.WriteString("${0}")
+			i++
+		case c == '\\' && i+1 < len(r) && r[i+1] == '\\':
+			b.WriteByte('\\')
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

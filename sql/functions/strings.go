@@ -1,0 +1,53 @@
+package functions
+
+import "github.com/sqe-db/sqe/sql/types"
+
+// String functions beyond the basic ones in scalar.go.
+
+// padArgs is lpad/rpad(text, int [, text]).
+func padArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 2 && len(args) != 3 {
+		return nil, types.T{}, false
+	}
+	if !isTextLike(args[0]) || (args[1].Family() != types.FamilyInt && args[1].OID != types.OIDUnknown) {
+		return nil, types.T{}, false
+	}
+	out := []types.T{types.Text, types.Int4}
+	if len(args) == 3 {
+		if !isTextLike(args[2]) {
+			return nil, types.T{}, false
+		}
+		out = append(out, types.Text)
+	}
+	return out, types.Text, true
+}
+
+// textIntTextArgs is split_part(text, text, int).
+func splitPartArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 3 || !isTextLike(args[0]) || !isTextLike(args[1]) || (args[2].Family() != types.FamilyInt && args[2].OID != types.OIDUnknown) {
+		return nil, types.T{}, false
+	}
+	return []types.T{types.Text, types.Text, types.Int4}, types.Text, true
+}
+
+// intToTextArgs is chr(int) and to_hex(int).
+func intToTextArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 || (args[0].Family() != types.FamilyInt && args[0].OID != types.OIDUnknown) {
+		return nil, types.T{}, false
+	}
+	t := types.Int4
+	if args[0].OID == types.OIDInt8 {
+		t = types.Int8
+	}
+	return []types.T{t}, types.Text, true
+}
+
+// concatWSArgs is concat_ws(separator, any...).
+func concatWSArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) < 2 || !isTextLike(args[0]) {
+		return nil, types.T{}, false
+	}
+	return anyToText(args)
+}
+
+func isTextLike(t types.T) bool { return t.Family() == types.FamilyString || t.OID == types.OIDUnknown }
