@@ -118,7 +118,12 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		}
 		return res, err
 	case *pg_query.Node_AExpr:
+		if x.AExpr.Kind == pg_query.A_Expr_Kind_AEXPR_SIMILAR {
+			return b.bindSimilar(x.AExpr, ec)
+		}
 		return b.bindAExpr(x.AExpr, ec)
+	case *pg_query.Node_MinMaxExpr:
+		return b.bindMinMax(x.MinMaxExpr, ec)
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(x.BoolExpr, ec)
 	case *pg_query.Node_NullTest:
@@ -458,6 +463,9 @@ func negateConst(c *Const) (Expr, error) {
 
 // binary resolves an operator over two bound arguments.
 func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
+	if e, ok, err := b.jsonOperator(opName, l, r, loc); ok {
+		return e, err
+	}
 	op, ok := functions.LookupOperator(opName)
 	if !ok {
 		if isJSONOperator(opName) && (l.Type().Family() == types.FamilyJSON || r.Type().Family() == types.FamilyJSON) {

@@ -380,6 +380,11 @@ func figureColnameStrength(n *pg_query.Node) (string, int) {
 		return sqlValueFunctionName(x.SqlvalueFunction), 2
 	case *pg_query.Node_CaseExpr:
 		return "case", 2
+	case *pg_query.Node_MinMaxExpr:
+		if x.MinMaxExpr.Op == pg_query.MinMaxOp_IS_LEAST {
+			return "least", 2
+		}
+		return "greatest", 2
 	case *pg_query.Node_AArrayExpr:
 		return "array", 2
 	case *pg_query.Node_AIndirection:

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -68,4 +69,44 @@ func typedComparator(a arrow.Array, t types.T, desc, nullsFirst bool) (func(i, j
 		parsed[i] = v
 	}
 	return withOrder(a, func(i, j int) int { return parsed[i].Compare(&parsed[j]) }, desc, nullsFirst), nil
+}
+
+// jsonExtractKernel returns the kernels of the json extraction operators
+// (planner's jsonOperator); ok is false for other names.
+func jsonExtractKernel(name string) (scalarKernel, bool) {
+	var get func(doc string, key any) (string, bool)
+	switch strings.TrimSuffix(name, "_text") {
+	case "json_field":
+		get = func(doc string, key any) (string, bool) { return types.JSONField(doc, key.(string)) }
+	case "json_element":
+		get = func(doc string, key any) (string, bool) { return types.JSONElement(doc, int(key.(int64))) }
+	case "json_path":
+		get = func(doc string, key any) (string, bool) {
+			var path []string
+			for _, p := range key.([]any) {
+				if p == nil {
+					return "", false
+				}
+				path = append(path, p.(string))
+			}
+			return types.JSONPath(doc, path)
+		}
+	default:
+		return nil, false
+	}
+	asText := strings.HasSuffix(name, "_text")
+	return rowKernel(func(v []any) (any, error) {
+		raw, ok := get(v[0].(string), v[1])
+		if !ok {
+			return nil, nil
+		}
+		if asText {
+			s, ok := types.JSONAsText(raw)
+			if !ok {
+				return nil, nil
+			}
+			return s, nil
+		}
+		return raw, nil
+	}), true
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -53,6 +54,8 @@ func mathKernel(name string) (scalarKernel, bool) {
 		return signKernel, true
 	case "width_bucket":
 		return rowKernel(widthBucket), true
+	case "greatest", "least":
+		return minMaxKernel(name == "greatest"), true
 	}
 	return nil, false
 }
@@ -340,4 +343,45 @@ func widthBucket(v []any) (any, error) {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
 	}
 	return b, nil
+}
+
+// minMaxKernel is GREATEST (greatest true) and LEAST over arguments of
+// one type: per row the largest (smallest) non-NULL value.
+func minMaxKernel(greatest bool) scalarKernel {
+	op := "<"
+	if greatest {
+		op = ">"
+	}
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		cur := args[0]
+		cur.Retain()
+		for _, next := range args[1:] {
+			better, err := compareTyped(op, next, cur, res)
+			if err != nil {
+				cur.Release()
+				return nil, err
+			}
+			n := cur.Len()
+			idx := make([]int32, n)
+			bb := better.(*array.Boolean)
+			for i := range idx {
+				idx[i] = int32(i)
+				if next.IsValid(i) && (cur.IsNull(i) || (bb.IsValid(i) && bb.Value(i))) {
+					idx[i] = int32(n + i)
+				}
+			}
+			better.Release()
+			both, err := concatArrays([]arrow.Array{cur, next})
+			cur.Release()
+			if err != nil {
+				return nil, err
+			}
+			cur, err = takeIndices(both, idx)
+			both.Release()
+			if err != nil {
+				return nil, err
+			}
+		}
+		return cur, nil
+	}
 }

@@ -73,6 +73,9 @@ func lookupKernel(name string) (scalarKernel, error) {
 	if k, ok := mathKernel(name); ok {
 		return k, nil
 	}
+	if k, ok := jsonExtractKernel(name); ok {
+		return k, nil
+	}
 	if k, ok := moreStringKernel(name); ok {
 		return k, nil
 	}

@@ -27,6 +27,7 @@ const (
 	InvalidParameterValue               = "22023"
 	DivisionByZero                      = "22012"
 	InvalidRegularExpression            = "2201B"
+	InvalidEscapeSequence               = "22025"
 	InvalidArgumentForLogarithm         = "2201E"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidArgumentForWidthBucket       = "2201G"
