@@ -12,8 +12,6 @@ import (
 // bindSelect or refused here.
 func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 	switch {
-	case len(s.DistinctClause) > 0 && s.DistinctClause[0] != nil && s.DistinctClause[0].Node != nil:
-		return pgerror.Unsupported("DISTINCT ON is not supported yet")
 	case s.IntoClause != nil:
 		return pgerror.Unsupported("SELECT INTO is not supported")
 	case len(s.LockingClause) > 0:
@@ -133,6 +131,14 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	var onKeys []SortKey
+	if isDistinctOn(s) {
+		var onHidden []target
+		if onKeys, onHidden, err = b.bindDistinctOnKeys(s, targets, ec); err != nil {
+			return nil, err
+		}
+		hidden = append(hidden, onHidden...)
+	}
 	if err := b.checkNamedWindows(s.WindowClause, ec); err != nil {
 		return nil, err
 	}
@@ -179,7 +185,17 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		proj.Cols = append(proj.Cols, b.newColumn(t.name, col))
 	}
 	node = proj
-	if len(s.DistinctClause) > 0 {
+	if len(onKeys) > 0 {
+		for i := range keys {
+			keys[i].Expr = b.projected(proj, keys[i].Expr)
+		}
+		for i := range onKeys {
+			onKeys[i].Expr = b.projected(proj, onKeys[i].Expr)
+		}
+		if node, keys, err = b.distinctOn(proj, onKeys, keys); err != nil {
+			return nil, err
+		}
+	} else if len(s.DistinctClause) > 0 {
 		// SELECT DISTINCT groups by every output column; the group
 		// columns keep the projection's IDs, so ORDER BY refers to them.
 		if len(hidden) > 0 {
@@ -201,7 +217,7 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	if node, err = b.applyLimit(s, node); err != nil {
 		return nil, err
 	}
-	if len(hidden) > 0 {
+	if len(hidden) > 0 || len(onKeys) > 0 {
 		final := &Project{Input: node}
 		for _, c := range proj.Cols[:len(targets)] {
 			final.Exprs = append(final.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
