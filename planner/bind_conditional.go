@@ -58,12 +58,24 @@ func (b *Binder) newCase(whens []When, els Expr, what string) (Expr, error) {
 }
 
 // coerceResult converts a branch result to the CASE type; numerics keep
-// the widest scale.
+// the widest scale. Every branch must come out at exactly that scale,
+// even when the type has no typmod (where a plain cast keeps the value's
+// own scale): the branches fill one column, and a column has one scale.
 func (b *Binder) coerceResult(e Expr, t types.T) (Expr, error) {
 	if e.Type() == t {
 		return e, nil
 	}
-	return b.coerce(e, t, 0)
+	if t.OID != types.OIDNumeric || t.Precision != 0 || !e.Type().IsNumeric() || e.Type().Family() == types.FamilyFloat {
+		return b.coerce(e, t, 0)
+	}
+	if c, ok := e.(*Const); ok {
+		v, err := convertConst(c.Value, c.Typ, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{Typ: t, Value: v}, nil
+	}
+	return &Cast{Arg: e, To: t}, nil
 }
 
 func (b *Binder) bindCase(c *pg_query.CaseExpr, ec *exprCtx) (Expr, error) {

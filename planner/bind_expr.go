@@ -730,7 +730,7 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "function %s is not supported yet", name)
 	}
 	if !isAgg {
-		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s does not exist", name).
+		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, b.argTypeNames(fc.Args, ec)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	if fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || fc.FuncVariadic {

@@ -1,6 +1,10 @@
 package planner
 
 import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
@@ -22,4 +26,18 @@ func scaleFromArguments(name string, args []Expr, res types.T) (types.T, error) 
 	n := c.Value.(int64)
 	res.Scale = int32(min(max(n, 0), types.MaxNumericPrecision))
 	return res, nil
+}
+
+// argTypeNames lists the arguments' types for an "function f(...) does
+// not exist" message, as PostgreSQL names them ("unknown" for a string
+// literal, "???" for an argument that does not bind).
+func (b *Binder) argTypeNames(args []*pg_query.Node, ec *exprCtx) string {
+	names := make([]string, len(args))
+	for i, n := range args {
+		names[i] = "???"
+		if e, err := b.bindExpr(n, &exprCtx{scope: ec.scope, clause: ec.clause}); err == nil {
+			names[i] = e.Type().Name()
+		}
+	}
+	return strings.Join(names, ", ")
 }

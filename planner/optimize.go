@@ -19,6 +19,15 @@ type Rule struct {
 // leakproof predicate moves below a barrier filter, and no predicate on a
 // masked column moves below the masking projection.
 var Rules = []Rule{
+	// Move WHERE and ON conjuncts down to the join input they read, as
+	// far as outer joins and barriers allow.
+	{Name: "pushFiltersThroughJoins", Apply: pushFiltersThroughJoins},
+	// Fold what is left above an inner join into its ON condition, where
+	// equalities between the sides become hash keys.
+	{Name: "mergeFiltersIntoJoins", Apply: mergeFiltersIntoJoins},
+	// Reorder trees of inner joins from row estimates, linked leaves
+	// first, hashing the smaller side of each join.
+	{Name: "orderJoins", Apply: orderJoins},
 	// Translate the leakproof predicates sitting on a scan into Iceberg
 	// filters, so files and row groups that cannot match are never read.
 	{Name: "pushFiltersIntoScan", Apply: pushFiltersIntoScan},
