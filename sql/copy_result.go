@@ -75,7 +75,7 @@ type copyResult struct {
 }
 
 func (s *Session) newCopyResult(ctx context.Context, root planner.Node, opts *copyOptions) (*copyResult, error) {
-	rows, err := newRowsResult(ctx, s.callerContext(ctx), root)
+	rows, err := newRowsResult(ctx, s.callerContext(ctx), root, s.statementLimits())
 	if err != nil {
 		return nil, err
 	}

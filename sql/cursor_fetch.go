@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -109,6 +110,8 @@ type fetchResult struct {
 	want int64
 	got  int64
 	move bool
+	// deadline is the FETCH's statement_timeout end; zero for none.
+	deadline time.Time
 }
 
 func (f *fetchResult) Columns() []Column {
@@ -119,6 +122,13 @@ func (f *fetchResult) Columns() []Column {
 }
 
 func (f *fetchResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !f.deadline.IsZero() {
+		// The cursor's scans keep their own context, so a per-call one
+		// is safe here: it only signals the cursor through next.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, f.deadline)
+		defer cancel()
+	}
 	for f.got < f.want {
 		b, err := f.c.next(ctx, f.want-f.got)
 		if err != nil || b == nil {

@@ -61,7 +61,8 @@ func (s *Session) runDeclareCursor(ctx context.Context, d *pg_query.DeclareCurso
 // last FETCH, while the caller's identity must stay with the scans.
 func (s *Session) openCursor(ctx context.Context, name string, root planner.Node) (*cursor, error) {
 	cctx, cancel := context.WithCancel(s.callerContext(context.WithoutCancel(ctx)))
-	res, err := newRowsResult(cctx, cctx, root)
+	// A cursor outlives the DECLARE: statement_timeout does not follow it.
+	res, err := newRowsResult(cctx, cctx, root, queryLimits{memory: s.engine.cfg.MemoryLimit})
 	if err != nil {
 		cancel()
 		return nil, err
@@ -79,7 +80,7 @@ func (s *Session) runFetch(_ context.Context, f *pg_query.FetchStmt) (Result, er
 		return nil, err
 	}
 	s.markQueried()
-	return &fetchResult{c: c, want: count, move: f.Ismove}, nil
+	return &fetchResult{c: c, want: count, move: f.Ismove, deadline: s.statementLimits().deadline}, nil
 }
 
 func (s *Session) runCloseCursor(c *pg_query.ClosePortalStmt) (Result, error) {

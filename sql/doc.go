@@ -9,7 +9,10 @@
 // per-session Catalog that resolves tables through storage as the caller
 // (gate one) and a Security hook from governance (gate two), optimized,
 // built into exec operators, and returned as a Result that pgwire pulls
-// batch by batch.
+// batch by batch. Each query gets its own exec.MemoryBudget of the
+// engine's MemoryLimit, and reads its batches under the caller's context
+// bounded by statement_timeout, so a query too large fails with 53200 and
+// a cancelled or timed-out one stops with 57014.
 //
 // Engine holds what sessions share (catalogs, governance); a Session holds
 // one client's identity and settings and is used by one goroutine at a

@@ -24,6 +24,10 @@ type EngineConfig struct {
 	ServerVersion string
 	// AdminRoles are the roles that make a session a superuser.
 	AdminRoles []string
+	// MemoryLimit is the most memory, in bytes, one query's operators may
+	// hold (hash tables, sort buffers...); past it the query fails with
+	// 53200. 0 means no limit.
+	MemoryLimit int64
 }
 
 // Engine is what all sessions share.

@@ -2,7 +2,9 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/planner/exec"
+	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -21,14 +24,29 @@ type rowsResult struct {
 	rows  int64
 	verb  string
 	close bool
+
+	// budget is the query's memory account, which its operators charge.
+	budget *exec.MemoryBudget
+	// deadline ends the query (statement_timeout); zero for none.
+	deadline time.Time
+	timed    timedContext
 }
 
-func newRowsResult(ctx, callerCtx context.Context, root planner.Node) (*rowsResult, error) {
+// queryLimits bound one query: memory in bytes (0: none) and an end
+// (zero: none).
+type queryLimits struct {
+	memory   int64
+	deadline time.Time
+}
+
+func newRowsResult(ctx, callerCtx context.Context, root planner.Node, limits queryLimits) (*rowsResult, error) {
+	budget := exec.NewMemoryBudget(limits.memory)
+	callerCtx = exec.WithMemoryBudget(callerCtx, budget)
 	op, err := exec.Build(callerCtx, root)
 	if err != nil {
 		return nil, err
 	}
-	r := &rowsResult{op: op, ctx: callerCtx, verb: "SELECT"}
+	r := &rowsResult{op: op, ctx: callerCtx, verb: "SELECT", budget: budget, deadline: limits.deadline}
 	for _, c := range root.Columns() {
 		r.cols = append(r.cols, Column{Name: c.Name, Type: c.Type, TableOID: c.TableOID, AttNum: c.AttNum})
 	}
@@ -38,10 +56,21 @@ func newRowsResult(ctx, callerCtx context.Context, root planner.Node) (*rowsResu
 func (r *rowsResult) Columns() []Column { return r.cols }
 
 func (r *rowsResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if !r.deadline.IsZero() {
+		ctx = r.timed.with(ctx, r.deadline)
+	}
 	// The caller's identity rides on r.ctx; cancellation on ctx.
 	b, err := r.op.Next(mergeCancel(ctx, r.ctx))
 	if b != nil {
 		r.rows += b.NumRows()
+	}
+	if err != nil && ctx.Err() != nil {
+		// Whatever layer noticed the cancellation, the client hears why:
+		// its cancel request (57014, user request) or the timeout.
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) {
+			err = pgerror.From(ctx.Err())
+		}
 	}
 	return b, err
 }
@@ -52,7 +81,34 @@ func (r *rowsResult) Close() {
 	if !r.close {
 		r.close = true
 		r.op.Close()
+		r.timed.stop()
 	}
+}
+
+// timedContext derives the contexts a timed query's batches are read
+// under: the caller's context with the statement's deadline. One derived
+// context is kept per caller context, because storage streams keep the
+// context they were opened with; all are cancelled when the query closes.
+type timedContext struct {
+	parent  context.Context
+	derived context.Context
+	cancels []context.CancelFunc
+}
+
+func (t *timedContext) with(parent context.Context, deadline time.Time) context.Context {
+	if t.derived == nil || t.parent != parent {
+		ctx, cancel := context.WithDeadline(parent, deadline)
+		t.parent, t.derived = parent, ctx
+		t.cancels = append(t.cancels, cancel)
+	}
+	return t.derived
+}
+
+func (t *timedContext) stop() {
+	for _, c := range t.cancels {
+		c()
+	}
+	t.cancels = nil
 }
 
 // mergeCancel returns a context with the values of withValues and the

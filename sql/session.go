@@ -216,7 +216,7 @@ func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query
 	if err != nil {
 		return nil, err
 	}
-	return newRowsResult(ctx, s.callerContext(ctx), p.Root)
+	return newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
 }
 
 func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, query string) (Result, error) {

@@ -96,6 +96,13 @@ func (s *settings) set(name, value string) error {
 	if def.fixed && !sameSetting(key, s.values[key], value) {
 		return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only %s = '%s'", displayName(key), s.values[key])
 	}
+	if key == "statement_timeout" {
+		d, err := parseTimeSetting(key, value)
+		if err != nil {
+			return err
+		}
+		value = formatTimeSetting(d)
+	}
 	if !def.fixed {
 		s.values[key] = value
 	}

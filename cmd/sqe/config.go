@@ -44,6 +44,13 @@ type Config struct {
 		FailedLoginsPerMinute int `toml:"failed_logins_per_minute"`
 	} `toml:"auth"`
 
+	Query struct {
+		// MemoryLimit bounds what one query's operators hold (hash
+		// tables, sort buffers); past it the query fails with 53200.
+		// Unset or 0: a quarter of the machine's memory, at least 256 MiB.
+		MemoryLimit ByteSize `toml:"memory_limit"`
+	} `toml:"query"`
+
 	Catalogs []CatalogConfig `toml:"catalog"`
 }
 
@@ -103,6 +110,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if len(cfg.Catalogs) == 0 {
 		cfg.Catalogs = []CatalogConfig{{Name: "sales_wh", Type: "embedded"}}
+	}
+	if cfg.Query.MemoryLimit == 0 {
+		cfg.Query.MemoryLimit = ByteSize(defaultMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"))
 	}
 	for _, c := range cfg.Catalogs {
 		if c.Name == "" {

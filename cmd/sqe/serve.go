@@ -121,8 +121,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 
-	engine := sql.NewEngine(sql.EngineConfig{ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles},
-		catalogs, governance.Passthrough{})
+	engine := sql.NewEngine(sql.EngineConfig{
+		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
+	}, catalogs, governance.Passthrough{})
+	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,

@@ -24,6 +24,8 @@ import (
 type accumulator interface {
 	update(groups []int32, ngroups int, arg arrow.Array) error
 	result(ngroups int) (arrow.Array, error)
+	// memBytes estimates the memory the per-group state holds.
+	memBytes() int64
 }
 
 func newAccumulator(a *planner.AggCall) (accumulator, error) {
@@ -78,6 +80,8 @@ func (c *countAcc) update(groups []int32, n int, arg arrow.Array) error {
 	return nil
 }
 
+func (c *countAcc) memBytes() int64 { return 8 * int64(cap(c.counts)) }
+
 func (c *countAcc) result(n int) (arrow.Array, error) {
 	c.counts = grow(c.counts, n)
 	return newFixed(arrow.PrimitiveTypes.Int64, c.counts[:n], nil, 0), nil
@@ -116,6 +120,8 @@ func (s *intSumAcc) update(groups []int32, n int, arg arrow.Array) error {
 	}
 	return nil
 }
+
+func (s *intSumAcc) memBytes() int64 { return 8*int64(cap(s.sums)) + int64(cap(s.seen)) }
 
 func (s *intSumAcc) result(n int) (arrow.Array, error) {
 	s.sums = grow(s.sums, n)
@@ -164,6 +170,8 @@ func (s *decimalSumAcc) update(groups []int32, n int, arg arrow.Array) error {
 	}
 	return nil
 }
+
+func (s *decimalSumAcc) memBytes() int64 { return 16*int64(cap(s.sums)) + 8*int64(cap(s.counts)) }
 
 func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
 	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
@@ -217,6 +225,8 @@ func (s *floatSumAcc) update(groups []int32, n int, arg arrow.Array) error {
 	return nil
 }
 
+func (s *floatSumAcc) memBytes() int64 { return 8*int64(cap(s.sums)) + 8*int64(cap(s.counts)) }
+
 func (s *floatSumAcc) result(n int) (arrow.Array, error) {
 	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
 	seen := make([]bool, n)
@@ -256,6 +266,8 @@ type minMaxAcc struct {
 	dec  []decimal128.Num
 	str  []string
 	bln  []bool
+	// strBytes is the length of the strings in str.
+	strBytes int64
 }
 
 func (m *minMaxAcc) better(c int) bool {
@@ -314,6 +326,7 @@ func (m *minMaxAcc) update(groups []int32, n int, arg arrow.Array) error {
 		for i, g := range groups {
 			if s.IsValid(i) && (!m.seen[g] || m.better(strings.Compare(s.Value(i), m.str[g]))) {
 				// Clone: the batch's buffers are released after update.
+				m.strBytes += int64(len(s.Value(i)) - len(m.str[g]))
 				m.str[g], m.seen[g] = strings.Clone(s.Value(i)), true
 			}
 		}
@@ -329,6 +342,11 @@ func (m *minMaxAcc) update(groups []int32, n int, arg arrow.Array) error {
 		return fmt.Errorf("min/max of %s is not implemented", arg.DataType())
 	}
 	return nil
+}
+
+func (m *minMaxAcc) memBytes() int64 {
+	return int64(cap(m.seen)+cap(m.bln)) + 8*int64(cap(m.i64)+cap(m.f64)) +
+		16*int64(cap(m.dec)+cap(m.str)) + m.strBytes
 }
 
 func (m *minMaxAcc) result(n int) (arrow.Array, error) {

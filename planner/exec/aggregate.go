@@ -32,14 +32,19 @@ type hashAggregate struct {
 	ngroups  int
 	groupIDs []int32
 	keyBuf   []byte
+	// groupMem estimates the hash table and the keys' memory; mem is what
+	// the operator holds of the query's budget.
+	groupMem int64
+	mem      reservation
 
 	out  arrow.RecordBatch
 	pos  int64
 	done bool
 }
 
-func newHashAggregate(in Operator, n *planner.Aggregate) (Operator, error) {
-	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: map[string]int32{}}
+func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (Operator, error) {
+	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: map[string]int32{},
+		mem: newReservation(ctx, "HashAggregate")}
 	fail := func(err error) (Operator, error) {
 		in.Close()
 		return nil, err
@@ -84,6 +89,9 @@ func newHashAggregate(in Operator, n *planner.Aggregate) (Operator, error) {
 
 func (h *hashAggregate) consume(ctx context.Context) error {
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := h.input.Next(ctx)
 		if err != nil {
 			return err
@@ -93,10 +101,22 @@ func (h *hashAggregate) consume(ctx context.Context) error {
 		}
 		err = h.consumeBatch(ctx, b)
 		b.Release()
+		if err == nil {
+			err = h.mem.resize(h.stateBytes())
+		}
 		if err != nil {
 			return err
 		}
 	}
+}
+
+// stateBytes estimates the memory of the groups and their accumulators.
+func (h *hashAggregate) stateBytes() int64 {
+	n := h.groupMem + 4*int64(cap(h.groupIDs))
+	for _, acc := range h.accs {
+		n += acc.memBytes()
+	}
+	return n
 }
 
 func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) error {
@@ -129,6 +149,8 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 				id = int32(h.ngroups)
 				h.groups[string(h.keyBuf)] = id
 				h.ngroups++
+				// The map's key, and the same value in the key builders.
+				h.groupMem += hashEntryBytes + 2*int64(len(h.keyBuf))
 				for i, a := range keys {
 					appendValue(h.keyBld[i], a, r)
 				}
@@ -202,7 +224,11 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		for _, c := range cols {
 			c.Release()
 		}
-		h.groups = nil
+		// From here on only the result is held.
+		h.groups, h.accs, h.groupIDs = nil, nil, nil
+		if err := h.mem.resize(batchBytes(h.out)); err != nil {
+			return nil, err
+		}
 	}
 	if h.pos >= h.out.NumRows() {
 		return nil, nil
@@ -222,6 +248,8 @@ func (h *hashAggregate) Close() {
 		h.out.Release()
 		h.out = nil
 	}
+	h.groups, h.accs = nil, nil
+	h.mem.close()
 	h.input.Close()
 }
 

@@ -13,4 +13,18 @@
 // Batches between operators carry exactly the columns of the plan node
 // that produced them, in order; an evaluator maps a planner.ColumnID to
 // its position once, at build time.
+//
+// Operator state is bounded by the query's MemoryBudget, which the caller
+// puts in the context given to Build (WithMemoryBudget). Each operator
+// that keeps rows past one batch holds a reservation on it, grows it
+// before keeping more (measured Arrow buffers, estimated map and slice
+// overheads) and gives it back on Close; a reservation that would pass the
+// limit fails the query with SQLSTATE 53200 rather than letting the
+// server grow until it is killed.
+//
+// Cancellation rides on the context given to Next. Every loop that can
+// run long without returning a batch (building a hash table, consuming an
+// aggregate's or a sort's input, pairing rows in a join, generating a
+// series, sorting) looks at ctx.Err() at least once per input batch or
+// every 64k rows, and returns its error, which callers report as 57014.
 package exec

@@ -33,11 +33,37 @@ type hashJoin struct {
 	rrows        int
 	table        map[string][]int32
 	rightMatched []bool
+	rightPos     int // the next right row emitUnmatchedRight looks at
 	keyBuf       []byte
+	// mem is what the build side holds of the query's memory budget.
+	mem reservation
+
+	// probe is the left batch being joined, resumed by each Next so one
+	// call produces at most one batch of candidate pairs.
+	probe probeState
 
 	out      []arrow.RecordBatch
 	leftDone bool
 	finished bool
+}
+
+// probeState is a left batch part-way through its probe: its keys, the
+// row reached, and that row's matches not yet paired.
+type probeState struct {
+	batch       arrow.RecordBatch
+	keys        []arrow.Array
+	row         int
+	matches     []int32
+	haveMatches bool
+	leftMatched []bool
+}
+
+func (p *probeState) release() {
+	if p.batch != nil {
+		p.batch.Release()
+	}
+	releaseAll(p.keys)
+	*p = probeState{}
 }
 
 func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
@@ -50,7 +76,7 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		left.Close()
 		return nil, err
 	}
-	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns())}
+	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "HashJoin")}
 	fail := func(err error) (Operator, error) {
 		j.Close()
 		return nil, err
@@ -138,17 +164,24 @@ func splitJoinKeys(n *planner.Join) (left, right []planner.Expr, residual planne
 	return left, right, residual
 }
 
-// build reads the right input into memory and hashes its keys.
+// build reads the right input into memory and hashes its keys, charging
+// what it keeps to the query's memory budget.
 func (j *hashJoin) build(ctx context.Context) error {
 	var batches []arrow.RecordBatch
+	var batchMem int64
 	defer func() {
 		for _, b := range batches {
 			b.Release()
 		}
+		// The batches are now copied into rcols, which stay charged.
+		j.mem.shrink(batchMem)
 	}()
 	j.table = map[string][]int32{}
 	row := int32(0)
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := j.right.Next(ctx)
 		if err != nil {
 			return err
@@ -156,18 +189,33 @@ func (j *hashJoin) build(ctx context.Context) error {
 		if b == nil {
 			break
 		}
+		size := batchBytes(b)
+		if err := j.mem.grow(size); err != nil {
+			b.Release()
+			return err
+		}
 		batches = append(batches, b)
+		batchMem += size
 		keys, err := evalAll(ctx, j.rightKeys, b)
 		if err != nil {
 			return err
 		}
+		var tableMem int64
 		for r := 0; r < int(b.NumRows()); r++ {
 			if key, ok := j.encodeKey(keys, r); ok {
-				j.table[key] = append(j.table[key], row)
+				rows, seen := j.table[key]
+				if !seen {
+					tableMem += hashEntryBytes + int64(len(key))
+				}
+				j.table[key] = append(rows, row)
+				tableMem += 4
 			}
 			row++
 		}
 		releaseAll(keys)
+		if err := j.mem.grow(tableMem); err != nil {
+			return err
+		}
 	}
 	j.rrows = int(row)
 	j.rcols = make([]arrow.Array, len(j.rightTypes))
@@ -180,6 +228,9 @@ func (j *hashJoin) build(ctx context.Context) error {
 		for i, b := range batches {
 			parts[i] = b.Column(c)
 		}
+		if err := j.mem.grow(arraysBytes(parts)); err != nil {
+			return err
+		}
 		col, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
 			return fmt.Errorf("join: %w", err)
@@ -187,6 +238,9 @@ func (j *hashJoin) build(ctx context.Context) error {
 		j.rcols[c] = col
 	}
 	if j.kind == planner.RightJoin || j.kind == planner.FullJoin {
+		if err := j.mem.grow(int64(j.rrows)); err != nil {
+			return err
+		}
 		j.rightMatched = make([]bool, j.rrows)
 	}
 	j.built = true
@@ -219,11 +273,18 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if j.leftDone {
-			if err := j.emitUnmatchedRight(); err != nil {
+		if j.probe.batch != nil {
+			if err := j.probeSome(ctx); err != nil {
 				return nil, err
 			}
-			j.finished = true
+			continue
+		}
+		if j.leftDone {
+			done, err := j.emitUnmatchedRight(ctx)
+			if err != nil {
+				return nil, err
+			}
+			j.finished = done
 			continue
 		}
 		b, err := j.left.Next(ctx)
@@ -234,9 +295,7 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			j.leftDone = true
 			continue
 		}
-		err = j.probe(ctx, b)
-		b.Release()
-		if err != nil {
+		if err := j.startProbe(ctx, b); err != nil {
 			return nil, err
 		}
 	}
@@ -245,60 +304,74 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return out, nil
 }
 
-// probe joins one left batch, queueing the output batches.
-func (j *hashJoin) probe(ctx context.Context, b arrow.RecordBatch) error {
+// startProbe makes b the batch being probed.
+func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 	keys, err := evalAll(ctx, j.leftKeys, b)
+	if err != nil {
+		b.Release()
+		return err
+	}
+	j.probe = probeState{batch: b, keys: keys}
+	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin {
+		j.probe.leftMatched = make([]bool, b.NumRows())
+	}
+	return nil
+}
+
+// probeSome pairs the probed batch's rows with their matches until one
+// output batch of candidates is full or the batch ends, and queues the
+// joined rows. A key matching many build rows (or a join without keys,
+// where every row matches) thus streams in bounded steps.
+func (j *hashJoin) probeSome(ctx context.Context) error {
+	p := &j.probe
+	n := int(p.batch.NumRows())
+	li := make([]int32, 0, outputBatchRows)
+	ri := make([]int32, 0, outputBatchRows)
+	for p.row < n && len(li) < outputBatchRows {
+		if !p.haveMatches {
+			key, ok := j.encodeKey(p.keys, p.row)
+			if !ok {
+				p.row++
+				continue
+			}
+			p.matches, p.haveMatches = j.table[key], true
+		}
+		take := min(len(p.matches), outputBatchRows-len(li))
+		for _, m := range p.matches[:take] {
+			li, ri = append(li, int32(p.row)), append(ri, m)
+		}
+		p.matches = p.matches[take:]
+		if len(p.matches) == 0 {
+			p.row++
+			p.haveMatches = false
+		}
+	}
+	if len(li) > 0 {
+		if err := j.emitPairs(ctx, p.batch, li, ri, p.leftMatched); err != nil {
+			return err
+		}
+	}
+	if p.row < n {
+		return nil
+	}
+	defer p.release()
+	if p.leftMatched == nil {
+		return nil
+	}
+	var idx []int32
+	for r, m := range p.leftMatched {
+		if !m {
+			idx = append(idx, int32(r))
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	lcols, err := takeColumns(ctx, p.batch.Columns(), idx)
 	if err != nil {
 		return err
 	}
-	defer releaseAll(keys)
-	n := int(b.NumRows())
-	var leftMatched []bool
-	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin {
-		leftMatched = make([]bool, n)
-	}
-	li := make([]int32, 0, outputBatchRows)
-	ri := make([]int32, 0, outputBatchRows)
-	flush := func() error {
-		if len(li) == 0 {
-			return nil
-		}
-		err := j.emitPairs(ctx, b, li, ri, leftMatched)
-		li, ri = li[:0], ri[:0]
-		return err
-	}
-	for r := 0; r < n; r++ {
-		key, ok := j.encodeKey(keys, r)
-		if !ok {
-			continue
-		}
-		for _, m := range j.table[key] {
-			li, ri = append(li, int32(r)), append(ri, m)
-			if len(li) == outputBatchRows {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
-	}
-	if leftMatched != nil {
-		var idx []int32
-		for r, m := range leftMatched {
-			if !m {
-				idx = append(idx, int32(r))
-			}
-		}
-		if len(idx) > 0 {
-			lcols, err := takeColumns(ctx, b.Columns(), idx)
-			if err != nil {
-				return err
-			}
-			j.queue(append(lcols, nullColumns(j.rightTypes, len(idx))...), len(idx))
-		}
-	}
+	j.queue(append(lcols, nullColumns(j.rightTypes, len(idx))...), len(idx))
 	return nil
 }
 
@@ -358,27 +431,24 @@ func (j *hashJoin) mark(l, r int32, leftMatched []bool) {
 	}
 }
 
-// emitUnmatchedRight queues the right rows no left row matched (RIGHT
-// and FULL joins).
-func (j *hashJoin) emitUnmatchedRight() error {
-	if j.rightMatched == nil {
-		return nil
-	}
+// emitUnmatchedRight queues the next batch of right rows no left row
+// matched (RIGHT and FULL joins), scanning from rightPos; done reports
+// that none are left.
+func (j *hashJoin) emitUnmatchedRight(ctx context.Context) (done bool, err error) {
 	var idx []int32
-	for r, m := range j.rightMatched {
-		if !m {
-			idx = append(idx, int32(r))
+	for ; j.rightPos < len(j.rightMatched) && len(idx) < outputBatchRows; j.rightPos++ {
+		if !j.rightMatched[j.rightPos] {
+			idx = append(idx, int32(j.rightPos))
 		}
 	}
-	for start := 0; start < len(idx); start += outputBatchRows {
-		chunk := idx[start:min(start+outputBatchRows, len(idx))]
-		rcols, err := takeColumns(context.Background(), j.rcols, chunk)
+	if len(idx) > 0 {
+		rcols, err := takeColumns(ctx, j.rcols, idx)
 		if err != nil {
-			return err
+			return false, err
 		}
-		j.queue(append(nullColumns(j.leftTypes, len(chunk)), rcols...), len(chunk))
+		j.queue(append(nullColumns(j.leftTypes, len(idx)), rcols...), len(idx))
 	}
-	return nil
+	return j.rightPos >= len(j.rightMatched), nil
 }
 
 func (j *hashJoin) queue(cols []arrow.Array, n int) {
@@ -387,8 +457,11 @@ func (j *hashJoin) queue(cols []arrow.Array, n int) {
 }
 
 func (j *hashJoin) Close() {
+	j.probe.release()
 	releaseAll(j.rcols)
 	j.rcols = nil
+	j.table = nil
+	j.mem.close()
 	for _, b := range j.out {
 		b.Release()
 	}

@@ -62,7 +62,7 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newSort(in, x)
+		return newSort(ctx, in, x)
 	case *planner.Join:
 		return newHashJoin(ctx, x)
 	case *planner.ProjectSet:
@@ -92,7 +92,7 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 			left.Close()
 			return nil, err
 		}
-		return &setOp{left: left, right: right, node: x, schema: schemaOf(x.Cols)}, nil
+		return &setOp{left: left, right: right, node: x, schema: schemaOf(x.Cols), mem: newReservation(ctx, "SetOp")}, nil
 	case *planner.Values:
 		v := &valuesOp{schema: schemaOf(x.Cols)}
 		for _, row := range x.Rows {
@@ -112,13 +112,13 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newWindow(in, x)
+		return newWindow(ctx, in, x)
 	case *planner.Aggregate:
 		in, err := Build(ctx, x.Input)
 		if err != nil {
 			return nil, err
 		}
-		return newHashAggregate(in, x)
+		return newHashAggregate(ctx, in, x)
 	}
 	return nil, fmt.Errorf("plan node %T cannot be executed", n)
 }

@@ -18,6 +18,9 @@ type projectSet struct {
 	args   [][]evaluator
 	schema *arrow.Schema
 	out    []arrow.RecordBatch
+	// mem holds the queued output, and while a batch expands, the values
+	// being generated.
+	mem reservation
 }
 
 func newProjectSet(ctx context.Context, n *planner.ProjectSet) (Operator, error) {
@@ -25,7 +28,7 @@ func newProjectSet(ctx context.Context, n *planner.ProjectSet) (Operator, error)
 	if err != nil {
 		return nil, err
 	}
-	p := &projectSet{input: in, funcs: n.Funcs, schema: schemaOf(n.Columns())}
+	p := &projectSet{input: in, funcs: n.Funcs, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "ProjectSet")}
 	for _, f := range n.Funcs {
 		var evs []evaluator
 		for _, a := range f.Args {
@@ -41,8 +44,9 @@ func newProjectSet(ctx context.Context, n *planner.ProjectSet) (Operator, error)
 	return p, nil
 }
 
-// srfValues lists the values function f returns for row r of its args.
-func srfValues(f *planner.SRFCall, args []arrow.Array, r int) ([]any, error) {
+// srfValues lists the values function f returns for row r of its args,
+// charging a long series to mem and stopping when ctx is cancelled.
+func srfValues(ctx context.Context, mem *reservation, f *planner.SRFCall, args []arrow.Array, r int) ([]any, error) {
 	for _, a := range args {
 		if a.IsNull(r) {
 			return nil, nil
@@ -81,6 +85,15 @@ func srfValues(f *planner.SRFCall, args []arrow.Array, r int) ([]any, error) {
 		var out []any
 		for v := from; (step > 0 && v <= to) || (step < 0 && v >= to); v += step {
 			out = append(out, v)
+			if len(out)%cancelCheckRows == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				// Each value is boxed in out, then in the row's results.
+				if err := mem.grow(2 * cancelCheckRows * (anyValueBytes + 8)); err != nil {
+					return nil, err
+				}
+			}
 			if len(out) > 100_000_000 {
 				return nil, fmt.Errorf("generate_series: too many rows")
 			}
@@ -107,6 +120,7 @@ func (p *projectSet) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	out := p.out[0]
 	p.out = p.out[1:]
+	p.mem.shrink(batchBytes(out))
 	return out, nil
 }
 
@@ -130,7 +144,7 @@ func (p *projectSet) expand(ctx context.Context, b arrow.RecordBatch) error {
 		vals := make([][]any, len(p.funcs))
 		n := 0
 		for i, f := range p.funcs {
-			v, err := srfValues(f, args[i], r)
+			v, err := srfValues(ctx, &p.mem, f, args[i], r)
 			if err != nil {
 				return err
 			}
@@ -163,9 +177,15 @@ func (p *projectSet) expand(ctx context.Context, b arrow.RecordBatch) error {
 		}
 		cols = append(cols, a)
 	}
-	p.out = append(p.out, array.NewRecordBatch(p.schema, cols, int64(len(idx))))
+	out := array.NewRecordBatch(p.schema, cols, int64(len(idx)))
 	releaseAll(cols)
-	return nil
+	p.out = append(p.out, out)
+	// The generated values are now in out: hold exactly the queue.
+	var queued int64
+	for _, b := range p.out {
+		queued += batchBytes(b)
+	}
+	return p.mem.resize(queued)
 }
 
 func (p *projectSet) Close() {
@@ -173,5 +193,6 @@ func (p *projectSet) Close() {
 		b.Release()
 	}
 	p.out = nil
+	p.mem.close()
 	p.input.Close()
 }

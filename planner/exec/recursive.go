@@ -60,6 +60,11 @@ type recursiveUnion struct {
 	keyBuf  []byte
 	rounds  int
 	done    bool
+	// mem holds the two rounds' rows and the seen keys; roundMem and
+	// nextMem are the rounds' shares of it.
+	mem               reservation
+	roundMem, nextMem int64
+	seenMem           int64 // seen keys not yet charged
 }
 
 // maxRecursionRounds bounds a recursion that never ends; PostgreSQL loops
@@ -71,7 +76,7 @@ func newRecursiveUnion(ctx context.Context, n *planner.RecursiveUnion) (Operator
 	if err != nil {
 		return nil, err
 	}
-	r := &recursiveUnion{node: n, schema: schemaOf(n.Cols), anchor: anchor}
+	r := &recursiveUnion{node: n, schema: schemaOf(n.Cols), anchor: anchor, mem: newReservation(ctx, "RecursiveUnion")}
 	if !n.All {
 		r.seen = map[string]bool{}
 	}
@@ -91,6 +96,7 @@ func (r *recursiveUnion) keep(b arrow.RecordBatch, row int) bool {
 		return false
 	}
 	r.seen[string(r.keyBuf)] = true
+	r.seenMem += hashEntryBytes + int64(len(r.keyBuf))
 	return true
 }
 
@@ -104,6 +110,11 @@ func (r *recursiveUnion) admit(ctx context.Context, b arrow.RecordBatch) (arrow.
 			idx = append(idx, int32(row))
 		}
 	}
+	err := r.mem.grow(r.seenMem)
+	r.seenMem = 0
+	if err != nil {
+		return nil, err
+	}
 	if len(idx) == 0 {
 		return nil, nil
 	}
@@ -114,13 +125,18 @@ func (r *recursiveUnion) admit(ctx context.Context, b arrow.RecordBatch) (arrow.
 			c.Retain()
 		}
 	} else {
-		var err error
 		if cols, err = takeColumns(ctx, b.Columns(), idx); err != nil {
 			return nil, err
 		}
 	}
 	out := array.NewRecordBatch(r.schema, cols, int64(len(idx)))
 	releaseAll(cols)
+	size := batchBytes(out)
+	if err := r.mem.grow(size); err != nil {
+		out.Release()
+		return nil, err
+	}
+	r.nextMem += size
 	out.Retain()
 	r.next = append(r.next, out)
 	return out, nil
@@ -139,6 +155,7 @@ func (r *recursiveUnion) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			// Start a round over the rows the last one produced.
 			r.releaseRound()
 			r.round, r.next = r.next, nil
+			r.roundMem, r.nextMem = r.nextMem, 0
 			if len(r.round) == 0 {
 				r.done = true
 				break
@@ -203,6 +220,8 @@ func (r *recursiveUnion) releaseRound() {
 		b.Release()
 	}
 	r.round = nil
+	r.mem.shrink(r.roundMem)
+	r.roundMem = 0
 }
 
 func (r *recursiveUnion) Close() {
@@ -217,4 +236,6 @@ func (r *recursiveUnion) Close() {
 		b.Release()
 	}
 	r.next = nil
+	r.seen = nil
+	r.mem.close()
 }

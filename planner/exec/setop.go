@@ -51,12 +51,17 @@ type setOp struct {
 	emitted     map[string]bool
 	built       bool
 	keyBuf      []byte
+	emittedMem  int64 // charged to mem at the end of each batch
+	mem         reservation
 }
 
 func (s *setOp) build(ctx context.Context) error {
 	s.counts = map[string]int{}
 	s.emitted = map[string]bool{}
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := s.right.Next(ctx)
 		if err != nil {
 			return err
@@ -64,10 +69,19 @@ func (s *setOp) build(ctx context.Context) error {
 		if b == nil {
 			break
 		}
+		var grown int64
 		for r := 0; r < int(b.NumRows()); r++ {
-			s.counts[s.rowKey(b, r)]++
+			key := s.rowKey(b, r)
+			n, seen := s.counts[key]
+			if !seen {
+				grown += hashEntryBytes + int64(len(key))
+			}
+			s.counts[key] = n + 1
 		}
 		b.Release()
+		if err := s.mem.grow(grown); err != nil {
+			return err
+		}
 	}
 	s.built = true
 	return nil
@@ -92,7 +106,7 @@ func (s *setOp) keep(key string) bool {
 		return false
 	case s.node.Kind == planner.Intersect:
 		if n > 0 && !s.emitted[key] {
-			s.emitted[key] = true
+			s.markEmitted(key)
 			return true
 		}
 		return false
@@ -105,10 +119,17 @@ func (s *setOp) keep(key string) bool {
 	}
 	// EXCEPT
 	if n == 0 && !s.emitted[key] {
-		s.emitted[key] = true
+		s.markEmitted(key)
 		return true
 	}
 	return false
+}
+
+// markEmitted remembers a distinct row already sent; its memory is
+// charged when the batch is done (keep cannot fail).
+func (s *setOp) markEmitted(key string) {
+	s.emitted[key] = true
+	s.emittedMem += hashEntryBytes + int64(len(key))
 }
 
 func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -118,6 +139,9 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 	}
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		b, err := s.left.Next(ctx)
 		if err != nil || b == nil {
 			return nil, err
@@ -128,6 +152,11 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				idx = append(idx, int32(r))
 			}
 		}
+		if err := s.mem.grow(s.emittedMem); err != nil {
+			b.Release()
+			return nil, err
+		}
+		s.emittedMem = 0
 		if len(idx) == 0 {
 			b.Release()
 			continue
@@ -144,6 +173,8 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *setOp) Close() {
+	s.counts, s.emitted = nil, nil
+	s.mem.close()
 	s.left.Close()
 	s.right.Close()
 }

@@ -32,10 +32,11 @@ type sortOp struct {
 	order []int32
 	pos   int
 	rows  int
+	mem   reservation
 }
 
-func newSort(in Operator, n *planner.Sort) (Operator, error) {
-	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns())}
+func newSort(ctx context.Context, in Operator, n *planner.Sort) (Operator, error) {
+	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "Sort")}
 	for _, k := range n.Keys {
 		cr, ok := k.Expr.(*planner.ColRef)
 		if !ok {
@@ -59,12 +60,18 @@ func newSort(in Operator, n *planner.Sort) (Operator, error) {
 
 func (s *sortOp) load(ctx context.Context) error {
 	var batches []arrow.RecordBatch
+	var batchMem int64
 	defer func() {
 		for _, b := range batches {
 			b.Release()
 		}
+		// The batches are now copied into cols, which stay charged.
+		s.mem.shrink(batchMem)
 	}()
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := s.input.Next(ctx)
 		if err != nil {
 			return err
@@ -72,7 +79,13 @@ func (s *sortOp) load(ctx context.Context) error {
 		if b == nil {
 			break
 		}
+		size := batchBytes(b)
+		if err := s.mem.grow(size); err != nil {
+			b.Release()
+			return err
+		}
 		batches = append(batches, b)
+		batchMem += size
 		s.rows += int(b.NumRows())
 	}
 	ncols := len(s.schema.Fields())
@@ -85,6 +98,9 @@ func (s *sortOp) load(ctx context.Context) error {
 		if len(parts) == 0 {
 			s.cols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, s.schema.Field(c).Type, 0)
 			continue
+		}
+		if err := s.mem.grow(arraysBytes(parts)); err != nil {
+			return err
 		}
 		col, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
@@ -100,11 +116,37 @@ func (s *sortOp) load(ctx context.Context) error {
 		}
 		cmps[k] = c
 	}
-	s.order = make([]int32, s.rows)
-	for i := range s.order {
-		s.order[i] = int32(i)
+	if err := s.mem.grow(4 * int64(s.rows)); err != nil {
+		return err
 	}
-	slices.SortStableFunc(s.order, func(a, b int32) int {
+	order := make([]int32, s.rows)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	if err := sortIndices(ctx, order, cmps); err != nil {
+		return err
+	}
+	s.order = order
+	return nil
+}
+
+// sortIndices orders row indices stably by cmps. Once ctx is cancelled
+// (it is looked at every cancelCheckRows comparisons) the remaining
+// comparisons answer "equal", so the sort ends quickly, and the error is
+// ctx's.
+func sortIndices(ctx context.Context, order []int32, cmps []func(i, j int) int) error {
+	var err error
+	calls := 0
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if err != nil {
+			return 0
+		}
+		if calls++; calls == cancelCheckRows {
+			calls = 0
+			if err = ctx.Err(); err != nil {
+				return 0
+			}
+		}
 		for _, c := range cmps {
 			if r := c(int(a), int(b)); r != 0 {
 				return r
@@ -112,7 +154,10 @@ func (s *sortOp) load(ctx context.Context) error {
 		}
 		return 0
 	})
-	return nil
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -157,6 +202,8 @@ func (s *sortOp) Close() {
 		}
 	}
 	s.cols = nil
+	s.order = nil
+	s.mem.close()
 	s.input.Close()
 }
 

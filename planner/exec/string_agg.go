@@ -24,6 +24,8 @@ var errDelimiterMissing = errors.New("string_agg needs a delimiter")
 type stringAggAcc struct {
 	parts [][]byte
 	seen  []bool
+	// partBytes is the length of the text gathered in parts.
+	partBytes int64
 }
 
 func (s *stringAggAcc) update([]int32, int, arrow.Array) error {
@@ -39,11 +41,17 @@ func (s *stringAggAcc) updateDelimited(groups []int32, n int, arg, delim arrow.A
 		}
 		if s.seen[g] && delims.IsValid(i) {
 			s.parts[g] = append(s.parts[g], delims.Value(i)...)
+			s.partBytes += int64(len(delims.Value(i)))
 		}
 		s.parts[g] = append(s.parts[g], vals.Value(i)...)
+		s.partBytes += int64(len(vals.Value(i)))
 		s.seen[g] = true
 	}
 	return nil
+}
+
+func (s *stringAggAcc) memBytes() int64 {
+	return 24*int64(cap(s.parts)) + int64(cap(s.seen)) + s.partBytes
 }
 
 func (s *stringAggAcc) result(n int) (arrow.Array, error) {

@@ -25,8 +25,9 @@ type subqueryEval struct {
 	answer
 	// memo keeps a correlated subquery's answer per combination of outer
 	// values, so it runs once per distinct combination.
-	memo   map[string]*answer
-	keyBuf []byte
+	memo    map[string]*answer
+	memoMem reservation
+	keyBuf  []byte
 }
 
 // answer is what a subquery run leaves: the value (scalar), whether a row
@@ -38,7 +39,14 @@ type answer struct {
 	set     map[string]bool
 	hasNull bool
 	list    []any // ARRAY(subquery)
+	// mem charges the set and the list to the query's budget. Evaluators
+	// have no Close: it is given back with the query's budget.
+	mem reservation
 }
+
+// answerBytes is the memory of one memoized answer beside its set and
+// list (charged by the answer's own reservation).
+const answerBytes = 128
 
 // outerValues carries the enclosing row's values to a correlated
 // subquery's OuterRefs, through the context its plan runs with.
@@ -84,7 +92,11 @@ func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
 	if node.Kind == planner.InSubquery {
 		s.set = map[string]bool{}
 	}
+	s.mem = newReservation(ctx, "SubqueryResult")
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		b, err := op.Next(ctx)
 		if err != nil {
 			return err
@@ -105,18 +117,30 @@ func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
 				s.value = valueAt(b.Column(0), 0)
 			}
 		case planner.ArraySubquery:
+			if err := s.mem.grow(arrayBytes(b.Column(0)) + int64(n)*anyValueBytes); err != nil {
+				b.Release()
+				return err
+			}
 			for r := 0; r < n; r++ {
 				s.list = append(s.list, valueAt(b.Column(0), r))
 			}
 		case planner.InSubquery:
 			col := b.Column(0)
+			var grown int64
 			for r := 0; r < n; r++ {
 				if col.IsNull(r) {
 					s.hasNull = true
 					continue
 				}
 				keyBuf = appendKey(keyBuf[:0], col, r)
-				s.set[string(keyBuf)] = true
+				if !s.set[string(keyBuf)] {
+					s.set[string(keyBuf)] = true
+					grown += hashEntryBytes + int64(len(keyBuf))
+				}
+			}
+			if err := s.mem.grow(grown); err != nil {
+				b.Release()
+				return err
 			}
 		}
 		rows += n
@@ -174,6 +198,7 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 	defer releaseAll(outs)
 	if s.memo == nil {
 		s.memo = map[string]*answer{}
+		s.memoMem = newReservation(ctx, "SubqueryMemo")
 	}
 	vals := make([]any, n)
 	var key []byte
@@ -190,6 +215,9 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 			}
 			ans = &answer{}
 			if err := ans.run(withOuter(ctx, ov), s.node); err != nil {
+				return nil, err
+			}
+			if err := s.memoMem.grow(hashEntryBytes + int64(len(key)) + answerBytes); err != nil {
 				return nil, err
 			}
 			s.memo[string(key)] = ans

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,10 +28,11 @@ type windowOp struct {
 	out  arrow.RecordBatch
 	pos  int64
 	done bool
+	mem  reservation
 }
 
-func newWindow(in Operator, n *planner.Window) (Operator, error) {
-	w := &windowOp{input: in, node: n, schema: schemaOf(n.Columns())}
+func newWindow(ctx context.Context, in Operator, n *planner.Window) (Operator, error) {
+	w := &windowOp{input: in, node: n, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "WindowAgg")}
 	cols := n.Input.Columns()
 	fail := func(err error) (Operator, error) {
 		in.Close()
@@ -111,24 +111,41 @@ func (w *windowOp) load(ctx context.Context) (*windowInput, error) {
 		argParts[i] = make([][]arrow.Array, len(w.args[i]))
 	}
 	var held []arrow.Array
+	var heldMem int64
 	defer func() {
 		for _, a := range held {
 			a.Release()
 		}
+		// The parts are now copied into one array each, charged below.
+		w.mem.shrink(heldMem)
 	}()
+	hold := func(a arrow.Array) error {
+		held = append(held, a)
+		size := arrayBytes(a)
+		if err := w.mem.grow(size); err != nil {
+			return err
+		}
+		heldMem += size
+		return nil
+	}
 	evalInto := func(dst [][]arrow.Array, evs []evaluator, b arrow.RecordBatch) error {
 		for i, ev := range evs {
 			a, err := ev.eval(ctx, b)
 			if err != nil {
 				return err
 			}
-			held = append(held, a)
+			if err := hold(a); err != nil {
+				return err
+			}
 			dst[i] = append(dst[i], a)
 		}
 		return nil
 	}
 	rows := 0
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		b, err := w.input.Next(ctx)
 		if err != nil {
 			return nil, err
@@ -140,7 +157,10 @@ func (w *windowOp) load(ctx context.Context) (*windowInput, error) {
 		for i := range inCols {
 			a := b.Column(i)
 			a.Retain()
-			held = append(held, a)
+			if err := hold(a); err != nil {
+				b.Release()
+				return nil, err
+			}
 			colParts[i] = append(colParts[i], a)
 		}
 		err = evalInto(partParts, w.parts, b)
@@ -161,6 +181,9 @@ func (w *windowOp) load(ctx context.Context) (*windowInput, error) {
 	concat := func(parts []arrow.Array, dt arrow.DataType) (arrow.Array, error) {
 		if len(parts) == 0 {
 			return array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0), nil
+		}
+		if err := w.mem.grow(arraysBytes(parts)); err != nil {
+			return nil, err
 		}
 		a, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
@@ -223,14 +246,9 @@ func (w *windowOp) sort(ctx context.Context, in *windowInput) error {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		for _, c := range cmps {
-			if r := c(int(a), int(b)); r != 0 {
-				return r
-			}
-		}
-		return 0
-	})
+	if err := sortIndices(ctx, order, cmps); err != nil {
+		return err
+	}
 	idx := newFixed(arrow.PrimitiveTypes.Int32, order, nil, 0)
 	defer idx.Release()
 	take := func(arrs []arrow.Array) error {
@@ -271,6 +289,10 @@ func (w *windowOp) compute(ctx context.Context) error {
 	if len(in.orders) > 0 {
 		key, sk = in.orders[0], w.node.OrderBy[0]
 	}
+	// The frame bounds: two ints a row.
+	if err := w.mem.grow(16 * int64(in.rows)); err != nil {
+		return err
+	}
 	start, end, err := frameBounds(ctx, rows, w.node.Frame, key, sk)
 	if err != nil {
 		return err
@@ -308,7 +330,12 @@ func (w *windowOp) compute(ctx context.Context) error {
 	}
 	w.out = array.NewRecordBatch(w.schema, out, int64(in.rows))
 	release()
-	return nil
+	// The function results are held with the input columns until the
+	// output is read; the keys and arguments go when compute returns.
+	if err := w.mem.grow(arraysBytes(w.out.Columns()[len(in.cols):])); err != nil {
+		return err
+	}
+	return w.mem.resize(batchBytes(w.out))
 }
 
 func (w *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -332,5 +359,6 @@ func (w *windowOp) Close() {
 		w.out.Release()
 		w.out = nil
 	}
+	w.mem.close()
 	w.input.Close()
 }

@@ -1,0 +1,118 @@
+package compattests
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+)
+
+// TestQueryMemoryLimit runs a private server whose sqe.toml (read from its
+// working directory) gives each query 16 MiB: a join that must hold more
+// fails with 53200 and the server, and the session, carry on.
+func TestQueryMemoryLimit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte("[query]\nmemory_limit = \"16MiB\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
+	token, err := srv.mintCLI("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t, 60*time.Second)
+	conn := connect(t, ctx, srv, token)
+
+	tests := []struct {
+		name, sql string
+		// wantContext is the memory context of the 53200; "" when the
+		// query fits and returns want.
+		wantContext string
+		want        int64
+	}{
+		{"small join fits", "SELECT count(*) FROM generate_series(1, 1000) AS a JOIN generate_series(1, 1000) AS b ON a = b", "", 1000},
+		{"large join build", "SELECT count(*) FROM (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS l JOIN (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS r ON l.k = r.k", "HashJoin", 0},
+		{"large distinct", "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS d", "HashAggregate", 0},
+		{"large sort", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC LIMIT 1", "Sort", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n int64
+			err := conn.QueryRow(ctx, tt.sql).Scan(&n)
+			if tt.wantContext == "" {
+				if err != nil || n != tt.want {
+					t.Fatalf("got %d, err %v; want %d", n, err, tt.want)
+				}
+				return
+			}
+			pe := asPgError(t, err)
+			if pe.Code != "53200" || pe.Message != "out of memory" {
+				t.Fatalf("error %s %q, want 53200 out of memory", pe.Code, pe.Message)
+			}
+			if !strings.Contains(pe.Detail, "in memory context \""+tt.wantContext) || !strings.Contains(pe.Detail, "memory_limit 16777216 bytes") {
+				t.Errorf("detail %q, want the memory context %s and the limit", pe.Detail, tt.wantContext)
+			}
+			assertSelectOne(t, ctx, conn)
+		})
+	}
+}
+
+// TestStatementTimeoutOverWire sets statement_timeout and runs a query
+// far longer than it: the server stops it with 57014 and the reason.
+func TestStatementTimeoutOverWire(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t, 60*time.Second)
+	conn := connect(t, ctx, shared.server, shared.token)
+	if _, err := conn.Exec(ctx, "SET statement_timeout = '200ms'"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var n int64
+	err := conn.QueryRow(ctx, "SELECT count(*) FROM generate_series(1, 30000) AS a, generate_series(1, 30000) AS b WHERE a + b < 0").Scan(&n)
+	elapsed := time.Since(start)
+	pe := asPgError(t, err)
+	if pe.Code != "57014" || pe.Message != "canceling statement due to statement timeout" {
+		t.Fatalf("error %s %q, want 57014 canceling statement due to statement timeout", pe.Code, pe.Message)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("the statement ran %s under a 200ms timeout", elapsed.Round(time.Millisecond))
+	}
+	assertSelectOne(t, ctx, conn)
+}
+
+// TestCancelRequestStopsComputation cancels a query that computes for a
+// long time before its first row (a nested-loop join over 900 million
+// pairs): the CancelRequest must stop the work, not only the reply.
+func TestCancelRequestStopsComputation(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t, 60*time.Second)
+	cfg := pgxConfig(t, shared.server, "alice", demoDatabase, "disable", shared.token)
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 10 * time.Second}
+	}
+	conn := connectConfig(t, ctx, cfg)
+	qctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	var n int64
+	err := conn.QueryRow(qctx, "SELECT count(*) FROM generate_series(1, 30000) AS a, generate_series(1, 30000) AS b WHERE a + b < 0").Scan(&n)
+	elapsed := time.Since(start)
+	if err == nil {
+		t.Fatal("the query finished; it is meant to run for minutes")
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "57014" || pe.Message != "canceling statement due to user request" {
+		t.Fatalf("error %v, want the server's 57014 canceling statement due to user request", err)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("the query ran %s after a 300ms deadline", elapsed.Round(time.Millisecond))
+	}
+	assertSelectOne(t, ctx, conn)
+}

@@ -1,0 +1,172 @@
+package exec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// newWideTable is a table of rows (id int8, s text) in batches of 1024,
+// with s distinct per row; t and u are two such tables.
+func newWideTable(t *testing.T, name string, rows int) *memTable {
+	cols := []planner.TableColumn{{Name: "id", Type: types.Int8}, {Name: "s", Type: types.Text}}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	m := &memTable{name: name, cols: cols}
+	for start := 0; start < rows; start += 1024 {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+		for i := start; i < min(start+1024, rows); i++ {
+			b.Field(0).(*array.Int64Builder).Append(int64(i))
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("row %08d of table %s", i, name))
+		}
+		m.batches = append(m.batches, b.NewRecordBatch())
+		b.Release()
+	}
+	t.Cleanup(func() {
+		for _, b := range m.batches {
+			b.Release()
+		}
+	})
+	return m
+}
+
+// runBudgeted plans sql over t (and u) and reads it to the end under ctx
+// with budget, returning the rows read.
+func runBudgeted(t *testing.T, ctx context.Context, tbl *memTable, budget *exec.MemoryBudget, sql string) (int64, error) {
+	t.Helper()
+	tree, err := pg_query.Parse(sql)
+	if err != nil {
+		t.Fatalf("parse %q: %v", sql, err)
+	}
+	p, err := planner.NewBinder(ctx, memCatalog{tbl}, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
+	if err != nil {
+		t.Fatalf("bind %q: %v", sql, err)
+	}
+	ctx = exec.WithMemoryBudget(ctx, budget)
+	op, err := exec.Build(ctx, planner.Optimize(p).Root)
+	if err != nil {
+		t.Fatalf("build %q: %v", sql, err)
+	}
+	defer op.Close()
+	var rows int64
+	for {
+		b, err := op.Next(ctx)
+		if err != nil {
+			return rows, err
+		}
+		if b == nil {
+			return rows, nil
+		}
+		rows += b.NumRows()
+		b.Release()
+	}
+}
+
+func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
+	tbl := newWideTable(t, "t", 20_000)
+	tbl.regions = newWideTable(t, "u", 20_000)
+	tests := []struct {
+		name, sql string
+		// context is the memory context the error must name.
+		context string
+		rows    int64 // rows with an ample budget
+	}{
+		{"hash join build", "SELECT t.id FROM t JOIN u ON t.s = u.s", "HashJoin", 0},
+		{"hash aggregate groups", "SELECT s, count(*) FROM t GROUP BY s", "HashAggregate", 20_000},
+		{"distinct", "SELECT DISTINCT s FROM t", "HashAggregate", 20_000},
+		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1},
+		{"sort buffer", "SELECT id, s FROM t ORDER BY s DESC", "Sort", 20_000},
+		{"window partition", "SELECT id, row_number() OVER (ORDER BY s) FROM t", "WindowAgg", 20_000},
+		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000},
+		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1},
+		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			ample := exec.NewMemoryBudget(1 << 30)
+			rows, err := runBudgeted(t, ctx, tbl, ample, tt.sql)
+			if err != nil {
+				t.Fatalf("with 1 GiB: %v", err)
+			}
+			if rows != tt.rows {
+				t.Errorf("with 1 GiB: %d rows, want %d", rows, tt.rows)
+			}
+			if ample.Peak() == 0 {
+				t.Error("with 1 GiB: nothing was charged")
+			}
+			if !strings.Contains(tt.context, "Subquery") && ample.Used() != 0 {
+				t.Errorf("with 1 GiB: %d bytes still reserved after Close", ample.Used())
+			}
+
+			const limit = 64 << 10
+			tiny := exec.NewMemoryBudget(limit)
+			_, err = runBudgeted(t, ctx, tbl, tiny, tt.sql)
+			var pe *pgerror.Error
+			if !errors.As(err, &pe) || pe.Code != pgerror.OutOfMemory {
+				t.Fatalf("with 64 KiB: err = %v, want 53200", err)
+			}
+			if pe.Message != "out of memory" {
+				t.Errorf("message = %q", pe.Message)
+			}
+			if want := fmt.Sprintf("in memory context %q", tt.context); !strings.Contains(pe.Detail, want) {
+				t.Errorf("detail = %q, want it to contain %s", pe.Detail, want)
+			}
+			if !strings.Contains(pe.Detail, "memory_limit 65536 bytes") {
+				t.Errorf("detail = %q, want the limit", pe.Detail)
+			}
+			if tiny.Peak() > limit {
+				t.Errorf("peak %d passed the limit %d", tiny.Peak(), limit)
+			}
+			if !strings.Contains(tt.context, "Subquery") && tiny.Used() != 0 {
+				t.Errorf("with 64 KiB: %d bytes still reserved after Close", tiny.Used())
+			}
+		})
+	}
+}
+
+func TestCancelStopsLongOperators(t *testing.T) {
+	tbl := newWideTable(t, "t", 20_000)
+	tbl.regions = newWideTable(t, "u", 20_000)
+	tests := []struct{ name, sql string }{
+		// 400 million candidate pairs, none kept.
+		{"nested-loop join", "SELECT count(*) FROM t JOIN u ON t.id + u.id < 0"},
+		{"cross join into an aggregate", "SELECT t.s, count(*) FROM t CROSS JOIN u GROUP BY t.s"},
+		{"cross join into a sort", "SELECT t.id FROM t CROSS JOIN u ORDER BY u.s"},
+		{"generate_series", "SELECT count(*) FROM generate_series(1, 90000000) AS g"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			budget := exec.NewMemoryBudget(0)
+			start := time.Now()
+			_, err := runBudgeted(t, ctx, tbl, budget, tt.sql)
+			elapsed := time.Since(start)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want the context's deadline", err)
+			}
+			if got := pgerror.Code(err); got != pgerror.QueryCanceled {
+				t.Errorf("SQLSTATE %s, want 57014", got)
+			}
+			if elapsed > 3*time.Second {
+				t.Errorf("stopped %s after a 100ms deadline", elapsed.Round(time.Millisecond))
+			}
+			if budget.Used() != 0 {
+				t.Errorf("%d bytes still reserved after Close", budget.Used())
+			}
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// timeUnits are the units PostgreSQL accepts for a time setting, largest
+// first, as SHOW picks the largest that divides the value.
+var timeUnits = []struct {
+	name string
+	d    time.Duration
+}{
+	{"d", 24 * time.Hour},
+	{"h", time.Hour},
+	{"min", time.Minute},
+	{"s", time.Second},
+	{"ms", time.Millisecond},
+	{"us", time.Microsecond},
+}
+
+// parseTimeSetting reads a time setting such as statement_timeout: a
+// number of milliseconds, or a number with a unit ("5s", "1min").
+// Negative values are refused; 0 turns the timeout off.
+func parseTimeSetting(name, value string) (time.Duration, error) {
+	v := strings.TrimSpace(value)
+	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz ")
+	unit := strings.TrimSpace(v[len(num):])
+	f, err := strconv.ParseFloat(num, 64)
+	bad := pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value)
+	if err != nil || f < 0 {
+		return 0, bad
+	}
+	scale := time.Millisecond
+	if unit != "" {
+		found := false
+		for _, u := range timeUnits {
+			if u.name == unit {
+				scale, found = u.d, true
+			}
+		}
+		if !found {
+			return 0, bad.WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
+		}
+	}
+	d := time.Duration(f * float64(scale))
+	if d < 0 || f*float64(scale) > float64(1<<62) {
+		return 0, bad
+	}
+	return d, nil
+}
+
+// formatTimeSetting is SHOW's spelling of a time setting: "0", or the
+// value in the largest unit that divides it ("5s", "1500ms").
+func formatTimeSetting(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	for _, u := range timeUnits {
+		if d%u.d == 0 {
+			return strconv.FormatInt(int64(d/u.d), 10) + u.name
+		}
+	}
+	return strconv.FormatInt(int64(d/time.Microsecond), 10) + "us"
+}
+
+// statementLimits are the limits a query of the running statement runs
+// under: the server's per-query memory limit, and the end statement_timeout
+// sets, counted from the statement's start.
+func (s *Session) statementLimits() queryLimits {
+	l := queryLimits{memory: s.engine.cfg.MemoryLimit}
+	v, err := s.settings.get("statement_timeout")
+	if err != nil {
+		return l
+	}
+	d, err := parseTimeSetting("statement_timeout", v)
+	if err != nil || d == 0 {
+		return l
+	}
+	start := s.clock.statement
+	if start.IsZero() {
+		start = time.Now()
+	}
+	l.deadline = start.Add(d)
+	return l
+}
