@@ -18,6 +18,13 @@ func (b *Binder) bindFrom(from []*pg_query.Node) (Node, *scope, error) {
 	var node Node
 	var sc *scope
 	for _, item := range from {
+		if node != nil && isLateral(item) {
+			var err error
+			if node, sc, err = b.bindLateral(node, sc, item, InnerJoin); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		n, s, err := b.bindFromItem(item)
 		if err != nil {
 			return nil, nil, err
@@ -70,6 +77,9 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 	left, ls, err := b.bindFromItem(j.Larg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if isLateral(j.Rarg) && (kind == InnerJoin || kind == LeftJoin) {
+		return b.bindLateralJoin(j, left, ls, kind)
 	}
 	right, rs, err := b.bindFromItem(j.Rarg)
 	if err != nil {
@@ -271,9 +281,13 @@ func checkDistinctQualifiers(a, b *scope) error {
 // bindSubselect binds a subquery in FROM; PostgreSQL requires an alias
 // before version 16, and the alias qualifies its columns.
 func (b *Binder) bindSubselect(rs *pg_query.RangeSubselect) (Node, *scope, error) {
-	if rs.Lateral {
-		return nil, nil, pgerror.Unsupported("LATERAL is not supported yet")
-	}
+	// LATERAL first in FROM has nothing to its left to read: a plain
+	// subquery. Later LATERAL items are bound by bindLateral.
+	return b.bindSubselectItem(rs)
+}
+
+// bindSubselectItem binds a subquery in FROM (LATERAL or not).
+func (b *Binder) bindSubselectItem(rs *pg_query.RangeSubselect) (Node, *scope, error) {
 	sel := rs.Subquery.GetSelectStmt()
 	if sel == nil {
 		return nil, nil, b.unsupportedNode(rs.Subquery)

@@ -171,6 +171,8 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		fmt.Fprintf(b, "Values rows=%d", len(x.Rows))
 	case *Window:
 		b.WriteString(x.explain())
+	case *Lateral:
+		b.WriteString(x.explain())
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
 		if x.On != nil {

@@ -66,6 +66,10 @@ func withInputs(n Node, ins []Node) (_ Node, ok bool) {
 		c := *x
 		c.Left, c.Right = ins[0], ins[1]
 		return &c, true
+	case *Lateral:
+		c := *x
+		c.Left, c.Right = ins[0], ins[1]
+		return &c, true
 	case *RecursiveUnion:
 		c := *x
 		c.Anchor, c.Recursive = ins[0], ins[1]

@@ -65,6 +65,8 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newSort(ctx, in, x)
 	case *planner.Join:
 		return newHashJoin(ctx, x)
+	case *planner.Lateral:
+		return newLateralJoin(ctx, x)
 	case *planner.ProjectSet:
 		return newProjectSet(ctx, x)
 	case *planner.RecursiveUnion:
