@@ -379,12 +379,12 @@ func castSupported(from, to types.T) bool {
 		return true
 	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric):
 		return true
-	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt):
+	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt || tf == types.FamilyNumeric):
 		return true
 	case ff == types.FamilyNumeric && (tf == types.FamilyNumeric || tf == types.FamilyFloat):
 		return true
 	case ff == types.FamilyDate && tf == types.FamilyTimestamp,
-		ff == types.FamilyTimestamp && (tf == types.FamilyDate || tf == types.FamilyTime),
+		ff == types.FamilyTimestamp && (tf == types.FamilyDate || tf == types.FamilyTime || tf == types.FamilyTimestamp),
 		ff == types.FamilyTime && tf == types.FamilyInterval,
 		ff == types.FamilyInterval && tf == types.FamilyTime:
 		return true

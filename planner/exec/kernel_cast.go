@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -58,6 +59,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			vals[i] = v
 		}
 		return valuesArray(to, vals)
+	case from.Family() == types.FamilyFloat && to.Family() == types.FamilyNumeric:
+		return floatToNumeric(a, to, validity, nulls)
 	case isDatetimeCast(from, to):
 		return castDatetime(a, from, to)
 	case from.Family() == types.FamilyOID:
@@ -173,6 +176,10 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			}
 			return newFixed(to.Arrow(), out, validity, nulls), nil
 		}
+	case from.Family() == types.FamilyTimestamp && to.Family() == types.FamilyTimestamp:
+		// timestamp and timestamptz hold the same microseconds: sessions
+		// run in UTC, so the wall clock is the instant.
+		return newFixed(to.Arrow(), append([]int64(nil), values[int64](a)...), validity, nulls), nil
 	case from.Family() == types.FamilyDate && to.Family() == types.FamilyTimestamp:
 		days := values[int32](a)
 		out := make([]int64, n)
@@ -258,4 +265,43 @@ func intsTo(ints []int64, to types.T, validity []byte, nulls int) arrow.Array {
 		return newFixed(to.Arrow(), out, validity, nulls)
 	}
 	return newFixed(to.Arrow(), append([]int64(nil), ints...), validity, nulls)
+}
+
+// floatToNumeric converts float4/float8 to numeric as PostgreSQL does:
+// through the float's shortest decimal text (15 significant digits for
+// float8, 6 for float4), then rounded to the target scale. NaN and the
+// infinities have no numeric here.
+func floatToNumeric(a arrow.Array, to types.T, validity []byte, nulls int) (arrow.Array, error) {
+	digits := 15
+	if a.DataType().ID() == arrow.FLOAT32 {
+		digits = 6
+	}
+	in := floatsOf(a)
+	out := make([]decimal128.Num, len(in))
+	var buf []byte
+	for i, f := range in {
+		if !validAt(validity, i) {
+			continue
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert %s to numeric", strings.ToLower(strconv.FormatFloat(f, 'g', -1, 64)))
+		}
+		// Keep the float's significant digits only, as float8out does.
+		buf = strconv.AppendFloat(buf[:0], mustParse(strconv.FormatFloat(f, 'g', digits, 64)), 'f', -1, 64)
+		n, scale, err := types.ParseNumericLiteral(string(buf))
+		if err != nil {
+			return nil, err
+		}
+		v, ok := rescaleRounding(n, scale, to.Scale, true)
+		if !ok {
+			return nil, errNumericOverflow()
+		}
+		out[i] = v
+	}
+	return checkDecimals(out, to, validity, nulls)
+}
+
+func mustParse(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }

@@ -34,6 +34,12 @@ func mathKernel(name string) (scalarKernel, bool) {
 			}
 			return math.Log(x), nil
 		}), true
+	case "sin", "cos", "tan", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh":
+		return float1(trigFunction(name)), true
+	case "atan2":
+		return rowKernel(func(v []any) (any, error) { return math.Atan2(v[0].(float64), v[1].(float64)), nil }), true
+	case "date_bin":
+		return rowKernel(dateBin), true
 	case "degrees":
 		return float1(func(x float64) (float64, error) { return x * 180 / math.Pi, nil }), true
 	case "radians":
@@ -384,4 +390,61 @@ func minMaxKernel(greatest bool) scalarKernel {
 		}
 		return cur, nil
 	}
+}
+
+// trigFunction is a trigonometric or hyperbolic function, with
+// PostgreSQL's domain error for asin/acos outside [-1, 1].
+func trigFunction(name string) func(float64) (float64, error) {
+	outOfRange := func() (float64, error) {
+		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
+	}
+	return func(x float64) (float64, error) {
+		switch name {
+		case "sin":
+			return math.Sin(x), nil
+		case "cos":
+			return math.Cos(x), nil
+		case "tan":
+			return math.Tan(x), nil
+		case "cot":
+			return 1 / math.Tan(x), nil
+		case "asin":
+			if x < -1 || x > 1 {
+				return outOfRange()
+			}
+			return math.Asin(x), nil
+		case "acos":
+			if x < -1 || x > 1 {
+				return outOfRange()
+			}
+			return math.Acos(x), nil
+		case "atan":
+			return math.Atan(x), nil
+		case "sinh":
+			return math.Sinh(x), nil
+		case "cosh":
+			return math.Cosh(x), nil
+		}
+		return math.Tanh(x), nil
+	}
+}
+
+// dateBin is date_bin(stride, source, origin): source moved down to the
+// start of its stride-wide bin counted from origin. Strides of months or
+// years have no fixed width and are refused, as PostgreSQL does.
+func dateBin(v []any) (any, error) {
+	stride, src, origin := v[0].(types.IntervalValue), v[1].(int64), v[2].(int64)
+	if stride.Months != 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
+	}
+	width := int64(stride.Days)*types.MicrosPerDay + stride.Micros
+	if width <= 0 {
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "stride must be greater than zero")
+	}
+	diff := src - origin
+	bin := diff / width * width
+	if diff < 0 && diff%width != 0 {
+		bin -= width
+	}
+	return origin + bin, nil
 }

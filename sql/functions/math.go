@@ -125,3 +125,21 @@ func noArgs(result types.T) func([]types.T) ([]types.T, types.T, bool) {
 		return nil, result, len(args) == 0
 	}
 }
+
+// dateBinArgs is date_bin(stride interval, source timestamp[tz], origin
+// timestamp[tz]).
+func dateBinArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 3 || (args[0].Family() != types.FamilyInterval && args[0].OID != types.OIDUnknown) {
+		return nil, types.T{}, false
+	}
+	t := types.Timestamp
+	if args[1].OID == types.OIDTimestampTZ || args[2].OID == types.OIDTimestampTZ {
+		t = types.TimestampTZ
+	}
+	for _, a := range args[1:] {
+		if a.Family() != types.FamilyTimestamp && a.Family() != types.FamilyDate && a.OID != types.OIDUnknown {
+			return nil, types.T{}, false
+		}
+	}
+	return []types.T{types.Interval, t, t}, t, true
+}
