@@ -16,11 +16,14 @@ import (
 // SQL-standard forms are rewritten into CASE and comparisons with
 // PostgreSQL's NULL semantics, so exec needs one conditional operator.
 
-// resultType is the common type of CASE / COALESCE branches.
+// resultType is the common type of CASE / COALESCE branches. Untyped
+// literals take the others' type, as PostgreSQL's select_common_type
+// ignores them unless every branch is one ('a' in CASE ... THEN 1 ELSE
+// 'a' is then read as an integer).
 func (b *Binder) resultType(es []Expr, what string) (types.T, error) {
 	t := types.Unknown
 	for _, e := range es {
-		if e == nil {
+		if e == nil || isUnknown(e) {
 			continue
 		}
 		ct, ok := commonType(t, e.Type())
