@@ -52,6 +52,19 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 		}
 		return p, nil
 	case *planner.Limit:
+		if srt, ok := x.Input.(*planner.Sort); ok && x.Count >= 0 {
+			// ORDER BY ... LIMIT: a top-N sort keeps only what the limit
+			// can return.
+			sortIn, err := Build(ctx, srt.Input)
+			if err != nil {
+				return nil, err
+			}
+			top, err := newTopNSort(ctx, sortIn, srt, x.Count+x.Offset)
+			if err != nil {
+				return nil, err
+			}
+			return &limit{input: top, remaining: x.Count, skip: x.Offset}, nil
+		}
 		in, err := Build(ctx, x.Input)
 		if err != nil {
 			return nil, err

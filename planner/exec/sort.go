@@ -33,6 +33,28 @@ type sortOp struct {
 	pos   int
 	rows  int
 	mem   reservation
+	// keep > 0 makes this a top-N sort (ORDER BY ... LIMIT): only the
+	// first keep rows are ever needed, so the buffer is cut back to them
+	// whenever it grows past topNSlack times that, and memory stays
+	// bounded by the limit rather than the input.
+	keep int
+}
+
+// topNSlack is how far past its limit a top-N sort's buffer may grow
+// before it is sorted and cut back; a few times the limit amortises the
+// sorting, and small limits still compact in reasonable batches.
+const topNSlack = 4
+
+// newTopNSort is a sort of which only the first keep rows are read.
+func newTopNSort(ctx context.Context, in Operator, n *planner.Sort, keep int64) (Operator, error) {
+	op, err := newSort(ctx, in, n)
+	if err != nil {
+		return nil, err
+	}
+	if keep > 0 && keep < 1<<30 {
+		op.(*sortOp).keep = int(keep)
+	}
+	return op, nil
 }
 
 func newSort(ctx context.Context, in Operator, n *planner.Sort) (Operator, error) {
@@ -87,6 +109,25 @@ func (s *sortOp) load(ctx context.Context) error {
 		batches = append(batches, b)
 		batchMem += size
 		s.rows += int(b.NumRows())
+		if s.keep > 0 && s.rows > max(topNSlack*s.keep, outputBatchRows) {
+			top, err := s.topRows(ctx, batches)
+			if err != nil {
+				return err
+			}
+			for _, old := range batches {
+				old.Release()
+			}
+			s.mem.shrink(batchMem)
+			batches, batchMem = nil, 0
+			topMem := batchBytes(top)
+			if err := s.mem.grow(topMem); err != nil {
+				top.Release()
+				return err
+			}
+			batchMem = topMem
+			batches = []arrow.RecordBatch{top}
+			s.rows = int(top.NumRows())
+		}
 	}
 	ncols := len(s.schema.Fields())
 	s.cols = make([]arrow.Array, ncols)
@@ -283,4 +324,51 @@ func withOrder(a arrow.Array, base func(i, j int) int, desc, nullsFirst bool) fu
 		}
 		return r
 	}
+}
+
+// topRows sorts the buffered batches and returns their first s.keep rows
+// as one batch.
+func (s *sortOp) topRows(ctx context.Context, batches []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	ncols := len(s.schema.Fields())
+	cols := make([]arrow.Array, ncols)
+	defer releaseAll(cols)
+	for c := 0; c < ncols; c++ {
+		parts := make([]arrow.Array, len(batches))
+		for i, b := range batches {
+			parts[i] = b.Column(c)
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("sort: %w", err)
+		}
+		cols[c] = col
+	}
+	n := cols[0].Len()
+	cmps := make([]func(i, j int) int, len(s.keyPos))
+	for k, pos := range s.keyPos {
+		c, err := typedComparator(cols[pos], s.node.Keys[k].Expr.Type(), s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
+		if err != nil {
+			return nil, err
+		}
+		cmps[k] = c
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	if err := sortIndices(ctx, order, cmps); err != nil {
+		return nil, err
+	}
+	order = order[:min(s.keep, n)]
+	out := make([]arrow.Array, ncols)
+	for c := range cols {
+		t, err := takeIndices(cols[c], order)
+		if err != nil {
+			releaseAll(out[:c])
+			return nil, err
+		}
+		out[c] = t
+	}
+	defer releaseAll(out)
+	return array.NewRecordBatch(s.schema, out, int64(len(order))), nil
 }
