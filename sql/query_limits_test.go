@@ -44,7 +44,9 @@ func TestQueryMemoryLimit(t *testing.T) {
 		{"within the limit", 256 << 20, "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM " + million + ") AS d", "1000000"},
 		{"no limit", 0, "SELECT a * 1000 + b AS v FROM " + million + " ORDER BY v DESC LIMIT 1", "1001000"},
 		{"hash aggregate past the limit", 4 << 20, "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM " + million + ") AS d", `"HashAggregate"`},
-		{"sort past the limit", 4 << 20, "SELECT a * 1000 + b AS v FROM " + million + " ORDER BY v DESC LIMIT 1", `"Sort"`},
+		// OFFSET without LIMIT: the whole input is sorted (ORDER BY ...
+		// LIMIT would be a top-N sort, bounded by the limit).
+		{"sort past the limit", 4 << 20, "SELECT a * 1000 + b AS v FROM " + million + " ORDER BY v DESC OFFSET 999999", `"Sort"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

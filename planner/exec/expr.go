@@ -41,7 +41,16 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof(), operand: x.L.Type(), rOperand: x.R.Type()}, nil
+		be := &binaryEval{op: x.Op, l: l, r: r, res: x.Typ, rightMayFail: x.Op.Kind == functions.Logical && !x.R.Leakproof(), operand: x.L.Type(), rOperand: x.R.Type()}
+		if be.rightMayFail {
+			// A right operand folded to a constant can no longer fail.
+			be.rightMayFail = !allConst(r)
+			be.rightCheap = cheapEval(r)
+		}
+		if allConst(l, r) {
+			return foldConstant(be, x.Typ), nil
+		}
+		return be, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -54,7 +63,11 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			return nil, err
 		}
 		res := x.Type()
-		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return negate(a, res) }}, nil
+		ev := unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return negate(a, res) }}
+		if allConst(arg) {
+			return foldConstant(ev, res), nil
+		}
+		return ev, nil
 	case *planner.IsNull:
 		arg, err := compile(x.Arg, input)
 		if err != nil {
@@ -146,7 +159,11 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			return nil, err
 		}
 		from, to := x.Arg.Type(), x.To
-		return unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return castArray(a, from, to) }}, nil
+		ev := unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return castArray(a, from, to) }}
+		if allConst(arg) {
+			return foldConstant(ev, to), nil
+		}
+		return ev, nil
 	}
 	return nil, fmt.Errorf("expression %T cannot be executed", e)
 }
@@ -159,8 +176,8 @@ func (c columnEval) eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, e
 	return col, nil
 }
 
-// constEval repeats a literal; the array is rebuilt only when the batch
-// length changes.
+// constEval repeats a literal; the array is rebuilt only when a batch
+// is longer than the cached one (constSlice).
 type constEval struct {
 	typ   types.T
 	value any
@@ -168,19 +185,7 @@ type constEval struct {
 }
 
 func (c *constEval) eval(_ context.Context, b arrow.RecordBatch) (arrow.Array, error) {
-	n := int(b.NumRows())
-	if c.cache == nil || c.cache.Len() != n {
-		if c.cache != nil {
-			c.cache.Release()
-		}
-		arr, err := constArray(c.typ, c.value, n)
-		if err != nil {
-			return nil, err
-		}
-		c.cache = arr
-	}
-	c.cache.Retain()
-	return c.cache, nil
+	return c.constSlice(int(b.NumRows()))
 }
 
 func constArray(t types.T, v any, n int) (arrow.Array, error) {
@@ -276,6 +281,10 @@ type binaryEval struct {
 	// rightMayFail: the right operand of AND / OR is not leakproof, so it
 	// is evaluated only on the rows the left operand has not decided.
 	rightMayFail bool
+	// rightCheap: the right operand is cheap to compute on every row
+	// (cheapEval), so the short circuit first tries it on the whole
+	// batch and narrows to the undecided rows only if that fails.
+	rightCheap bool
 	// operand is the type a comparison's operands share (the left
 	// operand's type); rOperand the right's, which differs for date/time
 	// arithmetic (timestamp + interval).
@@ -300,6 +309,15 @@ func (e *binaryEval) shortCircuit(ctx context.Context, b arrow.RecordBatch, l ar
 	if len(need) == 0 {
 		l.Retain()
 		return l, nil
+	}
+	if len(need) < n && e.rightCheap {
+		// Same answer as evaluating the undecided rows only (a decided
+		// row ignores the right value), without gathering them; an
+		// error may come from a decided row, so it sends us the slow way.
+		if r, err := e.r.eval(ctx, b); err == nil {
+			defer r.Release()
+			return kleene(ctx, e.op.Name, l, r)
+		}
 	}
 	var r arrow.Array
 	if len(need) == n {

@@ -5,14 +5,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // filter keeps the rows for which the predicate is true (not false, not
-// NULL).
+// NULL). The kept rows are gathered column by column over the typed
+// buffers; sel is reused from batch to batch.
 type filter struct {
 	input Operator
 	pred  evaluator
+	sel   []int32
 }
 
 func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -26,55 +27,24 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			b.Release()
 			return nil, err
 		}
-		m := mask.(*array.Boolean)
-		trues := 0
-		for i := 0; i < m.Len(); i++ {
-			if m.IsValid(i) && m.Value(i) {
-				trues++
-			}
-		}
-		switch {
-		case trues == 0:
-			mask.Release()
+		f.sel = selection(f.sel, mask.(*array.Boolean))
+		mask.Release()
+		switch len(f.sel) {
+		case 0:
 			b.Release()
 			continue
-		case trues == int(b.NumRows()):
-			mask.Release()
+		case int(b.NumRows()):
 			return b, nil
 		}
-		out, err := filterBatch(ctx, b, mask)
-		mask.Release()
+		out, err := takeBatch(ctx, b, f.sel)
 		b.Release()
 		return out, err
 	}
 }
 
+// filterBatch keeps the rows of b where mask is true.
 func filterBatch(ctx context.Context, b arrow.RecordBatch, mask arrow.Array) (arrow.RecordBatch, error) {
-	if b.NumCols() == 0 {
-		trues := 0
-		m := mask.(*array.Boolean)
-		for i := 0; i < m.Len(); i++ {
-			if m.IsValid(i) && m.Value(i) {
-				trues++
-			}
-		}
-		return array.NewRecordBatch(b.Schema(), nil, int64(trues)), nil
-	}
-	for _, c := range b.Columns() {
-		if c.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
-			// Arrow's filter kernel has no 16-byte values: gather the
-			// selected rows instead.
-			m := mask.(*array.Boolean)
-			idx := make([]int32, 0, m.Len())
-			for i := 0; i < m.Len(); i++ {
-				if m.IsValid(i) && m.Value(i) {
-					idx = append(idx, int32(i))
-				}
-			}
-			return takeBatch(ctx, b, idx)
-		}
-	}
-	return compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
+	return takeBatch(ctx, b, selection(nil, mask.(*array.Boolean)))
 }
 
 func (f *filter) Close() { f.input.Close() }

@@ -3,7 +3,6 @@ package exec
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -171,61 +170,109 @@ func errNumericOverflow() error {
 }
 
 // arithDecimal computes on decimal128 values at the result type's scale.
+// The operator is chosen once per batch; each loop works on the values
+// in place and allocates only the output.
 func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res types.T) (arrow.Array, error) {
 	lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 	ls, rs := decimalScale(l), decimalScale(r)
 	out := make([]decimal128.Num, len(lv))
+	var err error
+	switch op {
+	case "+", "-":
+		err = addDecimals(op == "-", lv, rv, ls, rs, out, validity, res.Scale)
+	case "*":
+		err = mulDecimals(lv, rv, ls, rs, out, validity, res.Scale)
+	case "%":
+		err = decimalRows(lv, rv, out, validity, func(a, b decimal128.Num) (decimal128.Num, error) {
+			a, b = alignDecimal(a, ls, b, rs)
+			if b.Sign() == 0 {
+				return decimal128.Num{}, errDivisionByZero()
+			}
+			_, v := a.Div(b)
+			v, ok := rescaleDecimal(v, max(ls, rs), res.Scale)
+			if !ok {
+				return v, errNumericOverflow()
+			}
+			return v, nil
+		})
+	case "/":
+		err = decimalRows(lv, rv, out, validity, func(a, b decimal128.Num) (decimal128.Num, error) {
+			if b.Sign() == 0 {
+				return decimal128.Num{}, errDivisionByZero()
+			}
+			// a/b at scale s: (a * 10^(s - ls + rs)) / b, rounded.
+			num := a.BigInt()
+			num.Mul(num, types.Pow10(res.Scale-ls+rs))
+			v, ok := types.DivRound(num, b.BigInt())
+			if !ok {
+				return v, errNumericOverflow()
+			}
+			return v, nil
+		})
+	default:
+		return nil, fmt.Errorf("unknown operator %q", op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newFixed(res.Arrow(), out, validity, nulls), nil
+}
+
+// addDecimals computes l+r (or l-r) row by row at scale to.
+func addDecimals(sub bool, lv, rv []decimal128.Num, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
+	s := max(ls, rs)
 	for i := range lv {
 		if !validAt(validity, i) {
 			continue
 		}
+		a, b := alignDecimal(lv[i], ls, rv[i], rs)
 		var v decimal128.Num
-		switch op {
-		case "+", "-", "%":
-			a, b := alignDecimal(lv[i], ls, rv[i], rs)
-			s := max(ls, rs)
-			switch op {
-			case "+":
-				v = a.Add(b)
-			case "-":
-				v = a.Sub(b)
-			case "%":
-				if b.Sign() == 0 {
-					return nil, errDivisionByZero()
-				}
-				_, v = a.Div(b)
-			}
-			var ok bool
-			if v, ok = types.Rescale(v, s, res.Scale); !ok {
-				return nil, errNumericOverflow()
-			}
-		case "*":
-			p := new(big.Int).Mul(lv[i].BigInt(), rv[i].BigInt())
-			var ok bool
-			if v, ok = types.RoundBig(p, ls+rs, res.Scale); !ok {
-				return nil, errNumericOverflow()
-			}
-		case "/":
-			if rv[i].Sign() == 0 {
-				return nil, errDivisionByZero()
-			}
-			// a/b at scale s: (a * 10^(s - ls + rs)) / b, rounded.
-			num := lv[i].BigInt()
-			shift := res.Scale - ls + rs
-			num.Mul(num, types.Pow10(shift))
-			var ok bool
-			if v, ok = types.DivRound(num, rv[i].BigInt()); !ok {
-				return nil, errNumericOverflow()
-			}
-		default:
-			return nil, fmt.Errorf("unknown operator %q", op)
+		if sub {
+			v = a.Sub(b)
+		} else {
+			v = a.Add(b)
 		}
-		if !v.FitsInPrecision(types.MaxNumericPrecision) {
-			return nil, errNumericOverflow()
+		v, ok := rescaleDecimal(v, s, to)
+		if !ok || !v.FitsInPrecision(types.MaxNumericPrecision) {
+			return errNumericOverflow()
 		}
 		out[i] = v
 	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	return nil
+}
+
+// mulDecimals computes l*r row by row at scale to.
+func mulDecimals(lv, rv []decimal128.Num, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
+	for i := range lv {
+		if !validAt(validity, i) {
+			continue
+		}
+		v, ok := mulDecimal(lv[i], rv[i], ls, rs, to)
+		if !ok || !v.FitsInPrecision(types.MaxNumericPrecision) {
+			return errNumericOverflow()
+		}
+		out[i] = v
+	}
+	return nil
+}
+
+// decimalRows applies fn to each valid row: for the operators (/, %)
+// whose cost is the division itself.
+func decimalRows(lv, rv, out []decimal128.Num, validity []byte, fn func(a, b decimal128.Num) (decimal128.Num, error)) error {
+	for i := range lv {
+		if !validAt(validity, i) {
+			continue
+		}
+		v, err := fn(lv[i], rv[i])
+		if err != nil {
+			return err
+		}
+		if !v.FitsInPrecision(types.MaxNumericPrecision) {
+			return errNumericOverflow()
+		}
+		out[i] = v
+	}
+	return nil
 }
 
 // negate evaluates unary minus.

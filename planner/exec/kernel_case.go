@@ -122,7 +122,7 @@ func (c *caseEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 
 // takeBatch gathers rows idx of a batch (also one without columns).
 func takeBatch(ctx context.Context, b arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
-	cols, err := takeColumns(ctx, b.Columns(), idx)
+	cols, err := gatherColumns(ctx, b.Columns(), idx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,156 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Gathering rows by index over the typed buffers: what a filter and a
+// short-circuit AND / OR do with every batch. Arrow's take kernel goes
+// through its generic executor and, for decimals, a fixed-size-binary
+// path byte by byte; these loops copy the values directly.
+
+// selection lists the rows where mask is true (not false, not NULL) into
+// dst, reusing its capacity.
+func selection(dst []int32, mask *array.Boolean) []int32 {
+	dst = dst[:0]
+	n := mask.Len()
+	if mask.NullN() == 0 {
+		for i := 0; i < n; i++ {
+			if mask.Value(i) {
+				dst = append(dst, int32(i))
+			}
+		}
+		return dst
+	}
+	for i := 0; i < n; i++ {
+		if mask.IsValid(i) && mask.Value(i) {
+			dst = append(dst, int32(i))
+		}
+	}
+	return dst
+}
+
+// gatherColumns gathers rows idx of each column.
+func gatherColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(cols))
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
+	for _, c := range cols {
+		if g := gatherArray(c, idx); g != nil {
+			out = append(out, g)
+			continue
+		}
+		if ia == nil {
+			ia = newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
+		}
+		a, err := takeArray(ctx, c, ia)
+		if err != nil {
+			releaseAll(out)
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// gatherArray gathers rows idx of a, or returns nil for a type it does
+// not handle (the caller then uses Arrow's take).
+func gatherArray(a arrow.Array, idx []int32) arrow.Array {
+	switch a.DataType().ID() {
+	case arrow.INT16:
+		return gatherFixed[int16](a, idx)
+	case arrow.INT32, arrow.DATE32:
+		return gatherFixed[int32](a, idx)
+	case arrow.UINT32:
+		return gatherFixed[uint32](a, idx)
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
+		return gatherFixed[int64](a, idx)
+	case arrow.FLOAT32:
+		return gatherFixed[float32](a, idx)
+	case arrow.FLOAT64:
+		return gatherFixed[float64](a, idx)
+	case arrow.DECIMAL128:
+		return gatherFixed[decimal128.Num](a, idx)
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return gatherFixed[arrow.MonthDayNanoInterval](a, idx)
+	case arrow.BOOL:
+		return gatherBool(a.(*array.Boolean), idx)
+	case arrow.STRING:
+		return gatherString(a.(*array.String), idx)
+	}
+	return nil
+}
+
+func gatherFixed[T arrow.FixedWidthType](a arrow.Array, idx []int32) arrow.Array {
+	in := values[T](a)
+	out := make([]T, len(idx))
+	for k, i := range idx {
+		out[k] = in[i]
+	}
+	validity, nulls := gatherValidity(a, idx)
+	return newFixed(a.DataType(), out, validity, nulls)
+}
+
+func gatherBool(a *array.Boolean, idx []int32) arrow.Array {
+	bits := make([]byte, bitutil.BytesForBits(int64(len(idx))))
+	for k, i := range idx {
+		if a.Value(int(i)) {
+			bitutil.SetBit(bits, k)
+		}
+	}
+	validity, nulls := gatherValidity(a, idx)
+	return newBool(len(idx), bits, validity, nulls)
+}
+
+func gatherString(a *array.String, idx []int32) arrow.Array {
+	offsets := make([]int32, len(idx)+1)
+	size := 0
+	for k, i := range idx {
+		size += a.ValueLen(int(i))
+		offsets[k+1] = int32(size)
+	}
+	data := make([]byte, 0, size)
+	for _, i := range idx {
+		data = append(data, a.Value(int(i))...)
+	}
+	validity, nulls := gatherValidity(a, idx)
+	var vb *memory.Buffer
+	if nulls > 0 {
+		vb = memory.NewBufferBytes(validity)
+	}
+	d := array.NewData(a.DataType(), len(idx), []*memory.Buffer{vb,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// gatherValidity is the validity bitmap of rows idx of a, nil when none
+// of them is NULL.
+func gatherValidity(a arrow.Array, idx []int32) ([]byte, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	bits := make([]byte, bitutil.BytesForBits(int64(len(idx))))
+	nulls := 0
+	for k, i := range idx {
+		if a.IsValid(int(i)) {
+			bitutil.SetBit(bits, k)
+		} else {
+			nulls++
+		}
+	}
+	if nulls == 0 {
+		return nil, 0
+	}
+	return bits, nulls
+}
