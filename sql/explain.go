@@ -1,11 +1,15 @@
 package sql
 
 import (
+	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
 )
 
 // explainText renders a plan for EXPLAIN: with PostgreSQL's cost
@@ -40,4 +44,70 @@ func explainCosts(options []*pg_query.Node) bool {
 		}
 	}
 	return costs
+}
+
+// explainOption reads a boolean EXPLAIN option (ANALYZE, COSTS, TIMING):
+// given without a value it is on.
+func explainOption(options []*pg_query.Node, name string, def bool) bool {
+	v := def
+	for _, o := range options {
+		d := o.GetDefElem()
+		if d == nil || d.Defname != name {
+			continue
+		}
+		v = true
+		switch {
+		case d.Arg == nil:
+		case d.Arg.GetBoolean() != nil:
+			v = d.Arg.GetBoolean().Boolval
+		case d.Arg.GetString_() != nil:
+			switch strings.ToLower(d.Arg.GetString_().Sval) {
+			case "false", "off", "0", "no":
+				v = false
+			}
+		case d.Arg.GetInteger() != nil:
+			v = d.Arg.GetInteger().Ival != 0
+		}
+	}
+	return v
+}
+
+// explainAnalyze runs the plan to the end, its rows discarded, with every
+// operator instrumented, and prints the plan with each node's measured
+// time (per loop, in milliseconds, to the first row and in total), rows
+// and loops, then the planning and execution times, as PostgreSQL's
+// EXPLAIN ANALYZE does. The query really runs: under the caller's
+// identity, memory budget and statement timeout.
+func (s *Session) explainAnalyze(ctx context.Context, root planner.Node, options []*pg_query.Node, planning time.Duration) (string, error) {
+	ins := exec.NewInstrumentation()
+	start := time.Now()
+	res, err := newRowsResult(ctx, exec.WithInstrumentation(s.callerContext(ctx), ins), root, s.statementLimits())
+	if err != nil {
+		return "", err
+	}
+	defer res.Close()
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			return "", err
+		}
+		if b == nil {
+			break
+		}
+		b.Release()
+	}
+	execution := time.Since(start)
+	timing := explainOption(options, "timing", true)
+	ms := func(d time.Duration, loops int) float64 { return float64(d.Microseconds()) / 1000 / float64(loops) }
+	text := planner.ExplainWith(root, explainCosts(options), func(n planner.Node) string {
+		st, ok := ins.Stats(n)
+		switch {
+		case !ok || st.Loops == 0:
+			return " (never executed)"
+		case timing:
+			return fmt.Sprintf(" (actual time=%.3f..%.3f rows=%d loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Rows/int64(st.Loops), st.Loops)
+		}
+		return fmt.Sprintf(" (actual rows=%d loops=%d)", st.Rows/int64(st.Loops), st.Loops)
+	})
+	return text + fmt.Sprintf("Planning Time: %.3f ms\nExecution Time: %.3f ms\n", ms(planning, 1), ms(execution, 1)), nil
 }

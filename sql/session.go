@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/apache/arrow-go/v18/arrow"
 	"strings"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -221,7 +222,7 @@ func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query
 
 func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, query string) (Result, error) {
 	for _, o := range ex.Options {
-		if d := o.GetDefElem(); d != nil && d.Defname != "verbose" && d.Defname != "costs" {
+		if d := o.GetDefElem(); d != nil && d.Defname != "verbose" && d.Defname != "costs" && d.Defname != "analyze" && d.Defname != "timing" {
 			return nil, pgerror.Unsupported("EXPLAIN option %s is not supported yet", strings.ToUpper(d.Defname))
 		}
 	}
@@ -229,11 +230,20 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 	if sel == nil {
 		return nil, pgerror.Unsupported("EXPLAIN of this statement is not supported yet")
 	}
+	planStart := time.Now()
 	p, err := s.plan(ctx, sel, query, nil)
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(explainText(p.Root, ex.Options), "\n"), "\n")
+	var text string
+	if explainOption(ex.Options, "analyze", false) {
+		if text, err = s.explainAnalyze(ctx, p.Root, ex.Options, time.Since(planStart)); err != nil {
+			return nil, err
+		}
+	} else {
+		text = explainText(p.Root, ex.Options)
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	rows := make([][]string, len(lines))
 	for i, l := range lines {
 		rows[i] = []string{l}

@@ -20,6 +20,14 @@ type Operator interface {
 // Build turns a logical plan into a tree of operators. Nothing is read
 // until the root's Next is called.
 func Build(ctx context.Context, n planner.Node) (Operator, error) {
+	op, err := build(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return instrument(ctx, n, op), nil
+}
+
+func build(ctx context.Context, n planner.Node) (Operator, error) {
 	switch x := n.(type) {
 	case *planner.Scan:
 		return newScan(x), nil
@@ -63,7 +71,7 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &limit{input: top, remaining: x.Count, skip: x.Offset}, nil
+			return &limit{input: instrument(ctx, srt, top), remaining: x.Count, skip: x.Offset}, nil
 		}
 		in, err := Build(ctx, x.Input)
 		if err != nil {
