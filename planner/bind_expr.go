@@ -35,6 +35,10 @@ type groupState struct {
 	groups []Expr
 	cols   []Column
 	aggs   []*AggCall
+	// sets are the grouping sets (indexes into groups), nil for a plain
+	// GROUP BY; setCol is the Aggregate's column naming each row's set.
+	sets   [][]int
+	setCol Column
 }
 
 func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
@@ -78,6 +82,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindSubLink(x.SubLink, ec)
 	case *pg_query.Node_AArrayExpr:
 		return b.bindArrayExpr(x.AArrayExpr, ec)
+	case *pg_query.Node_GroupingFunc:
+		return b.bindGroupingFunc(x.GroupingFunc, ec)
 	case *pg_query.Node_AIndirection:
 		return b.bindIndirection(x.AIndirection, ec)
 	case *pg_query.Node_CollateClause:
@@ -623,7 +629,7 @@ func funcName(fc *pg_query.FuncCall) string {
 func containsAggregate(n *pg_query.Node) bool {
 	found := false
 	walkAST(n, func(fc *pg_query.FuncCall) {
-		if _, ok := functions.LookupAggregate(funcName(fc)); ok && fc.Over == nil {
+		if _, ok := functions.LookupAggregate(funcName(fc)); (ok || fc == groupingCall) && fc.Over == nil {
 			found = true
 		}
 	})
@@ -702,6 +708,8 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 		for _, a := range x.List.Items {
 			walkAST(a, visit)
 		}
+	case *pg_query.Node_GroupingFunc:
+		visit(groupingCall)
 	}
 }
 
@@ -733,74 +741,5 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, b.argTypeNames(fc.Args, ec)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	if fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.AggWithinGroup || fc.FuncVariadic {
-		return nil, pgerror.Unsupported("DISTINCT, FILTER and ORDER BY in aggregates are not supported yet")
-	}
-	if ec.group == nil {
-		return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate functions are not allowed in %s", ec.clause)
-	}
-	call := &AggCall{Func: agg}
-	var argType types.T
-	switch {
-	case fc.AggStar:
-		if !agg.Star {
-			return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(*) does not exist", name)
-		}
-	case len(fc.Args) == 2 && agg.Delimited:
-		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
-		if err != nil {
-			return nil, err
-		}
-		delim, err := b.bindAggArg(fc, fc.Args[1], ec)
-		if err != nil {
-			return nil, err
-		}
-		if delim.Type().Family() != types.FamilyString {
-			return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", name, arg.Type().Name(), delim.Type().Name()).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-		}
-		if delim, err = b.coerce(delim, types.Text, fc.Location); err != nil {
-			return nil, err
-		}
-		call.Arg, call.Delim = arg, delim
-		argType = arg.Type()
-	case len(fc.Args) == 1 && !agg.Delimited:
-		if containsAggregate(fc.Args[0]) {
-			return nil, b.errAt(fc.Location, pgerror.GroupingError, "aggregate function calls cannot be nested")
-		}
-		arg, err := b.bindExpr(fc.Args[0], &exprCtx{scope: ec.group.input, clause: "aggregate"})
-		if err != nil {
-			return nil, err
-		}
-		if isUnknown(arg) {
-			if arg, err = b.cast(arg, types.Text, fc.Location); err != nil {
-				return nil, err
-			}
-		}
-		call.Arg = arg
-		argType = arg.Type()
-	default:
-		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
-	}
-	res, ok := agg.Result(argType)
-	if ok && call.Delim != nil {
-		arg, err := b.coerce(call.Arg, res, fc.Location)
-		if err != nil {
-			return nil, err
-		}
-		call.Arg = arg
-	}
-	if !ok {
-		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	key := call.String()
-	for _, existing := range ec.group.aggs {
-		if existing.String() == key {
-			return &ColRef{ID: existing.Out.ID, Name: existing.Out.Name, Typ: existing.Out.Type}, nil
-		}
-	}
-	call.Out = b.newColumn(name, Column{Type: res, Nullable: true})
-	ec.group.aggs = append(ec.group.aggs, call)
-	return &ColRef{ID: call.Out.ID, Name: call.Out.Name, Typ: res}, nil
+	return b.bindAggregateCall(fc, name, agg, ec)
 }

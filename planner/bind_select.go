@@ -143,7 +143,8 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 		return nil, err
 	}
 	if grouped {
-		node = &Aggregate{Input: node, Groups: ec.group.groups, GroupCols: ec.group.cols, Aggs: ec.group.aggs}
+		node = &Aggregate{Input: node, Groups: ec.group.groups, GroupCols: ec.group.cols, Aggs: ec.group.aggs,
+			Sets: ec.group.sets, SetCol: ec.group.setCol}
 		if having != nil {
 			node = &Filter{Input: node, Pred: having}
 		}
@@ -242,65 +243,77 @@ func (b *Binder) projected(p *Project, e Expr) Expr {
 }
 
 func (b *Binder) bindGroupBy(s *pg_query.SelectStmt, ec *exprCtx) error {
-	g := ec.group
+	if hasGroupingSets(s.GroupClause) {
+		return b.bindGroupingSets(s, ec)
+	}
 	for _, n := range s.GroupClause {
-		var e Expr
-		// GROUP BY 2 and GROUP BY alias refer to the select list, as in
-		// PostgreSQL.
-		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
-			pos := int(c.GetIval().Ival)
-			if pos < 1 || pos > len(s.TargetList) {
-				return b.errAt(c.Location, pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
-			}
-			n = s.TargetList[pos-1].GetResTarget().GetVal()
-			if containsAggregate(n) {
-				return b.errAt(c.Location, pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
-			}
-		} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-			name := cr.Fields[0].GetString_().Sval
-			if _, err := b.resolve(g.input, "", name, cr.Location); err != nil {
-				for _, t := range s.TargetList {
-					rt := t.GetResTarget()
-					if rt.GetName() == name && !containsAggregate(rt.Val) {
-						n = rt.Val
-						break
-					}
-				}
-			}
-		}
-		if containsAggregate(n) {
-			return pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
-		}
-		e, err := b.bindExpr(n, &exprCtx{scope: g.input, clause: "GROUP BY"})
-		if err != nil {
+		if _, err := b.bindGroupKey(s, n, ec.group); err != nil {
 			return err
 		}
-		if isUnknown(e) {
-			if e, err = b.cast(e, types.Text, 0); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// bindGroupKey binds one grouping key and returns its index in g.groups;
+// a key equal to an earlier one (constants aside) is that one.
+func (b *Binder) bindGroupKey(s *pg_query.SelectStmt, n *pg_query.Node, g *groupState) (int, error) {
+	// GROUP BY 2 and GROUP BY alias refer to the select list, as in
+	// PostgreSQL.
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		pos := int(c.GetIval().Ival)
+		if pos < 1 || pos > len(s.TargetList) {
+			return 0, b.errAt(c.Location, pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
 		}
-		if g.match(e) != nil && len(g.groups) > 0 {
-			if _, isConst := e.(*Const); !isConst {
-				continue // duplicate key
-			}
+		n = s.TargetList[pos-1].GetResTarget().GetVal()
+		if containsAggregate(n) {
+			return 0, b.errAt(c.Location, pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
 		}
-		name := "?column?"
-		if cr, ok := e.(*ColRef); ok {
-			name = cr.Name
-		}
-		col := Column{Type: e.Type(), Nullable: true}
-		if cr, ok := e.(*ColRef); ok {
-			for _, in := range g.input.cols {
-				if in.ID == cr.ID {
-					col = in
+	} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+		name := cr.Fields[0].GetString_().Sval
+		if _, err := b.resolve(g.input, "", name, cr.Location); err != nil {
+			for _, t := range s.TargetList {
+				rt := t.GetResTarget()
+				if rt.GetName() == name && !containsAggregate(rt.Val) {
+					n = rt.Val
+					break
 				}
 			}
 		}
-		g.groups = append(g.groups, e)
-		g.cols = append(g.cols, b.newColumn(name, col))
 	}
-	return nil
+	if containsAggregate(n) {
+		return 0, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY")
+	}
+	e, err := b.bindExpr(n, &exprCtx{scope: g.input, clause: "GROUP BY"})
+	if err != nil {
+		return 0, err
+	}
+	if isUnknown(e) {
+		if e, err = b.cast(e, types.Text, 0); err != nil {
+			return 0, err
+		}
+	}
+	if _, isConst := e.(*Const); !isConst {
+		for i, ge := range g.groups {
+			if ge.String() == e.String() {
+				return i, nil // duplicate key
+			}
+		}
+	}
+	name := "?column?"
+	if cr, ok := e.(*ColRef); ok {
+		name = cr.Name
+	}
+	col := Column{Type: e.Type(), Nullable: true}
+	if cr, ok := e.(*ColRef); ok {
+		for _, in := range g.input.cols {
+			if in.ID == cr.ID {
+				col = in
+			}
+		}
+	}
+	g.groups = append(g.groups, e)
+	g.cols = append(g.cols, b.newColumn(name, col))
+	return len(g.groups) - 1, nil
 }
 
 func (b *Binder) bindTargets(list []*pg_query.Node, sc *scope, ec *exprCtx) ([]target, error) {
@@ -396,6 +409,8 @@ func figureColnameStrength(n *pg_query.Node) (string, int) {
 		return sqlValueFunctionName(x.SqlvalueFunction), 2
 	case *pg_query.Node_CaseExpr:
 		return "case", 2
+	case *pg_query.Node_GroupingFunc:
+		return "grouping", 2
 	case *pg_query.Node_MinMaxExpr:
 		if x.MinMaxExpr.Op == pg_query.MinMaxOp_IS_LEAST {
 			return "least", 2

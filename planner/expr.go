@@ -155,20 +155,93 @@ func losslessCast(from, to types.T) bool {
 // the column Out.
 type AggCall struct {
 	Func functions.Aggregate
-	Arg  Expr // nil for count(*)
+	// Arg is the aggregated value: nil for count(*), the WITHIN GROUP
+	// ordering's expression for an ordered-set aggregate.
+	Arg Expr
 	// Delim is the second argument of a delimited aggregate (string_agg).
 	Delim Expr
-	Out   Column
+	// Distinct feeds each distinct argument value once: agg(DISTINCT x).
+	Distinct bool
+	// Filter keeps the rows for which it is true: FILTER (WHERE ...).
+	Filter Expr
+	// OrderBy is the order rows are fed in: agg(x ORDER BY y). For an
+	// ordered-set aggregate it is the WITHIN GROUP ordering, whose one key
+	// is Arg.
+	OrderBy []SortKey
+	// Direct is an ordered-set aggregate's direct argument (percentile's
+	// fraction), nil when it takes none.
+	Direct Expr
+	Out    Column
 }
 
 func (a *AggCall) String() string {
-	if a.Arg == nil {
-		return a.Func.Name + "(*)"
+	var b strings.Builder
+	b.WriteString(a.Func.Name)
+	b.WriteByte('(')
+	if a.Func.OrderedSet {
+		if a.Direct != nil {
+			b.WriteString(a.Direct.String())
+		}
+	} else {
+		if a.Distinct {
+			b.WriteString("DISTINCT ")
+		}
+		if a.Arg == nil {
+			b.WriteByte('*')
+		} else {
+			b.WriteString(a.Arg.String())
+		}
+		if a.Delim != nil {
+			fmt.Fprintf(&b, ", %s", a.Delim)
+		}
+		if len(a.OrderBy) > 0 {
+			b.WriteString(" ORDER BY ")
+			writeSortKeys(&b, a.OrderBy)
+		}
 	}
-	if a.Delim != nil {
-		return fmt.Sprintf("%s(%s, %s)", a.Func.Name, a.Arg, a.Delim)
+	b.WriteByte(')')
+	if a.Func.OrderedSet {
+		b.WriteString(" WITHIN GROUP (ORDER BY ")
+		writeSortKeys(&b, a.OrderBy)
+		b.WriteByte(')')
 	}
-	return fmt.Sprintf("%s(%s)", a.Func.Name, a.Arg)
+	if a.Filter != nil {
+		fmt.Fprintf(&b, " FILTER (WHERE %s)", a.Filter)
+	}
+	return b.String()
+}
+
+func writeSortKeys(b *strings.Builder, keys []SortKey) {
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.Expr.String())
+		if k.Desc {
+			b.WriteString(" DESC")
+		}
+		if k.NullsFirst != k.Desc {
+			if k.NullsFirst {
+				b.WriteString(" NULLS FIRST")
+			} else {
+				b.WriteString(" NULLS LAST")
+			}
+		}
+	}
+}
+
+// Exprs lists every expression the call reads from its input rows.
+func (a *AggCall) Exprs() []Expr {
+	var out []Expr
+	for _, e := range []Expr{a.Arg, a.Delim, a.Filter, a.Direct} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	for _, k := range a.OrderBy {
+		out = append(out, k.Expr)
+	}
+	return out
 }
 
 // SplitConjuncts flattens a tree of ANDs into its conjuncts.

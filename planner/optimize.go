@@ -217,11 +217,8 @@ func pruneScanColumns(root Node) Node {
 				ExprColumns(e, used)
 			}
 			for _, a := range x.Aggs {
-				if a.Delim != nil {
-					ExprColumns(a.Delim, used)
-				}
-				if a.Arg != nil {
-					ExprColumns(a.Arg, used)
+				for _, e := range a.Exprs() {
+					ExprColumns(e, used)
 				}
 			}
 		case *Sort:

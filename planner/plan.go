@@ -62,12 +62,22 @@ type Aggregate struct {
 	Groups    []Expr
 	GroupCols []Column
 	Aggs      []*AggCall
+	// Sets are the grouping sets of GROUP BY GROUPING SETS / ROLLUP /
+	// CUBE, each the indexes of the Groups it groups by; nil for a plain
+	// GROUP BY. A row of a set has NULL for the keys the set leaves out,
+	// and SetCol, an integer column after the aggregates, says which set
+	// (its index) the row belongs to.
+	Sets   [][]int
+	SetCol Column
 }
 
 func (a *Aggregate) Columns() []Column {
 	out := append([]Column(nil), a.GroupCols...)
 	for _, ag := range a.Aggs {
 		out = append(out, ag.Out)
+	}
+	if a.Sets != nil {
+		out = append(out, a.SetCol)
 	}
 	return out
 }
@@ -136,6 +146,9 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 			aggs[i] = a.String()
 		}
 		fmt.Fprintf(b, "Aggregate groups=[%s] aggs=[%s]", joinExprs(x.Groups), strings.Join(aggs, ", "))
+		if x.Sets != nil {
+			fmt.Fprintf(b, " sets=%v", x.Sets)
+		}
 	case *Sort:
 		keys := make([]string, len(x.Keys))
 		for i, k := range x.Keys {

@@ -51,7 +51,7 @@ func newAccumulator(a *planner.AggCall) (accumulator, error) {
 	case "string_agg":
 		return &stringAggAcc{}, nil
 	}
-	return nil, fmt.Errorf("aggregate %s(%s) cannot be executed", a.Func.Name, a.Arg.Type().Name())
+	return newMoreAccumulator(a)
 }
 
 func grow[T any](s []T, n int) []T {

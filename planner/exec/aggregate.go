@@ -43,6 +43,9 @@ type hashAggregate struct {
 }
 
 func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (Operator, error) {
+	if n.Sets != nil {
+		return newGroupingSetsAggregate(ctx, in, n)
+	}
 	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: map[string]int32{},
 		mem: newReservation(ctx, "HashAggregate")}
 	fail := func(err error) (Operator, error) {
@@ -58,6 +61,14 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		h.keyBld = append(h.keyBld, array.NewBuilder(memory.DefaultAllocator, n.GroupCols[i].Type.Arrow()))
 	}
 	for _, a := range n.Aggs {
+		if needsCallInputs(a) {
+			ev, _, acc, err := compileAggCall(a, n.Input.Columns())
+			if err != nil {
+				return fail(err)
+			}
+			h.args, h.delims, h.accs = append(h.args, ev), append(h.delims, nil), append(h.accs, acc)
+			continue
+		}
 		var ev evaluator
 		if a.Arg != nil {
 			var err error

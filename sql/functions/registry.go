@@ -73,6 +73,14 @@ type Aggregate struct {
 	// Delimited aggregates take a second, text argument: string_agg's
 	// delimiter.
 	Delimited bool
+	// OrderedSet aggregates are called with WITHIN GROUP (ORDER BY x):
+	// x is the aggregated value, and Direct more arguments (percentile's
+	// fraction) are given in the call's parentheses.
+	OrderedSet bool
+	Direct     int
+	// OrderSensitive aggregates give a result that depends on the order
+	// rows are fed in (array_agg, string_agg, json_agg).
+	OrderSensitive bool
 }
 
 // AvgNumericScale is the scale of avg() over integers and numerics. It is
@@ -87,8 +95,34 @@ var aggregates = map[string]Aggregate{
 	"avg":        {Name: "avg", Result: avgResult},
 	"min":        {Name: "min", Leakproof: true, Result: sameResult},
 	"max":        {Name: "max", Leakproof: true, Result: sameResult},
-	"string_agg": {Name: "string_agg", Leakproof: true, Delimited: true, Result: stringAggResult},
+	"string_agg": {Name: "string_agg", Leakproof: true, Delimited: true, OrderSensitive: true, Result: stringAggResult},
+	// The statistics can overflow (float) or exceed numeric's precision.
+	"stddev":      {Name: "stddev", Result: statsResult},
+	"stddev_samp": {Name: "stddev_samp", Result: statsResult},
+	"stddev_pop":  {Name: "stddev_pop", Result: statsResult},
+	"variance":    {Name: "variance", Result: statsResult},
+	"var_samp":    {Name: "var_samp", Result: statsResult},
+	"var_pop":     {Name: "var_pop", Result: statsResult},
+	"bool_and":    {Name: "bool_and", Leakproof: true, Result: boolResult},
+	"bool_or":     {Name: "bool_or", Leakproof: true, Result: boolResult},
+	"every":       {Name: "every", Leakproof: true, Result: boolResult},
+	"array_agg":   {Name: "array_agg", Leakproof: true, OrderSensitive: true, Result: arrayAggResult},
+	"json_agg":    {Name: "json_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
+	"jsonb_agg":   {Name: "jsonb_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
+	// A fraction outside [0, 1] is an error, so the percentiles are not
+	// leakproof; mode only picks one of its values.
+	"percentile_cont": {Name: "percentile_cont", OrderedSet: true, Direct: 1, Result: percentileContResult},
+	"percentile_disc": {Name: "percentile_disc", OrderedSet: true, Direct: 1, Result: orderedValueResult},
+	"mode":            {Name: "mode", Leakproof: true, OrderedSet: true, Result: orderedValueResult},
 }
+
+// StatsNumericScale is the scale of the variance and standard deviation
+// of integers and numerics. PostgreSQL picks a scale per value: 16
+// significant digits after the variance's leading base-10000 digit, so
+// 16 for variances from 1 to 9999, fewer above, more below, and a bare 0
+// when every value is equal; SQE's numeric columns carry one scale, and
+// keep 16, as avg does.
+const StatsNumericScale = 16
 
 // LookupAggregate returns the aggregate named name.
 func LookupAggregate(name string) (Aggregate, bool) {
@@ -129,6 +163,63 @@ func stringAggResult(t types.T) (types.T, bool) {
 	return types.T{}, false
 }
 
+func statsResult(t types.T) (types.T, bool) {
+	switch t.Family() {
+	case types.FamilyInt, types.FamilyNumeric:
+		return types.T{OID: types.OIDNumeric, Scale: StatsNumericScale}, true
+	case types.FamilyFloat:
+		return types.Float8, true
+	}
+	return types.T{}, false
+}
+
+func boolResult(t types.T) (types.T, bool) {
+	if t.OID == types.OIDBool {
+		return types.Bool, true
+	}
+	return types.T{}, false
+}
+
+// arrayAggResult is the array of the argument's type, for the element
+// types SQE has arrays of. Arrays of arrays (PostgreSQL's
+// array_agg(anyarray), which builds a higher dimension) are not among
+// them.
+func arrayAggResult(t types.T) (types.T, bool) {
+	if t.Family() == types.FamilyArray || t.Family() == types.FamilyUnknown {
+		return types.T{}, false
+	}
+	return types.ArrayOf(t)
+}
+
+func jsonAggResult(res types.T) func(types.T) (types.T, bool) {
+	return func(t types.T) (types.T, bool) {
+		if t.Family() == types.FamilyUnknown {
+			return types.T{}, false
+		}
+		return res, true
+	}
+}
+
+// percentileContResult accepts the numeric types, which the binder casts
+// to double precision as PostgreSQL's percentile_cont(float8) does.
+func percentileContResult(t types.T) (types.T, bool) {
+	if t.IsNumeric() {
+		return types.Float8, true
+	}
+	return types.T{}, false
+}
+
+// orderedValueResult is the sorted value's own type (percentile_disc,
+// mode): any type that sorts.
+func orderedValueResult(t types.T) (types.T, bool) {
+	switch t.Family() {
+	case types.FamilyUnknown, types.FamilyArray:
+		return types.T{}, false
+	}
+	// json has no ordering.
+	return t, t.OID != types.OIDJSON
+}
+
 func sameResult(t types.T) (types.T, bool) {
 	switch t.Family() {
 	case types.FamilyUnknown:
@@ -146,19 +237,17 @@ func sameResult(t types.T) (types.T, bool) {
 // so that calling one is reported as unsupported (0A000) rather than as
 // not existing (42883).
 var postgresFunctions = map[string]bool{
-	"array_agg": true, "array_to_string": true,
-	"bool_and": true, "bool_or": true, "ceiling": true,
-	"coalesce": true, "cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
+	"array_to_string": true,
+	"ceiling":         true,
+	"coalesce":        true, "cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "dense_rank": true,
 	"first_value": true, "format_type": true,
-	"generate_series": true, "greatest": true, "json_agg": true, "json_build_object": true,
-	"jsonb_agg": true, "lag": true, "last_value": true, "lead": true, "least": true, "left": true,
+	"generate_series": true, "greatest": true, "json_build_object": true,
+	"lag": true, "last_value": true, "lead": true, "least": true, "left": true,
 	"nth_value": true, "ntile": true,
-	"nullif": true, "percent_rank": true, "percentile_cont": true, "percentile_disc": true, "pg_backend_pid": true,
-	"rank": true, "row_number": true, "session_user": true, "set_config": true, "stddev": true, "stddev_pop": true,
-	"stddev_samp": true, "substring": true,
-	"trim": true, "unnest": true,
-	"var_pop": true, "var_samp": true, "variance": true, "version": true}
+	"nullif": true, "percent_rank": true, "pg_backend_pid": true,
+	"rank": true, "row_number": true, "session_user": true, "set_config": true, "substring": true,
+	"trim": true, "unnest": true, "version": true}
 
 // IsPostgresFunction reports whether name is a PostgreSQL function SQE
 // does not implement yet.
