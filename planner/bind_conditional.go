@@ -68,6 +68,10 @@ func (b *Binder) coerceResult(e Expr, t types.T) (Expr, error) {
 	if e.Type() == t {
 		return e, nil
 	}
+	if c, ok := e.(*Const); ok && c.Value == nil {
+		// A NULL takes the column's type exactly (a numeric's scale too).
+		return &Const{Typ: t}, nil
+	}
 	if t.OID != types.OIDNumeric || t.Precision != 0 || !e.Type().IsNumeric() || e.Type().Family() == types.FamilyFloat {
 		return b.coerce(e, t, 0)
 	}
