@@ -487,12 +487,12 @@ func absUint(v int64) uint64 {
 func appendClock(dst []byte, u uint64) []byte {
 	hours := u / microsPerHour
 	rem := u % microsPerHour
-	dst = appendUintPadded(dst, hours, 2)
+	dst = appendPadded(dst, int64(hours), 2)
 	dst = append(dst, ':')
-	dst = appendUintPadded(dst, rem/microsPerMinute, 2)
+	dst = appendPadded(dst, int64(rem/microsPerMinute), 2)
 	dst = append(dst, ':')
 	rem %= microsPerMinute
-	dst = appendUintPadded(dst, rem/microsPerSecond, 2)
+	dst = appendPadded(dst, int64(rem/microsPerSecond), 2)
 	if frac := rem % microsPerSecond; frac != 0 {
 		width := 6
 		for frac%10 == 0 {
@@ -500,16 +500,7 @@ func appendClock(dst []byte, u uint64) []byte {
 			width--
 		}
 		dst = append(dst, '.')
-		dst = appendUintPadded(dst, frac, width)
+		dst = appendPadded(dst, int64(frac), width)
 	}
 	return dst
-}
-
-func appendUintPadded(dst []byte, v uint64, width int) []byte {
-	var tmp [20]byte
-	b := strconv.AppendUint(tmp[:0], v, 10)
-	for k := len(b); k < width; k++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, b...)
 }
