@@ -2,19 +2,14 @@ package compattests
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/sqe-db/sqe/compat-tests/datagen"
-	"github.com/sqe-db/sqe/storage"
 )
 
 const (
@@ -45,35 +40,9 @@ func TestTPCHAnswersMatchPostgres(t *testing.T) {
 	}
 	queries = append(queries, lowQuantityQ18(t, queries))
 
-	// Generate into SQE while PostgreSQL starts and loads.
-	dataDir := filepath.Join(t.TempDir(), "data")
-	sqeLoaded := make(chan error, 1)
-	go func() { sqeLoaded <- loadTPCHIntoSQE(ctx, dataDir) }()
-
-	pg := startRefPostgres(t, ctx)
-	ref, err := pgx.Connect(ctx, fmt.Sprintf("host=127.0.0.1 port=%s user=alice dbname=%s sslmode=disable", pg.port, demoDatabase))
-	if err != nil {
-		t.Fatalf("connect to PostgreSQL: %v", err)
-	}
-	defer ref.Close(context.Background())
-	if err := datagen.LoadPostgres(ctx, ref, tpchTestSchema, tpchTestSF); err != nil {
-		t.Fatalf("load TPC-H into PostgreSQL: %v", err)
-	}
-	if err := <-sqeLoaded; err != nil {
-		t.Fatal(err)
-	}
-
-	srv := startTestServerIn(t, dataDir, false)
-	token, err := srv.mintCLI(tpchTestUser)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sqe := connectConfig(t, ctx, pgxConfig(t, srv, tpchTestUser, demoDatabase, "disable", token))
-	for _, conn := range []*pgx.Conn{sqe, ref} {
-		if _, err := conn.Exec(ctx, "SET search_path TO "+tpchTestSchema); err != nil {
-			t.Fatalf("set search_path: %v", err)
-		}
-	}
+	pair := startTPCHPair(t, ctx)
+	pair.setSearchPath(t, ctx, tpchTestSchema)
+	sqe, ref := pair.sqe, pair.ref
 
 	for _, q := range queries {
 		t.Run(q.Name, func(t *testing.T) {
@@ -106,43 +75,6 @@ func lowQuantityQ18(t *testing.T, queries []datagen.Query) datagen.Query {
 	}
 	t.Fatal("Q18 with its QUANTITY parameter not found among the TPC-H queries")
 	return datagen.Query{}
-}
-
-// loadTPCHIntoSQE writes the TPC-H tables into a fresh data directory.
-func loadTPCHIntoSQE(ctx context.Context, dataDir string) error {
-	cat, err := storage.OpenEmbedded(ctx, demoDatabase, dataDir, storage.AllowAll{})
-	if err != nil {
-		return fmt.Errorf("open SQE data dir: %w", err)
-	}
-	loader := storage.WithPrincipal(ctx, storage.Principal{User: tpchTestUser})
-	loadErr := datagen.LoadSQE(loader, cat, tpchTestSchema, tpchTestSF)
-	if err := errors.Join(loadErr, cat.Close()); err != nil {
-		return fmt.Errorf("load TPC-H into SQE: %w", err)
-	}
-	return nil
-}
-
-// textRowsOf runs sql and returns each row's fields in text format (NULL
-// as nil).
-func textRowsOf(ctx context.Context, conn *pgx.Conn, sql string) ([][]*string, error) {
-	rows, err := conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out [][]*string
-	for rows.Next() {
-		raw := rows.RawValues()
-		row := make([]*string, len(raw))
-		for i, v := range raw {
-			if v != nil {
-				s := string(v)
-				row[i] = &s
-			}
-		}
-		out = append(out, row)
-	}
-	return out, rows.Err()
 }
 
 // diffTPCHAnswers describes the first difference between got and want,
