@@ -40,7 +40,10 @@ func TestQueryMemoryLimit(t *testing.T) {
 		{"small join fits", "SELECT count(*) FROM generate_series(1, 1000) AS a JOIN generate_series(1, 1000) AS b ON a = b", "", 1000},
 		{"large join build", "SELECT count(*) FROM (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS l JOIN (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS r ON l.k = r.k", "HashJoin", 0},
 		{"large distinct", "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS d", "HashAggregate", 0},
-		{"large sort", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC LIMIT 1", "Sort", 0},
+		// A whole sort (OFFSET, no LIMIT) outgrows the limit; with a LIMIT
+		// the top-N sort keeps only the rows it returns.
+		{"large sort", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC OFFSET 2999999", "Sort", 0},
+		{"large top-N sort fits", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC LIMIT 1", "", 3001000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
