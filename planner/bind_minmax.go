@@ -23,11 +23,18 @@ func (b *Binder) bindMinMax(m *pg_query.MinMaxExpr, ec *exprCtx) (Expr, error) {
 			return nil, err
 		}
 		args[i] = e
+		if isUnknown(e) {
+			// Untyped literals take the others' type, as in CASE.
+			continue
+		}
 		ct, ok := commonType(common, e.Type())
 		if !ok {
 			return nil, b.errAt(m.Location, pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", name, common.Name(), e.Type().Name())
 		}
 		common = ct
+	}
+	if common.OID == types.OIDUnknown {
+		common = types.Text
 	}
 	if common.OID == types.OIDNumeric {
 		for _, a := range args {

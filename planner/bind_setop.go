@@ -91,7 +91,9 @@ func (b *Binder) convertColumns(n Node, want []types.T) (Node, error) {
 	}
 	proj := &Project{Input: n}
 	for i, c := range cols {
-		e, err := b.coerce(&ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, want[i], 0)
+		// coerceResult: every branch must come out at exactly the column's
+		// type, a numeric's scale included.
+		e, err := b.coerceResult(&ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, want[i])
 		if err != nil {
 			return nil, err
 		}

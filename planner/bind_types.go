@@ -220,6 +220,8 @@ func commonType(a, b types.T) (types.T, bool) {
 		return types.Date, true
 	case fa == types.FamilyTime && fb == types.FamilyTime:
 		return types.Time, true
+	case fa == types.FamilyArray && a.OID == b.OID:
+		return types.T{OID: a.OID}, true
 	case fa == types.FamilyInterval && fb == types.FamilyInterval:
 		return types.Interval, true
 	case (fa == types.FamilyDate || fa == types.FamilyTimestamp) && (fb == types.FamilyDate || fb == types.FamilyTimestamp):

@@ -147,9 +147,10 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 				return icebergCompare(op, ref, int32(v))
 			}
 		case float64:
-			if colType.OID == types.OIDFloat8 {
-				return icebergCompare(op, ref, v)
-			}
+			// Not pushed: PostgreSQL orders NaN above every number and
+			// equal to itself, while the storage layer compares floats as
+			// IEEE does (NaN matches nothing), so a pushed filter could drop
+			// the NaN rows SQL keeps (f8 = 'NaN', f8 > 5).
 		case string:
 			return icebergCompare(op, ref, v)
 		case bool:
@@ -228,6 +229,11 @@ func pruneScanColumns(root Node) Node {
 		case *Join:
 			if x.On != nil {
 				ExprColumns(x.On, used)
+			}
+		case *Lateral:
+			// The right side reads these left columns per row.
+			for _, c := range x.Outer {
+				used[c.ID] = true
 			}
 		case *Window:
 			windowColumns(x, used)

@@ -97,7 +97,18 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			return string(rune(c)), nil
 		}), true
 	case "to_hex":
-		return rowKernel(func(v []any) (any, error) { return strconv.FormatUint(uint64(v[0].(int64)), 16), nil }), true
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			// A negative integer prints as its two's complement in the
+			// argument's own width (to_hex(-1) is ffffffff).
+			width32 := args[0].DataType().ID() == arrow.INT32
+			return rowKernel(func(v []any) (any, error) {
+				n := v[0].(int64)
+				if width32 {
+					return strconv.FormatUint(uint64(uint32(n)), 16), nil
+				}
+				return strconv.FormatUint(uint64(n), 16), nil
+			})(args, res)
+		}, true
 	}
 	return nil, false
 }

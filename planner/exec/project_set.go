@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // projectSet expands each input row by its set-returning functions'
@@ -80,7 +81,7 @@ func srfValues(ctx context.Context, mem *reservation, f *planner.SRFCall, args [
 			step = valueAt(args[2], r).(int64)
 		}
 		if step == 0 {
-			return nil, fmt.Errorf("step size cannot equal zero")
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
 		}
 		var out []any
 		for v := from; (step > 0 && v <= to) || (step < 0 && v >= to); v += step {
@@ -95,7 +96,7 @@ func srfValues(ctx context.Context, mem *reservation, f *planner.SRFCall, args [
 				}
 			}
 			if len(out) > 100_000_000 {
-				return nil, fmt.Errorf("generate_series: too many rows")
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "generate_series: more than 100000000 rows from one call are not supported")
 			}
 			if (step > 0 && v > to-step) || (step < 0 && v < to-step) {
 				break // the next step would overflow past the end

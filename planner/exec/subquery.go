@@ -245,9 +245,13 @@ func (s *answer) resultOf(kind planner.SubqueryKind) any {
 	return s.value
 }
 
-// in answers arg[r] IN (the set), with SQL's NULL rules: NULL when the
-// value is NULL, or when it is not found and the set holds a NULL.
+// in answers arg[r] IN (the set), with SQL's NULL rules: false for an
+// empty set whatever the value, else NULL when the value is NULL, or
+// when it is not found and the set holds a NULL.
 func (s *answer) in(arg arrow.Array, r int, keyBuf *[]byte) any {
+	if len(s.set) == 0 && !s.hasNull {
+		return false
+	}
 	if arg.IsNull(r) {
 		return nil
 	}
