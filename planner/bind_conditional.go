@@ -218,7 +218,8 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 			}
 		}
 		return out, nil
-	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		l, err := left()
 		if err != nil {
 			return nil, err
@@ -232,18 +233,34 @@ func (b *Binder) bindSpecialAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error)
 		if err != nil {
 			return nil, err
 		}
-		ge, err := b.binary(">=", l, lo, a.Location)
+		between := func(lo, hi Expr) (Expr, error) {
+			ge, err := b.binary(">=", l, lo, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			le, err := b.binary("<=", l, hi, a.Location)
+			if err != nil {
+				return nil, err
+			}
+			return b.and(ge, le), nil
+		}
+		out, err := between(lo, hi)
 		if err != nil {
 			return nil, err
 		}
-		le, err := b.binary("<=", l, hi, a.Location)
-		if err != nil {
-			return nil, err
+		symmetric := a.Kind == pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+		if symmetric {
+			// BETWEEN SYMMETRIC takes the bounds in either order.
+			swapped, err := between(hi, lo)
+			if err != nil {
+				return nil, err
+			}
+			out = b.or(out, swapped)
 		}
-		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
-			return &Not{Arg: b.and(ge, le)}, nil
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+			return &Not{Arg: out}, nil
 		}
-		return b.and(ge, le), nil
+		return out, nil
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, r, err := b.bindOperands(a, ec)
 		if err != nil {

@@ -130,6 +130,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 		return b.bindAExpr(x.AExpr, ec)
 	case *pg_query.Node_MinMaxExpr:
 		return b.bindMinMax(x.MinMaxExpr, ec)
+	case *pg_query.Node_BooleanTest:
+		return b.bindBooleanTest(x.BooleanTest, ec)
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(x.BoolExpr, ec)
 	case *pg_query.Node_NullTest:
@@ -383,7 +385,8 @@ func castSupported(from, to types.T) bool {
 		return false
 	case ff == types.FamilyNumeric && tf == types.FamilyInt:
 		return true
-	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric):
+	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric),
+		from.OID == types.OIDInt4 && tf == types.FamilyBool:
 		return true
 	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt || tf == types.FamilyNumeric):
 		return true
@@ -471,6 +474,18 @@ func negateConst(c *Const) (Expr, error) {
 func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 	if e, ok, err := b.jsonOperator(opName, l, r, loc); ok {
 		return e, err
+	}
+	if opName == "^" && (l.Type().IsNumeric() || isUnknown(l)) && (r.Type().IsNumeric() || isUnknown(r)) {
+		// Exponentiation: power() over double precision (PostgreSQL has a
+		// numeric variant too; SQE computes it in float8).
+		var err error
+		if l, err = b.coerce(l, types.Float8, loc); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, types.Float8, loc); err != nil {
+			return nil, err
+		}
+		return &Func{Name: "power", Args: []Expr{l, r}, Typ: types.Float8}, nil
 	}
 	op, ok := functions.LookupOperator(opName)
 	if !ok {

@@ -285,6 +285,10 @@ func convertConst(v any, from, to types.T) (any, error) {
 	case types.FamilyInt:
 		i := v.(int64)
 		switch to.Family() {
+		case types.FamilyBool:
+			if from.OID == types.OIDInt4 {
+				return i != 0, nil
+			}
 		case types.FamilyOID:
 			if i < -(1<<31) || i > 1<<32-1 {
 				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "OID out of range")

@@ -84,6 +84,15 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			out[i] = uint32(v)
 		}
 		return newFixed(to.Arrow(), out, validity, nulls), nil
+	case from.Family() == types.FamilyInt && to.Family() == types.FamilyBool:
+		ints := intsOf(a)
+		out := make([]any, n)
+		for i, v := range ints {
+			if validAt(validity, i) {
+				out[i] = v != 0
+			}
+		}
+		return valuesArray(to, out)
 	case from.Family() == types.FamilyInt:
 		ints := intsOf(a)
 		switch to.Family() {

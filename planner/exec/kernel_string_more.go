@@ -69,6 +69,13 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 		return rowKernel(splitPart), true
 	case "concat_ws":
 		return concatWS, true
+	case "substring":
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			if _, pattern := args[1].(*array.String); !pattern {
+				return substr(args, res)
+			}
+			return regexSubstring(args, res)
+		}, true
 	case "regexp_replace":
 		return regexpKernel(false), true
 	case "regexp_match":
@@ -321,4 +328,33 @@ func postgresReplacement(r string) string {
 		}
 	}
 	return b.String()
+}
+
+// regexSubstring is substring(s FROM pattern): the first match of the
+// POSIX pattern, or of its first parenthesised group when it has one;
+// NULL when nothing matches.
+func regexSubstring(args []arrow.Array, res types.T) (arrow.Array, error) {
+	cache := map[string]*regexp.Regexp{}
+	return rowKernel(func(v []any) (any, error) {
+		s, pattern := v[0].(string), v[1].(string)
+		re, ok := cache[pattern]
+		if !ok {
+			var err error
+			if re, err = regexp.Compile(pattern); err != nil {
+				return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+			}
+			cache[pattern] = re
+		}
+		m := re.FindStringSubmatchIndex(s)
+		switch {
+		case m == nil:
+			return nil, nil
+		case len(m) > 2:
+			if m[2] < 0 {
+				return nil, nil
+			}
+			return s[m[2]:m[3]], nil
+		}
+		return s[m[0]:m[1]], nil
+	})(args, res)
 }

@@ -83,7 +83,7 @@ var scalars = map[string]Scalar{
 	"position":          {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
 	"starts_with":       {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
 	"substr":            {Name: "substr", Resolve: textIntArgs(2, 3)},
-	"substring":         {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substring":         {Name: "substring", Resolve: substringArgs},
 	"left":              {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
 	"right":             {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
 	"concat":            {Name: "concat", Leakproof: true, Resolve: anyToText},

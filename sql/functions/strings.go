@@ -51,3 +51,13 @@ func concatWSArgs(args []types.T) ([]types.T, types.T, bool) {
 }
 
 func isTextLike(t types.T) bool { return t.Family() == types.FamilyString || t.OID == types.OIDUnknown }
+
+// substringArgs is substring(text FROM int [FOR int]) and
+// substring(text FROM pattern), the POSIX regular-expression form, which
+// an untyped second argument resolves to, as in PostgreSQL.
+func substringArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 2 && isTextLike(args[0]) && isTextLike(args[1]) {
+		return []types.T{types.Text, types.Text}, types.Text, true
+	}
+	return textIntArgs(2, 3)(args)
+}

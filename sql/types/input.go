@@ -71,6 +71,9 @@ func ParseNumericLiteral(s string) (decimal128.Num, int32, error) {
 		}
 		mant, exp = s[:i], e
 	}
+	if !isDecimalMantissa(mant) {
+		return decimal128.Num{}, 0, invalidInput("numeric", s)
+	}
 	if len(mant) > 2*MaxNumericPrecision+2 {
 		return decimal128.Num{}, 0, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
@@ -316,4 +319,24 @@ func parseArray(s string, t T) (any, error) {
 		}
 		i++
 	}
+}
+
+// isDecimalMantissa reports an optional sign, then digits with at most
+// one decimal point and at least one digit ("1.", ".5", "-12.25").
+func isDecimalMantissa(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	digits, points := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			points++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && points <= 1
 }
