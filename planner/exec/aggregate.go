@@ -27,15 +27,14 @@ type hashAggregate struct {
 	accs   []accumulator
 	schema *arrow.Schema
 
-	groups   map[string]int32
+	groups   *keyTable
 	keyBld   []array.Builder
 	ngroups  int
 	groupIDs []int32
-	keyBuf   []byte
-	// groupMem estimates the hash table and the keys' memory; mem is what
-	// the operator holds of the query's budget.
-	groupMem int64
-	mem      reservation
+	// keyMem estimates the key builders' memory; mem is what the operator
+	// holds of the query's budget.
+	keyMem int64
+	mem    reservation
 
 	out  arrow.RecordBatch
 	pos  int64
@@ -46,7 +45,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 	if n.Sets != nil {
 		return newGroupingSetsAggregate(ctx, in, n)
 	}
-	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: map[string]int32{},
+	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: newKeyTable(),
 		mem: newReservation(ctx, "HashAggregate")}
 	fail := func(err error) (Operator, error) {
 		in.Close()
@@ -123,7 +122,10 @@ func (h *hashAggregate) consume(ctx context.Context) error {
 
 // stateBytes estimates the memory of the groups and their accumulators.
 func (h *hashAggregate) stateBytes() int64 {
-	n := h.groupMem + 4*int64(cap(h.groupIDs))
+	n := h.keyMem + 4*int64(cap(h.groupIDs))
+	if h.groups != nil {
+		n += h.groups.memBytes()
+	}
 	for _, acc := range h.accs {
 		n += acc.memBytes()
 	}
@@ -150,24 +152,13 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 			}
 			keys[i] = a
 		}
-		for r := 0; r < n; r++ {
-			h.keyBuf = h.keyBuf[:0]
-			for _, a := range keys {
-				h.keyBuf = appendKey(h.keyBuf, a, r)
+		h.groups.insert(keys, n, ids, false, func(_ int32, r int) {
+			for i, a := range keys {
+				appendValue(h.keyBld[i], a, r)
+				h.keyMem += keyValueBytes(a, r)
 			}
-			id, ok := h.groups[string(h.keyBuf)]
-			if !ok {
-				id = int32(h.ngroups)
-				h.groups[string(h.keyBuf)] = id
-				h.ngroups++
-				// The map's key, and the same value in the key builders.
-				h.groupMem += hashEntryBytes + 2*int64(len(h.keyBuf))
-				for i, a := range keys {
-					appendValue(h.keyBld[i], a, r)
-				}
-			}
-			ids[r] = id
-		}
+		})
+		h.ngroups = h.groups.len()
 		for _, a := range keys {
 			a.Release()
 		}
@@ -262,6 +253,17 @@ func (h *hashAggregate) Close() {
 	h.groups, h.accs = nil, nil
 	h.mem.close()
 	h.input.Close()
+}
+
+// keyValueBytes estimates what row r of a costs in a key builder.
+func keyValueBytes(a arrow.Array, r int) int64 {
+	switch x := a.(type) {
+	case *array.String:
+		return 8 + int64(x.ValueLen(r))
+	case bytesValues:
+		return 8 + int64(len(x.Value(r)))
+	}
+	return 16
 }
 
 // appendKey encodes row r of a into a group key: a NULL marker, then the

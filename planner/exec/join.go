@@ -28,19 +28,24 @@ type hashJoin struct {
 	leftTypes   []arrow.DataType
 	rightTypes  []arrow.DataType
 
-	built        bool
-	rcols        []arrow.Array
-	rrows        int
-	table        map[string][]int32
+	built bool
+	rcols []arrow.Array
+	rrows int
+	// table gives each distinct build key an id; the build rows of key id
+	// are rows[offs[id]:offs[id+1]], in input order.
+	table        *keyTable
+	offs, rows   []int32
 	rightMatched []bool
 	rightPos     int // the next right row emitUnmatchedRight looks at
-	keyBuf       []byte
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
 
 	// probe is the left batch being joined, resumed by each Next so one
 	// call produces at most one batch of candidate pairs.
 	probe probeState
+	// Scratch reused across probes: key ids and pair indexes (gathering
+	// copies out of them).
+	idsBuf, liBuf, riBuf []int32
 
 	out      []arrow.RecordBatch
 	leftDone bool
@@ -52,6 +57,7 @@ type hashJoin struct {
 type probeState struct {
 	batch       arrow.RecordBatch
 	keys        []arrow.Array
+	ids         []int32 // each row's build key id, -1 for none
 	row         int
 	matches     []int32
 	haveMatches bool
@@ -176,7 +182,8 @@ func (j *hashJoin) build(ctx context.Context) error {
 		// The batches are now copied into rcols, which stay charged.
 		j.mem.shrink(batchMem)
 	}()
-	j.table = map[string][]int32{}
+	j.table = newKeyTable()
+	var rowIDs []int32
 	row := int32(0)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -200,23 +207,38 @@ func (j *hashJoin) build(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		var tableMem int64
-		for r := 0; r < int(b.NumRows()); r++ {
-			if key, ok := j.encodeKey(keys, r); ok {
-				rows, seen := j.table[key]
-				if !seen {
-					tableMem += hashEntryBytes + int64(len(key))
-				}
-				j.table[key] = append(rows, row)
-				tableMem += 4
-			}
-			row++
-		}
+		n := int(b.NumRows())
+		before := j.table.memBytes() + 4*int64(cap(rowIDs))
+		rowIDs = slicesGrow(rowIDs, n)
+		j.table.insert(keys, n, rowIDs[row:int(row)+n], true, nil)
 		releaseAll(keys)
-		if err := j.mem.grow(tableMem); err != nil {
+		row += int32(n)
+		if err := j.mem.grow(j.table.memBytes() + 4*int64(cap(rowIDs)) - before); err != nil {
 			return err
 		}
 	}
+	// Group the build rows by key id (a counting sort, stable).
+	if err := j.mem.grow(4 * int64(j.table.len()+1+int(row))); err != nil {
+		return err
+	}
+	j.offs = make([]int32, j.table.len()+1)
+	for _, id := range rowIDs {
+		if id >= 0 {
+			j.offs[id+1]++
+		}
+	}
+	for i := 1; i < len(j.offs); i++ {
+		j.offs[i] += j.offs[i-1]
+	}
+	j.rows = make([]int32, j.offs[len(j.offs)-1])
+	fill := append([]int32(nil), j.offs[:len(j.offs)-1]...)
+	for r, id := range rowIDs {
+		if id >= 0 {
+			j.rows[fill[id]] = int32(r)
+			fill[id]++
+		}
+	}
+	j.mem.shrink(4 * int64(cap(rowIDs)))
 	j.rrows = int(row)
 	j.rcols = make([]arrow.Array, len(j.rightTypes))
 	for c, dt := range j.rightTypes {
@@ -247,17 +269,14 @@ func (j *hashJoin) build(ctx context.Context) error {
 	return nil
 }
 
-// encodeKey encodes row r's key; ok is false when a key is NULL (NULL
-// never equals anything). Without keys every row shares the empty key.
-func (j *hashJoin) encodeKey(keys []arrow.Array, r int) (string, bool) {
-	j.keyBuf = j.keyBuf[:0]
-	for _, k := range keys {
-		if k.IsNull(r) {
-			return "", false
-		}
-		j.keyBuf = appendKey(j.keyBuf, k, r)
+// slicesGrow extends s by n elements, growing its capacity geometrically.
+func slicesGrow(s []int32, n int) []int32 {
+	if len(s)+n <= cap(s) {
+		return s[:len(s)+n]
 	}
-	return string(j.keyBuf), true
+	out := make([]int32, len(s)+n, 2*(len(s)+n))
+	copy(out, s)
+	return out
 }
 
 func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -311,7 +330,13 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 		b.Release()
 		return err
 	}
-	j.probe = probeState{batch: b, keys: keys}
+	n := int(b.NumRows())
+	if cap(j.idsBuf) < n {
+		j.idsBuf = make([]int32, n)
+	}
+	ids := j.idsBuf[:n]
+	j.table.lookup(keys, n, ids)
+	j.probe = probeState{batch: b, keys: keys, ids: ids}
 	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin {
 		j.probe.leftMatched = make([]bool, b.NumRows())
 	}
@@ -325,16 +350,18 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 func (j *hashJoin) probeSome(ctx context.Context) error {
 	p := &j.probe
 	n := int(p.batch.NumRows())
-	li := make([]int32, 0, outputBatchRows)
-	ri := make([]int32, 0, outputBatchRows)
+	if j.liBuf == nil {
+		j.liBuf, j.riBuf = make([]int32, 0, outputBatchRows), make([]int32, 0, outputBatchRows)
+	}
+	li, ri := j.liBuf[:0], j.riBuf[:0]
 	for p.row < n && len(li) < outputBatchRows {
 		if !p.haveMatches {
-			key, ok := j.encodeKey(p.keys, p.row)
-			if !ok {
+			id := p.ids[p.row]
+			if id < 0 {
 				p.row++
 				continue
 			}
-			p.matches, p.haveMatches = j.table[key], true
+			p.matches, p.haveMatches = j.rows[j.offs[id]:j.offs[id+1]], true
 		}
 		take := min(len(p.matches), outputBatchRows-len(li))
 		for _, m := range p.matches[:take] {
@@ -460,7 +487,7 @@ func (j *hashJoin) Close() {
 	j.probe.release()
 	releaseAll(j.rcols)
 	j.rcols = nil
-	j.table = nil
+	j.table, j.offs, j.rows = nil, nil, nil
 	j.mem.close()
 	for _, b := range j.out {
 		b.Release()
@@ -493,16 +520,9 @@ func releaseAll(arrs []arrow.Array) {
 
 // takeColumns gathers rows idx of each column.
 func takeColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
-	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
-	defer ia.Release()
-	out := make([]arrow.Array, 0, len(cols))
-	for _, c := range cols {
-		a, err := takeArray(ctx, c, ia)
-		if err != nil {
-			releaseAll(out)
-			return nil, fmt.Errorf("join: %w", err)
-		}
-		out = append(out, a)
+	out, err := gatherColumns(ctx, cols, idx)
+	if err != nil {
+		return nil, fmt.Errorf("join: %w", err)
 	}
 	return out, nil
 }

@@ -188,8 +188,7 @@ func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res t
 			if b.Sign() == 0 {
 				return decimal128.Num{}, errDivisionByZero()
 			}
-			_, v := a.Div(b)
-			v, ok := rescaleDecimal(v, max(ls, rs), res.Scale)
+			v, ok := rescaleDecimal(modDecimal(a, b), max(ls, rs), res.Scale)
 			if !ok {
 				return v, errNumericOverflow()
 			}
@@ -201,9 +200,7 @@ func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res t
 				return decimal128.Num{}, errDivisionByZero()
 			}
 			// a/b at scale s: (a * 10^(s - ls + rs)) / b, rounded.
-			num := a.BigInt()
-			num.Mul(num, types.Pow10(res.Scale-ls+rs))
-			v, ok := types.DivRound(num, b.BigInt())
+			v, ok := divDecimal(a, b, res.Scale-ls+rs)
 			if !ok {
 				return v, errNumericOverflow()
 			}

@@ -103,3 +103,41 @@ func rescaleDecimal(v decimal128.Num, from, to int32) (decimal128.Num, bool) {
 	}
 	return types.Rescale(v, from, to)
 }
+
+// divDecimal is round(a * 10^shift / b) (b not zero), rounding half away
+// from zero; ok is false when the quotient does not fit in 128 bits. When
+// both operands fit in 64 bits and shift is small, the numerator is a
+// bits.Mul64 product and the division two bits.Div64 steps.
+func divDecimal(a, b decimal128.Num, shift int32) (decimal128.Num, bool) {
+	x, xok := int64Of(a)
+	y, yok := int64Of(b)
+	if xok && yok && shift >= 0 && shift < int32(len(pow10u64)) {
+		d := absU64(y)
+		hi, lo := bits.Mul64(absU64(x), pow10u64[shift])
+		qhi, r := hi/d, hi%d
+		qlo, r := bits.Div64(r, lo, d)
+		if r >= d-r {
+			var c uint64
+			qlo, c = bits.Add64(qlo, 1, 0)
+			qhi += c
+		}
+		if qhi>>63 == 0 {
+			return fromParts((x < 0) != (y < 0), qhi, qlo), true
+		}
+	}
+	num := a.BigInt()
+	num.Mul(num, types.Pow10(shift))
+	return types.DivRound(num, b.BigInt())
+}
+
+// modDecimal is a % b for operands at the same scale (b not zero): the
+// remainder of truncating division, with the sign of a.
+func modDecimal(a, b decimal128.Num) decimal128.Num {
+	x, xok := int64Of(a)
+	y, yok := int64Of(b)
+	if xok && yok {
+		return decimal128.FromI64(x % y)
+	}
+	_, v := a.Div(b)
+	return v
+}

@@ -1,0 +1,272 @@
+package exec
+
+import (
+	"bytes"
+	"hash/maphash"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// keyTable gives each distinct key (one row of the key columns) a dense
+// id, in order of first appearance: the hash table of a grouping or of a
+// join's build side. It works a batch at a time and allocates nothing per
+// row: an open-addressing table of ids, the keys themselves kept per id
+// (typed int64s for a single integer key, else their encoded bytes in one
+// arena). Keys compare as appendKey encodes them, so grouping and joining
+// keep the equality they had with encoded string keys.
+type keyTable struct {
+	seed   maphash.Seed
+	slots  []int32 // id+1 per slot, 0 for empty; len is a power of two
+	hashes []uint64
+	n      int
+
+	// decided: intKey was chosen from the first batch's key types.
+	decided bool
+	// intKey: one integer-like key column, its value per id; nullID is the
+	// id of the NULL key, -1 until one is seen.
+	intKey bool
+	ints   []int64
+	nullID int32
+
+	// Otherwise each id's encoded key is arena[offs[id]:offs[id+1]].
+	arena []byte
+	offs  []int
+
+	// Per-batch scratch.
+	vals []int64
+	buf  []byte
+}
+
+func newKeyTable() *keyTable {
+	return &keyTable{seed: maphash.MakeSeed(), slots: make([]int32, 64), nullID: -1, offs: []int{0}}
+}
+
+// intKeyType reports whether a column's values widen losslessly to int64,
+// so equal keys are equal int64s.
+func intKeyType(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.INT16, arrow.INT32, arrow.DATE32, arrow.UINT32, arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
+		return true
+	}
+	return false
+}
+
+// len is the number of distinct keys seen.
+func (t *keyTable) len() int { return t.n }
+
+// memBytes is what the table holds.
+func (t *keyTable) memBytes() int64 {
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+cap(t.arena)+8*cap(t.offs)) +
+		int64(8*cap(t.vals)+cap(t.buf))
+}
+
+// insert sets ids[r] to the id of row r's key, adding keys not seen
+// before; isNew is called with each new id and the row that introduced it.
+// With skipNulls a row with a NULL key gets -1 and is not added (a join's
+// NULL never equals anything); otherwise NULL is a key like any other.
+func (t *keyTable) insert(keys []arrow.Array, n int, ids []int32, skipNulls bool, isNew func(id int32, row int)) {
+	t.find(keys, n, ids, true, skipNulls, isNew)
+}
+
+// lookup sets ids[r] to the id of row r's key, or -1 when the key was
+// never inserted or has a NULL.
+func (t *keyTable) lookup(keys []arrow.Array, n int, ids []int32) {
+	t.find(keys, n, ids, false, true, nil)
+}
+
+func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
+	if len(keys) == 0 {
+		// Every row has the empty key.
+		if t.n == 0 && add {
+			t.n = 1
+			if isNew != nil {
+				isNew(0, 0)
+			}
+		}
+		id := int32(0)
+		if t.n == 0 {
+			id = -1
+		}
+		for r := range ids[:n] {
+			ids[r] = id
+		}
+		return
+	}
+	if !t.decided {
+		t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
+		t.decided = true
+	}
+	if t.intKey {
+		t.findInts(keys[0], n, ids, add, skipNulls, isNew)
+		return
+	}
+	t.findEncoded(keys, n, ids, add, skipNulls, isNew)
+}
+
+func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
+	t.vals = intKeyValues(a, t.vals[:0])
+	hasNulls := a.NullN() > 0
+	for r := 0; r < n; r++ {
+		if hasNulls && a.IsNull(r) {
+			if skipNulls {
+				ids[r] = -1
+				continue
+			}
+			if t.nullID < 0 && add {
+				t.nullID = t.newID(0)
+				t.ints = append(t.ints, 0) // keeps ints indexed by id
+				if isNew != nil {
+					isNew(t.nullID, r)
+				}
+			}
+			ids[r] = t.nullID
+			continue
+		}
+		v := t.vals[r]
+		h := mixInt(uint64(v))
+		mask := uint64(len(t.slots) - 1)
+		i := h & mask
+		for {
+			s := t.slots[i]
+			if s == 0 {
+				if !add {
+					ids[r] = -1
+					break
+				}
+				id := t.newID(h)
+				t.ints = append(t.ints, v)
+				t.slots[i] = id + 1
+				ids[r] = id
+				if isNew != nil {
+					isNew(id, r)
+				}
+				t.maybeGrow()
+				break
+			}
+			id := s - 1
+			if t.hashes[id] == h && t.ints[id] == v {
+				ids[r] = id
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
+}
+
+func (t *keyTable) findEncoded(keys []arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
+	anyNulls := false
+	for _, k := range keys {
+		anyNulls = anyNulls || k.NullN() > 0
+	}
+rows:
+	for r := 0; r < n; r++ {
+		if anyNulls && skipNulls {
+			for _, k := range keys {
+				if k.IsNull(r) {
+					ids[r] = -1
+					continue rows
+				}
+			}
+		}
+		t.buf = t.buf[:0]
+		for _, k := range keys {
+			t.buf = appendKey(t.buf, k, r)
+		}
+		h := maphash.Bytes(t.seed, t.buf)
+		mask := uint64(len(t.slots) - 1)
+		i := h & mask
+		for {
+			s := t.slots[i]
+			if s == 0 {
+				if !add {
+					ids[r] = -1
+					break
+				}
+				id := t.newID(h)
+				t.arena = append(t.arena, t.buf...)
+				t.offs = append(t.offs, len(t.arena))
+				t.slots[i] = id + 1
+				ids[r] = id
+				if isNew != nil {
+					isNew(id, r)
+				}
+				t.maybeGrow()
+				break
+			}
+			id := s - 1
+			if t.hashes[id] == h && bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], t.buf) {
+				ids[r] = id
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
+}
+
+// newID records a new key's hash and returns its id. The NULL key of an
+// int table gets an id but no slot.
+func (t *keyTable) newID(h uint64) int32 {
+	id := int32(t.n)
+	t.n++
+	t.hashes = append(t.hashes, h)
+	return id
+}
+
+// maybeGrow doubles the slots when they are half full, keeping probe
+// sequences short.
+func (t *keyTable) maybeGrow() {
+	if 2*t.n < len(t.slots) {
+		return
+	}
+	slots := make([]int32, 2*len(t.slots))
+	mask := uint64(len(slots) - 1)
+	for id, h := range t.hashes {
+		if int32(id) == t.nullID {
+			continue
+		}
+		i := h & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = int32(id) + 1
+	}
+	t.slots = slots
+}
+
+// mixInt spreads an integer's bits over the whole hash (the finaliser of
+// splitmix64), so sequential keys do not cluster in the table.
+func mixInt(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// intKeyValues widens an integer-like column's values to int64 (NULL
+// slots hold whatever their buffer holds).
+func intKeyValues(a arrow.Array, dst []int64) []int64 {
+	n := a.Len()
+	if cap(dst) < n {
+		dst = make([]int64, n)
+	}
+	dst = dst[:n]
+	switch a.DataType().ID() {
+	case arrow.INT16:
+		for i, v := range values[int16](a)[:n] {
+			dst[i] = int64(v)
+		}
+	case arrow.INT32, arrow.DATE32:
+		for i, v := range values[int32](a)[:n] {
+			dst[i] = int64(v)
+		}
+	case arrow.UINT32:
+		for i, v := range values[uint32](a)[:n] {
+			dst[i] = int64(v)
+		}
+	default:
+		copy(dst, values[int64](a)[:n])
+	}
+	return dst
+}

@@ -1,0 +1,203 @@
+package exec
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// keyCol builds a key column from values, nil meaning NULL.
+func keyCol(t *testing.T, dt arrow.DataType, vals ...any) arrow.Array {
+	t.Helper()
+	b := array.NewBuilder(memory.DefaultAllocator, dt)
+	defer b.Release()
+	for _, v := range vals {
+		switch x := v.(type) {
+		case nil:
+			b.AppendNull()
+		case int:
+			switch bb := b.(type) {
+			case *array.Int64Builder:
+				bb.Append(int64(x))
+			case *array.Int32Builder:
+				bb.Append(int32(x))
+			case *array.Date32Builder:
+				bb.Append(arrow.Date32(x))
+			default:
+				t.Fatalf("int into %T", b)
+			}
+		case string:
+			b.(*array.StringBuilder).Append(x)
+		default:
+			t.Fatalf("value %T", v)
+		}
+	}
+	return b.NewArray()
+}
+
+func TestKeyTableAssignsIDsInFirstSeenOrder(t *testing.T) {
+	tests := []struct {
+		name      string
+		cols      func(t *testing.T) []arrow.Array
+		skipNulls bool
+		want      []int32
+		wantLen   int
+	}{
+		{
+			name: "int64 key",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{keyCol(t, arrow.PrimitiveTypes.Int64, 5, 7, 5, -1, 7, 0)}
+			},
+			want: []int32{0, 1, 0, 2, 1, 3}, wantLen: 4,
+		},
+		{
+			name: "int key NULL is a group",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{keyCol(t, arrow.PrimitiveTypes.Int32, nil, 0, nil, 0, 3)}
+			},
+			want: []int32{0, 1, 0, 1, 2}, wantLen: 3,
+		},
+		{
+			name: "int key NULL skipped",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{keyCol(t, arrow.PrimitiveTypes.Int32, nil, 0, nil, 0)}
+			},
+			skipNulls: true,
+			want:      []int32{-1, 0, -1, 0}, wantLen: 1,
+		},
+		{
+			name: "date key",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{keyCol(t, arrow.FixedWidthTypes.Date32, 9000, 9001, 9000)}
+			},
+			want: []int32{0, 1, 0}, wantLen: 2,
+		},
+		{
+			name: "composite string and int",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{
+					keyCol(t, arrow.BinaryTypes.String, "A", "A", "B", "A", nil, nil),
+					keyCol(t, arrow.PrimitiveTypes.Int64, 1, 2, 1, 1, 1, 1),
+				}
+			},
+			want: []int32{0, 1, 2, 0, 3, 3}, wantLen: 4,
+		},
+		{
+			name: "strings that concatenate alike stay apart",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{
+					keyCol(t, arrow.BinaryTypes.String, "ab", "a", "ab"),
+					keyCol(t, arrow.BinaryTypes.String, "c", "bc", "c"),
+				}
+			},
+			want: []int32{0, 1, 0}, wantLen: 2,
+		},
+		{
+			name: "composite NULL skipped",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{
+					keyCol(t, arrow.BinaryTypes.String, "A", nil, "A"),
+					keyCol(t, arrow.PrimitiveTypes.Int64, 1, 1, nil),
+				}
+			},
+			skipNulls: true,
+			want:      []int32{0, -1, -1}, wantLen: 1,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cols := tc.cols(t)
+			defer releaseAll(cols)
+			n := cols[0].Len()
+			kt := newKeyTable()
+			ids := make([]int32, n)
+			var newRows []int
+			kt.insert(cols, n, ids, tc.skipNulls, func(id int32, r int) {
+				if int(id) != len(newRows) {
+					t.Fatalf("new id %d, want %d", id, len(newRows))
+				}
+				newRows = append(newRows, r)
+			})
+			if fmt.Sprint(ids) != fmt.Sprint(tc.want) || kt.len() != tc.wantLen || len(newRows) != tc.wantLen {
+				t.Fatalf("ids %v len %d (%d new), want %v len %d", ids, kt.len(), len(newRows), tc.want, tc.wantLen)
+			}
+			// A lookup of the same rows finds the same ids, except NULLs.
+			got := make([]int32, n)
+			kt.lookup(cols, n, got)
+			for r := range got {
+				want := ids[r]
+				for _, c := range cols {
+					if c.IsNull(r) {
+						want = -1
+					}
+				}
+				if got[r] != want {
+					t.Fatalf("lookup row %d = %d, want %d", r, got[r], want)
+				}
+			}
+		})
+	}
+}
+
+// TestKeyTableGrowsAndMisses inserts enough keys to grow the table many
+// times, then checks every key keeps its id and unseen keys miss.
+func TestKeyTableGrowsAndMisses(t *testing.T) {
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String} {
+		t.Run(dt.String(), func(t *testing.T) {
+			const n = 50_000
+			mk := func(lo int) arrow.Array {
+				vals := make([]any, n)
+				for i := range vals {
+					if dt.ID() == arrow.STRING {
+						vals[i] = fmt.Sprint(lo + i)
+					} else {
+						vals[i] = (lo + i) * 7919
+					}
+				}
+				return keyCol(t, dt, vals...)
+			}
+			kt := newKeyTable()
+			in := mk(0)
+			defer in.Release()
+			ids := make([]int32, n)
+			kt.insert([]arrow.Array{in}, n, ids, false, nil)
+			for r, id := range ids {
+				if int(id) != r {
+					t.Fatalf("row %d got id %d", r, id)
+				}
+			}
+			again := make([]int32, n)
+			kt.insert([]arrow.Array{in}, n, again, false, nil)
+			if fmt.Sprint(again) != fmt.Sprint(ids) || kt.len() != n {
+				t.Fatalf("re-insert changed ids or grew the table to %d", kt.len())
+			}
+			miss := mk(n)
+			defer miss.Release()
+			kt.lookup([]arrow.Array{miss}, n, again)
+			for r, id := range again {
+				if id != -1 {
+					t.Fatalf("unseen key %d found as %d", r, id)
+				}
+			}
+			if kt.memBytes() <= 0 {
+				t.Fatal("table reports no memory")
+			}
+		})
+	}
+}
+
+func TestKeyTableWithoutKeys(t *testing.T) {
+	kt := newKeyTable()
+	ids := []int32{9, 9, 9}
+	kt.lookup(nil, 3, ids)
+	if fmt.Sprint(ids) != "[-1 -1 -1]" {
+		t.Fatalf("lookup in an empty keyless table: %v", ids)
+	}
+	kt.insert(nil, 3, ids, true, nil)
+	if fmt.Sprint(ids) != "[0 0 0]" || kt.len() != 1 {
+		t.Fatalf("keyless insert: %v, len %d", ids, kt.len())
+	}
+}
