@@ -62,6 +62,7 @@ type conn struct {
 	backend  *pgproto3.Backend
 	session  Session
 	reported map[string]string // ParameterStatus values the client has been sent
+	zone     sessionZone       // the session's TimeZone, for timestamptz text
 	// ignoreTillSync is set after an error in an extended-protocol message:
 	// the rest of that batch is discarded up to its Sync, as PostgreSQL does.
 	ignoreTillSync bool

@@ -35,6 +35,7 @@ func (c *conn) copyOut(ctx context.Context, res sql.CopyOutResult) error {
 		return nil
 	}
 	enc := newCopyEncoder(f)
+	enc.zone = c.timeZone()
 	if f.Header && f.Mode != sql.CopyBinary {
 		buf, start := beginCopyData(c.w.buf)
 		c.w.buf = endCopyData(enc.appendHeaderLine(buf), start)

@@ -3,6 +3,7 @@ package pgwire
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -22,8 +23,9 @@ type copyEncoder struct {
 	text    []textEncoder
 	bin     []binaryEncoder
 	dtypes  []arrow.DataType
-	value   []byte // one value's text, before escaping
-	started bool   // binary: the signature has been written
+	value   []byte         // one value's text, before escaping
+	started bool           // binary: the signature has been written
+	zone    *time.Location // timestamptz text is printed in it; nil: UTC
 }
 
 func newCopyEncoder(f sql.CopyFormat) *copyEncoder {
@@ -55,7 +57,7 @@ func (e *copyEncoder) bind(rec arrow.RecordBatch) error {
 			err = e.bin[c].bind(arr)
 		} else {
 			if !same {
-				if e.text[c], err = newTextEncoder(cols[c], arr.DataType()); err != nil {
+				if e.text[c], err = newTextEncoderIn(cols[c], arr.DataType(), zoneOrUTC(e.zone)); err != nil {
 					return err
 				}
 			}

@@ -129,7 +129,10 @@
 //
 // # Not implemented yet
 //
-// COPY FROM STDIN, fastpath function calls, SCRAM and GSS authentication,
-// NegotiateProtocolVersion for 3.x minor versions, and time zones other
-// than UTC in timestamptz output are not implemented.
+// COPY FROM STDIN, fastpath function calls, SCRAM and GSS authentication
+// and NegotiateProtocolVersion for 3.x minor versions are not implemented.
+//
+// timestamptz text (DataRow, COPY, array elements) is printed in the
+// session's TimeZone, read from the parameters the session reports; binary
+// output is the UTC instant whatever the zone.
 package pgwire

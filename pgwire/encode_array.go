@@ -3,6 +3,7 @@ package pgwire
 import (
 	"encoding/binary"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,9 +36,9 @@ type listText struct {
 	scratch []byte
 }
 
-func newListText(t types.T, d *arrow.ListType) (textEncoder, types.Family) {
+func newListText(t types.T, d *arrow.ListType, loc *time.Location) (textEncoder, types.Family) {
 	elemT, _ := t.Elem()
-	elem, _ := textEncoderFor(elemT, d.Elem())
+	elem, _ := textEncoderFor(elemT, d.Elem(), loc)
 	if elem == nil {
 		return nil, types.FamilyUnknown
 	}

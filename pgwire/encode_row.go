@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/jackc/pgproto3/v2"
@@ -22,6 +23,7 @@ const (
 // point into one scratch buffer, encoded straight into the caller's write
 // buffer.
 type rowEncoder struct {
+	zone    *time.Location // timestamptz text is printed in it; nil: UTC
 	cols    []sql.Column
 	formats []int16 // per column; nil = all text
 	encs    []valueEncoder
@@ -82,6 +84,8 @@ func (e *rowEncoder) bind(rec arrow.RecordBatch) error {
 	return nil
 }
 
+func (e *rowEncoder) zoneOrUTC() *time.Location { return zoneOrUTC(e.zone) }
+
 func (e *rowEncoder) newEncoder(c int, dt arrow.DataType) (valueEncoder, error) {
 	if e.formats != nil && e.formats[c] == formatBinary {
 		enc, err := newBinaryEncoder(e.cols[c], dt)
@@ -90,7 +94,7 @@ func (e *rowEncoder) newEncoder(c int, dt arrow.DataType) (valueEncoder, error) 
 		}
 		return binaryValue{enc}, nil
 	}
-	enc, err := newTextEncoder(e.cols[c], dt)
+	enc, err := newTextEncoderIn(e.cols[c], dt, e.zoneOrUTC())
 	if err != nil {
 		return nil, err
 	}

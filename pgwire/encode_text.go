@@ -3,6 +3,7 @@ package pgwire
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,7 +29,13 @@ type textEncoder interface {
 // PostgreSQL type how they are printed; a pairing that makes no sense is an
 // error rather than a guess.
 func newTextEncoder(col sql.Column, dt arrow.DataType) (textEncoder, error) {
-	enc, family := textEncoderFor(col.Type, dt)
+	return newTextEncoderIn(col, dt, time.UTC)
+}
+
+// newTextEncoderIn is newTextEncoder for a session in zone loc, which
+// timestamptz values are printed in.
+func newTextEncoderIn(col sql.Column, dt arrow.DataType, loc *time.Location) (textEncoder, error) {
+	enc, family := textEncoderFor(col.Type, dt, loc)
 	if enc == nil {
 		return nil, fmt.Errorf("column %q: no text encoding for arrow type %s", col.Name, dt)
 	}
@@ -40,7 +47,7 @@ func newTextEncoder(col sql.Column, dt arrow.DataType) (textEncoder, error) {
 
 // textEncoderFor returns the encoder for Arrow type dt and the type family
 // it prints, or nil when dt has no text encoding.
-func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
+func textEncoderFor(t types.T, dt arrow.DataType, loc *time.Location) (textEncoder, types.Family) {
 	switch d := dt.(type) {
 	case *arrow.NullType:
 		return &nullText{}, types.FamilyUnknown
@@ -57,7 +64,7 @@ func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
 	case *arrow.Uint32Type:
 		return &uint32Text{}, types.FamilyOID
 	case *arrow.ListType:
-		return newListText(t, d)
+		return newListText(t, d, loc)
 	case *arrow.Float32Type:
 		return &float32Text{}, types.FamilyFloat
 	case *arrow.Float64Type:
@@ -82,12 +89,11 @@ func textEncoderFor(t types.T, dt arrow.DataType) (textEncoder, types.Family) {
 	case *arrow.Date32Type:
 		return &date32Text{}, types.FamilyDate
 	case *arrow.TimestampType:
-		zone := ""
 		if t.OID == types.OIDTimestampTZ {
-			// Values are UTC instants and sessions report TimeZone UTC.
-			zone = "+00"
+			// Values are UTC instants, printed in the session's zone.
+			return &timestampTZText{unit: d.Unit, loc: loc}, types.FamilyTimestamp
 		}
-		return &timestampText{unit: d.Unit, zone: zone}, types.FamilyTimestamp
+		return &timestampText{unit: d.Unit}, types.FamilyTimestamp
 	case *arrow.Time64Type:
 		return &time64Text{unit: d.Unit}, types.FamilyTime
 	case *arrow.MonthDayNanoIntervalType:
@@ -203,11 +209,22 @@ func (e *date32Text) appendText(dst []byte, i int) []byte {
 type timestampText struct {
 	arrayOf[*array.Timestamp]
 	unit arrow.TimeUnit
-	zone string
 }
 
 func (e *timestampText) appendText(dst []byte, i int) []byte {
-	return types.AppendTimestamp(dst, toMicros(int64(e.arr.Value(i)), e.unit), e.zone)
+	return types.AppendTimestamp(dst, toMicros(int64(e.arr.Value(i)), e.unit), "")
+}
+
+// timestampTZText prints an instant as the session zone's wall clock and
+// offset ("2024-06-01 08:00:00-06").
+type timestampTZText struct {
+	arrayOf[*array.Timestamp]
+	unit arrow.TimeUnit
+	loc  *time.Location
+}
+
+func (e *timestampTZText) appendText(dst []byte, i int) []byte {
+	return types.AppendTimestampTZ(dst, toMicros(int64(e.arr.Value(i)), e.unit), e.loc)
 }
 
 // toMicros converts a timestamp in unit to microseconds, PostgreSQL's

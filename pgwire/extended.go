@@ -102,6 +102,9 @@ func (c *conn) bindMessage(m *pgproto3.Bind) error {
 		return statementError(ctx, err)
 	}
 	p, err := newPortal(m.DestinationPortal, ps, res, m.ResultFormatCodes)
+	if err == nil && p.enc != nil {
+		p.enc.zone = c.timeZone()
+	}
 	if err != nil {
 		res.Close()
 		return err

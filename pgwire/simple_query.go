@@ -95,6 +95,7 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 			return nil
 		}
 		enc = newRowEncoder(cols, nil)
+		enc.zone = c.timeZone()
 	}
 	for {
 		rec, err := res.Next(ctx)

@@ -150,7 +150,8 @@ func (b *Binder) datetimeBinary(op functions.Operator, l, r Expr, lt, rt, res ty
 // ageSinceToday rewrites age(x) as age(current_date, x): PostgreSQL's
 // one-argument age counts from midnight of the current date.
 func (b *Binder) ageSinceToday(fc *pg_query.FuncCall) *pg_query.FuncCall {
-	midnight := b.session.TransactionStart().UTC().Truncate(24 * time.Hour)
+	// Today is the session zone's date.
+	midnight := time.UnixMicro(types.LocalMicros(b.session.TransactionStart().UnixMicro(), b.sessionZone())).UTC()
 	today := &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{
 		Arg:      pg_query.MakeAConstStrNode(midnight.Format("2006-01-02"), -1),
 		TypeName: &pg_query.TypeName{Names: []*pg_query.Node{pg_query.MakeStrNode("pg_catalog"), pg_query.MakeStrNode("timestamp")}, Typemod: -1},

@@ -331,7 +331,7 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 		return &Param{Index: p.Index, Typ: to}, nil
 	}
 	if c, ok := e.(*Const); ok {
-		v, err := convertConst(c.Value, c.Typ, to)
+		v, err := convertConstIn(c.Value, c.Typ, to, b.sessionZone())
 		if to.OID == types.OIDInterval {
 			// The field mask only shaped the literal's reading.
 			to = types.Interval

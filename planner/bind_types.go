@@ -398,7 +398,7 @@ func formatConst(v any, t types.T) string {
 		if t.Family() == types.FamilyTimestamp {
 			zone := ""
 			if t.OID == types.OIDTimestampTZ {
-				// Sessions report TimeZone UTC, which PostgreSQL prints as +00.
+				// In UTC; convertConstIn prints in other session zones.
 				zone = "+00"
 			}
 			return string(types.AppendTimestamp(buf, x, zone))

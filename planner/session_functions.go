@@ -147,13 +147,13 @@ func (b *Binder) bindSQLValueFunction(f *pg_query.SQLValueFunction) (Expr, error
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
 		return &Const{Typ: types.TimestampTZ, Value: b.session.TransactionStart().UnixMicro()}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		// Sessions run in UTC, so local time is the UTC wall clock.
-		return &Const{Typ: types.Timestamp, Value: b.session.TransactionStart().UnixMicro()}, nil
+		// The session zone's wall clock.
+		return &Const{Typ: types.Timestamp, Value: types.LocalMicros(b.session.TransactionStart().UnixMicro(), b.sessionZone())}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
-		days := b.session.TransactionStart().Unix() / 86400
+		days := types.LocalMicros(b.session.TransactionStart().UnixMicro(), b.sessionZone()) / types.MicrosPerDay
 		return &Const{Typ: types.Date, Value: int32(days)}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
-		return &Const{Typ: types.Time, Value: b.session.TransactionStart().UnixMicro() % types.MicrosPerDay}, nil
+		return &Const{Typ: types.Time, Value: types.LocalMicros(b.session.TransactionStart().UnixMicro(), b.sessionZone()) % types.MicrosPerDay}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		if s := b.session.CurrentSchema(b.ctx); s != "" {
 			return &Const{Typ: types.Text, Value: s}, nil

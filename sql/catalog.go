@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -26,6 +27,8 @@ type sessionCatalog struct {
 // callerContext carries the session's identity to storage, where gate one
 // authorizes each catalog call.
 func (s *Session) callerContext(ctx context.Context) context.Context {
+	// Queries evaluate timestamptz in the session's TimeZone.
+	ctx = exec.WithTimeZone(ctx, s.settings.timeZone())
 	return storage.WithPrincipal(ctx, storage.Principal{
 		User: s.identity.User, Roles: s.identity.Roles, Token: s.identity.Token,
 	})

@@ -162,6 +162,13 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 		if err != nil {
 			return nil, err
 		}
+		if format == 0 && t.OID == types.OIDTimestampTZ {
+			// A timestamptz sent as text without an offset is a wall
+			// clock in the session's zone.
+			if v, err = types.ParseTimestampIn(string(raw), t, s.settings.timeZone()); err != nil {
+				return nil, err
+			}
+		}
 		values[i], typesNow[i] = v, t
 	}
 	bound := &planner.Params{Types: typesNow, Values: values}

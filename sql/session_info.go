@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"runtime"
+	"time"
 )
 
 // sessionInfo is what planner.SessionInfo asks of a session.
@@ -12,6 +13,9 @@ func (i sessionInfo) User() string     { return i.s.identity.User }
 func (i sessionInfo) Database() string { return i.s.database }
 
 func (i sessionInfo) Setting(name string) (string, error) { return i.s.settings.get(name) }
+
+// TimeZone is the session's TimeZone, for the binder's folded constants.
+func (i sessionInfo) TimeZone() *time.Location { return i.s.settings.timeZone() }
 
 // Version is version()'s text; clients (SQLAlchemy, JDBC) parse the
 // PostgreSQL release out of it.

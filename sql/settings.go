@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -32,7 +33,7 @@ var knownSettings = map[string]setting{
 	"session_authorization":               {def: "", report: true, fixed: true},
 	"standard_conforming_strings":         {def: "on", report: true, fixed: true},
 	"statement_timeout":                   {def: "0"},
-	"timezone":                            {def: "UTC", report: true, fixed: true},
+	"timezone":                            {def: "UTC", report: true},
 	"bytea_output":                        {def: "hex"},
 	"lock_timeout":                        {def: "0"},
 	"transaction_isolation":               {def: "read committed"},
@@ -57,6 +58,9 @@ type settings struct {
 	// defaults are what RESET restores: the built-in value, or the one the
 	// client gave at startup (application_name), as in PostgreSQL.
 	defaults map[string]string
+	// zone caches the location of the TimeZone value zoneName.
+	zoneName string
+	zone     *time.Location
 }
 
 func newSettings(user, serverVersion string, params map[string]string) *settings {
@@ -69,6 +73,14 @@ func newSettings(user, serverVersion string, params map[string]string) *settings
 	s.values["session_authorization"] = user
 	if v, ok := params["application_name"]; ok {
 		s.values["application_name"] = v
+	}
+	// pgjdbc and others send the client's zone at startup; one the server
+	// does not know leaves the default, as an unusable setting would
+	// otherwise refuse the connection.
+	if v, ok := params["TimeZone"]; ok {
+		if name, err := timeZoneSetting(v); err == nil {
+			s.values["timezone"] = name
+		}
 	}
 	s.defaults = make(map[string]string, len(s.values))
 	for k, v := range s.values {
@@ -96,6 +108,13 @@ func (s *settings) set(name, value string) error {
 	if def.fixed && !sameSetting(key, s.values[key], value) {
 		return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only %s = '%s'", displayName(key), s.values[key])
 	}
+	if key == "timezone" {
+		name, err := timeZoneSetting(value)
+		if err != nil {
+			return err
+		}
+		value = name
+	}
 	if key == "statement_timeout" {
 		d, err := parseTimeSetting(key, value)
 		if err != nil {
@@ -117,8 +136,6 @@ func sameSetting(key, current, value string) bool {
 	switch key {
 	case "client_encoding":
 		return norm(value) == "utf-8" || norm(value) == "unicode"
-	case "timezone":
-		return norm(value) == "etc/utc" || norm(value) == "gmt" || norm(value) == "utc" || norm(value) == "z"
 	case "datestyle":
 		return norm(value) == "iso"
 	}

@@ -47,7 +47,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			be.rightMayFail = !allConst(r)
 			be.rightCheap = cheapEval(r)
 		}
-		if allConst(l, r) {
+		if allConst(l, r) && !zoneDependentArith(x.L.Type(), x.R.Type()) {
 			return foldConstant(be, x.Typ), nil
 		}
 		return be, nil
@@ -82,6 +82,11 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			if f.kernel, err = lookupKernel(x.Name); err != nil {
 				return nil, err
 			}
+			argTypes := make([]types.T, len(x.Args))
+			for i, a := range x.Args {
+				argTypes[i] = a.Type()
+			}
+			f.zoned, _ = lookupZonedKernel(x.Name, argTypes)
 		}
 		for _, a := range x.Args {
 			ev, err := compile(a, input)
@@ -159,6 +164,9 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			return nil, err
 		}
 		from, to := x.Arg.Type(), x.To
+		if zoneDependentCast(from, to) {
+			return castEval{arg: arg, from: from, to: to}, nil
+		}
 		ev := unaryEval{arg: arg, fn: func(a arrow.Array) (arrow.Array, error) { return castArray(a, from, to) }}
 		if allConst(arg) {
 			return foldConstant(ev, to), nil
@@ -377,7 +385,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		return compareTyped(e.op.Name, l, r, e.operand)
 	case functions.Arithmetic:
 		if isDatetimeArith(e.operand, e.rOperand) {
-			return datetimeArith(e.op.Name, l, r, e.operand, e.rOperand, e.res)
+			return datetimeArithIn(timeZoneOf(ctx), e.op.Name, l, r, e.operand, e.rOperand, e.res)
 		}
 		return arith(e.op.Name, l, r, e.res)
 	case functions.Logical:
@@ -391,6 +399,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 // funcEval evaluates a scalar function's arguments, then its kernel.
 type funcEval struct {
 	kernel scalarKernel
+	zoned  zonedKernel // set when the result depends on the session zone
 	row    planner.RowFunc
 	args   []evaluator
 	res    types.T
@@ -404,6 +413,9 @@ func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	defer releaseAll(args)
 	if f.row != nil {
 		return evalRows(f.row, args, int(b.NumRows()), f.res)
+	}
+	if f.zoned != nil {
+		return f.zoned(timeZoneOf(ctx), args, f.res)
 	}
 	if len(args) == 0 {
 		// A function without arguments still answers one value per row.

@@ -186,8 +186,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			return newFixed(to.Arrow(), out, validity, nulls), nil
 		}
 	case from.Family() == types.FamilyTimestamp && to.Family() == types.FamilyTimestamp:
-		// timestamp and timestamptz hold the same microseconds: sessions
-		// run in UTC, so the wall clock is the instant.
+		// timestamp and timestamptz hold the same microseconds: in a UTC
+		// session the wall clock is the instant (castInZone does the rest).
 		return newFixed(to.Arrow(), append([]int64(nil), values[int64](a)...), validity, nulls), nil
 	case from.Family() == types.FamilyDate && to.Family() == types.FamilyTimestamp:
 		days := values[int32](a)

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"math"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,6 +19,8 @@ func datetimeKernel(name string) (scalarKernel, bool) {
 		return rowKernel(func(v []any) (any, error) { return types.Age(v[0].(int64), v[1].(int64)) }), true
 	case "make_timestamp":
 		return rowKernel(makeTimestamp), true
+	case "make_timestamptz":
+		return makeTimestampTZKernel(time.UTC), true
 	case "make_time":
 		return rowKernel(makeTime), true
 	case "make_interval":
@@ -200,14 +201,7 @@ func epochToTimestamp(secs float64) (any, error) {
 // loadZone resolves a time zone name as PostgreSQL's timezone() takes it:
 // an IANA name (Europe/Paris), UTC/GMT/Z, case-insensitively for those.
 func loadZone(name string) (*time.Location, error) {
-	switch strings.ToUpper(name) {
-	case "UTC", "GMT", "Z", "ZULU", "UCT", "UNIVERSAL":
-		return time.UTC, nil
-	}
-	if loc, err := time.LoadLocation(name); err == nil && name != "" && name != "Local" {
-		return loc, nil
-	}
-	return nil, pgerror.New(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+	return types.LoadZone(name)
 }
 
 // timezoneKernel is timezone(zone, timestamp) (the wall clock read in
@@ -227,12 +221,10 @@ func timezoneKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			zones[name] = loc
 		}
 		micros := v[1].(int64)
-		wall := time.UnixMicro(micros).UTC()
 		if toInstant {
-			t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
-			return t.UnixMicro(), nil
+			// DST gaps and repeats resolve as PostgreSQL does.
+			return types.InstantFromLocal(micros, loc), nil
 		}
-		_, offset := wall.In(loc).Zone()
-		return micros + int64(offset)*1_000_000, nil
+		return types.LocalMicros(micros, loc), nil
 	})(args, res)
 }

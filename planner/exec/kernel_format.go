@@ -19,6 +19,11 @@ import (
 
 // toCharKernel is to_char(value, format).
 func toCharKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	return toCharIn(args, res, time.UTC)
+}
+
+// toCharIn is to_char with a timestamptz shown in zone loc.
+func toCharIn(args []arrow.Array, res types.T, loc *time.Location) (arrow.Array, error) {
 	vals, formats := args[0], args[1].(*array.String)
 	b := array.NewStringBuilder(memory.DefaultAllocator)
 	defer b.Release()
@@ -54,7 +59,11 @@ func toCharKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			}
 			if ts, isTS := x.(*array.Timestamp); isTS {
 				withZone := ts.DataType().(*arrow.TimestampType).TimeZone != ""
-				buf = tmpl.AppendTimestamp(buf, time.UnixMicro(int64(ts.Value(i))).UTC(), withZone)
+				t := time.UnixMicro(int64(ts.Value(i))).UTC()
+				if withZone {
+					t = t.In(loc)
+				}
+				buf = tmpl.AppendTimestamp(buf, t, withZone)
 			} else {
 				iv := types.IntervalFromArrow(x.(*array.MonthDayNanoInterval).Value(i))
 				buf = tmpl.AppendInterval(buf, iv.Months, iv.Days, iv.Micros)

@@ -168,6 +168,10 @@ func nullsOf(args []arrow.Array) ([]byte, int) {
 }
 
 func length(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	if b, ok := args[0].(*array.Binary); ok {
+		// length(bytea) counts bytes.
+		return intResult(args, func(i int) int32 { return int32(len(b.Value(i))) }), nil
+	}
 	s := strArg(args[0])
 	return intResult(args, func(i int) int32 { return int32(utf8.RuneCountInString(s.Value(i))) }), nil
 }

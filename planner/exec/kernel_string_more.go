@@ -91,7 +91,40 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			return int64(r), nil
 		}), true
 	case "octet_length":
-		return rowKernel(func(v []any) (any, error) { return int64(len(v[0].(string))), nil }), true
+		return rowKernel(func(v []any) (any, error) {
+			if b, ok := v[0].([]byte); ok {
+				return int64(len(b)), nil
+			}
+			return int64(len(v[0].(string))), nil
+		}), true
+	case "div", "gcd", "lcm":
+		return rowKernel(func(v []any) (any, error) { return intPairFunction(name, v[0].(int64), v[1].(int64)) }), true
+	case "quote_literal", "quote_nullable":
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			out := make([]any, args[0].Len())
+			for i := range out {
+				if args[0].IsNull(i) {
+					if name == "quote_nullable" {
+						out[i] = "NULL"
+					}
+					continue
+				}
+				out[i] = quoteLiteral(args[0].(*array.String).Value(i))
+			}
+			return valuesArray(res, out)
+		}, true
+	case "regexp_split_to_array":
+		return regexpSplit, true
+	case "overlay":
+		return rowKernel(overlay), true
+	case "encode":
+		return rowKernel(func(v []any) (any, error) { return encodeBytes(v[0].([]byte), v[1].(string)) }), true
+	case "decode":
+		return rowKernel(func(v []any) (any, error) { return decodeBytes(v[0].(string), v[1].(string)) }), true
+	case "json_typeof":
+		return rowKernel(func(v []any) (any, error) { return jsonTypeof(v[0].(string)), nil }), true
+	case "json_array_length":
+		return rowKernel(func(v []any) (any, error) { return jsonArrayLength(v[0].(string)) }), true
 	case "chr":
 		return rowKernel(func(v []any) (any, error) {
 			c := v[0].(int64)

@@ -66,8 +66,8 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 		case *array.MonthDayNanoInterval:
 			buf = types.AppendInterval(buf, types.IntervalFromArrow(x.Value(i)))
 		case *array.Timestamp:
-			// Values with a zone are UTC instants; sessions report TimeZone
-			// UTC, which PostgreSQL prints as +00.
+			// Values with a zone are UTC instants, printed here as in a UTC
+			// session; castInZone prints them in other session zones.
 			zone := ""
 			if a.DataType().(*arrow.TimestampType).TimeZone != "" {
 				zone = "+00"

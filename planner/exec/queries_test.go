@@ -225,10 +225,14 @@ func runQuery(t *testing.T, tbl *memTable, sql string) ([]string, []string, erro
 					start, end := d.ValueOffsets(r)
 					var elems []string
 					for k := start; k < end; k++ {
-						if d.ListValues().IsNull(int(k)) {
+						switch v := d.ListValues().ValueStr(int(k)); {
+						case d.ListValues().IsNull(int(k)):
 							elems = append(elems, "NULL")
-						} else {
-							elems = append(elems, d.ListValues().ValueStr(int(k)))
+						case v == "":
+							// PostgreSQL quotes an empty element.
+							elems = append(elems, `""`)
+						default:
+							elems = append(elems, v)
 						}
 					}
 					vals[c] = "{" + strings.Join(elems, ",") + "}"
@@ -393,6 +397,8 @@ func postgresText(col arrow.Array, r int) string {
 		return string(types.AppendTimestamp(nil, int64(d.Value(r)), zone))
 	case *array.Time64:
 		return string(types.AppendTime(nil, int64(d.Value(r))))
+	case *array.Binary:
+		return string(types.AppendByteaHex(nil, d.Value(r)))
 	case *array.MonthDayNanoInterval:
 		return string(types.AppendInterval(nil, types.IntervalFromArrow(d.Value(r))))
 	}

@@ -81,6 +81,22 @@ func makeTimestampArgs(args []types.T) ([]types.T, types.T, bool) {
 	return numericArgs(types.Timestamp, types.Int8, types.Int8, types.Int8, types.Int8, types.Int8, types.Float8)(args)
 }
 
+// makeTimestampTZArgs is make_timestamptz(year, month, day, hour, min,
+// sec [, zone]): the wall clock read in zone, or in the session's.
+func makeTimestampTZArgs(args []types.T) ([]types.T, types.T, bool) {
+	switch len(args) {
+	case 6:
+		return numericArgs(types.TimestampTZ, types.Int8, types.Int8, types.Int8, types.Int8, types.Int8, types.Float8)(args)
+	case 7:
+		in, _, ok := numericArgs(types.TimestampTZ, types.Int8, types.Int8, types.Int8, types.Int8, types.Int8, types.Float8)(args[:6])
+		if !ok || (args[6].Family() != types.FamilyString && args[6].Family() != types.FamilyUnknown) {
+			return nil, types.T{}, false
+		}
+		return append(in, types.Text), types.TimestampTZ, true
+	}
+	return nil, types.T{}, false
+}
+
 // makeTimeArgs is make_time(hour, min, sec).
 func makeTimeArgs(args []types.T) ([]types.T, types.T, bool) {
 	if len(args) != 3 {

@@ -143,3 +143,21 @@ func dateBinArgs(args []types.T) ([]types.T, types.T, bool) {
 	}
 	return []types.T{types.Interval, t, t}, t, true
 }
+
+// intPairArgs is div/gcd/lcm over integers (the wider of the two).
+func intPairArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 2 {
+		return nil, types.T{}, false
+	}
+	t := types.Int4
+	for _, a := range args {
+		switch {
+		case a.OID == types.OIDInt8:
+			t = types.Int8
+		case a.Family() == types.FamilyInt, a.OID == types.OIDUnknown:
+		default:
+			return nil, types.T{}, false
+		}
+	}
+	return []types.T{t, t}, t, true
+}

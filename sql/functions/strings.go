@@ -61,3 +61,45 @@ func substringArgs(args []types.T) ([]types.T, types.T, bool) {
 	}
 	return textIntArgs(2, 3)(args)
 }
+
+// lengthArgs is length(text) and length(bytea) (bytes).
+func lengthArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 1 && args[0].Family() == types.FamilyBytes {
+		return []types.T{types.Bytea}, types.Int4, true
+	}
+	return textArgs(1, 1, types.Int4)(args)
+}
+
+// encodeArgs is encode(bytea, format) → text.
+func encodeArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 2 || (args[0].Family() != types.FamilyBytes && args[0].OID != types.OIDUnknown) || !isTextLike(args[1]) {
+		return nil, types.T{}, false
+	}
+	return []types.T{types.Bytea, types.Text}, types.Text, true
+}
+
+// overlayArgs is overlay(text PLACING text FROM int [FOR int]).
+func overlayArgs(args []types.T) ([]types.T, types.T, bool) {
+	if (len(args) != 3 && len(args) != 4) || !isTextLike(args[0]) || !isTextLike(args[1]) {
+		return nil, types.T{}, false
+	}
+	out := []types.T{types.Text, types.Text}
+	for _, a := range args[2:] {
+		if a.Family() != types.FamilyInt && a.OID != types.OIDUnknown {
+			return nil, types.T{}, false
+		}
+		out = append(out, types.Int4)
+	}
+	return out, types.Text, true
+}
+
+// jsonArgs accepts one json or jsonb value (or an untyped literal, read
+// as jsonb for the jsonb_ functions and json for the json_ ones).
+func jsonArgs(t types.T, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		if len(args) != 1 || (args[0].OID != t.OID && args[0].OID != types.OIDUnknown) {
+			return nil, types.T{}, false
+		}
+		return []types.T{t}, result, true
+	}
+}

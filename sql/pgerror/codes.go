@@ -28,6 +28,7 @@ const (
 	DivisionByZero                      = "22012"
 	InvalidRegularExpression            = "2201B"
 	InvalidEscapeSequence               = "22025"
+	SubstringError                      = "22011"
 	InvalidArgumentForLogarithm         = "2201E"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidArgumentForWidthBucket       = "2201G"

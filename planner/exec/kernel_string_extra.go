@@ -1,0 +1,212 @@
+package exec
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// intPairFunction is div (integer quotient, toward zero), gcd and lcm,
+// with PostgreSQL's errors.
+func intPairFunction(name string, a, b int64) (any, error) {
+	switch name {
+	case "div":
+		if b == 0 {
+			return nil, errDivisionByZero()
+		}
+		if a == math.MinInt64 && b == -1 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
+		}
+		return a / b, nil
+	case "gcd":
+		g, ok := gcd(a, b)
+		if !ok {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+		}
+		return g, nil
+	}
+	if a == 0 || b == 0 {
+		return int64(0), nil
+	}
+	g, ok := gcd(a, b)
+	if !ok {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	l := a / g * b
+	if l/b != a/g || l == math.MinInt64 {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	if l < 0 {
+		l = -l
+	}
+	return l, nil
+}
+
+func gcd(a, b int64) (int64, bool) {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a == math.MinInt64 {
+		return 0, false
+	}
+	if a < 0 {
+		a = -a
+	}
+	return a, true
+}
+
+
+// regexpSplit is regexp_split_to_array(s, pattern [, flags]).
+func regexpSplit(args []arrow.Array, res types.T) (arrow.Array, error) {
+	cache := map[string]*regexp.Regexp{}
+	return rowKernel(func(v []any) (any, error) {
+		s, pattern := v[0].(string), v[1].(string)
+		if len(v) == 3 && strings.ContainsRune(v[2].(string), 'i') {
+			pattern = "(?i)" + pattern
+		}
+		re, ok := cache[pattern]
+		if !ok {
+			var err error
+			if re, err = regexp.Compile(pattern); err != nil {
+				return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+			}
+			cache[pattern] = re
+		}
+		var out []any
+		start := 0
+		for _, m := range re.FindAllStringIndex(s, -1) {
+			if m[1] == m[0] && (m[0] == 0 || m[0] == len(s)) {
+				// An empty match at either end splits nothing off.
+				continue
+			}
+			if m[1] == m[0] {
+				out = append(out, s[start:m[0]])
+				start = m[0]
+				continue
+			}
+			out = append(out, s[start:m[0]])
+			start = m[1]
+		}
+		return append(out, s[start:]), nil
+	})(args, res)
+}
+
+// overlay is overlay(s PLACING r FROM start [FOR count]).
+func overlay(v []any) (any, error) {
+	s, r := []rune(v[0].(string)), []rune(v[1].(string))
+	start := v[2].(int64)
+	count := int64(len(r))
+	if len(v) == 4 {
+		count = v[3].(int64)
+	}
+	if start < 1 || count < 0 {
+		return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
+	}
+	from := min(start-1, int64(len(s)))
+	to := min(from+count, int64(len(s)))
+	return string(s[:from]) + string(r) + string(s[to:]), nil
+}
+
+// encodeBytes is encode(bytea, 'hex' | 'base64' | 'escape').
+func encodeBytes(b []byte, format string) (any, error) {
+	switch strings.ToLower(format) {
+	case "hex":
+		return hex.EncodeToString(b), nil
+	case "base64":
+		// PostgreSQL wraps base64 at 76 characters.
+		enc := base64.StdEncoding.EncodeToString(b)
+		var sb strings.Builder
+		for len(enc) > 76 {
+			sb.WriteString(enc[:76])
+			sb.WriteByte('\n')
+			enc = enc[76:]
+		}
+		sb.WriteString(enc)
+		return sb.String(), nil
+	case "escape":
+		var sb strings.Builder
+		for _, c := range b {
+			switch {
+			case c == '\\':
+				sb.WriteString(`\\`)
+			case c == 0 || c >= 0x80:
+				sb.WriteString(`\` + string('0'+c>>6&7) + string('0'+c>>3&7) + string('0'+c&7))
+			default:
+				sb.WriteByte(c)
+			}
+		}
+		return sb.String(), nil
+	}
+	return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", format)
+}
+
+// decodeBytes is decode(text, 'hex' | 'base64' | 'escape').
+func decodeBytes(s, format string) (any, error) {
+	switch strings.ToLower(format) {
+	case "hex":
+		b, err := hex.DecodeString(strings.TrimSpace(s))
+		if err != nil {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid hexadecimal data")
+		}
+		return b, nil
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
+		if err != nil {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid base64 end sequence")
+		}
+		return b, nil
+	case "escape":
+		v, err := types.ParseBytea(s)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", format)
+}
+
+// jsonTypeof is json_typeof / jsonb_typeof.
+func jsonTypeof(doc string) string {
+	s := strings.TrimSpace(doc)
+	switch {
+	case s == "":
+		return ""
+	case s[0] == '{':
+		return "object"
+	case s[0] == '[':
+		return "array"
+	case s[0] == '"':
+		return "string"
+	case s == "true" || s == "false":
+		return "boolean"
+	case s == "null":
+		return "null"
+	}
+	return "number"
+}
+
+// jsonArrayLength is json_array_length / jsonb_array_length.
+func jsonArrayLength(doc string) (any, error) {
+	s := strings.TrimSpace(doc)
+	if !strings.HasPrefix(s, "[") {
+		what := "a scalar"
+		if strings.HasPrefix(s, "{") {
+			what = "an object"
+		}
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of %s", what)
+	}
+	n := 0
+	for {
+		if _, ok := types.JSONElement(s, n); !ok {
+			return int64(n), nil
+		}
+		n++
+	}
+}
