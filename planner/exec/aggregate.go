@@ -36,8 +36,7 @@ type hashAggregate struct {
 	keyMem int64
 	mem    reservation
 
-	out  arrow.RecordBatch
-	pos  int64
+	groupedOutput
 	done bool
 }
 
@@ -232,13 +231,10 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
-	if h.pos >= h.out.NumRows() {
-		return nil, nil
+	if b := h.nextSlice(); b != nil {
+		return b, nil
 	}
-	end := min(h.pos+outputBatchRows, h.out.NumRows())
-	b := h.out.NewSlice(h.pos, end)
-	h.pos = end
-	return b, nil
+	return nil, nil
 }
 
 func (h *hashAggregate) Close() {
@@ -246,10 +242,7 @@ func (h *hashAggregate) Close() {
 		kb.Release()
 	}
 	h.keyBld = nil
-	if h.out != nil {
-		h.out.Release()
-		h.out = nil
-	}
+	h.releaseOutput()
 	h.groups, h.accs = nil, nil
 	h.mem.close()
 	h.input.Close()

@@ -38,8 +38,7 @@ type groupingSetsAggregate struct {
 	groupMem int64
 	mem      reservation
 
-	out  arrow.RecordBatch
-	pos  int64
+	groupedOutput
 	done bool
 }
 
@@ -229,13 +228,10 @@ func (h *groupingSetsAggregate) Next(ctx context.Context) (arrow.RecordBatch, er
 			return nil, err
 		}
 	}
-	if h.pos >= h.out.NumRows() {
-		return nil, nil
+	if b := h.nextSlice(); b != nil {
+		return b, nil
 	}
-	end := min(h.pos+outputBatchRows, h.out.NumRows())
-	b := h.out.NewSlice(h.pos, end)
-	h.pos = end
-	return b, nil
+	return nil, nil
 }
 
 func (h *groupingSetsAggregate) Close() {
@@ -243,10 +239,7 @@ func (h *groupingSetsAggregate) Close() {
 		kb.Release()
 	}
 	h.keyBld = nil
-	if h.out != nil {
-		h.out.Release()
-		h.out = nil
-	}
+	h.releaseOutput()
 	h.groups, h.accs = nil, nil
 	h.mem.close()
 	h.input.Close()

@@ -62,7 +62,6 @@ func gcd(a, b int64) (int64, bool) {
 	return a, true
 }
 
-
 // regexpSplit is regexp_split_to_array(s, pattern [, flags]).
 func regexpSplit(args []arrow.Array, res types.T) (arrow.Array, error) {
 	cache := map[string]*regexp.Regexp{}
