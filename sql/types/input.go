@@ -201,19 +201,20 @@ func ParseText(s string, t T) (any, error) {
 		if i := strings.IndexAny(datePart, " T"); i == 10 {
 			datePart = datePart[:10]
 		}
-		d, err := time.Parse("2006-01-02", datePart)
-		if err != nil {
-			if strings.Contains(err.Error(), "out of range") {
-				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
-			}
-			return nil, invalidInput("date", s)
+		y, m, d, ok := parseDateFields(datePart)
+		if !ok {
+			return nil, badDatetime("date", s)
+		}
+		if m < 1 || m > 12 || d < 1 || d > DaysInMonth(int64(y), m) {
+			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 		}
 		if datePart != trimmed {
 			if _, err := ParseText(trimmed, Timestamp); err != nil {
-				return nil, invalidInput("date", s)
+				return nil, badDatetime("date", s)
 			}
 		}
-		return int32(d.Unix() / 86400), nil
+		days, _ := DaysFromCivil(int64(y), m, d)
+		return int32(days), nil
 	case FamilyTimestamp:
 		if strings.EqualFold(trimmed, "epoch") {
 			return int64(0), nil
@@ -225,9 +226,9 @@ func ParseText(s string, t T) (any, error) {
 			}
 		}
 		if t.OID == OIDTimestamp {
-			return nil, invalidInput("timestamp", s)
+			return nil, badDatetime("timestamp", s)
 		}
-		return nil, invalidInput(t.Name(), s)
+		return nil, badDatetime(t.Name(), s)
 	}
 	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
 }
@@ -339,4 +340,44 @@ func isDecimalMantissa(s string) bool {
 		}
 	}
 	return digits > 0 && points <= 1
+}
+
+// badDatetime is date/time input the parser cannot read: PostgreSQL's
+// datetime parser reports invalid_datetime_format (22007), not 22P02.
+func badDatetime(typ, s string) error {
+	return pgerror.New(pgerror.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
+}
+
+// parseDateFields reads the numeric date forms PostgreSQL's date input
+// takes with DateStyle ISO, MDY: Y-M-D with one- or two-digit month and
+// day, YYYYMMDD, and M/D/Y. The fields are checked by the caller.
+func parseDateFields(s string) (y, m, d int, ok bool) {
+	num := func(p string) (int, bool) {
+		if p == "" || len(p) > 9 {
+			return 0, false
+		}
+		v, err := strconv.Atoi(p)
+		return v, err == nil && p[0] != '+' && p[0] != '-'
+	}
+	switch parts := strings.Split(s, "-"); {
+	case len(parts) == 3 && len(parts[0]) >= 3:
+		var ok1, ok2, ok3 bool
+		y, ok1 = num(parts[0])
+		m, ok2 = num(parts[1])
+		d, ok3 = num(parts[2])
+		return y, m, d, ok1 && ok2 && ok3 && len(parts[1]) <= 2 && len(parts[2]) <= 2
+	}
+	if parts := strings.Split(s, "/"); len(parts) == 3 {
+		var ok1, ok2, ok3 bool
+		m, ok1 = num(parts[0])
+		d, ok2 = num(parts[1])
+		y, ok3 = num(parts[2])
+		return y, m, d, ok1 && ok2 && ok3 && len(parts[2]) >= 3
+	}
+	if len(s) == 8 {
+		if v, ok := num(s); ok {
+			return v / 10000, v / 100 % 100, v % 100, true
+		}
+	}
+	return 0, 0, 0, false
 }
