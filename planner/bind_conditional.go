@@ -402,6 +402,9 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 // bound with this query's scope as its outer scope, so a reference to an
 // enclosing column is recognised (correlation is refused for now).
 func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
+	if rewritten := quantifiedSubLink(sl); rewritten != nil {
+		return b.bindExpr(rewritten, ec)
+	}
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
 		return nil, b.unsupportedNode(sl.Subselect)
