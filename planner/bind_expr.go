@@ -386,7 +386,7 @@ func castSupported(from, to types.T) bool {
 	case ff == types.FamilyNumeric && tf == types.FamilyInt:
 		return true
 	case ff == types.FamilyInt && (tf == types.FamilyInt || tf == types.FamilyFloat || tf == types.FamilyNumeric),
-		from.OID == types.OIDInt4 && tf == types.FamilyBool:
+		from.OID == types.OIDInt4 && tf == types.FamilyBool, ff == types.FamilyBool && to.OID == types.OIDInt4:
 		return true
 	case ff == types.FamilyFloat && (tf == types.FamilyFloat || tf == types.FamilyInt || tf == types.FamilyNumeric):
 		return true
@@ -738,6 +738,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	}
 	if lower := strings.ToLower(name); lower == "extract" || lower == "date_part" {
 		return b.bindExtract(fc, lower, ec)
+	}
+	if strings.EqualFold(name, "pg_typeof") && len(fc.Args) == 1 && b.session != nil {
+		return b.bindTypeof(fc, ec)
 	}
 	if strings.EqualFold(name, "age") && len(fc.Args) == 1 && b.session != nil {
 		fc = b.ageSinceToday(fc)

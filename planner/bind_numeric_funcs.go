@@ -41,3 +41,13 @@ func (b *Binder) argTypeNames(args []*pg_query.Node, ec *exprCtx) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// bindTypeof is pg_typeof(x): the argument's type as a regtype constant
+// (the argument itself is not evaluated, as in PostgreSQL).
+func (b *Binder) bindTypeof(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) {
+	arg, err := b.bindExpr(fc.Args[0], ec)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{Typ: types.Regtype, Value: int64(arg.Type().OID)}, nil
+}

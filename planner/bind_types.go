@@ -261,6 +261,13 @@ func convertConst(v any, from, to types.T) (any, error) {
 		return types.ParseText(formatConst(v, from), to)
 	}
 	switch from.Family() {
+	case types.FamilyBool:
+		if to.OID == types.OIDInt4 {
+			if v.(bool) {
+				return int64(1), nil
+			}
+			return int64(0), nil
+		}
 	case types.FamilyUnknown, types.FamilyString:
 		if from.OID == types.OIDBpchar && to.OID != types.OIDBpchar {
 			// character(n) loses its padding when converted.

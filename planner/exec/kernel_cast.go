@@ -84,6 +84,15 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			out[i] = uint32(v)
 		}
 		return newFixed(to.Arrow(), out, validity, nulls), nil
+	case from.Family() == types.FamilyBool && to.OID == types.OIDInt4:
+		bools := a.(*array.Boolean)
+		out := make([]int32, n)
+		for i := range out {
+			if bools.IsValid(i) && bools.Value(i) {
+				out[i] = 1
+			}
+		}
+		return newFixed(to.Arrow(), out, validity, nulls), nil
 	case from.Family() == types.FamilyInt && to.Family() == types.FamilyBool:
 		ints := intsOf(a)
 		out := make([]any, n)

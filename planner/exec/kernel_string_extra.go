@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -208,4 +209,46 @@ func jsonArrayLength(doc string) (any, error) {
 		}
 		n++
 	}
+}
+
+// numericDiv is div(numeric, numeric): the quotient truncated toward
+// zero, as an integral numeric.
+func numericDiv(args []arrow.Array, res types.T) (arrow.Array, error) {
+	l, r := values[decimal128.Num](args[0]), values[decimal128.Num](args[1])
+	ls, rs := decimalScale(args[0]), decimalScale(args[1])
+	validity, nulls := validity2(args[0], args[1])
+	out := make([]decimal128.Num, len(l))
+	for i := range l {
+		if !validAt(validity, i) {
+			continue
+		}
+		a, b := alignDecimal(l[i], ls, r[i], rs)
+		if b.Sign() == 0 {
+			return nil, errDivisionByZero()
+		}
+		q, _ := a.Div(b)
+		v, ok := types.Rescale(q, 0, res.Scale)
+		if !ok {
+			return nil, errNumericOverflow()
+		}
+		out[i] = v
+	}
+	return newFixed(res.Arrow(), out, validity, nulls), nil
+}
+
+// factorial is factorial(n) as an integral numeric; past 33! the value
+// does not fit SQE's 38-digit numeric.
+func factorial(v []any) (any, error) {
+	n := v[0].(int64)
+	if n < 0 {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "factorial of a negative number is undefined")
+	}
+	f := decimal128.FromI64(1)
+	for k := int64(2); k <= n; k++ {
+		if k > 33 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		f = f.Mul(decimal128.FromI64(k))
+	}
+	return f, nil
 }

@@ -98,7 +98,14 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			return int64(len(v[0].(string))), nil
 		}), true
 	case "div", "gcd", "lcm":
-		return rowKernel(func(v []any) (any, error) { return intPairFunction(name, v[0].(int64), v[1].(int64)) }), true
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			if res.OID == types.OIDNumeric {
+				return numericDiv(args, res)
+			}
+			return rowKernel(func(v []any) (any, error) { return intPairFunction(name, v[0].(int64), v[1].(int64)) })(args, res)
+		}, true
+	case "factorial":
+		return rowKernel(factorial), true
 	case "quote_literal", "quote_nullable":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
 			out := make([]any, args[0].Len())

@@ -144,10 +144,19 @@ func dateBinArgs(args []types.T) ([]types.T, types.T, bool) {
 	return []types.T{types.Interval, t, t}, t, true
 }
 
-// intPairArgs is div/gcd/lcm over integers (the wider of the two).
+// intPairArgs is div/gcd/lcm over integers (the wider of the two);
+// div also takes numerics (an integral numeric result).
 func intPairArgs(args []types.T) ([]types.T, types.T, bool) {
 	if len(args) != 2 {
 		return nil, types.T{}, false
+	}
+	if args[0].OID == types.OIDNumeric || args[1].OID == types.OIDNumeric {
+		if !args[0].IsNumeric() && args[0].OID != types.OIDUnknown || !args[1].IsNumeric() && args[1].OID != types.OIDUnknown ||
+			args[0].Family() == types.FamilyFloat || args[1].Family() == types.FamilyFloat {
+			return nil, types.T{}, false
+		}
+		return []types.T{{OID: types.OIDNumeric, Scale: numericScaleOf(args[0])}, {OID: types.OIDNumeric, Scale: numericScaleOf(args[1])}},
+			types.T{OID: types.OIDNumeric}, true
 	}
 	t := types.Int4
 	for _, a := range args {
@@ -160,4 +169,12 @@ func intPairArgs(args []types.T) ([]types.T, types.T, bool) {
 		}
 	}
 	return []types.T{t, t}, t, true
+}
+
+// factorialArgs is factorial(bigint) → numeric.
+func factorialArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 || (args[0].Family() != types.FamilyInt && args[0].OID != types.OIDUnknown) {
+		return nil, types.T{}, false
+	}
+	return []types.T{types.Int8}, types.T{OID: types.OIDNumeric}, true
 }

@@ -156,6 +156,7 @@ var scalars = map[string]Scalar{
 	"ascii":                 {Name: "ascii", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
 	"octet_length":          {Name: "octet_length", Leakproof: true, Resolve: lengthArgs},
 	"div":                   {Name: "div", Resolve: intPairArgs},
+	"factorial":             {Name: "factorial", Resolve: factorialArgs},
 	"gcd":                   {Name: "gcd", Resolve: intPairArgs},
 	"lcm":                   {Name: "lcm", Resolve: intPairArgs},
 	"quote_literal":         {Name: "quote_literal", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
