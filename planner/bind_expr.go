@@ -227,6 +227,14 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 			}
 		}
 		n, scale, err := types.ParseNumericLiteral(s)
+		if pgerror.Code(err) == pgerror.NumericValueOutOfRange {
+			// Beyond decimal128's 38 digits the literal is kept as a
+			// double precision (PostgreSQL's numeric would hold it), so
+			// 1e300 still compares with a float column.
+			if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsInf(f, 0) {
+				return &Const{Typ: types.Float8, Value: f}, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

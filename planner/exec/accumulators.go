@@ -211,24 +211,33 @@ type floatSumAcc struct {
 	avg    bool
 	sums   []float64
 	counts []int64
+	// infinite marks the groups that summed an infinite input: their
+	// infinite result is the answer, not an overflow (PostgreSQL's
+	// float8_accum rule).
+	infinite []bool
 }
 
 func (s *floatSumAcc) update(groups []int32, n int, arg arrow.Array) error {
-	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	s.sums, s.counts, s.infinite = grow(s.sums, n), grow(s.counts, n), grow(s.infinite, n)
 	vals := floatsOf(arg)
 	for i, g := range groups {
 		if arg.IsValid(i) {
 			s.sums[g] += vals[i]
 			s.counts[g]++
+			if math.IsInf(vals[i], 0) {
+				s.infinite[g] = true
+			}
 		}
 	}
 	return nil
 }
 
-func (s *floatSumAcc) memBytes() int64 { return 8*int64(cap(s.sums)) + 8*int64(cap(s.counts)) }
+func (s *floatSumAcc) memBytes() int64 {
+	return 8*int64(cap(s.sums)) + 8*int64(cap(s.counts)) + int64(cap(s.infinite))
+}
 
 func (s *floatSumAcc) result(n int) (arrow.Array, error) {
-	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	s.sums, s.counts, s.infinite = grow(s.sums, n), grow(s.counts, n), grow(s.infinite, n)
 	seen := make([]bool, n)
 	out := make([]float64, n)
 	for g := 0; g < n; g++ {
@@ -240,7 +249,7 @@ func (s *floatSumAcc) result(n int) (arrow.Array, error) {
 		if s.avg {
 			out[g] /= float64(s.counts[g])
 		}
-		if math.IsInf(out[g], 0) {
+		if math.IsInf(out[g], 0) && !s.infinite[g] {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 		}
 	}

@@ -235,7 +235,7 @@ func substr(args []arrow.Array, _ types.T) (arrow.Array, error) {
 		count = values[int64](args[2])
 		for i, c := range count {
 			if c < 0 && !anyNull(args, i) {
-				return nil, pgerror.New(pgerror.InvalidParameterValue, "negative substring length not allowed")
+				return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
 			}
 		}
 	}
