@@ -290,6 +290,24 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 		base = func(i, j int) int { return boolCmp(b.Value(i), b.Value(j)) }
 	case arrow.NULL:
 		base = func(int, int) int { return 0 }
+	case arrow.LIST:
+		// Arrays order element by element (NULL elements after the
+		// others), a prefix before the longer array, as PostgreSQL's.
+		l := a.(*array.List)
+		elem, err := comparator(l.ListValues(), false, false)
+		if err != nil {
+			return nil, err
+		}
+		base = func(i, j int) int {
+			si, ei := l.ValueOffsets(i)
+			sj, ej := l.ValueOffsets(j)
+			for k := int64(0); si+k < ei && sj+k < ej; k++ {
+				if c := elem(int(si+k), int(sj+k)); c != 0 {
+					return c
+				}
+			}
+			return cmp.Compare(ei-si, ej-sj)
+		}
 	default:
 		return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
 	}
