@@ -407,6 +407,11 @@ func castSupported(from, to types.T) bool {
 		return true
 	case ff == types.FamilyJSON && tf == types.FamilyJSON:
 		return true
+	case ff == types.FamilyArray && tf == types.FamilyArray:
+		// Element by element, when the elements convert.
+		fe, ok1 := from.Elem()
+		te, ok2 := to.Elem()
+		return ok1 && ok2 && from.OID != types.OIDInt2Vector && from.OID != types.OIDOidVector && castSupported(fe, te)
 	case ff == types.FamilyInt && tf == types.FamilyOID, ff == types.FamilyOID && tf == types.FamilyOID,
 		ff == types.FamilyOID && tf == types.FamilyInt && to.OID == types.OIDInt8:
 		return true

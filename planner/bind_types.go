@@ -261,6 +261,21 @@ func convertConst(v any, from, to types.T) (any, error) {
 		return types.ParseText(formatConst(v, from), to)
 	}
 	switch from.Family() {
+	case types.FamilyArray:
+		fe, ok1 := from.Elem()
+		te, ok2 := to.Elem()
+		if to.Family() == types.FamilyArray && ok1 && ok2 {
+			in := v.([]any)
+			out := make([]any, len(in))
+			for i, e := range in {
+				c, err := convertConst(e, fe, te)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = c
+			}
+			return out, nil
+		}
 	case types.FamilyBool:
 		if to.OID == types.OIDInt4 {
 			if v.(bool) {

@@ -59,6 +59,8 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			vals[i] = v
 		}
 		return valuesArray(to, vals)
+	case from.Family() == types.FamilyArray && to.Family() == types.FamilyArray:
+		return castList(a, from, to)
 	case from.Family() == types.FamilyFloat && to.Family() == types.FamilyNumeric:
 		return floatToNumeric(a, to, validity, nulls)
 	case isDatetimeCast(from, to):
@@ -322,4 +324,23 @@ func floatToNumeric(a arrow.Array, to types.T, validity []byte, nulls int) (arro
 func mustParse(s string) float64 {
 	f, _ := strconv.ParseFloat(s, 64)
 	return f
+}
+
+// castList converts an array's elements to the target array's element
+// type, keeping each row's offsets and NULLs.
+func castList(a arrow.Array, from, to types.T) (arrow.Array, error) {
+	l, ok := a.(*array.List)
+	if !ok {
+		return nil, fmt.Errorf("cast from %s to %s is not implemented", from.Name(), to.Name())
+	}
+	fe, _ := from.Elem()
+	te, _ := to.Elem()
+	elems, err := castArray(l.ListValues(), fe, te)
+	if err != nil {
+		return nil, err
+	}
+	defer elems.Release()
+	offsets := append([]int32(nil), l.Offsets()...)
+	validity, nulls := validity1(a)
+	return newList(to.Arrow().(*arrow.ListType), offsets, elems, validity, nulls), nil
 }
