@@ -269,26 +269,9 @@ func modKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			return a % b, nil
 		})(args, res)
 	}
-	l, r := values[decimal128.Num](args[0]), values[decimal128.Num](args[1])
-	ls, rs := decimalScale(args[0]), decimalScale(args[1])
-	validity, nulls := validity2(args[0], args[1])
-	out := make([]decimal128.Num, len(l))
-	for i := range l {
-		if !validAt(validity, i) {
-			continue
-		}
-		a, b := alignDecimal(l[i], ls, r[i], rs)
-		if b.Sign() == 0 {
-			return nil, errDivisionByZero()
-		}
-		_, rem := a.Div(b)
-		v, ok := types.Rescale(rem, max(ls, rs), res.Scale)
-		if !ok {
-			return nil, errNumericOverflow()
-		}
-		out[i] = v
-	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	return divideDecimalPairs(args, res, func(_, rem decimal128.Num, scale int32) (decimal128.Num, bool) {
+		return types.Rescale(rem, scale, res.Scale)
+	})
 }
 
 // signKernel is sign(x): -1, 0 or 1 at the argument's type.

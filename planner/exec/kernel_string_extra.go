@@ -214,6 +214,16 @@ func jsonArrayLength(doc string) (any, error) {
 // numericDiv is div(numeric, numeric): the quotient truncated toward
 // zero, as an integral numeric.
 func numericDiv(args []arrow.Array, res types.T) (arrow.Array, error) {
+	return divideDecimalPairs(args, res, func(q, _ decimal128.Num, _ int32) (decimal128.Num, bool) {
+		return types.Rescale(q, 0, res.Scale)
+	})
+}
+
+// divideDecimalPairs divides two numeric columns row by row, their
+// scales aligned, and keeps what pick takes from the integer quotient
+// and the remainder (at the aligned scale): div's quotient or mod's
+// remainder.
+func divideDecimalPairs(args []arrow.Array, res types.T, pick func(q, rem decimal128.Num, scale int32) (decimal128.Num, bool)) (arrow.Array, error) {
 	l, r := values[decimal128.Num](args[0]), values[decimal128.Num](args[1])
 	ls, rs := decimalScale(args[0]), decimalScale(args[1])
 	validity, nulls := validity2(args[0], args[1])
@@ -226,8 +236,8 @@ func numericDiv(args []arrow.Array, res types.T) (arrow.Array, error) {
 		if b.Sign() == 0 {
 			return nil, errDivisionByZero()
 		}
-		q, _ := a.Div(b)
-		v, ok := types.Rescale(q, 0, res.Scale)
+		q, rem := a.Div(b)
+		v, ok := pick(q, rem, max(ls, rs))
 		if !ok {
 			return nil, errNumericOverflow()
 		}
