@@ -138,7 +138,20 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 	proj.Exprs = append(proj.Exprs, c)
 	proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: c.Typ, Qualifier: alias, Nullable: true}))
 	if rf.Ordinality {
-		return nil, nil, pgerror.Unsupported("WITH ORDINALITY is not supported yet")
+		// WITH ORDINALITY numbers the function's rows from 1, in the
+		// order it returns them: row_number() over the unordered rows.
+		rn := b.newColumn("row_number", Column{Type: types.Int8})
+		proj.Input = &Window{
+			Input: ps,
+			Frame: WindowFrame{Mode: RangeFrame, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}},
+			Funcs: []*WindowCall{{Name: "row_number", Out: rn}},
+		}
+		ordName := "ordinality"
+		if len(colnames) > 1 {
+			ordName = colnames[1].GetString_().GetSval()
+		}
+		proj.Exprs = append(proj.Exprs, &ColRef{ID: rn.ID, Name: rn.Name, Typ: rn.Type})
+		proj.Cols = append(proj.Cols, b.newColumn(ordName, Column{Type: types.Int8, Qualifier: alias}))
 	}
 	return proj, &scope{cols: proj.Cols}, nil
 }
