@@ -97,26 +97,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 }
 
 func (h *hashAggregate) consume(ctx context.Context) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := h.input.Next(ctx)
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			return nil
-		}
-		err = h.consumeBatch(ctx, b)
-		b.Release()
-		if err == nil {
-			err = h.mem.resize(h.stateBytes())
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
 }
 
 // stateBytes estimates the memory of the groups and their accumulators.

@@ -79,13 +79,24 @@ func validAt(bitmap []byte, i int) bool {
 }
 
 // takeArray gathers a's rows at idx (an Int32 or Int64 array, nulls
-// giving nulls). Arrow's take kernel has no 16-byte fixed-width values,
-// so month_day_nano intervals are gathered here.
+// giving nulls). Non-null Int32 indices over the common types take the
+// typed gather (kernel_gather.go); the rest go to Arrow's take kernel,
+// which has no 16-byte fixed-width values, so month_day_nano intervals
+// are gathered by takeIntervals.
 func takeArray(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) {
-	iv, ok := a.(*array.MonthDayNanoInterval)
-	if !ok {
-		return compute.TakeArray(ctx, a, idx)
+	if ix, ok := idx.(*array.Int32); ok && ix.NullN() == 0 {
+		if g := gatherArray(a, ix.Int32Values()); g != nil {
+			return g, nil
+		}
 	}
+	if iv, ok := a.(*array.MonthDayNanoInterval); ok {
+		return takeIntervals(iv, idx)
+	}
+	return compute.TakeArray(ctx, a, idx)
+}
+
+// takeIntervals gathers intervals at idx, which may hold nulls.
+func takeIntervals(iv *array.MonthDayNanoInterval, idx arrow.Array) (arrow.Array, error) {
 	b := array.NewMonthDayNanoIntervalBuilder(memory.DefaultAllocator)
 	defer b.Release()
 	b.Reserve(idx.Len())

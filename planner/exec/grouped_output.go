@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/apache/arrow-go/v18/arrow"
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
 
 // groupedOutput is a grouping operator's finished result, handed out in
 // slices of outputBatchRows; the hash aggregate and the grouping-sets
@@ -26,5 +30,30 @@ func (g *groupedOutput) releaseOutput() {
 	if g.out != nil {
 		g.out.Release()
 		g.out = nil
+	}
+}
+
+// consumeGrouped feeds every batch of input to consumeBatch, then sets
+// mem to what the grouping state holds (stateBytes), until the input
+// ends, fails or ctx is cancelled; both hash aggregates read their
+// input this way.
+func consumeGrouped(ctx context.Context, input Operator, mem *reservation,
+	consumeBatch func(context.Context, arrow.RecordBatch) error, stateBytes func() int64) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := input.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		err = consumeBatch(ctx, b)
+		b.Release()
+		if err == nil {
+			err = mem.resize(stateBytes())
+		}
+		if err != nil {
+			return err
+		}
 	}
 }

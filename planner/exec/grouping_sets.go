@@ -109,26 +109,7 @@ func contains(set []int, k int) bool {
 }
 
 func (h *groupingSetsAggregate) consume(ctx context.Context) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := h.input.Next(ctx)
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			return nil
-		}
-		err = h.consumeBatch(ctx, b)
-		b.Release()
-		if err == nil {
-			err = h.mem.resize(h.stateBytes())
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
 }
 
 func (h *groupingSetsAggregate) stateBytes() int64 {

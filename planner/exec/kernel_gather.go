@@ -36,23 +36,13 @@ func selection(dst []int32, mask *array.Boolean) []int32 {
 	return dst
 }
 
-// gatherColumns gathers rows idx of each column.
+// gatherColumns gathers rows idx of each column (through takeArray,
+// which uses the typed gather where it can).
 func gatherColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
 	out := make([]arrow.Array, 0, len(cols))
-	var ia arrow.Array
-	defer func() {
-		if ia != nil {
-			ia.Release()
-		}
-	}()
+	ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
+	defer ia.Release()
 	for _, c := range cols {
-		if g := gatherArray(c, idx); g != nil {
-			out = append(out, g)
-			continue
-		}
-		if ia == nil {
-			ia = newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
-		}
 		a, err := takeArray(ctx, c, ia)
 		if err != nil {
 			releaseAll(out)

@@ -30,7 +30,7 @@ const benchTemplate = "FMDay, DDth FMMonth YYYY HH12:MI:SS.US AM TZ OF IYYY-IW J
 func TestApplyDoesNotAllocate(t *testing.T) {
 	loc, err := time.LoadLocation("America/New_York")
 	if err != nil {
-		t.Skipf("time zone data not available: %v", err)
+		t.Fatalf("time zone: %v", err)
 	}
 	ts := time.Date(2024, 3, 5, 14, 7, 9, 123456000, loc)
 	dt := mustDateTime(t, benchTemplate)
