@@ -3,7 +3,6 @@ package sql
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -22,51 +21,20 @@ func explainText(root planner.Node, options []*pg_query.Node) string {
 	return planner.Explain(root)
 }
 
-// explainCosts reads the COSTS option: on unless given a false value
-// (false, off, 0), as PostgreSQL's boolean option syntax allows.
-func explainCosts(options []*pg_query.Node) bool {
-	costs := true
-	for _, o := range options {
-		d := o.GetDefElem()
-		if d == nil || d.Defname != "costs" || d.Arg == nil {
-			continue
-		}
-		switch {
-		case d.Arg.GetBoolean() != nil:
-			costs = d.Arg.GetBoolean().Boolval
-		case d.Arg.GetString_() != nil:
-			switch strings.ToLower(d.Arg.GetString_().Sval) {
-			case "false", "off", "0", "no":
-				costs = false
-			}
-		case d.Arg.GetInteger() != nil:
-			costs = d.Arg.GetInteger().Ival != 0
-		}
-	}
-	return costs
-}
+// explainCosts reads the COSTS option: on unless given a false value.
+func explainCosts(options []*pg_query.Node) bool { return explainOption(options, "costs", true) }
 
-// explainOption reads a boolean EXPLAIN option (ANALYZE, COSTS, TIMING):
-// given without a value it is on.
+// explainOption reads a boolean EXPLAIN option (ANALYZE, COSTS, TIMING)
+// as COPY's options are read (defBoolean, PostgreSQL's defGetBoolean):
+// given without a value it is on, absent it is def. runExplain has
+// refused values that are not booleans.
 func explainOption(options []*pg_query.Node, name string, def bool) bool {
 	v := def
 	for _, o := range options {
-		d := o.GetDefElem()
-		if d == nil || d.Defname != name {
-			continue
-		}
-		v = true
-		switch {
-		case d.Arg == nil:
-		case d.Arg.GetBoolean() != nil:
-			v = d.Arg.GetBoolean().Boolval
-		case d.Arg.GetString_() != nil:
-			switch strings.ToLower(d.Arg.GetString_().Sval) {
-			case "false", "off", "0", "no":
-				v = false
+		if d := o.GetDefElem(); d != nil && d.Defname == name {
+			if b, err := defBoolean(d); err == nil {
+				v = b
 			}
-		case d.Arg.GetInteger() != nil:
-			v = d.Arg.GetInteger().Ival != 0
 		}
 	}
 	return v

@@ -58,3 +58,11 @@ func TestExplainAnalyzeRunsAndMeasures(t *testing.T) {
 		t.Errorf("EXPLAIN ANALYZE of a failing query: %v", err)
 	}
 }
+
+func TestExplainOptionNeedsABoolean(t *testing.T) {
+	s := newTestSession(t)
+	_, _, err := run(t, s, "EXPLAIN (ANALYZE maybe) SELECT 1")
+	if err == nil || !strings.Contains(err.Error(), "analyze requires a Boolean value") {
+		t.Fatalf("EXPLAIN (ANALYZE maybe): %v", err)
+	}
+}

@@ -224,6 +224,10 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 	for _, o := range ex.Options {
 		if d := o.GetDefElem(); d != nil && d.Defname != "verbose" && d.Defname != "costs" && d.Defname != "analyze" && d.Defname != "timing" {
 			return nil, pgerror.Unsupported("EXPLAIN option %s is not supported yet", strings.ToUpper(d.Defname))
+		} else if d != nil {
+			if _, err := defBoolean(d); err != nil {
+				return nil, err
+			}
 		}
 	}
 	sel := ex.Query.GetSelectStmt()
