@@ -124,7 +124,46 @@ func (b *Binder) bindCase(c *pg_query.CaseExpr, ec *exprCtx) (Expr, error) {
 			return nil, err
 		}
 	}
-	return b.newCase(whens, els, "CASE")
+	// newCase coerces the branches in place; the fold wants them as written.
+	written := make([]Expr, len(whens))
+	for i, w := range whens {
+		written[i] = w.Result
+	}
+	e, err := b.newCase(whens, els, "CASE")
+	if err != nil {
+		return nil, err
+	}
+	return b.foldConstantCase(e, written, els), nil
+}
+
+// foldConstantCase picks the branch of a CASE whose conditions are all
+// constants when it yields a numeric without typmod, so the value keeps
+// its own scale as in PostgreSQL (CASE WHEN true THEN 1 ELSE 2.5 END is
+// 1, not 1.0). written holds the WHEN results before coercion.
+func (b *Binder) foldConstantCase(e Expr, written []Expr, els Expr) Expr {
+	c, ok := e.(*Case)
+	if !ok || !isUnconstrainedNumeric(c.Typ) {
+		return e
+	}
+	chosen := els
+	for i, w := range c.Whens {
+		cond, ok := w.Cond.(*Const)
+		if !ok {
+			return e
+		}
+		if v, _ := cond.Value.(bool); v {
+			chosen = written[i]
+			break
+		}
+	}
+	k, ok := chosen.(*Const)
+	if !ok {
+		return e
+	}
+	if own := b.ownScaleNumeric(k); own != nil {
+		return own
+	}
+	return e
 }
 
 func (b *Binder) bindCoalesce(c *pg_query.CoalesceExpr, ec *exprCtx) (Expr, error) {

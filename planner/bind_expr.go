@@ -332,6 +332,13 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	if to.OID == types.OIDNumeric && to.Precision == 0 {
 		// numeric without a typmod keeps the value's scale.
 		to.Scale = unconstrainedScale(e)
+		if c, ok := e.(*Const); ok && c.Typ.Family() == types.FamilyFloat {
+			if f, ok := c.Value.(float64); ok {
+				if n, scale, ok := floatConstToNumeric(f, c.Typ); ok {
+					return &Const{Typ: types.T{OID: types.OIDNumeric, Scale: scale}, Value: n}, nil
+				}
+			}
+		}
 	}
 	if p, ok := e.(*Param); ok && p.Typ.OID == types.OIDUnknown {
 		// The parameter's type is inferred from its first use.
@@ -542,7 +549,17 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 				res.Scale = max(functions.AvgNumericScale, ls, rs)
 			}
 		}
-		return b.typedBinary(op, l, r, ct, res, loc)
+		e, err := b.typedBinary(op, l, r, ct, res, loc)
+		if bin, ok := e.(*BinOp); ok && op.Name == "/" && res.OID == types.OIDNumeric {
+			lc, lok := bin.L.(*Const)
+			rc, rok := bin.R.(*Const)
+			if lok && rok {
+				if q, ok := foldNumericDivision(lc, rc); ok {
+					return q, nil
+				}
+			}
+		}
+		return e, err
 	case functions.Concat:
 		if e, ok, err := b.arrayConcat(l, r, loc); ok {
 			return e, err

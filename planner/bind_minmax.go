@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -41,6 +42,7 @@ func (b *Binder) bindMinMax(m *pg_query.MinMaxExpr, ec *exprCtx) (Expr, error) {
 			common.Scale = max(common.Scale, numericScale(a.Type()))
 		}
 	}
+	written := append([]Expr(nil), args...)
 	leakproof := true
 	for i, a := range args {
 		var err error
@@ -59,7 +61,49 @@ func (b *Binder) bindMinMax(m *pg_query.MinMaxExpr, ec *exprCtx) (Expr, error) {
 		}
 		leakproof = leakproof && args[i].Leakproof()
 	}
+	if isUnconstrainedNumeric(common) {
+		if e := b.foldConstantMinMax(name, args, written); e != nil {
+			return e, nil
+		}
+	}
 	return &Func{Name: name, Args: args, Typ: common, leakproof: leakproof}, nil
+}
+
+// foldConstantMinMax picks GREATEST's or LEAST's winner among numeric
+// constants (compared at the common scale) and returns it as written,
+// keeping its own scale as PostgreSQL does; nil unless every argument is
+// a constant.
+func (b *Binder) foldConstantMinMax(name string, args, written []Expr) Expr {
+	best := -1
+	for i, a := range args {
+		c, ok := a.(*Const)
+		if !ok {
+			return nil
+		}
+		v, ok := c.Value.(decimal128.Num)
+		if c.Value == nil {
+			continue
+		}
+		if !ok {
+			return nil
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		cmp := v.Cmp(args[best].(*Const).Value.(decimal128.Num))
+		if (name == "greatest" && cmp > 0) || (name == "least" && cmp < 0) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	k, ok := written[best].(*Const)
+	if !ok {
+		return nil
+	}
+	return b.ownScaleNumeric(k)
 }
 
 // similarToRegex translates a SQL SIMILAR TO pattern into an anchored

@@ -1,0 +1,132 @@
+package planner
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// A numeric without a typmod carries its own display scale per value in
+// PostgreSQL, where a column of SQE has one scale. When an expression is
+// a constant, its single value can have exactly PostgreSQL's scale: this
+// file computes it for the constant forms whose scale PostgreSQL decides
+// from the value (division, float to numeric, a CASE or GREATEST/LEAST
+// that picks one of several constants).
+
+// Postgres's numeric division result scale bounds (numeric.c).
+const (
+	numericMinSigDigits     = 16
+	numericMaxDisplayScale  = 1000
+	numericDecDigitsPerWord = 4
+)
+
+// isUnconstrainedNumeric reports whether t is numeric without a typmod.
+func isUnconstrainedNumeric(t types.T) bool {
+	return t.OID == types.OIDNumeric && t.Precision == 0
+}
+
+// floatConstToNumeric converts a float constant to numeric as PostgreSQL's
+// float8_numeric and float4_numeric do: through the text of its 15 (6 for
+// real) significant digits, so 1.1::float8::numeric is 1.1 with scale 1.
+func floatConstToNumeric(f float64, from types.T) (decimal128.Num, int32, bool) {
+	digits := 15
+	if from.OID == types.OIDFloat4 {
+		digits = 6
+	}
+	n, scale, err := types.ParseNumericLiteral(strconv.FormatFloat(f, 'g', digits, 64))
+	if err != nil {
+		return decimal128.Num{}, 0, false
+	}
+	return n, scale, true
+}
+
+// numericWeight gives PostgreSQL's base-10000 weight and first digit of
+// the value unscaled×10^-scale (0, 0 for zero), as select_div_scale reads
+// them from the normalized NumericVar.
+func numericWeight(unscaled *big.Int, scale int32) (weight int, first int64) {
+	abs := new(big.Int).Abs(unscaled)
+	if abs.Sign() == 0 {
+		return 0, 0
+	}
+	// Decimal exponent of the leading digit, then its base-10000 group.
+	e10 := len(abs.String()) - 1 - int(scale)
+	weight = e10 / numericDecDigitsPerWord
+	if e10 < 0 && e10%numericDecDigitsPerWord != 0 {
+		weight--
+	}
+	shift := int(scale) + weight*numericDecDigitsPerWord
+	if shift >= 0 {
+		abs.Quo(abs, pow10Big(shift))
+	} else {
+		abs.Mul(abs, pow10Big(-shift))
+	}
+	return weight, abs.Int64()
+}
+
+func pow10Big(n int) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// numericDivScale is PostgreSQL's select_div_scale: enough digits for 16
+// significant ones in the quotient, never fewer than either operand's.
+func numericDivScale(a *big.Int, as int32, b *big.Int, bs int32) int32 {
+	w1, f1 := numericWeight(a, as)
+	w2, f2 := numericWeight(b, bs)
+	qweight := w1 - w2
+	if f1 <= f2 {
+		qweight--
+	}
+	rscale := int32(numericMinSigDigits - qweight*numericDecDigitsPerWord)
+	rscale = max(rscale, as, bs, 0)
+	return min(rscale, numericMaxDisplayScale)
+}
+
+// foldNumericDivision divides two numeric constants at PostgreSQL's
+// result scale, rounding half away from zero. ok is false when the
+// divisor is zero (the error is raised at execution, as for columns) or
+// the quotient does not fit decimal128.
+func foldNumericDivision(l, r *Const) (*Const, bool) {
+	ln, lok := l.Value.(decimal128.Num)
+	rn, rok := r.Value.(decimal128.Num)
+	if !lok || !rok || rn == (decimal128.Num{}) {
+		return nil, false
+	}
+	a, b := ln.BigInt(), rn.BigInt()
+	as, bs := l.Typ.Scale, r.Typ.Scale
+	rscale := numericDivScale(a, as, b, bs)
+	// q = a×10^(bs+rscale) / (b×10^as), rounded.
+	num := new(big.Int).Mul(a, pow10Big(int(bs+rscale)))
+	den := new(big.Int).Mul(b, pow10Big(int(as)))
+	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+	if new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2)).Cmp(new(big.Int).Abs(den)) >= 0 {
+		if (num.Sign() < 0) != (den.Sign() < 0) {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	if len(new(big.Int).Abs(q).String()) > types.MaxNumericPrecision {
+		return nil, false
+	}
+	return &Const{Typ: types.T{OID: types.OIDNumeric, Scale: rscale}, Value: decimal128.FromBigInt(q)}, true
+}
+
+// ownScaleNumeric converts a chosen constant branch to numeric keeping the
+// value's own scale, as PostgreSQL's coercion to a typmod-less numeric
+// does; nil when the constant is not a number.
+func (b *Binder) ownScaleNumeric(c *Const) Expr {
+	if c.Value == nil || !c.Typ.IsNumeric() {
+		return nil
+	}
+	if c.Typ.OID == types.OIDNumeric {
+		return c
+	}
+	e, err := b.cast(c, types.T{OID: types.OIDNumeric}, 0)
+	if err != nil {
+		return nil
+	}
+	return e
+}
