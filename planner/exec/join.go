@@ -17,7 +17,9 @@ import (
 // which it holds in memory: the operator's state. Equality conjuncts of
 // the ON condition whose sides each read one input become hash keys; the
 // rest is evaluated on each candidate pair. Without keys every pair is a
-// candidate (a nested-loop join), produced in bounded chunks.
+// candidate (a nested-loop join), produced in bounded chunks. A semi or
+// anti join only marks the probe rows that have a match and passes on
+// those (or the others) as they are.
 type hashJoin struct {
 	left, right Operator
 	kind        planner.JoinKind
