@@ -120,7 +120,11 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 		return planEstimate{total: cpuTupleCost * float64(len(x.Rows)), rows: float64(len(x.Rows))}
 	case *Join:
 		rows := in[0].rows * in[1].rows
-		if x.On != nil {
+		switch {
+		case x.Kind.Existence():
+			// At most each left row once; without statistics, all of them.
+			rows = in[0].rows
+		case x.On != nil:
 			rows = math.Max(in[0].rows, in[1].rows)
 		}
 		startup := in[0].total + in[1].total

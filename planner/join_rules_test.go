@@ -155,7 +155,7 @@ func writeExplainCases(t *testing.T, path string, cases []explainCase) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# Optimized plans of joins over the TPC-H tables at scale factor 1.\n")
-	b.WriteString("# Regenerate with: go test ./planner -run TestJoinPlans -update\n")
+	b.WriteString("# Regenerate with: go test ./planner -run " + strings.Split(t.Name(), "/")[0] + " -update\n")
 	for _, c := range cases {
 		b.WriteString("\nquery " + c.name + "\n")
 		for _, table := range slices.Sorted(maps.Keys(c.policy)) {

@@ -19,6 +19,13 @@ type Rule struct {
 // leakproof predicate moves below a barrier filter, and no predicate on a
 // masked column moves below the masking projection.
 var Rules = []Rule{
+	// Take the conjuncts every branch of an OR shares out of it, so an
+	// equality they all require can become a hash key.
+	{Name: "factorOrConjuncts", Apply: factorOrConjuncts},
+	// Run a correlated [NOT] EXISTS / IN subquery of a WHERE clause as a
+	// semi or anti join hashed on its correlation, instead of once per
+	// outer row.
+	{Name: "decorrelateSubqueries", Apply: decorrelateSubqueries},
 	// Move WHERE and ON conjuncts down to the join input they read, as
 	// far as outer joins and barriers allow.
 	{Name: "pushFiltersThroughJoins", Apply: pushFiltersThroughJoins},

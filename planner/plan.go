@@ -219,15 +219,26 @@ const (
 	LeftJoin
 	RightJoin
 	FullJoin
+	// SemiJoin keeps each left row for which some right row satisfies On,
+	// once however many do (EXISTS, IN).
+	SemiJoin
+	// AntiJoin keeps each left row for which no right row satisfies On
+	// (NOT EXISTS, and NOT IN with its NULL rules written into On).
+	AntiJoin
 )
 
 func (k JoinKind) String() string {
-	return [...]string{"Inner", "Left", "Right", "Full"}[k]
+	return [...]string{"Inner", "Left", "Right", "Full", "Semi", "Anti"}[k]
 }
+
+// Existence reports a semi or anti join, which tests right rows for
+// existence and returns left rows only.
+func (k JoinKind) Existence() bool { return k == SemiJoin || k == AntiJoin }
 
 // Join combines Left and Right rows for which On holds (all pairs when On
 // is nil). Its output is Left's columns followed by Right's; an outer
-// join fills the missing side with NULLs.
+// join fills the missing side with NULLs. A semi or anti join outputs
+// Left's columns only, On being evaluated over the pairs.
 type Join struct {
 	Left, Right Node
 	Kind        JoinKind
@@ -236,6 +247,9 @@ type Join struct {
 
 func (j *Join) Columns() []Column {
 	out := append([]Column(nil), j.Left.Columns()...)
+	if j.Kind.Existence() {
+		return out
+	}
 	return append(out, j.Right.Columns()...)
 }
 func (j *Join) Inputs() []Node { return []Node{j.Left, j.Right} }

@@ -13,7 +13,9 @@ package planner
 //     below a LEFT (RIGHT) join only to the nullable side, where it
 //     narrows the rows that can match; on the preserved side it decides
 //     matching, not which rows survive;
-//   - nothing moves through a FULL join.
+//   - nothing moves through a FULL join;
+//   - a semi or anti join is a filter on its left side: WHERE conjuncts
+//     go below it, and its ON conjuncts on the right side go there.
 //
 // A barrier filter (a row-level policy) is a wall: conjuncts from above
 // stop on top of it and the policy's own predicate stays where it is, so
@@ -58,10 +60,17 @@ func pushIntoJoin(j *Join, conjs []Expr) (*Join, []Expr) {
 		return 0
 	}
 	inner := j.Kind == InnerJoin
+	// A semi or anti join returns left rows as they are, so a WHERE
+	// conjunct above it (which can read only left columns) filters the
+	// same below it. In its ON condition, a conjunct on the right rows
+	// narrows the candidates as in a LEFT join; one on the left rows only
+	// decides existence: false, a semi join drops the row, as a filter
+	// below would, while an anti join keeps it.
+	exists := j.Kind.Existence()
 	var toLeft, toRight, kept, on []Expr
 	for _, c := range conjs {
 		switch s := sideOf(c); {
-		case s == 'l' && (inner || j.Kind == LeftJoin):
+		case s == 'l' && (inner || j.Kind == LeftJoin || exists):
 			toLeft = append(toLeft, c)
 		case s == 'r' && (inner || j.Kind == RightJoin):
 			toRight = append(toRight, c)
@@ -71,9 +80,9 @@ func pushIntoJoin(j *Join, conjs []Expr) (*Join, []Expr) {
 	}
 	for _, c := range conjunctsOf(j.On) {
 		switch s := sideOf(c); {
-		case s == 'l' && (inner || j.Kind == RightJoin):
+		case s == 'l' && (inner || j.Kind == RightJoin || j.Kind == SemiJoin):
 			toLeft = append(toLeft, c)
-		case s == 'r' && (inner || j.Kind == LeftJoin):
+		case s == 'r' && (inner || j.Kind == LeftJoin || exists):
 			toRight = append(toRight, c)
 		default:
 			on = append(on, c)

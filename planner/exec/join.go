@@ -17,7 +17,9 @@ import (
 // which it holds in memory: the operator's state. Equality conjuncts of
 // the ON condition whose sides each read one input become hash keys; the
 // rest is evaluated on each candidate pair. Without keys every pair is a
-// candidate (a nested-loop join), produced in bounded chunks.
+// candidate (a nested-loop join), produced in bounded chunks. A semi or
+// anti join only marks the probe rows that have a match and passes on
+// those (or the others) as they are.
 type hashJoin struct {
 	left, right Operator
 	kind        planner.JoinKind
@@ -25,8 +27,11 @@ type hashJoin struct {
 	rightKeys   []evaluator
 	residual    evaluator
 	schema      *arrow.Schema
-	leftTypes   []arrow.DataType
-	rightTypes  []arrow.DataType
+	// pairSchema is a candidate pair's: left columns then right ones. It
+	// is schema except for a semi or anti join, which outputs left rows.
+	pairSchema *arrow.Schema
+	leftTypes  []arrow.DataType
+	rightTypes []arrow.DataType
 
 	built bool
 	rcols []arrow.Array
@@ -82,7 +87,9 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		left.Close()
 		return nil, err
 	}
-	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "HashJoin")}
+	pairCols := append(append([]planner.Column(nil), n.Left.Columns()...), n.Right.Columns()...)
+	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols),
+		mem: newReservation(ctx, "HashJoin")}
 	fail := func(err error) (Operator, error) {
 		j.Close()
 		return nil, err
@@ -106,7 +113,7 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		j.leftKeys, j.rightKeys = append(j.leftKeys, le), append(j.rightKeys, re)
 	}
 	if rest != nil {
-		if j.residual, err = compile(rest, n.Columns()); err != nil {
+		if j.residual, err = compile(rest, pairCols); err != nil {
 			return fail(err)
 		}
 	}
@@ -337,7 +344,7 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 	ids := j.idsBuf[:n]
 	j.table.lookup(keys, n, ids)
 	j.probe = probeState{batch: b, keys: keys, ids: ids}
-	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin {
+	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence() {
 		j.probe.leftMatched = make([]bool, b.NumRows())
 	}
 	return nil
@@ -354,10 +361,19 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 		j.liBuf, j.riBuf = make([]int32, 0, outputBatchRows), make([]int32, 0, outputBatchRows)
 	}
 	li, ri := j.liBuf[:0], j.riBuf[:0]
+	if j.kind.Existence() && j.residual == nil {
+		// Every key match is a match: no pairs to build.
+		for r, id := range p.ids {
+			p.leftMatched[r] = id >= 0
+		}
+		p.row = n
+	}
 	for p.row < n && len(li) < outputBatchRows {
 		if !p.haveMatches {
 			id := p.ids[p.row]
-			if id < 0 {
+			// A semi or anti join needs one match per row: a row matched
+			// by an earlier chunk pairs no further.
+			if id < 0 || j.kind.Existence() && p.leftMatched[p.row] {
 				p.row++
 				continue
 			}
@@ -384,6 +400,9 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 	defer p.release()
 	if p.leftMatched == nil {
 		return nil
+	}
+	if j.kind.Existence() {
+		return j.emitExisting(ctx, p)
 	}
 	var idx []int32
 	for r, m := range p.leftMatched {
@@ -414,7 +433,7 @@ func (j *hashJoin) emitPairs(ctx context.Context, b arrow.RecordBatch, li, ri []
 		releaseAll(lcols)
 		return err
 	}
-	joined := array.NewRecordBatch(j.schema, append(lcols, rcols...), int64(len(li)))
+	joined := array.NewRecordBatch(j.pairSchema, append(lcols, rcols...), int64(len(li)))
 	releaseAll(lcols)
 	releaseAll(rcols)
 	if j.residual == nil {
@@ -434,6 +453,12 @@ func (j *hashJoin) emitPairs(ctx context.Context, b arrow.RecordBatch, li, ri []
 		if m.IsValid(k) && m.Value(k) {
 			j.mark(li[k], ri[k], leftMatched)
 		}
+	}
+	if j.kind.Existence() {
+		// The pairs only decide which left rows match.
+		mask.Release()
+		joined.Release()
+		return nil
 	}
 	kept, err := filterBatch(ctx, joined, mask)
 	mask.Release()

@@ -1,0 +1,282 @@
+package planner
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Generic walks over bound expressions, for the rules that inspect or
+// rewrite them. None of them enters a subquery's plan: what a subquery
+// reads from its enclosing query is listed in its Outer columns.
+
+// anyExpr reports whether pred holds for e or for an expression inside
+// it.
+func anyExpr(e Expr, pred func(Expr) bool) bool {
+	if pred(e) {
+		return true
+	}
+	for _, c := range exprChildren(e) {
+		if anyExpr(c, pred) {
+			return true
+		}
+	}
+	return false
+}
+
+// exprChildren are the expressions e is computed from.
+func exprChildren(e Expr) []Expr {
+	switch x := e.(type) {
+	case *BinOp:
+		return []Expr{x.L, x.R}
+	case *Not:
+		return []Expr{x.Arg}
+	case *Negate:
+		return []Expr{x.Arg}
+	case *IsNull:
+		return []Expr{x.Arg}
+	case *Cast:
+		return []Expr{x.Arg}
+	case *Func:
+		return x.Args
+	case *Case:
+		var out []Expr
+		for _, w := range x.Whens {
+			out = append(out, w.Cond, w.Result)
+		}
+		if x.Else != nil {
+			out = append(out, x.Else)
+		}
+		return out
+	case *Subquery:
+		if x.Arg != nil {
+			return []Expr{x.Arg}
+		}
+	case *ArrayExpr:
+		return x.Elems
+	case *ArrayCompare:
+		return []Expr{x.Left, x.Array}
+	case *ColRef, *OuterRef, *Const, *Param:
+	default:
+		panic(fmt.Sprintf("exprChildren: unhandled %T", e))
+	}
+	return nil
+}
+
+// mapExpr rebuilds e bottom-up, replacing each expression x by f(x) once
+// its children are replaced. Unchanged parts are shared, not copied.
+func mapExpr(e Expr, f func(Expr) Expr) Expr {
+	m := func(x Expr) Expr { return mapExpr(x, f) }
+	switch x := e.(type) {
+	case *BinOp:
+		if l, r := m(x.L), m(x.R); l != x.L || r != x.R {
+			c := *x
+			c.L, c.R = l, r
+			e = &c
+		}
+	case *Not:
+		if a := m(x.Arg); a != x.Arg {
+			e = &Not{Arg: a}
+		}
+	case *Negate:
+		if a := m(x.Arg); a != x.Arg {
+			e = &Negate{Arg: a}
+		}
+	case *IsNull:
+		if a := m(x.Arg); a != x.Arg {
+			e = &IsNull{Arg: a, Negated: x.Negated}
+		}
+	case *Cast:
+		if a := m(x.Arg); a != x.Arg {
+			e = &Cast{Arg: a, To: x.To}
+		}
+	case *Func:
+		if args, changed := mapExprs(x.Args, m); changed {
+			c := *x
+			c.Args = args
+			e = &c
+		}
+	case *Case:
+		c := *x
+		changed := false
+		c.Whens = make([]When, len(x.Whens))
+		for i, w := range x.Whens {
+			c.Whens[i] = When{Cond: m(w.Cond), Result: m(w.Result)}
+			changed = changed || c.Whens[i].Cond != w.Cond || c.Whens[i].Result != w.Result
+		}
+		if x.Else != nil {
+			c.Else = m(x.Else)
+			changed = changed || c.Else != x.Else
+		}
+		if changed {
+			e = &c
+		}
+	case *Subquery:
+		if x.Arg != nil {
+			if a := m(x.Arg); a != x.Arg {
+				c := *x
+				c.Arg = a
+				e = &c
+			}
+		}
+	case *ArrayExpr:
+		if elems, changed := mapExprs(x.Elems, m); changed {
+			e = &ArrayExpr{Elems: elems, Typ: x.Typ}
+		}
+	case *ArrayCompare:
+		if l, a := m(x.Left), m(x.Array); l != x.Left || a != x.Array {
+			c := *x
+			c.Left, c.Array = l, a
+			e = &c
+		}
+	case *ColRef, *OuterRef, *Const, *Param:
+	default:
+		panic(fmt.Sprintf("mapExpr: unhandled %T", e))
+	}
+	return f(e)
+}
+
+func mapExprs(es []Expr, m func(Expr) Expr) ([]Expr, bool) {
+	out := make([]Expr, len(es))
+	changed := false
+	for i, a := range es {
+		out[i] = m(a)
+		changed = changed || out[i] != a
+	}
+	return out, changed
+}
+
+// sameExpr reports whether a and b are the same computation: the same
+// structure over the same columns and constants, so evaluating one in
+// place of the other changes nothing. It answers false for what it cannot
+// prove, such as subqueries and volatile functions.
+func sameExpr(a, b Expr) bool {
+	switch x := a.(type) {
+	case *ColRef:
+		y, ok := b.(*ColRef)
+		return ok && x.ID == y.ID
+	case *OuterRef:
+		y, ok := b.(*OuterRef)
+		return ok && x.ID == y.ID
+	case *Const:
+		y, ok := b.(*Const)
+		return ok && x.Typ == y.Typ && reflect.DeepEqual(x.Value, y.Value)
+	case *Param:
+		y, ok := b.(*Param)
+		return ok && x.Index == y.Index && x.Typ == y.Typ
+	case *BinOp:
+		y, ok := b.(*BinOp)
+		return ok && x.Op.Name == y.Op.Name && x.Typ == y.Typ && sameExpr(x.L, y.L) && sameExpr(x.R, y.R)
+	case *Not:
+		y, ok := b.(*Not)
+		return ok && sameExpr(x.Arg, y.Arg)
+	case *Negate:
+		y, ok := b.(*Negate)
+		return ok && sameExpr(x.Arg, y.Arg)
+	case *IsNull:
+		y, ok := b.(*IsNull)
+		return ok && x.Negated == y.Negated && sameExpr(x.Arg, y.Arg)
+	case *Cast:
+		y, ok := b.(*Cast)
+		return ok && x.To == y.To && sameExpr(x.Arg, y.Arg)
+	case *Func:
+		y, ok := b.(*Func)
+		// A function of the session (Row) is compared by name only if it
+		// is not one; a volatile function differs from itself.
+		return ok && x.Row == nil && y.Row == nil && !volatileFunc(x.Name) &&
+			x.Name == y.Name && x.Typ == y.Typ && sameExprs(x.Args, y.Args)
+	case *Case:
+		y, ok := b.(*Case)
+		if !ok || x.Typ != y.Typ || len(x.Whens) != len(y.Whens) || (x.Else == nil) != (y.Else == nil) {
+			return false
+		}
+		for i := range x.Whens {
+			if !sameExpr(x.Whens[i].Cond, y.Whens[i].Cond) || !sameExpr(x.Whens[i].Result, y.Whens[i].Result) {
+				return false
+			}
+		}
+		return x.Else == nil || sameExpr(x.Else, y.Else)
+	case *ArrayExpr:
+		y, ok := b.(*ArrayExpr)
+		return ok && x.Typ == y.Typ && sameExprs(x.Elems, y.Elems)
+	case *ArrayCompare:
+		y, ok := b.(*ArrayCompare)
+		return ok && x.Op.Name == y.Op.Name && x.All == y.All && sameExpr(x.Left, y.Left) && sameExpr(x.Array, y.Array)
+	}
+	return false
+}
+
+func sameExprs(a, b []Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameExpr(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// volatileFunc reports a function whose result may change from one call
+// to the next within a statement (PostgreSQL's VOLATILE).
+func volatileFunc(name string) bool {
+	return name == "random"
+}
+
+// nodeExprs lists the expressions n evaluates over its input rows; ok is
+// false for a node kind it does not know.
+func nodeExprs(n Node) (exprs []Expr, ok bool) {
+	switch x := n.(type) {
+	case *Scan, OneRow, *Limit, *Append, *SetOp, *WorkTable, *RecursiveUnion:
+		return nil, true
+	case *Filter:
+		return []Expr{x.Pred}, true
+	case *Project:
+		return x.Exprs, true
+	case *Aggregate:
+		exprs = append(exprs, x.Groups...)
+		for _, a := range x.Aggs {
+			exprs = append(exprs, a.Exprs()...)
+		}
+		return exprs, true
+	case *Sort:
+		for _, k := range x.Keys {
+			exprs = append(exprs, k.Expr)
+		}
+		return exprs, true
+	case *Join:
+		if x.On != nil {
+			exprs = append(exprs, x.On)
+		}
+		return exprs, true
+	case *Window:
+		exprs = append(exprs, x.PartitionBy...)
+		for _, k := range x.OrderBy {
+			exprs = append(exprs, k.Expr)
+		}
+		for _, f := range x.Funcs {
+			exprs = append(exprs, f.Args...)
+			if f.Agg != nil {
+				exprs = append(exprs, f.Agg.Exprs()...)
+			}
+		}
+		return exprs, true
+	case *ProjectSet:
+		for _, f := range x.Funcs {
+			exprs = append(exprs, f.Args...)
+		}
+		return exprs, true
+	case *Values:
+		for _, row := range x.Rows {
+			exprs = append(exprs, row...)
+		}
+		return exprs, true
+	case *Lateral:
+		// The right side reads these left columns per row.
+		for _, c := range x.Outer {
+			exprs = append(exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		}
+		return exprs, true
+	}
+	return nil, false
+}
