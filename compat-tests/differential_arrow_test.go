@@ -29,7 +29,7 @@ func loadAllTypesSQE(ctx context.Context, cat storage.Catalog) error {
 	if err := cat.CreateNamespace(ctx, allTypesSchema); err != nil {
 		return fmt.Errorf("create namespace %s: %w", allTypesSchema, err)
 	}
-	tbl, err := cat.CreateTable(ctx, allTypesSchema, allTypesTable, schema, storage.CreateTableOptions{})
+	tbl, err := cat.CreateTable(ctx, allTypesSchema, allTypesTable, schema, storage.CreateTableOptions{Properties: allTypesDeclaredTypes()})
 	if err != nil {
 		return fmt.Errorf("create table %s.%s: %w", allTypesSchema, allTypesTable, err)
 	}
@@ -42,6 +42,19 @@ func loadAllTypesSQE(ctx context.Context, cat storage.Catalog) error {
 		return fmt.Errorf("load table %s.%s: %w", allTypesSchema, allTypesTable, err)
 	}
 	return nil
+}
+
+// allTypesDeclaredTypes records the declared types Iceberg cannot hold
+// (smallint, varchar(n)) as table properties, so SQE presents those
+// columns as PostgreSQL does.
+func allTypesDeclaredTypes() map[string]string {
+	props := map[string]string{}
+	for _, c := range allTypesColumns {
+		if c.kind == kindInt2 || strings.HasPrefix(c.pgType, "varchar(") {
+			props[storage.DeclaredTypeProperty(c.name)] = c.pgType
+		}
+	}
+	return props
 }
 
 // loadAllTypesPostgres creates and fills types.all_types in PostgreSQL.

@@ -87,7 +87,12 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		}
 		call.Arg, call.Delim = arg, delim
 		argType = arg.Type()
-	case len(fc.Args) == 1 && !agg.Delimited:
+	case len(fc.Args) == 2 && agg.Regression:
+		if err := b.bindRegressionArgs(fc, name, call, ec); err != nil {
+			return types.T{}, err
+		}
+		argType = types.Float8
+	case len(fc.Args) == 1 && !agg.Delimited && !agg.Regression:
 		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
 		if err != nil {
 			return types.T{}, err

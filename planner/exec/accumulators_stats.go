@@ -35,6 +35,11 @@ func newMoreAccumulator(a *planner.AggCall) (accumulator, error) {
 		return &arrayAggAcc{out: a.Out.Type}, nil
 	case "json_agg", "jsonb_agg":
 		return &jsonAggAcc{in: a.Arg.Type(), jsonb: name == "jsonb_agg"}, nil
+	case "bit_and", "bit_or", "bit_xor":
+		return newBitAcc(name, a.Arg.Type())
+	}
+	if a.Func.Regression {
+		return newRegrAcc(name)
 	}
 	arg := "*"
 	if a.Arg != nil {

@@ -337,18 +337,25 @@ func (c *callAcc) result(n int) (arrow.Array, error) {
 	return c.inner.result(n)
 }
 
-// sortGroups sorts each group's rows by the call's ORDER BY, or by the
-// argument for DISTINCT without one. The sort is stable: equal keys keep
+// sortGroups sorts each group's rows by the call's ORDER BY and, for
+// DISTINCT, then by the arguments. The sort is stable: equal keys keep
 // their input order.
 func (c *callAcc) sortGroups(cols []arrow.Array, perm, starts []int32) error {
-	keys := c.call.OrderBy
-	pos := c.lay.order
-	if len(keys) == 0 {
-		if !c.call.Distinct {
-			return nil
+	keys := slices.Clip(c.call.OrderBy)
+	pos := slices.Clip(c.lay.order)
+	if c.call.Distinct {
+		// Equal arguments must end up next to each other for distinct to
+		// drop them: the arguments break the ORDER BY's ties, the second
+		// (corr(DISTINCT y, x)'s x) too.
+		keys = append(keys, planner.SortKey{Expr: c.call.Arg})
+		pos = append(pos, c.lay.arg)
+		if c.call.Delim != nil {
+			keys = append(keys, planner.SortKey{Expr: c.call.Delim})
+			pos = append(pos, c.lay.delim)
 		}
-		keys = []planner.SortKey{{Expr: c.call.Arg}}
-		pos = []int{c.lay.arg}
+	}
+	if len(keys) == 0 {
+		return nil
 	}
 	cmps := make([]func(i, j int) int, len(keys))
 	for k, key := range keys {

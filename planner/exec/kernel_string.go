@@ -2,7 +2,6 @@ package exec
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,10 +23,8 @@ type scalarKernel func(args []arrow.Array, res types.T) (arrow.Array, error)
 
 func lookupKernel(name string) (scalarKernel, error) {
 	switch name {
-	case "lower":
-		return stringMap(strings.ToLower), nil
-	case "upper":
-		return stringMap(strings.ToUpper), nil
+	case "lower", "upper":
+		return asciiCaseKernel(name == "upper"), nil
 	case "length":
 		return length, nil
 	case "btrim", "ltrim", "rtrim":
@@ -48,6 +45,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return absKernel, nil
 	case "like", "ilike", "regex", "iregex":
 		return matchKernel(name), nil
+	case "like_escape":
+		return likeEscapeKernel, nil
 	case "json_build_object":
 		return jsonBuildObject, nil
 	case "string_to_array":
@@ -329,75 +328,6 @@ func zeroLike(a arrow.Array) arrow.Array {
 	zd := array.NewData(a.DataType(), a.Len(), []*memory.Buffer{nil, memory.NewBufferBytes(buf)}, nil, 0, data.Offset())
 	defer zd.Release()
 	return array.MakeFromData(zd)
-}
-
-// matchKernel evaluates LIKE / ILIKE / regular-expression matches. Each
-// distinct pattern is compiled once per batch.
-func matchKernel(kind string) scalarKernel {
-	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
-		s, p := strArg(args[0]), strArg(args[1])
-		cache := map[string]*regexp.Regexp{}
-		var compileErr error
-		compile := func(pat string) *regexp.Regexp {
-			if re, ok := cache[pat]; ok {
-				return re
-			}
-			var expr string
-			switch kind {
-			case "like":
-				expr = likeToRegexp(pat, false)
-			case "ilike":
-				expr = likeToRegexp(pat, true)
-			case "regex":
-				expr = pat
-			case "iregex":
-				expr = "(?i)" + pat
-			}
-			re, err := regexp.Compile(expr)
-			if err != nil {
-				compileErr = pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
-			}
-			cache[pat] = re
-			return re
-		}
-		out := boolResult(args, func(i int) bool {
-			re := compile(p.Value(i))
-			return re != nil && re.MatchString(s.Value(i))
-		})
-		if compileErr != nil {
-			out.Release()
-			return nil, compileErr
-		}
-		return out, nil
-	}
-}
-
-// likeToRegexp translates a LIKE pattern (% any run, _ one character,
-// backslash escapes) into an anchored regular expression.
-func likeToRegexp(pat string, fold bool) string {
-	var b strings.Builder
-	if fold {
-		b.WriteString("(?i)")
-	}
-	b.WriteString("(?s)^")
-	escaped := false
-	for _, r := range pat {
-		switch {
-		case escaped:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-			escaped = false
-		case r == '\\':
-			escaped = true
-		case r == '%':
-			b.WriteString(".*")
-		case r == '_':
-			b.WriteString(".")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(r)))
-		}
-	}
-	b.WriteString("$")
-	return b.String()
 }
 
 // jsonBuildObject renders key/value pairs as a JSON object, as

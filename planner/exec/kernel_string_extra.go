@@ -68,16 +68,10 @@ func regexpSplit(args []arrow.Array, res types.T) (arrow.Array, error) {
 	cache := map[string]*regexp.Regexp{}
 	return rowKernel(func(v []any) (any, error) {
 		s, pattern := v[0].(string), v[1].(string)
-		if len(v) == 3 && strings.ContainsRune(v[2].(string), 'i') {
-			pattern = "(?i)" + pattern
-		}
-		re, ok := cache[pattern]
-		if !ok {
-			var err error
-			if re, err = regexp.Compile(pattern); err != nil {
-				return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
-			}
-			cache[pattern] = re
+		fold := len(v) == 3 && strings.ContainsRune(v[2].(string), 'i')
+		re, err := compileRegexpCached(cache, pattern, fold)
+		if err != nil {
+			return nil, err
 		}
 		var out []any
 		start := 0

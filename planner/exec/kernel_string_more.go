@@ -59,7 +59,7 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			return string(r), nil
 		}), true
 	case "initcap":
-		return rowKernel(func(v []any) (any, error) { return initcap(v[0].(string)), nil }), true
+		return initcapKernel, true
 	case "md5":
 		return rowKernel(func(v []any) (any, error) {
 			sum := md5.Sum([]byte(v[0].(string)))
@@ -187,23 +187,6 @@ func pad(s string, n int64, fill string, left bool) (any, error) {
 	return s + string(filler), nil
 }
 
-// initcap upper-cases the first letter of each word and lower-cases the
-// rest; words are runs of letters and digits, as PostgreSQL's initcap.
-func initcap(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	inWord := false
-	for _, r := range s {
-		if inWord {
-			b.WriteRune(unicode.ToLower(r))
-		} else {
-			b.WriteRune(unicode.ToUpper(r))
-		}
-		inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
-	}
-	return b.String()
-}
-
 // splitPart is split_part(s, delimiter, n); a negative n counts from the
 // end (PostgreSQL 14 and later).
 func splitPart(v []any) (any, error) {
@@ -286,8 +269,7 @@ func regexpKernel(match bool) scalarKernel {
 			if !match && len(v) == 4 {
 				flags = v[3].(string)
 			}
-			global := false
-			prefix := ""
+			global, fold := false, false
 			for _, f := range flags {
 				switch f {
 				case 'g':
@@ -297,19 +279,16 @@ func regexpKernel(match bool) scalarKernel {
 					}
 					global = true
 				case 'i':
-					prefix = "(?i)"
+					fold = true
 				case 'c':
+					fold = false
 				default:
 					return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", f)
 				}
 			}
-			re, ok := cache[prefix+pattern]
-			if !ok {
-				var err error
-				if re, err = regexp.Compile(prefix + pattern); err != nil {
-					return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
-				}
-				cache[prefix+pattern] = re
+			re, err := compileRegexpCached(cache, pattern, fold)
+			if err != nil {
+				return nil, err
 			}
 			if match {
 				m := re.FindStringSubmatch(s)

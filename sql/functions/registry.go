@@ -81,6 +81,9 @@ type Aggregate struct {
 	// OrderSensitive aggregates give a result that depends on the order
 	// rows are fed in (array_agg, string_agg, json_agg).
 	OrderSensitive bool
+	// Regression aggregates take two double precision arguments, Y and
+	// X (corr(Y, X)); Result is given double precision.
+	Regression bool
 }
 
 // AvgNumericScale is the scale of avg() over integers and numerics. It is
@@ -106,9 +109,27 @@ var aggregates = map[string]Aggregate{
 	"bool_and":    {Name: "bool_and", Leakproof: true, Result: boolResult},
 	"bool_or":     {Name: "bool_or", Leakproof: true, Result: boolResult},
 	"every":       {Name: "every", Leakproof: true, Result: boolResult},
-	"array_agg":   {Name: "array_agg", Leakproof: true, OrderSensitive: true, Result: arrayAggResult},
-	"json_agg":    {Name: "json_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
-	"jsonb_agg":   {Name: "jsonb_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
+	// The bitwise folds cannot fail.
+	"bit_and":   {Name: "bit_and", Leakproof: true, Result: bitResult},
+	"bit_or":    {Name: "bit_or", Leakproof: true, Result: bitResult},
+	"bit_xor":   {Name: "bit_xor", Leakproof: true, Result: bitResult},
+	"array_agg": {Name: "array_agg", Leakproof: true, OrderSensitive: true, Result: arrayAggResult},
+	"json_agg":  {Name: "json_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
+	"jsonb_agg": {Name: "jsonb_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
+	// The regression statistics (PostgreSQL's float8_regr_accum) fail
+	// when finite values overflow; regr_count only counts.
+	"corr":           {Name: "corr", Regression: true, Result: regrResult(types.Float8)},
+	"covar_pop":      {Name: "covar_pop", Regression: true, Result: regrResult(types.Float8)},
+	"covar_samp":     {Name: "covar_samp", Regression: true, Result: regrResult(types.Float8)},
+	"regr_avgx":      {Name: "regr_avgx", Regression: true, Result: regrResult(types.Float8)},
+	"regr_avgy":      {Name: "regr_avgy", Regression: true, Result: regrResult(types.Float8)},
+	"regr_count":     {Name: "regr_count", Leakproof: true, Regression: true, Result: regrResult(types.Int8)},
+	"regr_intercept": {Name: "regr_intercept", Regression: true, Result: regrResult(types.Float8)},
+	"regr_r2":        {Name: "regr_r2", Regression: true, Result: regrResult(types.Float8)},
+	"regr_slope":     {Name: "regr_slope", Regression: true, Result: regrResult(types.Float8)},
+	"regr_sxx":       {Name: "regr_sxx", Regression: true, Result: regrResult(types.Float8)},
+	"regr_sxy":       {Name: "regr_sxy", Regression: true, Result: regrResult(types.Float8)},
+	"regr_syy":       {Name: "regr_syy", Regression: true, Result: regrResult(types.Float8)},
 	// A fraction outside [0, 1] is an error, so the percentiles are not
 	// leakproof; mode only picks one of its values.
 	"percentile_cont": {Name: "percentile_cont", OrderedSet: true, Direct: 1, Result: percentileContResult},

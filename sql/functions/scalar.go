@@ -82,6 +82,7 @@ var scalars = map[string]Scalar{
 	"strpos":                {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
 	"position":              {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
 	"starts_with":           {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
+	"like_escape":           {Name: "like_escape", Resolve: textArgs(2, 2, types.Text)},
 	"substr":                {Name: "substr", Resolve: textIntArgs(2, 3)},
 	"substring":             {Name: "substring", Resolve: substringArgs},
 	"left":                  {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},

@@ -1,0 +1,179 @@
+package exec
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// likeMatcher is a compiled LIKE pattern. A pattern that ends with a
+// lone escape character never matches, and PostgreSQL fails with 22025
+// when its matcher reaches that escape with text left over, that is when
+// the text has a proper prefix the rest of the pattern matches
+// (danglingPrefix).
+type likeMatcher struct {
+	re             *regexp.Regexp
+	danglingPrefix *regexp.Regexp
+}
+
+func (m *likeMatcher) match(s string) (bool, error) {
+	if m.danglingPrefix != nil {
+		if m.danglingPrefix.MatchString(s) {
+			return false, errLikeTrailingEscape()
+		}
+		return false, nil
+	}
+	return m.re.MatchString(s), nil
+}
+
+func errLikeTrailingEscape() error {
+	return pgerror.New(pgerror.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+}
+
+// matchKernel evaluates LIKE / ILIKE / regular-expression matches. Each
+// distinct pattern is compiled once per batch.
+func matchKernel(kind string) scalarKernel {
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		s, p := strArg(args[0]), strArg(args[1])
+		likes := map[string]*likeMatcher{}
+		regexps := map[string]*regexp.Regexp{}
+		var matchErr error
+		match := func(i int) bool {
+			pat := p.Value(i)
+			switch kind {
+			case "like", "ilike":
+				m, ok := likes[pat]
+				if !ok {
+					m = compileLike(pat, kind == "ilike")
+					likes[pat] = m
+				}
+				ok, err := m.match(s.Value(i))
+				if err != nil && matchErr == nil {
+					matchErr = err
+				}
+				return ok
+			}
+			re, err := compileRegexpCached(regexps, pat, kind == "iregex")
+			if err != nil {
+				if matchErr == nil {
+					matchErr = err
+				}
+				return false
+			}
+			return re.MatchString(s.Value(i))
+		}
+		out := boolResult(args, match)
+		if matchErr != nil {
+			out.Release()
+			return nil, matchErr
+		}
+		return out, nil
+	}
+}
+
+// compileLike compiles a LIKE pattern; fold matches ASCII letters in
+// either case (ILIKE under the C locale).
+func compileLike(pat string, fold bool) *likeMatcher {
+	expr, dangling := likeToRegexp(pat, fold)
+	if dangling {
+		// The text goes on after what the pattern before the escape
+		// matched: at least one more character.
+		return &likeMatcher{danglingPrefix: regexp.MustCompile(expr + "(?s:.)")}
+	}
+	return &likeMatcher{re: regexp.MustCompile(expr + "$")}
+}
+
+// likeToRegexp translates a LIKE pattern (% any run, _ one character,
+// backslash escapes) into a regular expression anchored at the start,
+// and reports whether the pattern ends with a lone backslash. Under
+// fold, ASCII letters, escaped or not, match either case.
+func likeToRegexp(pat string, fold bool) (string, bool) {
+	var b strings.Builder
+	b.WriteString("(?s)^")
+	escaped := false
+	for _, r := range pat {
+		switch {
+		case !escaped && r == '\\':
+			escaped = true
+			continue
+		case !escaped && r == '%':
+			b.WriteString(".*")
+		case !escaped && r == '_':
+			b.WriteString(".")
+		case fold && r < utf8.RuneSelf && writeFoldedLetter(&b, byte(r)):
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+		escaped = false
+	}
+	return b.String(), escaped
+}
+
+// likeEscapeKernel is like_escape(pattern, escape), what LIKE ... ESCAPE
+// gives its pattern: the pattern rewritten to use backslash as its
+// escape. An empty escape turns escaping off (each backslash is doubled);
+// an escape of more than one character is an error.
+func likeEscapeKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	pats, escs := strArg(args[0]), strArg(args[1])
+	var err error
+	out := buildStrings(args, func(i int, buf []byte) []byte {
+		esc := escs.Value(i)
+		if utf8.RuneCountInString(esc) > 1 {
+			if err == nil {
+				err = pgerror.New(pgerror.InvalidEscapeSequence, "invalid escape string").
+					WithHint("Escape string must be empty or one character.")
+			}
+			return buf
+		}
+		return appendLikeEscape(buf, pats.Value(i), esc)
+	})
+	if err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
+}
+
+// appendLikeEscape appends pat with escape esc (empty or one character)
+// rewritten as PostgreSQL's do_like_escape does.
+func appendLikeEscape(buf []byte, pat, esc string) []byte {
+	switch esc {
+	case "":
+		for i := 0; i < len(pat); i++ {
+			if pat[i] == '\\' {
+				buf = append(buf, '\\')
+			}
+			buf = append(buf, pat[i])
+		}
+		return buf
+	case `\`:
+		return append(buf, pat...)
+	}
+	afterEscape := false
+	for len(pat) > 0 {
+		switch {
+		case !afterEscape && strings.HasPrefix(pat, esc):
+			buf = append(buf, '\\')
+			pat = pat[len(esc):]
+			afterEscape = true
+			continue
+		case pat[0] == '\\':
+			buf = append(buf, '\\')
+			if !afterEscape {
+				buf = append(buf, '\\')
+			}
+			pat = pat[1:]
+		default:
+			_, size := utf8.DecodeRuneInString(pat)
+			buf = append(buf, pat[:size]...)
+			pat = pat[size:]
+		}
+		afterEscape = false
+	}
+	return buf
+}
