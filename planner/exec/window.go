@@ -287,8 +287,13 @@ func (w *windowOp) compute(ctx context.Context) error {
 	if len(in.orders) > 0 {
 		key, sk = in.orders[0], w.node.OrderBy[0]
 	}
-	// The frame bounds: two ints a row.
-	if err := w.mem.grow(16 * int64(in.rows)); err != nil {
+	// The frame bounds: two ints a row, two more for GROUPS' peer
+	// group numbers.
+	boundBytes := int64(16)
+	if w.node.Frame.Mode == planner.GroupsFrame {
+		boundBytes = 32
+	}
+	if err := w.mem.grow(boundBytes * int64(in.rows)); err != nil {
 		return err
 	}
 	start, end, err := frameBounds(ctx, rows, w.node.Frame, key, sk)

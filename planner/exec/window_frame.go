@@ -111,7 +111,8 @@ const errInvalidFrameSize = "22013"
 
 // frameBounds gives each row's frame as [start, end) row positions; an
 // empty frame has start == end. key is the sorted ORDER BY key a RANGE
-// offset is measured on (nil without ORDER BY).
+// offset is measured on (nil without ORDER BY); a GROUPS offset counts
+// peer groups. The EXCLUDE clause is applied on top (windowFrames).
 func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key arrow.Array, sk planner.SortKey) ([]int, []int, error) {
 	var startOff, endOff int64
 	var startRange, endRange func(i int) int
