@@ -31,7 +31,9 @@ func (b *Binder) bindAggregateCall(fc *pg_query.FuncCall, name string, agg funct
 	if agg.OrderedSet {
 		res, err = b.bindOrderedSetArgs(fc, name, call, ec)
 	} else {
-		res, err = b.bindAggArgs(fc, name, call, ec)
+		res, err = b.bindAggArgs(fc, name, call, ec, func(n *pg_query.Node) (Expr, error) {
+			return b.bindAggArg(fc, n, ec)
+		})
 	}
 	if err != nil {
 		return nil, err
@@ -60,8 +62,9 @@ func (b *Binder) bindAggregateCall(fc *pg_query.FuncCall, name string, agg funct
 }
 
 // bindAggArgs binds a plain aggregate's arguments and its ORDER BY, and
-// returns its result type.
-func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, ec *exprCtx) (types.T, error) {
+// returns its result type. bindArg binds one argument where the call
+// reads it: over a group's input rows, or a window's rows.
+func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, ec *exprCtx, bindArg func(*pg_query.Node) (Expr, error)) (types.T, error) {
 	agg := call.Func
 	var argType types.T
 	switch {
@@ -70,11 +73,11 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 			return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(*) does not exist", name)
 		}
 	case len(fc.Args) == 2 && agg.Delimited:
-		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
+		arg, err := bindArg(fc.Args[0])
 		if err != nil {
 			return types.T{}, err
 		}
-		delim, err := b.bindAggArg(fc, fc.Args[1], ec)
+		delim, err := bindArg(fc.Args[1])
 		if err != nil {
 			return types.T{}, err
 		}
@@ -88,12 +91,12 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		call.Arg, call.Delim = arg, delim
 		argType = arg.Type()
 	case len(fc.Args) == 2 && agg.Regression:
-		if err := b.bindRegressionArgs(fc, name, call, ec); err != nil {
+		if err := b.bindRegressionArgs(fc, name, call, bindArg); err != nil {
 			return types.T{}, err
 		}
 		argType = types.Float8
 	case len(fc.Args) == 1 && !agg.Delimited && !agg.Regression:
-		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
+		arg, err := bindArg(fc.Args[0])
 		if err != nil {
 			return types.T{}, err
 		}

@@ -12,13 +12,10 @@ import (
 // signature PostgreSQL has, so integers, numerics, reals and untyped
 // literals are accepted and anything else does not match. Y is the
 // call's Arg and X its second argument (Delim).
-func (b *Binder) bindRegressionArgs(fc *pg_query.FuncCall, name string, call *AggCall, ec *exprCtx) error {
+func (b *Binder) bindRegressionArgs(fc *pg_query.FuncCall, name string, call *AggCall, bindArg func(*pg_query.Node) (Expr, error)) error {
 	args := make([]Expr, 2)
 	for i, n := range fc.Args {
-		if containsAggregate(n) {
-			return b.errAt(fc.Location, pgerror.GroupingError, "aggregate function calls cannot be nested")
-		}
-		e, err := b.bindExpr(n, &exprCtx{scope: ec.group.input, clause: "aggregate"})
+		e, err := bindArg(n)
 		if err != nil {
 			return err
 		}

@@ -29,7 +29,9 @@ const (
 	frameEndOffsetPreceding   = 0x01000
 	frameStartOffsetFollowing = 0x02000
 	frameEndOffsetFollowing   = 0x04000
-	frameExclusion            = 0x08000 | 0x10000 | 0x20000
+	frameExcludeCurrentRow    = 0x08000
+	frameExcludeGroup         = 0x10000
+	frameExcludeTies          = 0x20000
 )
 
 // windowArgsClause names a window function's arguments while they are
@@ -57,9 +59,6 @@ var windowFunctions = map[string]windowKind{
 	"last_value":   {minArgs: 1, maxArgs: 1},
 	"nth_value":    {minArgs: 2, maxArgs: 2},
 }
-
-// windowAggregates are the aggregates that may be used with OVER.
-var windowAggregates = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true}
 
 // windowState collects a query's window functions while its select list
 // and ORDER BY are bound: one Window node per distinct definition, in
@@ -202,18 +201,20 @@ func (b *Binder) bindWindowCall(fc *pg_query.FuncCall, name string, ec *exprCtx)
 		return nil, b.errAt(fc.Location, windowingError, "window functions are not allowed in %s", ec.clause)
 	}
 	kind, isWindow := windowFunctions[name]
-	_, isAgg := functions.LookupAggregate(name)
+	agg, isAgg := functions.LookupAggregate(name)
 	switch {
-	case fc.AggFilter != nil:
-		return nil, pgerror.Unsupported("FILTER is not supported for window functions yet")
+	case fc.AggFilter != nil && !isAgg && isWindow:
+		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions")
 	case fc.AggDistinct:
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "DISTINCT is not implemented for window functions")
 	case len(fc.AggOrder) > 0:
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions")
+	case isAgg && agg.OrderedSet && fc.AggWithinGroup:
+		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name)
+	case isAgg && agg.OrderedSet:
+		return nil, b.errAt(fc.Location, "42809", "WITHIN GROUP is required for ordered-set aggregate %s", name)
 	case fc.AggWithinGroup || fc.FuncVariadic:
 		return nil, pgerror.Unsupported("WITHIN GROUP and VARIADIC are not supported for window functions")
-	case isAgg && !windowAggregates[name]:
-		return nil, pgerror.Unsupported("aggregate %s is not supported as a window function yet", name)
 	case !isWindow && !isAgg:
 		if _, ok := functions.LookupScalar(name); ok {
 			return nil, b.errAt(fc.Location, "42809", "OVER specified, but %s is not a window function nor an aggregate function", name)
@@ -283,34 +284,36 @@ func (ws *windowState) node(w *Window) *Window {
 	return w
 }
 
+// bindWindowAggregate binds an aggregate used as a window function: its
+// arguments as a grouped aggregate's, but read from the window's rows,
+// and its FILTER.
 func (b *Binder) bindWindowAggregate(fc *pg_query.FuncCall, name string, call *WindowCall, ec *exprCtx) (types.T, error) {
 	agg, _ := functions.LookupAggregate(name)
 	call.Agg = &AggCall{Func: agg}
-	var argType types.T
-	switch {
-	case fc.AggStar:
-		if !agg.Star {
-			return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(*) does not exist", name)
+	res, err := b.bindAggArgs(fc, name, call.Agg, ec, func(n *pg_query.Node) (Expr, error) {
+		arg, err := b.bindExpr(n, ec)
+		if err != nil || !isUnknown(arg) {
+			return arg, err
 		}
-	case len(fc.Args) == 1:
-		arg, err := b.bindExpr(fc.Args[0], ec)
-		if err != nil {
-			return types.T{}, err
-		}
-		if isUnknown(arg) {
-			if arg, err = b.cast(arg, types.Text, fc.Location); err != nil {
-				return types.T{}, err
-			}
-		}
-		call.Agg.Arg = arg
-		argType = arg.Type()
-	default:
-		return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args))
+		return b.cast(arg, types.Text, fc.Location)
+	})
+	if err != nil {
+		return types.T{}, err
 	}
-	res, ok := agg.Result(argType)
-	if !ok {
-		return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	if fc.AggFilter == nil {
+		return res, nil
+	}
+	if containsAggregate(fc.AggFilter) {
+		return types.T{}, b.errAt(fc.Location, pgerror.GroupingError, "aggregate functions are not allowed in FILTER")
+	}
+	fctx := *ec
+	fctx.clause = "FILTER"
+	f, err := b.bindExpr(fc.AggFilter, &fctx)
+	if err != nil {
+		return types.T{}, err
+	}
+	if call.Agg.Filter, err = b.requireBool(f, fc.Location, "FILTER"); err != nil {
+		return types.T{}, err
 	}
 	return res, nil
 }
@@ -432,11 +435,20 @@ func (b *Binder) bindFrame(wd *pg_query.WindowDef, orderBy []SortKey) (WindowFra
 	}
 	switch {
 	case opts&frameGroups != 0:
-		return f, pgerror.Unsupported("GROUPS frames are not supported yet")
-	case opts&frameExclusion != 0:
-		return f, pgerror.Unsupported("frame EXCLUDE is not supported yet")
+		if len(orderBy) == 0 {
+			return f, b.errAt(wd.Location, windowingError, "GROUPS mode requires an ORDER BY clause")
+		}
+		f.Mode = GroupsFrame
 	case opts&frameRows != 0:
 		f.Mode = RowsFrame
+	}
+	switch {
+	case opts&frameExcludeCurrentRow != 0:
+		f.Exclude = ExcludeCurrentRow
+	case opts&frameExcludeGroup != 0:
+		f.Exclude = ExcludeGroup
+	case opts&frameExcludeTies != 0:
+		f.Exclude = ExcludeTies
 	}
 	switch {
 	case opts&frameStartUnboundedPrec != 0:
@@ -470,8 +482,8 @@ func (b *Binder) bindFrame(wd *pg_query.WindowDef, orderBy []SortKey) (WindowFra
 			return f, b.errAt(wd.Location, windowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 		}
 		// The offset is measured in the ORDER BY key's units, as
-		// PostgreSQL's in_range functions do; intervals (date and
-		// timestamp keys) are not supported.
+		// PostgreSQL's in_range functions do: an interval for dates,
+		// times and timestamps.
 		keyType = orderBy[0].Expr.Type()
 		switch keyType.Family() {
 		case types.FamilyInt:
@@ -479,14 +491,13 @@ func (b *Binder) bindFrame(wd *pg_query.WindowDef, orderBy []SortKey) (WindowFra
 			offsetType = types.Float8
 		case types.FamilyNumeric:
 			offsetType = types.T{OID: types.OIDNumeric}
+		case types.FamilyDate, types.FamilyTimestamp, types.FamilyTime, types.FamilyInterval:
+			offsetType = types.Interval
 		default:
 			return f, pgerror.Unsupported("RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", keyType.Name())
 		}
 	}
-	mode := "ROWS"
-	if f.Mode == RangeFrame {
-		mode = "RANGE"
-	}
+	mode := f.Mode.String()
 	var err error
 	for _, bd := range []struct {
 		bound *FrameBound
@@ -517,14 +528,14 @@ func (b *Binder) bindFrameOffset(n *pg_query.Node, mode string, to, keyType type
 	if containsWindow(n) || containsAggregate(n) {
 		return nil, pgerror.New(pgerror.GroupingError, "argument of %s must not contain aggregate or window functions", mode)
 	}
-	if mode == "ROWS" && e.Type().IsNumeric() {
-		// ROWS takes its offset by assignment, as PostgreSQL does:
-		// 1.5 rounds to 2.
+	if mode != "RANGE" && e.Type().IsNumeric() {
+		// ROWS and GROUPS take their offset by assignment, as PostgreSQL
+		// does: 1.5 rounds to 2.
 		return b.coerce(e, to, 0)
 	}
 	if !implicitlyCoercible(e.Type(), to) {
-		if mode == "ROWS" {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of ROWS must be type bigint, not type %s", e.Type().Name())
+		if mode != "RANGE" {
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type bigint, not type %s", mode, e.Type().Name())
 		}
 		return nil, pgerror.Unsupported("RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", keyType.Name(), e.Type().Name()).
 			WithHint("Cast the offset value to an appropriate type.")

@@ -14,7 +14,33 @@ const (
 	RangeFrame FrameMode = iota
 	// RowsFrame measures bounds in physical rows.
 	RowsFrame
+	// GroupsFrame measures bounds in peer groups: n PRECEDING is n peer
+	// groups before the current row's.
+	GroupsFrame
 )
+
+// FrameExclusion is a frame's EXCLUDE clause: rows around the current
+// one taken out of its frame.
+type FrameExclusion uint8
+
+const (
+	// ExcludeNoOthers keeps the whole frame (the default).
+	ExcludeNoOthers FrameExclusion = iota
+	// ExcludeCurrentRow takes out the current row.
+	ExcludeCurrentRow
+	// ExcludeGroup takes out the current row and its peers.
+	ExcludeGroup
+	// ExcludeTies takes out the current row's peers but not the row.
+	ExcludeTies
+)
+
+func (x FrameExclusion) String() string {
+	return [...]string{"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"}[x]
+}
+
+func (m FrameMode) String() string {
+	return [...]string{"RANGE", "ROWS", "GROUPS"}[m]
+}
 
 // BoundKind is one end of a window frame.
 type BoundKind uint8
@@ -41,6 +67,7 @@ type FrameBound struct {
 type WindowFrame struct {
 	Mode       FrameMode
 	Start, End FrameBound
+	Exclude    FrameExclusion
 }
 
 func (f WindowFrame) String() string {
@@ -57,11 +84,7 @@ func (f WindowFrame) String() string {
 		}
 		return "UNBOUNDED FOLLOWING"
 	}
-	mode := "RANGE"
-	if f.Mode == RowsFrame {
-		mode = "ROWS"
-	}
-	return fmt.Sprintf("%s BETWEEN %s AND %s", mode, bound(f.Start), bound(f.End))
+	return fmt.Sprintf("%s BETWEEN %s AND %s%s", f.Mode, bound(f.Start), bound(f.End), f.Exclude)
 }
 
 // WindowCall is one window function computed by a Window node; its
@@ -71,8 +94,8 @@ type WindowCall struct {
 	// lag...) or, when Agg is set, an aggregate.
 	Name string
 	Args []Expr
-	// Agg is the aggregate (count, sum, min, max, avg) computed over the
-	// frame; its Arg is nil for count(*).
+	// Agg is the aggregate computed over the frame: its Arg (nil for
+	// count(*)), Delim and Filter are read per row.
 	Agg *AggCall
 	Out Column
 }
@@ -135,8 +158,10 @@ func windowColumns(w *Window, set map[ColumnID]bool) {
 		for _, a := range f.Args {
 			ExprColumns(a, set)
 		}
-		if f.Agg != nil && f.Agg.Arg != nil {
-			ExprColumns(f.Agg.Arg, set)
+		if f.Agg != nil {
+			for _, e := range f.Agg.Exprs() {
+				ExprColumns(e, set)
+			}
 		}
 	}
 }

@@ -180,7 +180,13 @@ func newRegionTable(t *testing.T) *memTable {
 // and rows rendered as "a|b|c" (NULL as "NULL").
 func runQuery(t *testing.T, tbl *memTable, sql string) ([]string, []string, error) {
 	t.Helper()
-	ctx := context.Background()
+	return runQueryIn(context.Background(), t, tbl, sql)
+}
+
+// runQueryIn is runQuery with the evaluation context ctx (a session time
+// zone).
+func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string) ([]string, []string, error) {
+	t.Helper()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		return nil, nil, pgerror.New(pgerror.SyntaxError, "%v", err)

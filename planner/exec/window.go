@@ -66,13 +66,11 @@ func newWindow(ctx context.Context, in Operator, n *planner.Window) (Operator, e
 	return w, nil
 }
 
-// callArgs are the expressions a window call reads per row.
+// callArgs are the expressions a window call reads per row: an
+// aggregate's argument, delimiter and filter, those it has, in that order.
 func callArgs(f *planner.WindowCall) []planner.Expr {
 	if f.Agg != nil {
-		if f.Agg.Arg == nil {
-			return nil
-		}
-		return []planner.Expr{f.Agg.Arg}
+		return f.Agg.Exprs()
 	}
 	return f.Args
 }
@@ -289,14 +287,20 @@ func (w *windowOp) compute(ctx context.Context) error {
 	if len(in.orders) > 0 {
 		key, sk = in.orders[0], w.node.OrderBy[0]
 	}
-	// The frame bounds: two ints a row.
-	if err := w.mem.grow(16 * int64(in.rows)); err != nil {
+	// The frame bounds: two ints a row, two more for GROUPS' peer
+	// group numbers.
+	boundBytes := int64(16)
+	if w.node.Frame.Mode == planner.GroupsFrame {
+		boundBytes = 32
+	}
+	if err := w.mem.grow(boundBytes * int64(in.rows)); err != nil {
 		return err
 	}
 	start, end, err := frameBounds(ctx, rows, w.node.Frame, key, sk)
 	if err != nil {
 		return err
 	}
+	frames := &windowFrames{r: rows, start: start, end: end, exclude: w.node.Frame.Exclude}
 	out := make([]arrow.Array, 0, len(in.cols)+len(w.node.Funcs))
 	for _, c := range in.cols {
 		c.Retain()
@@ -314,13 +318,9 @@ func (w *windowOp) compute(ctx context.Context) error {
 		}
 		var res arrow.Array
 		if f.Agg != nil {
-			var arg arrow.Array
-			if len(in.args[i]) > 0 {
-				arg = in.args[i][0]
-			}
-			res, err = windowAggregate(ctx, f, arg, rows, start, end, w.node.Frame)
+			res, err = windowAggregate(ctx, f, in.args[i], frames)
 		} else {
-			res, err = windowFunction(ctx, f.Name, in.args[i], rows, start, end)
+			res, err = windowFunction(ctx, f.Name, in.args[i], frames)
 		}
 		if err != nil {
 			release()

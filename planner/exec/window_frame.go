@@ -111,7 +111,8 @@ const errInvalidFrameSize = "22013"
 
 // frameBounds gives each row's frame as [start, end) row positions; an
 // empty frame has start == end. key is the sorted ORDER BY key a RANGE
-// offset is measured on (nil without ORDER BY).
+// offset is measured on (nil without ORDER BY); a GROUPS offset counts
+// peer groups. The EXCLUDE clause is applied on top (windowFrames).
 func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key arrow.Array, sk planner.SortKey) ([]int, []int, error) {
 	var startOff, endOff int64
 	var startRange, endRange func(i int) int
@@ -129,10 +130,10 @@ func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key 
 		if err != nil {
 			return nil, nil, err
 		}
-		if f.Mode == planner.RowsFrame {
-			*bd.off, err = rowsOffset(a, bd.which)
+		if f.Mode == planner.RangeFrame {
+			*bd.rangeEnd, err = rangeBound(r, key, sk, a, bd.bound.Kind == planner.OffsetPreceding, bd.isEnd, timeZoneOf(ctx))
 		} else {
-			*bd.rangeEnd, err = rangeBound(r, key, sk, a, bd.bound.Kind == planner.OffsetPreceding, bd.isEnd)
+			*bd.off, err = rowsOffset(a, bd.which)
 		}
 		a.Release()
 		if err != nil {
@@ -153,6 +154,10 @@ func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key 
 		}
 		return i + int(off)
 	}
+	var groups *peerGroups
+	if f.Mode == planner.GroupsFrame {
+		groups = newPeerGroups(r)
+	}
 	start, end := make([]int, r.n), make([]int, r.n)
 	for i := 0; i < r.n; i++ {
 		ps, pe := r.partStart[i], r.partEnd[i]
@@ -160,8 +165,16 @@ func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key 
 		switch {
 		case f.Start.Kind == planner.UnboundedPreceding:
 			s = ps
-		case f.Start.Kind == planner.CurrentRow && f.Mode == planner.RangeFrame:
+		case f.Start.Kind == planner.CurrentRow && f.Mode != planner.RowsFrame:
 			s = r.peerStart[i]
+		case groups != nil && f.Start.Kind == planner.OffsetPreceding:
+			s = groups.first[groups.back(i, startOff)]
+		case groups != nil && f.Start.Kind == planner.OffsetFollowing:
+			if g, ok := groups.ahead(i, startOff); ok {
+				s = groups.first[g]
+			} else {
+				s = pe
+			}
 		case f.Start.Kind == planner.CurrentRow:
 			s = i
 		case startRange != nil:
@@ -176,8 +189,22 @@ func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key 
 		switch {
 		case f.End.Kind == planner.UnboundedFollowing:
 			e = pe
-		case f.End.Kind == planner.CurrentRow && f.Mode == planner.RangeFrame:
+		case f.End.Kind == planner.CurrentRow && f.Mode != planner.RowsFrame:
 			e = r.peerEnd[i]
+		case groups != nil && f.End.Kind == planner.OffsetPreceding:
+			// The frame ends with the group off groups back; before the
+			// partition's first group it is empty.
+			if startOf := groups.group[ps]; endOff > int64(groups.group[i]-startOf) {
+				e = ps
+			} else {
+				e = groups.first[groups.group[i]-int(endOff)+1]
+			}
+		case groups != nil && f.End.Kind == planner.OffsetFollowing:
+			if g, ok := groups.ahead(i, endOff); ok {
+				e = groups.first[g+1]
+			} else {
+				e = pe
+			}
 		case f.End.Kind == planner.CurrentRow:
 			e = i + 1
 		case endRange != nil:
@@ -201,4 +228,90 @@ func frameBounds(ctx context.Context, r *windowRows, f planner.WindowFrame, key 
 		start[i], end[i] = s, e
 	}
 	return start, end, nil
+}
+
+// peerGroups numbers the peer groups of sorted window input, for GROUPS
+// frames: group[i] is row i's group, counted across partitions, and
+// first[g] the first row of group g (first[len] is one past the last
+// row).
+type peerGroups struct {
+	r     *windowRows
+	group []int
+	first []int
+}
+
+func newPeerGroups(r *windowRows) *peerGroups {
+	p := &peerGroups{r: r, group: make([]int, r.n)}
+	g := -1
+	for i := 0; i < r.n; i++ {
+		if i == r.peerStart[i] {
+			g++
+			p.first = append(p.first, i)
+		}
+		p.group[i] = g
+	}
+	p.first = append(p.first, r.n)
+	return p
+}
+
+// back is the group off groups before row i's, clamped to the first
+// group of its partition.
+func (p *peerGroups) back(i int, off int64) int {
+	lo := p.group[p.r.partStart[i]]
+	if off > int64(p.group[i]-lo) {
+		return lo
+	}
+	return p.group[i] - int(off)
+}
+
+// ahead is the group off groups after row i's, false when that is past
+// its partition's last group.
+func (p *peerGroups) ahead(i int, off int64) (int, bool) {
+	hi := p.group[p.r.partEnd[i]-1]
+	if off > int64(hi-p.group[i]) {
+		return 0, false
+	}
+	return p.group[i] + int(off), true
+}
+
+// windowFrames is each row's frame: the rows [start, end) of the sorted
+// input less those the frame's EXCLUDE clause takes out.
+type windowFrames struct {
+	r          *windowRows
+	start, end []int
+	exclude    planner.FrameExclusion
+}
+
+// span is the run of rows [lo, hi).
+type span struct{ lo, hi int }
+
+// spans appends row i's frame to buf as ascending, disjoint, non-empty
+// runs: at most three, as an exclusion cuts one hole, or two around a
+// current row it keeps (EXCLUDE TIES).
+func (f *windowFrames) spans(i int, buf []span) []span {
+	s, e := f.start[i], f.end[i]
+	add := func(lo, hi int) {
+		if lo >= hi {
+			return
+		}
+		if k := len(buf) - 1; k >= 0 && buf[k].hi == lo {
+			buf[k].hi = hi
+			return
+		}
+		buf = append(buf, span{lo, hi})
+	}
+	if f.exclude == planner.ExcludeNoOthers {
+		add(s, e)
+		return buf
+	}
+	xs, xe := i, i+1
+	if f.exclude != planner.ExcludeCurrentRow {
+		xs, xe = f.r.peerStart[i], f.r.peerEnd[i]
+	}
+	add(s, min(e, xs))
+	if f.exclude == planner.ExcludeTies && s <= i && i < e {
+		add(i, i+1)
+	}
+	add(max(s, xe), e)
+	return buf
 }

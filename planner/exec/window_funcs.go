@@ -14,7 +14,8 @@ import (
 
 // windowFunction computes a window-only function over sorted rows; args
 // are its arguments in sorted order.
-func windowFunction(ctx context.Context, name string, args []arrow.Array, r *windowRows, start, end []int) (arrow.Array, error) {
+func windowFunction(ctx context.Context, name string, args []arrow.Array, frames *windowFrames) (arrow.Array, error) {
+	r := frames.r
 	switch name {
 	case "row_number", "rank", "dense_rank":
 		out := make([]int64, r.n)
@@ -52,7 +53,7 @@ func windowFunction(ctx context.Context, name string, args []arrow.Array, r *win
 	case "lag", "lead":
 		return lagLead(ctx, name == "lag", args, r)
 	case "first_value", "last_value", "nth_value":
-		return frameValue(ctx, name, args, start, end)
+		return frameValue(ctx, name, args, frames)
 	}
 	return nil, fmt.Errorf("window function %s cannot be executed", name)
 }
@@ -176,23 +177,24 @@ func lagLead(ctx context.Context, lag bool, args []arrow.Array, r *windowRows) (
 }
 
 // frameValue reads the first, last or nth row of each row's frame.
-func frameValue(ctx context.Context, name string, args []arrow.Array, start, end []int) (arrow.Array, error) {
-	idx := make([]int32, len(start))
+func frameValue(ctx context.Context, name string, args []arrow.Array, frames *windowFrames) (arrow.Array, error) {
+	idx := make([]int32, frames.r.n)
 	var nth []int64
 	if name == "nth_value" {
 		nth = intsOf(args[1])
 	}
+	var runs []span
 	for i := range idx {
-		s, e := start[i], end[i]
+		runs = frames.spans(i, runs[:0])
 		idx[i] = -1
 		switch name {
 		case "first_value":
-			if s < e {
-				idx[i] = int32(s)
+			if len(runs) > 0 {
+				idx[i] = int32(runs[0].lo)
 			}
 		case "last_value":
-			if s < e {
-				idx[i] = int32(e - 1)
+			if len(runs) > 0 {
+				idx[i] = int32(runs[len(runs)-1].hi - 1)
 			}
 		default:
 			if args[1].IsNull(i) {
@@ -201,8 +203,14 @@ func frameValue(ctx context.Context, name string, args []arrow.Array, start, end
 			if nth[i] <= 0 {
 				return nil, pgerror.New("22016", "argument of nth_value must be greater than zero")
 			}
-			if nth[i] <= int64(e-s) {
-				idx[i] = int32(int64(s) + nth[i] - 1)
+			// Count through the frame's runs to the nth row.
+			k := nth[i]
+			for _, s := range runs {
+				if k <= int64(s.hi-s.lo) {
+					idx[i] = int32(int64(s.lo) + k - 1)
+					break
+				}
+				k -= int64(s.hi - s.lo)
 			}
 		}
 	}

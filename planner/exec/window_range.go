@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -19,25 +20,29 @@ import (
 // when less (minus when sub).
 type inRangeFunc func(j, i int, sub, less bool) bool
 
+// boundFunc is in_range with sub and less fixed, as they are for one end
+// of a frame.
+type boundFunc func(j, i int) bool
+
 // rangeBound finds, for RANGE offset frames, each row's frame start (the
 // first row of its partition not before key ± offset in sort order) or
 // end (the first row past it). NULL keys sort as their NULLS placement
 // says; a row whose key is NULL has its NULL peers as bounds.
-func rangeBound(r *windowRows, key arrow.Array, sk planner.SortKey, off arrow.Array, preceding, isEnd bool) (func(i int) int, error) {
+func rangeBound(r *windowRows, key arrow.Array, sk planner.SortKey, off arrow.Array, preceding, isEnd bool, loc *time.Location) (func(i int) int, error) {
 	if key == nil {
 		return nil, fmt.Errorf("RANGE offset frame without an ORDER BY key")
 	}
-	inRange, err := newInRange(key, off)
+	sub := preceding != sk.Desc
+	less := isEnd != sk.Desc
+	inRange, err := newBoundFunc(key, off, sub, less, loc)
 	if err != nil {
 		if key.NullN() == key.Len() {
 			// in_range never runs without a non-NULL key.
-			inRange = func(int, int, bool, bool) bool { return false }
+			inRange = func(int, int) bool { return false }
 		} else {
 			return nil, err
 		}
 	}
-	sub := preceding != sk.Desc
-	less := isEnd != sk.Desc
 	return func(i int) int {
 		if key.IsNull(i) {
 			if isEnd {
@@ -53,13 +58,26 @@ func rangeBound(r *windowRows, key arrow.Array, sk planner.SortKey, off arrow.Ar
 			if key.IsNull(j) {
 				return !sk.NullsFirst
 			}
-			return inRange(j, i, sub, less) != isEnd
+			return inRange(j, i) != isEnd
 		})
 	}, nil
 }
 
 func errFrameSize() error {
 	return pgerror.New(errInvalidFrameSize, "invalid preceding or following size in window function")
+}
+
+// newBoundFunc is in_range over key with the constant offset off.
+func newBoundFunc(key, off arrow.Array, sub, less bool, loc *time.Location) (boundFunc, error) {
+	switch key.DataType().ID() {
+	case arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64, arrow.INTERVAL_MONTH_DAY_NANO:
+		return datetimeBound(key, off, sub, less, loc)
+	}
+	inRange, err := newInRange(key, off)
+	if err != nil {
+		return nil, err
+	}
+	return func(j, i int) bool { return inRange(j, i, sub, less) }, nil
 }
 
 func newInRange(key, off arrow.Array) (inRangeFunc, error) {

@@ -158,3 +158,18 @@ SELECT t, dense_rank() OVER (ORDER BY t) FROM types.all_types WHERE id BETWEEN 1
 
 -- name: win_rank_multiple_keys ordered
 SELECT c_nationkey, c_mktsegment, rank() OVER (ORDER BY c_nationkey, c_mktsegment) FROM (SELECT DISTINCT c_nationkey, c_mktsegment FROM customer WHERE c_nationkey < 3) s ORDER BY 1, 2;
+
+-- name: win_frame_exclude_group_ties ordered
+SELECT n_regionkey, n_nationkey, count(*) OVER (ORDER BY n_regionkey GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP), max(n_nationkey) OVER (ORDER BY n_nationkey % 5, n_nationkey ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW), sum(n_nationkey) OVER (ORDER BY n_regionkey RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE TIES) FROM nation ORDER BY 1, 2;
+
+-- name: win_groups_frame_partitioned ordered
+SELECT c_nationkey, c_mktsegment, count(*), sum(count(*)) OVER (PARTITION BY c_nationkey ORDER BY c_mktsegment GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM customer WHERE c_nationkey < 4 GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- name: win_range_timestamps ordered
+SELECT o_orderdate, count(*) OVER (ORDER BY o_orderdate RANGE BETWEEN INTERVAL '1 month' PRECEDING AND CURRENT ROW), min(o_orderkey) OVER (ORDER BY o_orderdate::timestamp DESC RANGE BETWEEN '2 days' PRECEDING AND '12 hours' FOLLOWING) FROM orders WHERE o_custkey < 30 ORDER BY 1, 2, 3;
+
+-- name: win_aggregates_over_frames ordered
+SELECT n_nationkey, array_agg(n_name) OVER w, bool_or(n_regionkey = 0) OVER w, stddev_pop(n_nationkey::float8) OVER w, jsonb_agg(n_regionkey) OVER w FROM nation WHERE n_nationkey < 8 WINDOW w AS (ORDER BY n_nationkey ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) ORDER BY 1;
+
+-- name: win_aggregate_filter ordered
+SELECT n_nationkey, count(*) FILTER (WHERE n_regionkey = 1) OVER (ORDER BY n_nationkey), string_agg(n_name, ',') FILTER (WHERE n_nationkey % 3 = 0) OVER (PARTITION BY n_regionkey ORDER BY n_nationkey ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM nation ORDER BY 1;
