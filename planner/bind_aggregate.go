@@ -87,7 +87,19 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		}
 		call.Arg, call.Delim = arg, delim
 		argType = arg.Type()
-	case len(fc.Args) == 1 && !agg.Delimited:
+	case len(fc.Args) == 2 && agg.Pair:
+		// The value rides where a delimited aggregate has its delimiter.
+		key, err := b.bindAggArg(fc, fc.Args[0], ec)
+		if err != nil {
+			return types.T{}, err
+		}
+		val, err := b.bindAggArg(fc, fc.Args[1], ec)
+		if err != nil {
+			return types.T{}, err
+		}
+		call.Arg, call.Delim = key, val
+		argType = key.Type()
+	case len(fc.Args) == 1 && !agg.Delimited && !agg.Pair:
 		arg, err := b.bindAggArg(fc, fc.Args[0], ec)
 		if err != nil {
 			return types.T{}, err
@@ -105,7 +117,7 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	if call.Delim != nil {
+	if agg.Delimited {
 		arg, err := b.coerce(call.Arg, res, fc.Location)
 		if err != nil {
 			return types.T{}, err

@@ -158,7 +158,8 @@ type AggCall struct {
 	// Arg is the aggregated value: nil for count(*), the WITHIN GROUP
 	// ordering's expression for an ordered-set aggregate.
 	Arg Expr
-	// Delim is the second argument of a delimited aggregate (string_agg).
+	// Delim is the second argument: a delimited aggregate's delimiter
+	// (string_agg), a pair aggregate's value (json_object_agg).
 	Delim Expr
 	// Distinct feeds each distinct argument value once: agg(DISTINCT x).
 	Distinct bool

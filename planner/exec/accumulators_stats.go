@@ -35,6 +35,11 @@ func newMoreAccumulator(a *planner.AggCall) (accumulator, error) {
 		return &arrayAggAcc{out: a.Out.Type}, nil
 	case "json_agg", "jsonb_agg":
 		return &jsonAggAcc{in: a.Arg.Type(), jsonb: name == "jsonb_agg"}, nil
+	case "json_object_agg", "jsonb_object_agg":
+		if a.Delim == nil {
+			return nil, errObjectAggValueMissing
+		}
+		return &jsonObjectAggAcc{keyType: a.Arg.Type(), valType: a.Delim.Type(), jsonb: name == "jsonb_object_agg"}, nil
 	}
 	arg := "*"
 	if a.Arg != nil {

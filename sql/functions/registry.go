@@ -73,6 +73,10 @@ type Aggregate struct {
 	// Delimited aggregates take a second, text argument: string_agg's
 	// delimiter.
 	Delimited bool
+	// Pair aggregates take two arguments of any type, a key and a value
+	// (json_object_agg); the value is the call's second argument, where a
+	// delimited aggregate has its delimiter.
+	Pair bool
 	// OrderedSet aggregates are called with WITHIN GROUP (ORDER BY x):
 	// x is the aggregated value, and Direct more arguments (percentile's
 	// fraction) are given in the call's parentheses.
@@ -109,6 +113,9 @@ var aggregates = map[string]Aggregate{
 	"array_agg":   {Name: "array_agg", Leakproof: true, OrderSensitive: true, Result: arrayAggResult},
 	"json_agg":    {Name: "json_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
 	"jsonb_agg":   {Name: "jsonb_agg", Leakproof: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
+	// A NULL key is an error.
+	"json_object_agg":  {Name: "json_object_agg", Pair: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
+	"jsonb_object_agg": {Name: "jsonb_object_agg", Pair: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
 	// A fraction outside [0, 1] is an error, so the percentiles are not
 	// leakproof; mode only picks one of its values.
 	"percentile_cont": {Name: "percentile_cont", OrderedSet: true, Direct: 1, Result: percentileContResult},
@@ -242,7 +249,9 @@ var postgresFunctions = map[string]bool{
 	"coalesce":        true, "cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "dense_rank": true,
 	"first_value": true, "format_type": true,
-	"generate_series": true, "greatest": true, "json_build_object": true,
+	"generate_series": true, "greatest": true,
+	// json_each and its kin return records, which SQE has only in FROM.
+	"json_each": true, "json_each_text": true, "jsonb_each": true, "jsonb_each_text": true,
 	"lag": true, "last_value": true, "lead": true, "least": true, "left": true,
 	"nth_value": true, "ntile": true,
 	"nullif": true, "percent_rank": true, "pg_backend_pid": true,

@@ -70,25 +70,34 @@ func numericSame(args []types.T) ([]types.T, types.T, bool) {
 // scalars lists the scalar functions. Leakproof marks those that cannot
 // fail or reveal their input except through their result.
 var scalars = map[string]Scalar{
-	"lower":                 {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"upper":                 {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"length":                {Name: "length", Leakproof: true, Resolve: lengthArgs},
-	"char_length":           {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"character_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"btrim":                 {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"ltrim":                 {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"rtrim":                 {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"replace":               {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
-	"strpos":                {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"position":              {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"starts_with":           {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
-	"substr":                {Name: "substr", Resolve: textIntArgs(2, 3)},
-	"substring":             {Name: "substring", Resolve: substringArgs},
-	"left":                  {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"right":                 {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"concat":                {Name: "concat", Leakproof: true, Resolve: anyToText},
-	"abs":                   {Name: "abs", Resolve: numericSame},
-	"json_build_object":     {Name: "json_build_object", Leakproof: true, Resolve: jsonObjectArgs},
+	"lower":            {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"upper":            {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"length":           {Name: "length", Leakproof: true, Resolve: lengthArgs},
+	"char_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"character_length": {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"btrim":            {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"ltrim":            {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"rtrim":            {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"replace":          {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
+	"strpos":           {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"position":         {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"starts_with":      {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
+	"substr":           {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substring":        {Name: "substring", Resolve: substringArgs},
+	"left":             {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"right":            {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"concat":           {Name: "concat", Leakproof: true, Resolve: anyToText},
+	"abs":              {Name: "abs", Resolve: numericSame},
+	// A NULL key or an odd number of arguments is an error.
+	"json_build_object":     {Name: "json_build_object", Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_object":    {Name: "jsonb_build_object", Resolve: jsonAnyArgs(types.JSONB)},
+	"json_build_array":      {Name: "json_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_array":     {Name: "jsonb_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSONB)},
+	"to_json":               {Name: "to_json", Leakproof: true, Resolve: toJSONArgs(types.JSON)},
+	"to_jsonb":              {Name: "to_jsonb", Leakproof: true, Resolve: toJSONArgs(types.JSONB)},
+	"json_strip_nulls":      {Name: "json_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSON, types.JSON)},
+	"jsonb_strip_nulls":     {Name: "jsonb_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.JSONB)},
+	"jsonb_pretty":          {Name: "jsonb_pretty", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.Text)},
 	"array_length":          {Name: "array_length", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_upper":           {Name: "array_upper", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_lower":           {Name: "array_lower", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
@@ -203,26 +212,6 @@ var patternOps = map[string]struct {
 func LookupPatternOp(op string) (fn string, negated, ok bool) {
 	p, ok := patternOps[op]
 	return p.Func, p.Negated, ok
-}
-
-// jsonObjectArgs accepts key/value pairs: keys become text, values keep
-// their types (the kernel renders each as JSON by type).
-func jsonObjectArgs(args []types.T) ([]types.T, types.T, bool) {
-	if len(args)%2 != 0 {
-		return nil, types.T{}, false
-	}
-	out := make([]types.T, len(args))
-	for i, a := range args {
-		switch {
-		case i%2 == 0:
-			out[i] = types.Text
-		case a.OID == types.OIDUnknown:
-			out[i] = types.Text
-		default:
-			out[i] = a
-		}
-	}
-	return out, types.JSON, true
 }
 
 // arrayArgs accepts an array followed by arguments of the given types.
