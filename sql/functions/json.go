@@ -32,3 +32,8 @@ func toJSONArgs(result types.T) func([]types.T) ([]types.T, types.T, bool) {
 		return args, result, true
 	}
 }
+
+// Leakproofness of the json functions: json_build_object and
+// jsonb_build_object fail on a NULL key or an odd number of arguments,
+// so they are not leakproof; building an array, to_json and reprinting a
+// valid json value (strip_nulls, jsonb_pretty) cannot fail.

@@ -12,6 +12,10 @@ type Scalar struct {
 	Name      string
 	Leakproof bool
 	Resolve   func(args []types.T) (argTypes []types.T, result types.T, ok bool)
+	// Polymorphic functions take anyelement: an untyped literal argument
+	// leaves the type undetermined, which is an error (42804) rather than
+	// a missing function.
+	Polymorphic bool
 }
 
 // textArgs accepts n string (or untyped) arguments, n in [min, max].
@@ -70,34 +74,24 @@ func numericSame(args []types.T) ([]types.T, types.T, bool) {
 // scalars lists the scalar functions. Leakproof marks those that cannot
 // fail or reveal their input except through their result.
 var scalars = map[string]Scalar{
-	"lower":            {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"upper":            {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"length":           {Name: "length", Leakproof: true, Resolve: lengthArgs},
-	"char_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"character_length": {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"btrim":            {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"ltrim":            {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"rtrim":            {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
-	"replace":          {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
-	"strpos":           {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"position":         {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
-	"starts_with":      {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
-	"substr":           {Name: "substr", Resolve: textIntArgs(2, 3)},
-	"substring":        {Name: "substring", Resolve: substringArgs},
-	"left":             {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"right":            {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"concat":           {Name: "concat", Leakproof: true, Resolve: anyToText},
-	"abs":              {Name: "abs", Resolve: numericSame},
-	// A NULL key or an odd number of arguments is an error.
-	"json_build_object":     {Name: "json_build_object", Resolve: jsonAnyArgs(types.JSON)},
-	"jsonb_build_object":    {Name: "jsonb_build_object", Resolve: jsonAnyArgs(types.JSONB)},
-	"json_build_array":      {Name: "json_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSON)},
-	"jsonb_build_array":     {Name: "jsonb_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSONB)},
-	"to_json":               {Name: "to_json", Leakproof: true, Resolve: toJSONArgs(types.JSON)},
-	"to_jsonb":              {Name: "to_jsonb", Leakproof: true, Resolve: toJSONArgs(types.JSONB)},
-	"json_strip_nulls":      {Name: "json_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSON, types.JSON)},
-	"jsonb_strip_nulls":     {Name: "jsonb_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.JSONB)},
-	"jsonb_pretty":          {Name: "jsonb_pretty", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.Text)},
+	"lower":                 {Name: "lower", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"upper":                 {Name: "upper", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"length":                {Name: "length", Leakproof: true, Resolve: lengthArgs},
+	"char_length":           {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"character_length":      {Name: "length", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
+	"btrim":                 {Name: "btrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"ltrim":                 {Name: "ltrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"rtrim":                 {Name: "rtrim", Leakproof: true, Resolve: textArgs(1, 2, types.Text)},
+	"replace":               {Name: "replace", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
+	"strpos":                {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"position":              {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
+	"starts_with":           {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
+	"substr":                {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substring":             {Name: "substring", Resolve: substringArgs},
+	"left":                  {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"right":                 {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
+	"concat":                {Name: "concat", Leakproof: true, Resolve: anyToText},
+	"abs":                   {Name: "abs", Resolve: numericSame},
 	"array_length":          {Name: "array_length", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_upper":           {Name: "array_upper", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_lower":           {Name: "array_lower", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
@@ -180,6 +174,15 @@ var scalars = map[string]Scalar{
 	"jsonb_array_length":    {Name: "json_array_length", Resolve: jsonArgs(types.JSONB, types.Int4)},
 	"chr":                   {Name: "chr", Resolve: intToTextArgs},
 	"to_hex":                {Name: "to_hex", Leakproof: true, Resolve: intToTextArgs},
+	"json_build_object":     {Name: "json_build_object", Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_object":    {Name: "jsonb_build_object", Resolve: jsonAnyArgs(types.JSONB)},
+	"json_build_array":      {Name: "json_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_array":     {Name: "jsonb_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSONB)},
+	"to_json":               {Name: "to_json", Leakproof: true, Polymorphic: true, Resolve: toJSONArgs(types.JSON)},
+	"to_jsonb":              {Name: "to_jsonb", Leakproof: true, Polymorphic: true, Resolve: toJSONArgs(types.JSONB)},
+	"json_strip_nulls":      {Name: "json_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSON, types.JSON)},
+	"jsonb_strip_nulls":     {Name: "jsonb_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.JSONB)},
+	"jsonb_pretty":          {Name: "jsonb_pretty", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.Text)},
 }
 
 // LookupScalar returns the scalar function named name.
