@@ -95,7 +95,19 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 			return types.T{}, err
 		}
 		argType = types.Float8
-	case len(fc.Args) == 1 && !agg.Delimited && !agg.Regression:
+	case len(fc.Args) == 2 && agg.Pair:
+		// The value rides where a delimited aggregate has its delimiter.
+		key, err := bindArg(fc.Args[0])
+		if err != nil {
+			return types.T{}, err
+		}
+		val, err := bindArg(fc.Args[1])
+		if err != nil {
+			return types.T{}, err
+		}
+		call.Arg, call.Delim = key, val
+		argType = key.Type()
+	case len(fc.Args) == 1 && !agg.Delimited && !agg.Regression && !agg.Pair:
 		arg, err := bindArg(fc.Args[0])
 		if err != nil {
 			return types.T{}, err
@@ -113,7 +125,7 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		return types.T{}, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argType.Name()).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	if call.Delim != nil {
+	if agg.Delimited {
 		arg, err := b.coerce(call.Arg, res, fc.Location)
 		if err != nil {
 			return types.T{}, err

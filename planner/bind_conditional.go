@@ -2,6 +2,7 @@ package planner
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -416,6 +417,9 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 	}
 	if err := refuseVectorBounds(f.Name, argTypes); err != nil {
 		return nil, err
+	}
+	if f.Polymorphic && slices.ContainsFunc(argTypes, func(t types.T) bool { return t.OID == types.OIDUnknown }) {
+		return nil, b.errAt(fc.Location, pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	want, res, ok := f.Resolve(argTypes)
 	if !ok {

@@ -11,7 +11,7 @@ import (
 // operators and operand types.
 func (b *Binder) jsonOperator(op string, l, r Expr, loc int32) (Expr, bool, error) {
 	if l.Type().Family() != types.FamilyJSON {
-		return nil, false, nil
+		return b.jsonbOperator(op, l, r, loc)
 	}
 	asText := op == "->>" || op == "#>>"
 	var name string
@@ -31,7 +31,7 @@ func (b *Binder) jsonOperator(op string, l, r Expr, loc int32) (Expr, bool, erro
 		}
 		name, keyType = "json_path", types.TextArray
 	default:
-		return nil, false, nil
+		return b.jsonbOperator(op, l, r, loc)
 	}
 	key, err := b.coerce(r, keyType, loc)
 	if err != nil {

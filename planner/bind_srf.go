@@ -15,7 +15,8 @@ func isSRF(name string) bool {
 	case "unnest", "generate_series", "generate_subscripts":
 		return true
 	}
-	return false
+	_, ok := jsonSRFs[strings.ToLower(name)]
+	return ok
 }
 
 // containsSRF reports a set-returning function call in an expression.
@@ -54,6 +55,17 @@ func (b *Binder) bindSRF(fc *pg_query.FuncCall, name string, ec *exprCtx) (Expr,
 		return b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", "))
 	}
 	switch name {
+	case "json_array_elements", "json_array_elements_text", "jsonb_array_elements", "jsonb_array_elements_text",
+		"json_object_keys", "jsonb_object_keys":
+		f := jsonSRFs[name]
+		if len(args) != 1 || (args[0].Type().OID != f.arg.OID && !isUnknown(args[0])) {
+			return nil, noFunc()
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], f.arg, fc.Location); err != nil {
+			return nil, err
+		}
+		out = f.out
 	case "unnest":
 		if len(args) != 1 {
 			return nil, noFunc()
@@ -115,13 +127,26 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 	if fc == nil {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM is not supported yet")
 	}
-	if !isSRF(funcName(fc)) {
-		return b.bindScalarInFrom(rf, fc)
-	}
 	var srfs []*SRFCall
-	ref, err := b.bindSRF(fc, funcName(fc), &exprCtx{scope: &scope{}, clause: "FROM", srfs: &srfs})
-	if err != nil {
-		return nil, nil, err
+	// outNames are the columns' own names (the function's OUT
+	// parameters); without them the one column is named by the alias.
+	var outNames []string
+	switch {
+	case isJSONEach(funcName(fc)):
+		var err error
+		if srfs, err = b.bindJSONEach(fc); err != nil {
+			return nil, nil, err
+		}
+		outNames = []string{"key", "value"}
+	case isSRF(funcName(fc)):
+		if _, err := b.bindSRF(fc, funcName(fc), &exprCtx{scope: &scope{}, clause: "FROM", srfs: &srfs}); err != nil {
+			return nil, nil, err
+		}
+		if out := jsonSRFs[strings.ToLower(funcName(fc))].col; out != "" {
+			outNames = []string{out}
+		}
+	default:
+		return b.bindScalarInFrom(rf, fc)
 	}
 	ps := &ProjectSet{Input: OneRow{}, Funcs: srfs}
 	alias := funcName(fc)
@@ -129,14 +154,25 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 	if rf.Alias != nil {
 		alias, colnames = rf.Alias.Aliasname, rf.Alias.Colnames
 	}
-	proj := &Project{Input: ps}
-	name := alias
-	if len(colnames) > 0 {
-		name = colnames[0].GetString_().GetSval()
+	available := len(srfs)
+	if rf.Ordinality {
+		available++
 	}
-	c := ref.(*ColRef)
-	proj.Exprs = append(proj.Exprs, c)
-	proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: c.Typ, Qualifier: alias, Nullable: true}))
+	if len(colnames) > available {
+		return nil, nil, pgerror.New(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, available, len(colnames))
+	}
+	proj := &Project{Input: ps}
+	for i, f := range srfs {
+		name := alias
+		switch {
+		case i < len(colnames):
+			name = colnames[i].GetString_().GetSval()
+		case i < len(outNames):
+			name = outNames[i]
+		}
+		proj.Exprs = append(proj.Exprs, &ColRef{ID: f.Out.ID, Name: f.Out.Name, Typ: f.Out.Type})
+		proj.Cols = append(proj.Cols, b.newColumn(name, Column{Type: f.Out.Type, Qualifier: alias, Nullable: true}))
+	}
 	if rf.Ordinality {
 		// WITH ORDINALITY numbers the function's rows from 1, in the
 		// order it returns them: row_number() over the unordered rows.
@@ -147,8 +183,8 @@ func (b *Binder) bindRangeFunction(rf *pg_query.RangeFunction) (Node, *scope, er
 			Funcs: []*WindowCall{{Name: "row_number", Out: rn}},
 		}
 		ordName := "ordinality"
-		if len(colnames) > 1 {
-			ordName = colnames[1].GetString_().GetSval()
+		if len(colnames) > len(srfs) {
+			ordName = colnames[len(srfs)].GetString_().GetSval()
 		}
 		proj.Exprs = append(proj.Exprs, &ColRef{ID: rn.ID, Name: rn.Name, Typ: rn.Type})
 		proj.Cols = append(proj.Cols, b.newColumn(ordName, Column{Type: types.Int8, Qualifier: alias}))

@@ -159,7 +159,8 @@ type AggCall struct {
 	// ordering's expression for an ordered-set aggregate.
 	Arg Expr
 	// Delim is the second argument: a delimited aggregate's delimiter
-	// (string_agg), a regression aggregate's X (corr(Y, X)).
+	// (string_agg), a regression aggregate's X (corr(Y, X)), a pair
+	// aggregate's value (json_object_agg).
 	Delim Expr
 	// Distinct feeds each distinct argument value once: agg(DISTINCT x).
 	Distinct bool

@@ -37,6 +37,11 @@ func newMoreAccumulator(a *planner.AggCall) (accumulator, error) {
 		return &jsonAggAcc{in: a.Arg.Type(), jsonb: name == "jsonb_agg"}, nil
 	case "bit_and", "bit_or", "bit_xor":
 		return newBitAcc(name, a.Arg.Type())
+	case "json_object_agg", "jsonb_object_agg":
+		if a.Delim == nil {
+			return nil, errObjectAggValueMissing
+		}
+		return &jsonObjectAggAcc{keyType: a.Arg.Type(), valType: a.Delim.Type(), jsonb: name == "jsonb_object_agg"}, nil
 	}
 	if a.Func.Regression {
 		return newRegrAcc(name)

@@ -78,13 +78,16 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 	case *planner.Func:
 		f := &funcEval{row: x.Row, res: x.Typ}
 		if x.Row == nil {
-			var err error
-			if f.kernel, err = lookupKernel(x.Name); err != nil {
-				return nil, err
-			}
 			argTypes := make([]types.T, len(x.Args))
 			for i, a := range x.Args {
 				argTypes[i] = a.Type()
+			}
+			var ok bool
+			if f.kernel, ok = jsonTypedKernel(x.Name, argTypes); !ok {
+				var err error
+				if f.kernel, err = lookupKernel(x.Name); err != nil {
+					return nil, err
+				}
 			}
 			f.zoned, _ = lookupZonedKernel(x.Name, argTypes)
 		}

@@ -92,7 +92,7 @@ func jsonExtractKernel(name string) (scalarKernel, bool) {
 			return types.JSONPath(doc, path)
 		}
 	default:
-		return nil, false
+		return jsonFuncKernel(name)
 	}
 	asText := strings.HasSuffix(name, "_text")
 	return rowKernel(func(v []any) (any, error) {

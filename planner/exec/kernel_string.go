@@ -47,8 +47,6 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "like_escape":
 		return likeEscapeKernel, nil
-	case "json_build_object":
-		return jsonBuildObject, nil
 	case "string_to_array":
 		return stringToArray, nil
 	case "format":
@@ -328,84 +326,6 @@ func zeroLike(a arrow.Array) arrow.Array {
 	zd := array.NewData(a.DataType(), a.Len(), []*memory.Buffer{nil, memory.NewBufferBytes(buf)}, nil, 0, data.Offset())
 	defer zd.Release()
 	return array.MakeFromData(zd)
-}
-
-// jsonBuildObject renders key/value pairs as a JSON object, as
-// json_build_object does: {"k" : v, ...}, values by type (numbers and
-// booleans bare, text quoted, NULL as null). A NULL key is an error.
-func jsonBuildObject(args []arrow.Array, _ types.T) (arrow.Array, error) {
-	n := 0
-	if len(args) > 0 {
-		n = args[0].Len()
-	}
-	b := array.NewStringBuilder(memory.DefaultAllocator)
-	defer b.Release()
-	buf := make([]byte, 0, 64)
-	var scratch []byte
-	for i := 0; i < n; i++ {
-		buf = append(buf[:0], '{')
-		for k := 0; k+1 < len(args); k += 2 {
-			if args[k].IsNull(i) {
-				return nil, pgerror.New(pgerror.NullValueNotAllowed, "null value not allowed for object key")
-			}
-			if k > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = appendJSONString(buf, strArg(args[k]).Value(i))
-			buf = append(buf, " : "...)
-			v := args[k+1]
-			if v.IsNull(i) {
-				buf = append(buf, "null"...)
-				continue
-			}
-			switch x := v.(type) {
-			case *array.String:
-				buf = appendJSONString(buf, x.Value(i))
-			case *array.Boolean:
-				if x.Value(i) {
-					buf = append(buf, "true"...)
-				} else {
-					buf = append(buf, "false"...)
-				}
-			default:
-				text, err := castToText(array.NewSlice(v, int64(i), int64(i+1)), types.Text)
-				if err != nil {
-					return nil, err
-				}
-				scratch = append(scratch[:0], text.(*array.String).Value(0)...)
-				text.Release()
-				buf = append(buf, scratch...)
-			}
-		}
-		buf = append(buf, '}')
-		b.BinaryBuilder.Append(buf)
-	}
-	return b.NewArray(), nil
-}
-
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			dst = append(dst, `\"`...)
-		case '\\':
-			dst = append(dst, `\\`...)
-		case '\n':
-			dst = append(dst, `\n`...)
-		case '\r':
-			dst = append(dst, `\r`...)
-		case '\t':
-			dst = append(dst, `\t`...)
-		default:
-			if r < 0x20 {
-				dst = append(dst, fmt.Sprintf(`\u%04x`, r)...)
-			} else {
-				dst = append(dst, string(r)...)
-			}
-		}
-	}
-	return append(dst, '"')
 }
 
 // formatKernel is format(fmt, args...) with %s (the value, NULL as

@@ -53,6 +53,9 @@ func srfValues(ctx context.Context, mem *reservation, f *planner.SRFCall, args [
 			return nil, nil
 		}
 	}
+	if vals, ok, err := jsonSRFValues(f.Name, args, r); ok {
+		return vals, err
+	}
 	switch f.Name {
 	case "unnest":
 		list := args[0].(*array.List)

@@ -73,6 +73,10 @@ type Aggregate struct {
 	// Delimited aggregates take a second, text argument: string_agg's
 	// delimiter.
 	Delimited bool
+	// Pair aggregates take two arguments of any type, a key and a value
+	// (json_object_agg); the value is the call's second argument, where a
+	// delimited aggregate has its delimiter.
+	Pair bool
 	// OrderedSet aggregates are called with WITHIN GROUP (ORDER BY x):
 	// x is the aggregated value, and Direct more arguments (percentile's
 	// fraction) are given in the call's parentheses.
@@ -130,6 +134,9 @@ var aggregates = map[string]Aggregate{
 	"regr_sxx":       {Name: "regr_sxx", Regression: true, Result: regrResult(types.Float8)},
 	"regr_sxy":       {Name: "regr_sxy", Regression: true, Result: regrResult(types.Float8)},
 	"regr_syy":       {Name: "regr_syy", Regression: true, Result: regrResult(types.Float8)},
+	// A NULL key is an error.
+	"json_object_agg":  {Name: "json_object_agg", Pair: true, OrderSensitive: true, Result: jsonAggResult(types.JSON)},
+	"jsonb_object_agg": {Name: "jsonb_object_agg", Pair: true, OrderSensitive: true, Result: jsonAggResult(types.JSONB)},
 	// A fraction outside [0, 1] is an error, so the percentiles are not
 	// leakproof; mode only picks one of its values.
 	"percentile_cont": {Name: "percentile_cont", OrderedSet: true, Direct: 1, Result: percentileContResult},
@@ -263,7 +270,9 @@ var postgresFunctions = map[string]bool{
 	"coalesce":        true, "cume_dist": true, "current_database": true, "current_schema": true, "current_schemas": true,
 	"current_setting": true, "current_user": true, "dense_rank": true,
 	"first_value": true, "format_type": true,
-	"generate_series": true, "greatest": true, "json_build_object": true,
+	"generate_series": true, "greatest": true,
+	// json_each and its kin return records, which SQE has only in FROM.
+	"json_each": true, "json_each_text": true, "jsonb_each": true, "jsonb_each_text": true,
 	"lag": true, "last_value": true, "lead": true, "least": true, "left": true,
 	"nth_value": true, "ntile": true,
 	"nullif": true, "percent_rank": true, "pg_backend_pid": true,

@@ -12,6 +12,10 @@ type Scalar struct {
 	Name      string
 	Leakproof bool
 	Resolve   func(args []types.T) (argTypes []types.T, result types.T, ok bool)
+	// Polymorphic functions take anyelement: an untyped literal argument
+	// leaves the type undetermined, which is an error (42804) rather than
+	// a missing function.
+	Polymorphic bool
 }
 
 // textArgs accepts n string (or untyped) arguments, n in [min, max].
@@ -89,7 +93,6 @@ var scalars = map[string]Scalar{
 	"right":                 {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
 	"concat":                {Name: "concat", Leakproof: true, Resolve: anyToText},
 	"abs":                   {Name: "abs", Resolve: numericSame},
-	"json_build_object":     {Name: "json_build_object", Leakproof: true, Resolve: jsonObjectArgs},
 	"array_length":          {Name: "array_length", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_upper":           {Name: "array_upper", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_lower":           {Name: "array_lower", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
@@ -172,6 +175,15 @@ var scalars = map[string]Scalar{
 	"jsonb_array_length":    {Name: "json_array_length", Resolve: jsonArgs(types.JSONB, types.Int4)},
 	"chr":                   {Name: "chr", Resolve: intToTextArgs},
 	"to_hex":                {Name: "to_hex", Leakproof: true, Resolve: intToTextArgs},
+	"json_build_object":     {Name: "json_build_object", Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_object":    {Name: "jsonb_build_object", Resolve: jsonAnyArgs(types.JSONB)},
+	"json_build_array":      {Name: "json_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSON)},
+	"jsonb_build_array":     {Name: "jsonb_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSONB)},
+	"to_json":               {Name: "to_json", Leakproof: true, Polymorphic: true, Resolve: toJSONArgs(types.JSON)},
+	"to_jsonb":              {Name: "to_jsonb", Leakproof: true, Polymorphic: true, Resolve: toJSONArgs(types.JSONB)},
+	"json_strip_nulls":      {Name: "json_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSON, types.JSON)},
+	"jsonb_strip_nulls":     {Name: "jsonb_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.JSONB)},
+	"jsonb_pretty":          {Name: "jsonb_pretty", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.Text)},
 }
 
 // LookupScalar returns the scalar function named name.
@@ -204,26 +216,6 @@ var patternOps = map[string]struct {
 func LookupPatternOp(op string) (fn string, negated, ok bool) {
 	p, ok := patternOps[op]
 	return p.Func, p.Negated, ok
-}
-
-// jsonObjectArgs accepts key/value pairs: keys become text, values keep
-// their types (the kernel renders each as JSON by type).
-func jsonObjectArgs(args []types.T) ([]types.T, types.T, bool) {
-	if len(args)%2 != 0 {
-		return nil, types.T{}, false
-	}
-	out := make([]types.T, len(args))
-	for i, a := range args {
-		switch {
-		case i%2 == 0:
-			out[i] = types.Text
-		case a.OID == types.OIDUnknown:
-			out[i] = types.Text
-		default:
-			out[i] = a
-		}
-	}
-	return out, types.JSON, true
 }
 
 // arrayArgs accepts an array followed by arguments of the given types.

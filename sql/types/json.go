@@ -46,7 +46,11 @@ type jsonParser struct {
 	in     string
 	pos    int
 	decode bool
-	depth  int
+	// asWritten keeps numbers' text and objects' members (order and
+	// duplicates) as written while decoding strings: json's, not jsonb's,
+	// view of a value.
+	asWritten bool
+	depth     int
 }
 
 // SQLSTATEs of jsonb input errors that package pgerror has no name for.
@@ -249,7 +253,7 @@ func (p *jsonParser) object() (jsonValue, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			if p.decode {
+			if p.decode && !p.asWritten {
 				normalizeObject(&v)
 			}
 			return v, nil
@@ -394,7 +398,7 @@ func (p *jsonParser) number() (jsonValue, error) {
 	}
 	p.pos = i
 	text := p.in[start:i]
-	if p.decode {
+	if p.decode && !p.asWritten {
 		text = normalizeNumber(text)
 	}
 	return jsonValue{kind: jsonNumber, text: text}, nil
