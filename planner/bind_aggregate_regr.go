@@ -14,14 +14,25 @@ import (
 // call's Arg and X its second argument (Delim).
 func (b *Binder) bindRegressionArgs(fc *pg_query.FuncCall, name string, call *AggCall, bindArg func(*pg_query.Node) (Expr, error)) error {
 	args := make([]Expr, 2)
+	// bindArg reads an untyped literal as text (string_agg's rule); here
+	// it resolves to double precision, as PostgreSQL's only signature.
+	literal := make([]bool, 2)
 	for i, n := range fc.Args {
 		e, err := bindArg(n)
 		if err != nil {
 			return err
 		}
 		args[i] = e
+		literal[i] = n.GetAConst() != nil && n.GetAConst().GetSval() != nil
 	}
-	for _, e := range args {
+	for i, e := range args {
+		if literal[i] {
+			var err error
+			if args[i], err = b.cast(e, types.Float8, fc.Location); err != nil {
+				return err
+			}
+			continue
+		}
 		if !implicitlyCoercible(e.Type(), types.Float8) {
 			return b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", name, args[0].Type().Name(), args[1].Type().Name()).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
