@@ -133,16 +133,22 @@ type tableAdapter struct {
 	t    *storage.Table
 	cols []planner.TableColumn
 	oid  uint32
+	// casts marks the columns whose stored data is cast to the presented
+	// type on read (see presentedType).
+	casts []bool
 }
 
 func newTableAdapter(t *storage.Table) (*tableAdapter, error) {
 	a := &tableAdapter{t: t, oid: TableOID(t.Ident())}
+	props := t.Properties()
 	for _, f := range t.Schema().Fields() {
 		typ, err := types.FromArrow(f.Type)
 		if err != nil {
 			return nil, pgerror.Wrap(err, pgerror.FeatureNotSupported, "column \"%s\" of table %s has a type SQE cannot read yet", f.Name, t.Ident())
 		}
+		typ, cast := presentedType(props, f, typ)
 		a.cols = append(a.cols, planner.TableColumn{Name: f.Name, Type: typ, Nullable: f.Nullable})
+		a.casts = append(a.casts, cast)
 	}
 	return a, nil
 }
@@ -171,6 +177,9 @@ func (a *tableAdapter) Scan(ctx context.Context, columns []int, filter iceberg.B
 	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter})
 	if err != nil {
 		return nil, err
+	}
+	if cast := a.castColumns(columns); cast != nil {
+		return &castStream{ctx: ctx, st: st, cast: cast}, nil
 	}
 	return recordStream{st}, nil
 }
