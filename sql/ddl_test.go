@@ -101,3 +101,47 @@ func TestDDLCreateTableAs(t *testing.T) {
 		{query: "SELECT * FROM c.bad", code: pgerror.UndefinedTable},
 	})
 }
+
+func TestDDLAlterCommentTruncate(t *testing.T) {
+	s := newTestSession(t)
+	runDDLScript(t, s, []ddlStep{
+		{query: "CREATE SCHEMA a"},
+		{query: "CREATE TABLE a.t AS SELECT id, region FROM acdemo.orders", tags: []string{"SELECT 3"}},
+		{query: "ALTER TABLE a.t ADD COLUMN n int NOT NULL", code: pgerror.NotNullViolation},
+		{query: "ALTER TABLE a.t ADD COLUMN n int DEFAULT 5", code: pgerror.FeatureNotSupported},
+		{query: "ALTER TABLE a.t ADD COLUMN n int", tags: []string{"ALTER TABLE"}},
+		{query: "ALTER TABLE a.t ADD COLUMN n int", code: pgerror.DuplicateColumn},
+		{query: "ALTER TABLE a.t ADD COLUMN IF NOT EXISTS n int",
+			notices: []string{`42701 column "n" of relation "t" already exists, skipping`}},
+		{query: "ALTER TABLE a.t RENAME COLUMN region TO area", tags: []string{"ALTER TABLE"}},
+		{query: "ALTER TABLE a.t RENAME COLUMN zz TO yy", code: pgerror.UndefinedColumn},
+		{query: "ALTER TABLE a.t RENAME COLUMN id TO area", code: pgerror.DuplicateColumn},
+		{query: "SELECT id, area, n FROM a.t ORDER BY id", rows: []string{"1|EU|NULL", "2|US|NULL", "3|EU|NULL"}},
+		{query: "ALTER TABLE a.t DROP COLUMN area, ADD COLUMN area text", tags: []string{"ALTER TABLE"}},
+		{query: "SELECT id, n, area FROM a.t ORDER BY id", rows: []string{"1|NULL|NULL", "2|NULL|NULL", "3|NULL|NULL"}},
+		{query: "ALTER TABLE a.t DROP COLUMN zz", code: pgerror.UndefinedColumn},
+		{query: "ALTER TABLE a.t DROP COLUMN IF EXISTS zz",
+			notices: []string{`00000 column "zz" of relation "t" does not exist, skipping`}},
+		{query: "ALTER TABLE a.t SET (\"write.metadata.previous-versions-max\" = 5)", tags: []string{"ALTER TABLE"}},
+		{query: "ALTER TABLE a.t SET (\"sqe.pgtype.1\" = 'x')", code: pgerror.InvalidParameterValue},
+		{query: "ALTER TABLE a.t RESET (\"write.metadata.previous-versions-max\")", tags: []string{"ALTER TABLE"}},
+		{query: "ALTER TABLE a.t ALTER COLUMN n TYPE bigint", code: pgerror.FeatureNotSupported},
+		{query: "ALTER TABLE a.t RENAME TO t2", tags: []string{"ALTER TABLE"}},
+		{query: "SELECT count(*) FROM a.t2", rows: []string{"3"}},
+		{query: "SELECT * FROM a.t", code: pgerror.UndefinedTable},
+		{query: "COMMENT ON TABLE a.t2 IS 'orders copy'", tags: []string{"COMMENT"}},
+		{query: "COMMENT ON COLUMN a.t2.id IS 'the id'", tags: []string{"COMMENT"}},
+		{query: "COMMENT ON COLUMN a.t2.zz IS 'x'", code: pgerror.UndefinedColumn},
+		{query: "SELECT obj_description('a.t2'::regclass, 'pg_class'), col_description('a.t2'::regclass, 1), col_description('a.t2'::regclass, 2)",
+			rows: []string{"orders copy|the id|NULL"}},
+		{query: "SELECT d.description FROM pg_description d WHERE d.objoid = 'a.t2'::regclass ORDER BY d.objsubid",
+			rows: []string{"orders copy", "the id"}},
+		{query: "COMMENT ON TABLE a.t2 IS NULL"},
+		{query: "SELECT obj_description('a.t2'::regclass, 'pg_class')", rows: []string{"NULL"}},
+		{query: "TRUNCATE a.t2", tags: []string{"TRUNCATE TABLE"}},
+		{query: "SELECT count(*) FROM a.t2", rows: []string{"0"}},
+		{query: "TRUNCATE nosuch", code: pgerror.UndefinedTable},
+		{query: "ALTER TABLE a.t2 ADD COLUMN req int NOT NULL DEFAULT 3", tags: []string{"ALTER TABLE"}},
+		{query: "SELECT attname, attnotnull FROM pg_attribute WHERE attrelid = 'a.t2'::regclass AND attname = 'req'", rows: []string{"req|true"}},
+	})
+}
