@@ -14,7 +14,9 @@ func TestDDLThroughPgwire(t *testing.T) {
 	ctx := testContext(t, 2*time.Minute)
 	var notices []string
 	cfg := pgxConfig(t, shared.server, "alice", demoDatabase, "disable", shared.token)
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Severity+" "+n.Code+" "+n.Message) }
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		notices = append(notices, n.Severity+" "+n.Code+" "+n.Message)
+	}
 	conn := connectConfig(t, ctx, cfg)
 	other := connect(t, ctx, shared.server, shared.token)
 
