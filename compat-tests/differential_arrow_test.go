@@ -29,7 +29,7 @@ func loadAllTypesSQE(ctx context.Context, cat storage.Catalog) error {
 	if err := cat.CreateNamespace(ctx, allTypesSchema); err != nil {
 		return fmt.Errorf("create namespace %s: %w", allTypesSchema, err)
 	}
-	tbl, err := cat.CreateTable(ctx, allTypesSchema, allTypesTable, schema, storage.CreateTableOptions{Properties: allTypesDeclaredTypes()})
+	tbl, err := cat.CreateTable(ctx, allTypesSchema, allTypesTable, schema, storage.CreateTableOptions{ColumnProperties: allTypesDeclaredTypes()})
 	if err != nil {
 		return fmt.Errorf("create table %s.%s: %w", allTypesSchema, allTypesTable, err)
 	}
@@ -47,11 +47,14 @@ func loadAllTypesSQE(ctx context.Context, cat storage.Catalog) error {
 // allTypesDeclaredTypes records the declared types Iceberg cannot hold
 // (smallint, varchar(n)) as table properties, so SQE presents those
 // columns as PostgreSQL does.
-func allTypesDeclaredTypes() map[string]string {
-	props := map[string]string{}
+func allTypesDeclaredTypes() map[string]map[string]string {
+	props := map[string]map[string]string{}
 	for _, c := range allTypesColumns {
-		if c.kind == kindInt2 || strings.HasPrefix(c.pgType, "varchar(") {
-			props[storage.DeclaredTypeProperty(c.name)] = c.pgType
+		switch {
+		case c.kind == kindInt2:
+			props[c.name] = map[string]string{storage.DeclaredTypeKey: "smallint"}
+		case strings.HasPrefix(c.pgType, "varchar("):
+			props[c.name] = map[string]string{storage.DeclaredTypeKey: "character varying" + strings.TrimPrefix(c.pgType, "varchar")}
 		}
 	}
 	return props

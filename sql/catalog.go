@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
@@ -135,25 +133,22 @@ type tableAdapter struct {
 	t    *storage.Table
 	cols []planner.TableColumn
 	oid  uint32
-	// narrow marks the smallint columns stored as integer, converted as
-	// they are read.
-	narrow []bool
+	// casts marks the columns whose stored data is cast to the presented
+	// type on read (see presentedType).
+	casts []bool
 }
 
 func newTableAdapter(t *storage.Table) (*tableAdapter, error) {
 	a := &tableAdapter{t: t, oid: TableOID(t.Ident())}
+	props := t.Properties()
 	for _, f := range t.Schema().Fields() {
 		typ, err := types.FromArrow(f.Type)
 		if err != nil {
 			return nil, pgerror.Wrap(err, pgerror.FeatureNotSupported, "column \"%s\" of table %s has a type SQE cannot read yet", f.Name, t.Ident())
 		}
-		narrow := false
-		if declared, ok := declaredColumnType(t.DeclaredType(f.Name), typ); ok {
-			narrow = declared.OID == types.OIDInt2 && typ.OID != types.OIDInt2
-			typ = declared
-		}
+		typ, cast := presentedType(props, f, typ)
 		a.cols = append(a.cols, planner.TableColumn{Name: f.Name, Type: typ, Nullable: f.Nullable})
-		a.narrow = append(a.narrow, narrow)
+		a.casts = append(a.casts, cast)
 	}
 	return a, nil
 }
@@ -183,47 +178,13 @@ func (a *tableAdapter) Scan(ctx context.Context, columns []int, filter iceberg.B
 	if err != nil {
 		return nil, err
 	}
-	var narrow []int
-	for i, c := range columns {
-		if a.narrow[c] {
-			narrow = append(narrow, i)
-		}
+	if cast := a.castColumns(columns); cast != nil {
+		return &castStream{ctx: ctx, st: st, cast: cast}, nil
 	}
-	return recordStream{st: st, narrow: narrow}, nil
+	return recordStream{st}, nil
 }
 
-// recordStream reads a storage scan; narrow lists the positions of
-// smallint columns stored as integer.
-type recordStream struct {
-	st     storage.RecordStream
-	narrow []int
-}
+type recordStream struct{ st storage.RecordStream }
 
-func (r recordStream) Next() (arrow.RecordBatch, error) {
-	b, err := r.st.Next()
-	if err != nil || b == nil || len(r.narrow) == 0 {
-		return b, err
-	}
-	defer b.Release()
-	cols := slices.Clone(b.Columns())
-	fields := slices.Clone(b.Schema().Fields())
-	var made []arrow.Array
-	defer func() {
-		for _, m := range made {
-			m.Release()
-		}
-	}()
-	for _, i := range r.narrow {
-		n, err := narrowToInt2(cols[i])
-		if err != nil {
-			return nil, fmt.Errorf("read column %s: %w", fields[i].Name, err)
-		}
-		made = append(made, n)
-		cols[i] = n
-		fields[i].Type = arrow.PrimitiveTypes.Int16
-	}
-	md := b.Schema().Metadata()
-	return array.NewRecordBatch(arrow.NewSchema(fields, &md), cols, b.NumRows()), nil
-}
-
-func (r recordStream) Close() error { return r.st.Close() }
+func (r recordStream) Next() (arrow.RecordBatch, error) { return r.st.Next() }
+func (r recordStream) Close() error                     { return r.st.Close() }

@@ -141,13 +141,25 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			}
 			return true, nil
 		})
-	case "obj_description", "shobj_description":
-		if len(args) == 1 {
-			return fn([]types.T{types.OID}, types.Text, func([]any) (any, error) { return nil, nil })
-		}
+	case "shobj_description":
 		return fn([]types.T{types.OID, types.Name}, types.Text, func([]any) (any, error) { return nil, nil })
+	case "obj_description":
+		if len(args) == 1 {
+			return fn([]types.T{types.OID}, types.Text, func(a []any) (any, error) { return tableComment(index, a, 0) })
+		}
+		return fn([]types.T{types.OID, types.Name}, types.Text, func(a []any) (any, error) {
+			if a[1] == nil || a[1].(string) != "pg_class" {
+				return nil, nil
+			}
+			return tableComment(index, a, 0)
+		})
 	case "col_description":
-		return fn([]types.T{types.OID, types.Int4}, types.Text, func([]any) (any, error) { return nil, nil })
+		return fn([]types.T{types.OID, types.Int4}, types.Text, func(a []any) (any, error) {
+			if a[1] == nil {
+				return nil, nil
+			}
+			return tableComment(index, a, int(a[1].(int64)))
+		})
 	case "pg_get_expr":
 		// SQE has no stored expressions (defaults, index predicates) yet.
 		if len(args) == 3 {

@@ -87,10 +87,12 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 			// out of the catalog rather than failing every introspection.
 			continue
 		}
-		out = append(out, pgcatalog.TableInfo{
+		info := pgcatalog.TableInfo{
 			Namespace: namespace, Name: name, OID: a.OID(),
 			Columns: a.Columns(), RowEstimate: a.RowEstimate(),
-		})
+		}
+		addComments(&info, t)
+		out = append(out, info)
 	}
 	return out, nil
 }

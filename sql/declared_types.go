@@ -2,42 +2,13 @@ package sql
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
-	"github.com/sqe-db/sqe/sql/types"
 )
-
-// declaredColumnType is the type a column was declared with when the
-// table records one (storage.Table.DeclaredType) that its stored type
-// can hold: smallint over integer, varchar(n) over text. ok is false
-// otherwise, and the stored type stands.
-func declaredColumnType(declared string, stored types.T) (types.T, bool) {
-	d := strings.ToLower(strings.TrimSpace(declared))
-	switch {
-	case d == "smallint" || d == "int2":
-		return types.Int2, stored.OID == types.OIDInt4
-	case stored.OID != types.OIDText:
-		return types.T{}, false
-	case d == "varchar" || d == "character varying":
-		return types.Varchar, true
-	}
-	for _, prefix := range []string{"varchar(", "character varying("} {
-		if rest, ok := strings.CutPrefix(d, prefix); ok {
-			n, err := strconv.ParseInt(strings.TrimSuffix(rest, ")"), 10, 32)
-			if err != nil || !strings.HasSuffix(rest, ")") || n < 1 {
-				return types.T{}, false
-			}
-			return types.VarcharN(int32(n)), true
-		}
-	}
-	return types.T{}, false
-}
 
 // narrowToInt2 converts a stored integer column of a smallint column to
 // smallint. Values written through SQE fit; one that does not (another

@@ -35,9 +35,9 @@ func TestDeclaredColumnTypes(t *testing.T) {
 	if err := cat.CreateNamespace(ctx, "decl"); err != nil {
 		t.Fatal(err)
 	}
-	tbl, err := cat.CreateTable(ctx, "decl", "small", schema, storage.CreateTableOptions{Properties: map[string]string{
-		storage.DeclaredTypeProperty("i2"): "smallint",
-		storage.DeclaredTypeProperty("vc"): "varchar(5)",
+	tbl, err := cat.CreateTable(ctx, "decl", "small", schema, storage.CreateTableOptions{ColumnProperties: map[string]map[string]string{
+		"i2": {storage.DeclaredTypeKey: "smallint"},
+		"vc": {storage.DeclaredTypeKey: "character varying(5)"},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -150,6 +150,9 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 			return nil, pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
+	if res, ok, err := s.runDDL(ctx, n, stmt.node.query); ok {
+		return res, err
+	}
 	switch x := n.Node.(type) {
 	case *pg_query.Node_SelectStmt:
 		s.markQueried()

@@ -81,7 +81,7 @@ func formatType(oid uint32, typmod int32) string {
 		if typmod >= 4 {
 			t.Precision, t.Scale = (typmod-4)>>16, (typmod-4)&0xffff
 		}
-	case types.OIDVarchar:
+	case types.OIDVarchar, types.OIDBpchar:
 		if typmod >= 4 {
 			t.Precision = typmod - 4
 		}

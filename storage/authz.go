@@ -22,6 +22,8 @@ const (
 	ActionCreateTable     Action = "CREATE_TABLE_DIRECT"
 	ActionUpdateTable     Action = "UPDATE_TABLE"
 	ActionDropTable       Action = "DROP_TABLE_WITHOUT_PURGE"
+	ActionDropNamespace   Action = "DROP_NAMESPACE"
+	ActionRenameTable     Action = "RENAME_TABLE"
 )
 
 // Authorizer decides gate one for the embedded catalog. A nil error allows;

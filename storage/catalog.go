@@ -16,6 +16,9 @@ type Catalog interface {
 	NamespaceExists(ctx context.Context, ns string) (bool, error)
 	// CreateNamespace fails with ErrAlreadyExists if ns is present.
 	CreateNamespace(ctx context.Context, ns string) error
+	// DropNamespace removes an empty namespace. It fails with
+	// ErrNoSuchNamespace, or ErrNotEmpty while ns still holds tables.
+	DropNamespace(ctx context.Context, ns string) error
 	// ListTables returns the table names in ns, sorted.
 	ListTables(ctx context.Context, ns string) ([]string, error)
 	// LoadTable fails with ErrNoSuchNamespace or ErrNoSuchTable.
@@ -23,6 +26,12 @@ type Catalog interface {
 	// CreateTable makes an empty format-version 2 table. Non-nullable
 	// fields become required columns.
 	CreateTable(ctx context.Context, ns, name string, schema *arrow.Schema, opts CreateTableOptions) (*Table, error)
+	// DropTable removes the table from the catalog (its files stay, as
+	// Iceberg's drop without purge leaves them). ErrNoSuchTable if absent.
+	DropTable(ctx context.Context, ns, name string) error
+	// RenameTable renames a table within its namespace; ErrAlreadyExists
+	// if the new name is taken.
+	RenameTable(ctx context.Context, ns, from, to string) (*Table, error)
 	Close() error
 }
 
@@ -31,6 +40,14 @@ type CreateTableOptions struct {
 	// Properties become Iceberg table properties. The storage-managed keys
 	// (format version and delete mode) are always set by CreateTable.
 	Properties map[string]string
+	// Partitioning is the table's Iceberg partition spec, in order; empty
+	// means unpartitioned.
+	Partitioning []PartitionField
+	// ColumnProperties are per-column table properties, by column name
+	// and then key prefix: each is stored as the property
+	// "<prefix>.<field id>", so that it follows the column's id across
+	// renames, as Iceberg resolves columns.
+	ColumnProperties map[string]map[string]string
 }
 
 // Table properties every table created here carries. One delete mode per

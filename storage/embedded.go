@@ -181,12 +181,28 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 
 	props := iceberg.Properties{}
 	maps.Copy(props, opts.Properties)
+	if err := addColumnProperties(props, sc, opts.ColumnProperties); err != nil {
+		return nil, err
+	}
 	props[propFormatVersion] = formatVersion
 	props[propDeleteMode] = deleteMode
 
-	tbl, err := c.cat.CreateTable(ctx, table.Identifier{ns, name}, sc, catalog.WithProperties(props))
+	createOpts := []catalog.CreateTableOpt{catalog.WithProperties(props)}
+	if len(opts.Partitioning) > 0 {
+		spec, err := partitionSpec(opts.Partitioning, sc)
+		if err != nil {
+			return nil, err
+		}
+		createOpts = append(createOpts, catalog.WithPartitionSpec(spec))
+	}
+	tbl, err := c.cat.CreateTable(ctx, table.Identifier{ns, name}, sc, createOpts...)
 	switch {
 	case err == nil:
+		if !sameFieldIDs(sc, tbl.Schema()) {
+			// Column properties are keyed by the ids assigned above.
+			return nil, errors.Join(fmt.Errorf("create table %s: the catalog renumbered the columns", id),
+				c.cat.DropTable(ctx, table.Identifier{ns, name}))
+		}
 		return newTable(c, id, tbl)
 	case errors.Is(err, catalog.ErrTableAlreadyExists), errors.Is(err, catalog.ErrViewAlreadyExists):
 		return nil, tableExists(id, err)

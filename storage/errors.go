@@ -13,7 +13,9 @@ var (
 	ErrNoSuchNamespace = errors.New("no such namespace")
 	ErrNoSuchTable     = errors.New("no such table")
 	ErrAlreadyExists   = errors.New("already exists")
-	ErrForbidden       = errors.New("forbidden")
+	// ErrNotEmpty is a namespace that still holds tables.
+	ErrNotEmpty  = errors.New("not empty")
+	ErrForbidden = errors.New("forbidden")
 	// ErrConstraint is a batch that does not fit the table: a NULL in a
 	// NOT NULL column, or a column that is missing or of the wrong type.
 	ErrConstraint = errors.New("constraint violation")

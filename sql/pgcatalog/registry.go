@@ -19,6 +19,7 @@ var rowFuncs = map[string]rowFunc{
 	"pg_catalog.pg_tables":           pgTablesRows,
 	"pg_catalog.pg_stat_user_tables": statUserTablesRows,
 	"pg_catalog.pg_stat_activity":    activityRows,
+	"pg_catalog.pg_description":      descriptionRows,
 	"information_schema.schemata":    schemataRows,
 	"information_schema.tables":      infoTablesRows,
 	"information_schema.columns":     infoColumnsRows,

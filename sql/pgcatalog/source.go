@@ -33,6 +33,11 @@ type TableInfo struct {
 	Columns         []planner.TableColumn
 	// RowEstimate is the table-level row count from metadata, or -1.
 	RowEstimate int64
+	// Comment is the table's comment (COMMENT ON TABLE), "" for none.
+	Comment string
+	// ColumnComments are the columns' comments by position, "" for none;
+	// shorter than Columns when the last ones have none.
+	ColumnComments []string
 }
 
 // Well-known object ids, as PostgreSQL 15 assigns them.
