@@ -59,6 +59,7 @@ func compileAggCall(a *planner.AggCall, input []planner.Column) (arg, delim eval
 type callLayout struct {
 	arg, delim, filter int
 	order              []int
+	row                []int // the fields of a row-valued argument
 }
 
 // callInputs evaluates a call's inputs into one struct array.
@@ -120,6 +121,13 @@ func compileCallInputs(a *planner.AggCall, input []planner.Column) (evaluator, a
 			return nil, nil, err
 		}
 		lay.order = append(lay.order, i)
+	}
+	for _, e := range a.RowArgs {
+		i, err := add(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		lay.row = append(lay.row, i)
 	}
 	if len(in.evs) == 0 {
 		// count(*) FILTER (...) always has its filter; this is a plan
@@ -349,6 +357,12 @@ func (c *callAcc) sortGroups(cols []arrow.Array, perm, starts []int32) error {
 		}
 		keys = []planner.SortKey{{Expr: c.call.Arg}}
 		pos = []int{c.lay.arg}
+		if len(c.lay.row) > 0 {
+			keys, pos = nil, c.lay.row
+			for _, e := range c.call.RowArgs {
+				keys = append(keys, planner.SortKey{Expr: e})
+			}
+		}
 	}
 	cmps := make([]func(i, j int) int, len(keys))
 	for k, key := range keys {
@@ -376,7 +390,7 @@ func (c *callAcc) sortGroups(cols []arrow.Array, perm, starts []int32) error {
 // delimiters) in each sorted group.
 func (c *callAcc) distinct(cols []arrow.Array, perm, starts []int32) ([]int32, []int32, error) {
 	var eqs []func(i, j int) int
-	for _, p := range []int{c.lay.arg, c.lay.delim} {
+	for _, p := range append([]int{c.lay.arg, c.lay.delim}, c.lay.row...) {
 		if p < 0 {
 			continue
 		}
@@ -414,6 +428,11 @@ func (c *callAcc) distinct(cols []arrow.Array, perm, starts []int32) ([]int32, [
 func (c *callAcc) exprType(p int) types.T {
 	if p == c.lay.delim {
 		return c.call.Delim.Type()
+	}
+	for i, r := range c.lay.row {
+		if p == r {
+			return c.call.RowArgs[i].Type()
+		}
 	}
 	return c.call.Arg.Type()
 }
