@@ -151,6 +151,11 @@ func (b *Binder) applyLimit(s *pg_query.SelectStmt, node Node) (Node, error) {
 		return nil, err
 	}
 	lim.Input = node
+	if s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		if err := withTies(lim); err != nil {
+			return nil, err
+		}
+	}
 	return lim, nil
 }
 
