@@ -29,6 +29,8 @@ type target struct {
 }
 
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
+	keepUnknown := b.setOpBranch && keepsUnknownColumns(s)
+	b.setOpBranch = false
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
 	}
@@ -162,7 +164,7 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	proj := &Project{Input: node}
 	for _, t := range all {
 		e := t.expr
-		if isUnknown(e) {
+		if isUnknown(e) && !(keepUnknown && isConstant(e)) {
 			var err error
 			if e, err = b.cast(e, types.Text, 0); err != nil {
 				return nil, err
