@@ -364,6 +364,12 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 	if fc.AggStar || fc.AggDistinct || fc.Over != nil || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
 		return nil, b.errAt(fc.Location, pgerror.WrongObjectType, "%s is not an aggregate function", f.Name)
 	}
+	if needsPositionalCall(fc, f) {
+		var err error
+		if fc, err = b.positionalCall(fc, f, ec); err != nil {
+			return nil, err
+		}
+	}
 	args := make([]Expr, len(fc.Args))
 	argTypes := make([]types.T, len(fc.Args))
 	for i, n := range fc.Args {

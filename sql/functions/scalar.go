@@ -12,6 +12,9 @@ type Scalar struct {
 	Name      string
 	Leakproof bool
 	Resolve   func(args []types.T) (argTypes []types.T, result types.T, ok bool)
+	// Params name the parameters, for calls with named arguments; nil
+	// when the function takes positional arguments only.
+	Params []Param
 }
 
 // textArgs accepts n string (or untyped) arguments, n in [min, max].
@@ -176,6 +179,9 @@ var scalars = map[string]Scalar{
 // LookupScalar returns the scalar function named name.
 func LookupScalar(name string) (Scalar, bool) {
 	f, ok := scalars[strings.ToLower(name)]
+	if ok {
+		f.Params = scalarParams[f.Name]
+	}
 	return f, ok
 }
 
