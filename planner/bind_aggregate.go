@@ -90,6 +90,11 @@ func (b *Binder) bindAggArgs(fc *pg_query.FuncCall, name string, call *AggCall, 
 		}
 		call.Arg, call.Delim = arg, delim
 		argType = arg.Type()
+	case len(fc.Args) == 1 && isRow(fc.Args[0]):
+		if err := b.bindRowAggArg(fc, name, call, bindArg); err != nil {
+			return types.T{}, err
+		}
+		argType = call.Arg.Type()
 	case len(fc.Args) == 2 && agg.Regression:
 		if err := b.bindRegressionArgs(fc, name, call, bindArg); err != nil {
 			return types.T{}, err

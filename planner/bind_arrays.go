@@ -22,8 +22,8 @@ func lowerBound(t types.T) int64 {
 	return 1
 }
 
-// bindIndirection binds a[i]. Slices (a[i:j]) and field selection
-// ((f(x)).field) are refused.
+// bindIndirection binds a[i] and a[i:j] (see bindSlice), and field
+// selection of composite calls ((f(x)).field).
 func (b *Binder) bindIndirection(ind *pg_query.A_Indirection, ec *exprCtx) (Expr, error) {
 	if isFieldSelection(ind) {
 		return b.bindFieldSelection(ind, ec)
@@ -32,10 +32,13 @@ func (b *Binder) bindIndirection(ind *pg_query.A_Indirection, ec *exprCtx) (Expr
 	if err != nil {
 		return nil, err
 	}
+	if isSliceIndirection(ind) {
+		return b.bindSlice(arr, ind, ec)
+	}
 	for _, n := range ind.Indirection {
 		idx := n.GetAIndices()
-		if idx == nil || idx.IsSlice || idx.Uidx == nil {
-			return nil, pgerror.Unsupported("array slices and field selection are not supported yet")
+		if idx == nil || idx.Uidx == nil {
+			return nil, pgerror.Unsupported("field selection is not supported yet")
 		}
 		if arr, err = b.subscript(arr, idx.Uidx, ec, ind.Arg); err != nil {
 			return nil, err

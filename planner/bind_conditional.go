@@ -406,6 +406,12 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 	if fc.AggStar || fc.AggDistinct || fc.Over != nil || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
 		return nil, b.errAt(fc.Location, pgerror.WrongObjectType, "%s is not an aggregate function", f.Name)
 	}
+	if needsPositionalCall(fc, f) {
+		var err error
+		if fc, err = b.positionalCall(fc, f, ec); err != nil {
+			return nil, err
+		}
+	}
 	args := make([]Expr, len(fc.Args))
 	argTypes := make([]types.T, len(fc.Args))
 	for i, n := range fc.Args {
@@ -450,32 +456,14 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 	if rewritten := quantifiedSubLink(sl); rewritten != nil {
 		return b.bindExpr(rewritten, ec)
 	}
-	sel := sl.Subselect.GetSelectStmt()
-	if sel == nil {
-		return nil, b.unsupportedNode(sl.Subselect)
+	if e, ok, err := b.bindRowSubLink(sl, ec); ok {
+		return e, err
 	}
-	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
-		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope),
-		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive}
-	plan, err := inner.bindSelect(sel)
-	b.nextID = inner.nextID
+	plan, outer, err := b.bindSubqueryPlan(sl, ec)
 	if err != nil {
 		return nil, err
 	}
-	// Outer columns from beyond this query are outer references here too,
-	// so that this query's evaluator passes them down.
-	own := map[ColumnID]bool{}
-	for _, c := range ec.scope.cols {
-		own[c.ID] = true
-	}
-	for _, c := range inner.correlated {
-		if !own[c.ID] {
-			b.noteCorrelated(c)
-		}
-	}
-	plan = Optimize(&Plan{Root: plan}).Root
 	cols := plan.Columns()
-	outer := inner.correlated
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		return &Subquery{Kind: ExistsSubquery, Plan: plan, Typ: types.Bool, Outer: outer}, nil
@@ -520,9 +508,40 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 			}
 			plan = &Project{Input: plan, Exprs: []Expr{conv}, Cols: []Column{b.newColumn(c.Name, Column{Type: ct, Nullable: true})}}
 		}
-		return &Subquery{Kind: InSubquery, Plan: plan, Arg: arg, Typ: types.Bool, Outer: outer}, nil
+		return &Subquery{Kind: InSubquery, Plan: plan, Args: []Expr{arg}, Typ: types.Bool, Outer: outer}, nil
 	}
 	return nil, pgerror.Unsupported("%s subqueries are not supported yet", strings.TrimSuffix(sl.SubLinkType.String(), "_SUBLINK"))
+}
+
+// bindSubqueryPlan binds and optimizes a subquery's SELECT with this
+// query's scope as its outer scope, and returns its plan and the
+// enclosing columns it reads.
+func (b *Binder) bindSubqueryPlan(sl *pg_query.SubLink, ec *exprCtx) (Node, []Column, error) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return nil, nil, b.unsupportedNode(sl.Subselect)
+	}
+	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
+		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope),
+		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive}
+	plan, err := inner.bindSelect(sel)
+	b.nextID = inner.nextID
+	if err != nil {
+		return nil, nil, err
+	}
+	// Outer columns from beyond this query are outer references here too,
+	// so that this query's evaluator passes them down.
+	own := map[ColumnID]bool{}
+	for _, c := range ec.scope.cols {
+		own[c.ID] = true
+	}
+	for _, c := range inner.correlated {
+		if !own[c.ID] {
+			b.noteCorrelated(c)
+		}
+	}
+	plan = Optimize(&Plan{Root: plan}).Root
+	return plan, inner.correlated, nil
 }
 
 // bindArrayCompare binds x op ANY/ALL (array value).

@@ -135,8 +135,8 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 	case *pg_query.Node_BoolExpr:
 		return b.bindBoolExpr(x.BoolExpr, ec)
 	case *pg_query.Node_NullTest:
-		if x.NullTest.Argisrow {
-			return nil, pgerror.Unsupported("row-valued IS NULL is not supported yet")
+		if x.NullTest.Argisrow || isRow(x.NullTest.Arg) {
+			return b.bindRowNullTest(x.NullTest, ec)
 		}
 		arg, err := b.bindExpr(x.NullTest.Arg, ec)
 		if err != nil {
@@ -427,6 +427,9 @@ func castSupported(from, to types.T) bool {
 }
 
 func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
+	if e, ok, err := b.bindRowAExpr(a, ec); ok {
+		return e, err
+	}
 	if a.Kind != pg_query.A_Expr_Kind_AEXPR_OP {
 		return b.bindSpecialAExpr(a, ec)
 	}
@@ -746,6 +749,25 @@ func walkAST(n *pg_query.Node, visit func(*pg_query.FuncCall)) {
 		}
 	case *pg_query.Node_CollateClause:
 		walkAST(x.CollateClause.Arg, visit)
+	case *pg_query.Node_AIndirection:
+		// (array_agg(x))[1]: the call under a subscript or slice.
+		walkAST(x.AIndirection.Arg, visit)
+		for _, ind := range x.AIndirection.Indirection {
+			if idx := ind.GetAIndices(); idx != nil {
+				walkAST(idx.Lidx, visit)
+				walkAST(idx.Uidx, visit)
+			}
+		}
+	case *pg_query.Node_RowExpr:
+		for _, a := range x.RowExpr.Args {
+			walkAST(a, visit)
+		}
+	case *pg_query.Node_AArrayExpr:
+		for _, a := range x.AArrayExpr.Elements {
+			walkAST(a, visit)
+		}
+	case *pg_query.Node_NamedArgExpr:
+		walkAST(x.NamedArgExpr.Arg, visit)
 	case *pg_query.Node_SubLink:
 		// Aggregates inside a subquery belong to it.
 		walkAST(x.SubLink.Testexpr, visit)

@@ -18,8 +18,6 @@ func refuseUnsupportedSelect(s *pg_query.SelectStmt) error {
 		return pgerror.Unsupported("FOR UPDATE/SHARE is not supported")
 	case s.GroupDistinct:
 		return pgerror.Unsupported("GROUP BY DISTINCT is not supported yet")
-	case s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES:
-		return pgerror.Unsupported("FETCH FIRST ... WITH TIES is not supported yet")
 	}
 	return nil
 }
@@ -31,6 +29,8 @@ type target struct {
 }
 
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
+	keepUnknown := b.setOpBranch && keepsUnknownColumns(s)
+	b.setOpBranch = false
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	proj := &Project{Input: node}
 	for _, t := range all {
 		e := t.expr
-		if isUnknown(e) {
+		if isUnknown(e) && !(keepUnknown && isConstant(e)) {
 			var err error
 			if e, err = b.cast(e, types.Text, 0); err != nil {
 				return nil, err
@@ -506,37 +506,17 @@ func (b *Binder) bindOrderBy(list []*pg_query.Node, targets []target, ec *exprCt
 
 func (b *Binder) bindLimit(s *pg_query.SelectStmt) (*Limit, error) {
 	lim := &Limit{Count: -1}
-	eval := func(n *pg_query.Node, what string) (int64, bool, error) {
-		e, err := b.bindExpr(n, &exprCtx{scope: &scope{}, clause: what})
-		if err != nil {
-			return 0, false, err
-		}
-		if p, ok := e.(*Param); ok {
-			// Preparing: the count is known only at execution.
-			if _, err := b.coerce(p, types.Int8, 0); err != nil {
-				return 0, false, err
-			}
-			return 0, true, nil
-		}
-		c, ok := e.(*Const)
-		if !ok {
-			return 0, false, pgerror.Unsupported("non-constant %s is not supported yet", what)
-		}
-		if c.Value == nil {
-			return 0, true, nil
-		}
-		v, err := convertConst(c.Value, c.Typ, types.Int8)
-		if err != nil {
-			return 0, false, err
-		}
-		return v.(int64), false, nil
-	}
 	if s.LimitCount != nil {
-		v, isNull, err := eval(s.LimitCount, "LIMIT")
+		v, e, isNull, err := b.bindLimitValue(s.LimitCount, "LIMIT")
 		if err != nil {
 			return nil, err
 		}
-		if !isNull {
+		switch {
+		case e != nil:
+			lim.CountExpr = e
+		case isNull && s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES && !b.preparing():
+			return nil, pgerror.New(pgerror.InvalidRowCountInLimitClause, "row count cannot be null in FETCH FIRST ... WITH TIES clause")
+		case !isNull:
 			if v < 0 {
 				return nil, pgerror.New(pgerror.InvalidRowCountInLimitClause, "LIMIT must not be negative")
 			}
@@ -544,14 +524,14 @@ func (b *Binder) bindLimit(s *pg_query.SelectStmt) (*Limit, error) {
 		}
 	}
 	if s.LimitOffset != nil {
-		v, _, err := eval(s.LimitOffset, "OFFSET")
+		v, e, _, err := b.bindLimitValue(s.LimitOffset, "OFFSET")
 		if err != nil {
 			return nil, err
 		}
 		if v < 0 {
 			return nil, pgerror.New(pgerror.InvalidRowCountInResultOffsetClause, "OFFSET must not be negative")
 		}
-		lim.Offset = v
+		lim.Offset, lim.OffsetExpr = v, e
 	}
 	return lim, nil
 }

@@ -13,10 +13,12 @@ import (
 // queries, their columns converted to common types, and ORDER BY and
 // LIMIT of the statement apply to the combined rows.
 func (b *Binder) bindSetOp(s *pg_query.SelectStmt) (Node, error) {
+	b.setOpBranch = true
 	left, err := b.bindSelect(s.Larg)
 	if err != nil {
 		return nil, err
 	}
+	b.setOpBranch = true
 	right, err := b.bindSelect(s.Rarg)
 	if err != nil {
 		return nil, err
@@ -38,6 +40,12 @@ func (b *Binder) bindSetOp(s *pg_query.SelectStmt) (Node, error) {
 			t = types.Text
 		}
 		outTypes[i] = t
+	}
+	if left, err = b.resolveUnknownColumns(left, outTypes); err != nil {
+		return nil, err
+	}
+	if right, err = b.resolveUnknownColumns(right, outTypes); err != nil {
+		return nil, err
 	}
 	if left, err = b.convertColumns(left, outTypes); err != nil {
 		return nil, err
@@ -151,6 +159,11 @@ func (b *Binder) applyLimit(s *pg_query.SelectStmt, node Node) (Node, error) {
 		return nil, err
 	}
 	lim.Input = node
+	if s.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		if err := withTies(lim); err != nil {
+			return nil, err
+		}
+	}
 	return lim, nil
 }
 

@@ -83,12 +83,19 @@ func existenceJoin(left Node, c Expr) *Join {
 		on = append(on, outerAsColumns(p, outer))
 	}
 	if sq.Kind == InSubquery {
-		eq, _ := functions.LookupOperator("=")
-		match := Expr(&BinOp{Op: eq, L: sq.Arg, R: outerAsColumns(outs[0], outer), Typ: types.Bool})
-		if negated {
-			match = nullAwareMatch(match.(*BinOp))
+		if negated && len(sq.Args) != 1 {
+			// A row NOT IN is NULL when any field pair is: no anti join
+			// condition says that; the per-row path keeps it.
+			return nil
 		}
-		on = append(on, match)
+		eq, _ := functions.LookupOperator("=")
+		for i, arg := range sq.Args {
+			match := Expr(&BinOp{Op: eq, L: arg, R: outerAsColumns(outs[i], outer), Typ: types.Bool})
+			if negated {
+				match = nullAwareMatch(match.(*BinOp))
+			}
+			on = append(on, match)
+		}
 	}
 	if !hasHashKey(on, leftCols, columnSet(core.Columns())) {
 		return nil

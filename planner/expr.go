@@ -162,6 +162,10 @@ type AggCall struct {
 	// (string_agg), a regression aggregate's X (corr(Y, X)), a pair
 	// aggregate's value (json_object_agg).
 	Delim Expr
+	// RowArgs are the fields of a row-valued argument, count(DISTINCT (a,
+	// b)). A row is never NULL, so Arg is then a non-NULL stand-in and
+	// DISTINCT compares the fields (NULLs equal, as records compare).
+	RowArgs []Expr
 	// Distinct feeds each distinct argument value once: agg(DISTINCT x).
 	Distinct bool
 	// Filter keeps the rows for which it is true: FILTER (WHERE ...).
@@ -188,9 +192,12 @@ func (a *AggCall) String() string {
 		if a.Distinct {
 			b.WriteString("DISTINCT ")
 		}
-		if a.Arg == nil {
+		switch {
+		case len(a.RowArgs) > 0:
+			fmt.Fprintf(&b, "ROW(%s)", joinExprs(a.RowArgs))
+		case a.Arg == nil:
 			b.WriteByte('*')
-		} else {
+		default:
 			b.WriteString(a.Arg.String())
 		}
 		if a.Delim != nil {
@@ -243,7 +250,7 @@ func (a *AggCall) Exprs() []Expr {
 	for _, k := range a.OrderBy {
 		out = append(out, k.Expr)
 	}
-	return out
+	return append(out, a.RowArgs...)
 }
 
 // SplitConjuncts flattens a tree of ANDs into its conjuncts.
@@ -283,8 +290,8 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 			ExprColumns(x.Else, set)
 		}
 	case *Subquery:
-		if x.Arg != nil {
-			ExprColumns(x.Arg, set)
+		for _, a := range x.Args {
+			ExprColumns(a, set)
 		}
 		for _, c := range x.Outer {
 			set[c.ID] = true
@@ -409,9 +416,11 @@ const (
 // enclosing row's Outer columns (as OuterRefs in Plan) and is run once per
 // distinct combination of their values.
 type Subquery struct {
-	Kind  SubqueryKind
-	Plan  Node
-	Arg   Expr // the tested value of IN
+	Kind SubqueryKind
+	Plan Node
+	// Args are the tested values of IN: one value, or the fields of a
+	// row, (a, b) IN (SELECT x, y ...), compared column by column.
+	Args  []Expr
 	Typ   types.T
 	Outer []Column
 }
@@ -437,7 +446,10 @@ func (s *Subquery) String() string {
 	case ExistsSubquery:
 		return "EXISTS(subquery)"
 	case InSubquery:
-		return fmt.Sprintf("%s IN (subquery)", s.Arg)
+		if len(s.Args) == 1 {
+			return fmt.Sprintf("%s IN (subquery)", s.Args[0])
+		}
+		return fmt.Sprintf("(%s) IN (subquery)", joinExprs(s.Args))
 	}
 	return "(subquery)"
 }

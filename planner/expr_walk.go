@@ -48,9 +48,7 @@ func exprChildren(e Expr) []Expr {
 		}
 		return out
 	case *Subquery:
-		if x.Arg != nil {
-			return []Expr{x.Arg}
-		}
+		return x.Args
 	case *ArrayExpr:
 		return x.Elems
 	case *ArrayCompare:
@@ -111,12 +109,10 @@ func mapExpr(e Expr, f func(Expr) Expr) Expr {
 			e = &c
 		}
 	case *Subquery:
-		if x.Arg != nil {
-			if a := m(x.Arg); a != x.Arg {
-				c := *x
-				c.Arg = a
-				e = &c
-			}
+		if args, changed := mapExprs(x.Args, m); changed {
+			c := *x
+			c.Args = args
+			e = &c
 		}
 	case *ArrayExpr:
 		if elems, changed := mapExprs(x.Elems, m); changed {

@@ -104,6 +104,15 @@ type Limit struct {
 	Input  Node
 	Count  int64
 	Offset int64
+	// CountExpr and OffsetExpr, when set, are constant expressions (1 + 1,
+	// a scalar subquery) computed when the plan runs; they replace Count
+	// and Offset, NULL meaning no limit and no offset.
+	CountExpr, OffsetExpr Expr
+	// WithTies (FETCH FIRST n ROWS WITH TIES) also passes the rows after
+	// the last counted one that are equal to it in TieKeys, the ORDER BY
+	// of the sorted input.
+	WithTies bool
+	TieKeys  []SortKey
 }
 
 func (l *Limit) Columns() []Column { return l.Input.Columns() }
@@ -159,7 +168,17 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		}
 		fmt.Fprintf(b, "Sort %s", strings.Join(keys, ", "))
 	case *Limit:
-		fmt.Fprintf(b, "Limit count=%d offset=%d", x.Count, x.Offset)
+		count, offset := fmt.Sprint(x.Count), fmt.Sprint(x.Offset)
+		if x.CountExpr != nil {
+			count = x.CountExpr.String()
+		}
+		if x.OffsetExpr != nil {
+			offset = x.OffsetExpr.String()
+		}
+		fmt.Fprintf(b, "Limit count=%s offset=%s", count, offset)
+		if x.WithTies {
+			b.WriteString(" with ties")
+		}
 	case OneRow:
 		b.WriteString("OneRow")
 	case *Append:

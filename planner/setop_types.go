@@ -1,6 +1,10 @@
 package planner
 
-import "github.com/sqe-db/sqe/sql/types"
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/types"
+)
 
 // setOpColumnType is the type of one output column of UNION, INTERSECT or
 // EXCEPT. PostgreSQL's select_common_type keeps a string type both sides
@@ -22,4 +26,56 @@ func setOpColumnType(l, r types.T) (types.T, bool) {
 		return l, true
 	}
 	return commonType(l, r)
+}
+
+// A plain SELECT branch of a set operation leaves its untyped literal
+// columns (SELECT NULL, SELECT 'x') untyped, and they take the type the
+// set operation resolves from its other branches, as PostgreSQL's
+// select_common_type does: NULL::int UNION SELECT NULL is integer. A
+// branch with DISTINCT, ORDER BY or LIMIT resolves its literals to text
+// itself first, as PostgreSQL's does; so does a set operation whose
+// branches are all untyped.
+
+// keepsUnknownColumns reports whether the branch s leaves its untyped
+// literal columns to the set operation.
+func keepsUnknownColumns(s *pg_query.SelectStmt) bool {
+	return s.Op == pg_query.SetOperation_SETOP_NONE && len(s.ValuesLists) == 0 && len(s.DistinctClause) == 0 &&
+		len(s.SortClause) == 0 && s.LimitCount == nil && s.LimitOffset == nil
+}
+
+// isConstant reports whether e is a literal.
+func isConstant(e Expr) bool {
+	_, ok := e.(*Const)
+	return ok
+}
+
+// resolveUnknownColumns gives the untyped literal columns of a branch the
+// set operation's column types, converting the literals themselves.
+func (b *Binder) resolveUnknownColumns(n Node, want []types.T) (Node, error) {
+	p, ok := n.(*Project)
+	if !ok {
+		return n, nil
+	}
+	var out *Project
+	for i, c := range p.Cols {
+		if c.Type.OID != types.OIDUnknown {
+			continue
+		}
+		if out == nil {
+			cp := *p
+			cp.Exprs = append([]Expr(nil), p.Exprs...)
+			cp.Cols = append([]Column(nil), p.Cols...)
+			out = &cp
+		}
+		e, err := b.coerceResult(p.Exprs[i], want[i])
+		if err != nil {
+			return nil, err
+		}
+		out.Exprs[i] = e
+		out.Cols[i].Type = want[i]
+	}
+	if out == nil {
+		return n, nil
+	}
+	return out, nil
 }

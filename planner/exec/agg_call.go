@@ -59,6 +59,7 @@ func compileAggCall(a *planner.AggCall, input []planner.Column) (arg, delim eval
 type callLayout struct {
 	arg, delim, filter int
 	order              []int
+	row                []int // the fields of a row-valued argument
 }
 
 // callInputs evaluates a call's inputs into one struct array.
@@ -120,6 +121,13 @@ func compileCallInputs(a *planner.AggCall, input []planner.Column) (evaluator, a
 			return nil, nil, err
 		}
 		lay.order = append(lay.order, i)
+	}
+	for _, e := range a.RowArgs {
+		i, err := add(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		lay.row = append(lay.row, i)
 	}
 	if len(in.evs) == 0 {
 		// count(*) FILTER (...) always has its filter; this is a plan
@@ -346,12 +354,20 @@ func (c *callAcc) sortGroups(cols []arrow.Array, perm, starts []int32) error {
 	if c.call.Distinct {
 		// Equal arguments must end up next to each other for distinct to
 		// drop them: the arguments break the ORDER BY's ties, the second
-		// (corr(DISTINCT y, x)'s x) too.
-		keys = append(keys, planner.SortKey{Expr: c.call.Arg})
-		pos = append(pos, c.lay.arg)
-		if c.call.Delim != nil {
-			keys = append(keys, planner.SortKey{Expr: c.call.Delim})
-			pos = append(pos, c.lay.delim)
+		// (corr(DISTINCT y, x)'s x) too, or a row argument's fields.
+		switch {
+		case len(c.lay.row) > 0:
+			for i, e := range c.call.RowArgs {
+				keys = append(keys, planner.SortKey{Expr: e})
+				pos = append(pos, c.lay.row[i])
+			}
+		default:
+			keys = append(keys, planner.SortKey{Expr: c.call.Arg})
+			pos = append(pos, c.lay.arg)
+			if c.call.Delim != nil {
+				keys = append(keys, planner.SortKey{Expr: c.call.Delim})
+				pos = append(pos, c.lay.delim)
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -383,7 +399,7 @@ func (c *callAcc) sortGroups(cols []arrow.Array, perm, starts []int32) error {
 // delimiters) in each sorted group.
 func (c *callAcc) distinct(cols []arrow.Array, perm, starts []int32) ([]int32, []int32, error) {
 	var eqs []func(i, j int) int
-	for _, p := range []int{c.lay.arg, c.lay.delim} {
+	for _, p := range append([]int{c.lay.arg, c.lay.delim}, c.lay.row...) {
 		if p < 0 {
 			continue
 		}
@@ -421,6 +437,11 @@ func (c *callAcc) distinct(cols []arrow.Array, perm, starts []int32) ([]int32, [
 func (c *callAcc) exprType(p int) types.T {
 	if p == c.lay.delim {
 		return c.call.Delim.Type()
+	}
+	for i, r := range c.lay.row {
+		if p == r {
+			return c.call.RowArgs[i].Type()
+		}
 	}
 	return c.call.Arg.Type()
 }

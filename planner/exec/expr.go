@@ -101,12 +101,12 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		return f, nil
 	case *planner.Subquery:
 		sq := &subqueryEval{node: x}
-		if x.Arg != nil {
-			arg, err := compile(x.Arg, input)
+		for _, a := range x.Args {
+			arg, err := compile(a, input)
 			if err != nil {
 				return nil, err
 			}
-			sq.arg = arg
+			sq.args = append(sq.args, arg)
 		}
 		for _, c := range x.Outer {
 			// An outer column of this query's input is read from the

@@ -60,24 +60,31 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 		}
 		return p, nil
 	case *planner.Limit:
-		if srt, ok := x.Input.(*planner.Sort); ok && x.Count >= 0 {
+		count, offset, err := limitValues(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		if x.WithTies {
+			return newTieLimit(ctx, x, count, offset)
+		}
+		if srt, ok := x.Input.(*planner.Sort); ok && count >= 0 {
 			// ORDER BY ... LIMIT: a top-N sort keeps only what the limit
 			// can return.
 			sortIn, err := Build(ctx, srt.Input)
 			if err != nil {
 				return nil, err
 			}
-			top, err := newTopNSort(ctx, sortIn, srt, x.Count+x.Offset)
+			top, err := newTopNSort(ctx, sortIn, srt, count+offset)
 			if err != nil {
 				return nil, err
 			}
-			return &limit{input: instrument(ctx, srt, top), remaining: x.Count, skip: x.Offset}, nil
+			return &limit{input: instrument(ctx, srt, top), remaining: count, skip: offset}, nil
 		}
 		in, err := Build(ctx, x.Input)
 		if err != nil {
 			return nil, err
 		}
-		return &limit{input: in, remaining: x.Count, skip: x.Offset}, nil
+		return &limit{input: in, remaining: count, skip: offset}, nil
 	case *planner.Sort:
 		in, err := Build(ctx, x.Input)
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 // a row exists (EXISTS), or the set of values (IN).
 type subqueryEval struct {
 	node  *planner.Subquery
-	arg   evaluator   // IN's tested value
+	args  []evaluator // IN's tested values: one, or a row's fields
 	outer []evaluator // a correlated subquery's outer columns, over the enclosing batch
 
 	answer
@@ -38,7 +38,11 @@ type answer struct {
 	exists  bool
 	set     map[string]bool
 	hasNull bool
-	list    []any // ARRAY(subquery)
+	// rows keeps every row of a row-valued IN's subquery, each field's
+	// key apart ("" for NULL): a tested row with a NULL, or a subquery
+	// row with one, is compared field by field (rowIn).
+	rows [][]string
+	list []any // ARRAY(subquery)
 	// mem charges the set and the list to the query's budget. Evaluators
 	// have no Close: it is given back with the query's budget.
 	mem reservation
@@ -125,18 +129,11 @@ func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
 				s.list = append(s.list, valueAt(b.Column(0), r))
 			}
 		case planner.InSubquery:
-			col := b.Column(0)
 			var grown int64
-			for r := 0; r < n; r++ {
-				if col.IsNull(r) {
-					s.hasNull = true
-					continue
-				}
-				keyBuf = appendKey(keyBuf[:0], col, r)
-				if !s.set[string(keyBuf)] {
-					s.set[string(keyBuf)] = true
-					grown += hashEntryBytes + int64(len(keyBuf))
-				}
+			if b.NumCols() == 1 {
+				grown = s.addValues(b.Column(0), &keyBuf)
+			} else {
+				grown = s.addRows(b, &keyBuf)
 			}
 			if err := s.mem.grow(grown); err != nil {
 				b.Release()
@@ -155,15 +152,11 @@ func (s *answer) run(ctx context.Context, node *planner.Subquery) error {
 
 func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, error) {
 	n := int(b.NumRows())
-	var arg arrow.Array
-	if s.arg != nil {
-		a, err := s.arg.eval(ctx, b)
-		if err != nil {
-			return nil, err
-		}
-		defer a.Release()
-		arg = a
+	args, err := evalAll(ctx, s.args, b)
+	if err != nil {
+		return nil, err
 	}
+	defer releaseAll(args)
 	if len(s.outer) == 0 {
 		if !s.done {
 			if err := s.answer.run(ctx, s.node); err != nil {
@@ -178,7 +171,7 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 		validity := make([]byte, bitutil.BytesForBits(int64(n)))
 		nulls := 0
 		for r := 0; r < n; r++ {
-			switch s.answer.in(arg, r, &s.keyBuf) {
+			switch s.answer.in(args, r, &s.keyBuf) {
 			case true:
 				bitutil.SetBit(bits, r)
 				bitutil.SetBit(validity, r)
@@ -223,7 +216,7 @@ func (s *subqueryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Arr
 			s.memo[string(key)] = ans
 		}
 		if s.node.Kind == planner.InSubquery {
-			vals[r] = ans.in(arg, r, &s.keyBuf)
+			vals[r] = ans.in(args, r, &s.keyBuf)
 		} else {
 			vals[r] = ans.resultOf(s.node.Kind)
 		}
@@ -245,10 +238,14 @@ func (s *answer) resultOf(kind planner.SubqueryKind) any {
 	return s.value
 }
 
-// in answers arg[r] IN (the set), with SQL's NULL rules: false for an
+// in answers args[r] IN (the set), with SQL's NULL rules: false for an
 // empty set whatever the value, else NULL when the value is NULL, or
 // when it is not found and the set holds a NULL.
-func (s *answer) in(arg arrow.Array, r int, keyBuf *[]byte) any {
+func (s *answer) in(args []arrow.Array, r int, keyBuf *[]byte) any {
+	if len(args) > 1 {
+		return s.rowIn(args, r, keyBuf)
+	}
+	arg := args[0]
 	if len(s.set) == 0 && !s.hasNull {
 		return false
 	}

@@ -16,6 +16,9 @@ type Scalar struct {
 	// leaves the type undetermined, which is an error (42804) rather than
 	// a missing function.
 	Polymorphic bool
+	// Params name the parameters, for calls with named arguments; nil
+	// when the function takes positional arguments only.
+	Params []Param
 }
 
 // textArgs accepts n string (or untyped) arguments, n in [min, max].
@@ -189,6 +192,9 @@ var scalars = map[string]Scalar{
 // LookupScalar returns the scalar function named name.
 func LookupScalar(name string) (Scalar, bool) {
 	f, ok := scalars[strings.ToLower(name)]
+	if ok {
+		f.Params = scalarParams[f.Name]
+	}
 	return f, ok
 }
 
