@@ -31,6 +31,8 @@ type target struct {
 }
 
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
+	keepUnknown := b.keepUnknown && len(s.SortClause) == 0 && s.LimitCount == nil && s.LimitOffset == nil
+	b.keepUnknown = false
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
 	}
@@ -164,7 +166,7 @@ func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
 	proj := &Project{Input: node}
 	for _, t := range all {
 		e := t.expr
-		if isUnknown(e) {
+		if isUnknown(e) && !(keepUnknown && len(hidden) == 0 && len(onKeys) == 0 && len(s.DistinctClause) == 0) {
 			var err error
 			if e, err = b.cast(e, types.Text, 0); err != nil {
 				return nil, err

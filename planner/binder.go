@@ -36,6 +36,9 @@ type Binder struct {
 	workTables map[string]*WorkTable
 	// recursive marks the WITH RECURSIVE queries that read themselves.
 	recursive map[*pg_query.CommonTableExpr]bool
+	// keepUnknown asks the next SELECT bound to leave its untyped
+	// literals untyped (INSERT ... SELECT assigns them to columns).
+	keepUnknown bool
 }
 
 // lookupCTE finds the WITH query an unqualified table name refers to.
