@@ -31,7 +31,7 @@ func (b *Binder) BindInsert(stmt *pg_query.InsertStmt, tbl Table, defaults map[i
 		return nil, pgerror.Unsupported("ON CONFLICT is not supported yet")
 	case stmt.WithClause != nil:
 		return nil, pgerror.Unsupported("WITH in INSERT is not supported yet")
-	case stmt.Override != pg_query.OverridingKind_OVERRIDING_NOT_SET:
+	case stmt.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE, stmt.Override == pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE:
 		return nil, pgerror.Unsupported("OVERRIDING is not supported")
 	}
 	ins := &insertBinding{b: b, tbl: tbl, tcols: tbl.Columns(), defaults: defaults, relname: stmt.Relation.Relname}
