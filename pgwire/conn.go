@@ -71,6 +71,9 @@ type conn struct {
 	// the end of their transaction.
 	statements map[string]*sql.PreparedStatement
 	portals    map[string]*portal
+	// in is the inbox the reader goroutine fills; COPY FROM STDIN reads
+	// its data from it while the statement runs.
+	in *inbox
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -118,6 +121,7 @@ func (c *conn) run() {
 // connection ends.
 func (c *conn) serve() {
 	in := newInbox()
+	c.in = in
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)

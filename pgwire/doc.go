@@ -29,6 +29,12 @@
 //     row in text, csv or binary COPY format (values from the same text
 //     and binary encoders), CopyDone and CommandComplete, in the simple
 //     and the extended protocol alike.
+//   - COPY ... FROM STDIN (copy_in.go): a result that is an
+//     sql.CopyInResult is answered with CopyInResponse; the statement then
+//     reads the CopyData payloads straight from the inbox (Flush and Sync
+//     ignored, CopyFail failing it with 57014) until CopyDone, and ends
+//     with CommandComplete "COPY n". Copy messages that arrive after a
+//     failed COPY are dropped, as PostgreSQL drops them.
 //   - writing (writer.go): messages are appended with pgproto3's Encode into
 //     one buffer per connection, written to the socket when it passes 64 KiB,
 //     at every ReadyForQuery and before the processor waits for input, so a
@@ -129,7 +135,7 @@
 //
 // # Not implemented yet
 //
-// COPY FROM STDIN, fastpath function calls, SCRAM and GSS authentication
+// Fastpath function calls, SCRAM and GSS authentication
 // and NegotiateProtocolVersion for 3.x minor versions are not implemented.
 //
 // timestamptz text (DataRow, COPY, array elements) is printed in the

@@ -28,6 +28,7 @@ func errorResponse(logger *slog.Logger, err error) *pgproto3.ErrorResponse {
 		Message:             pe.Message,
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,
+		Where:               pe.Where,
 		Position:            pe.Position,
 	}
 }

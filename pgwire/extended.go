@@ -175,6 +175,15 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 		}
 		return statementError(ctx, err)
 	}
+	if cp, err := sql.StartCopyIn(ctx, p.res); err != nil || cp != nil {
+		if err == nil {
+			err = c.copyIn(ctx, cp)
+		}
+		if err != nil {
+			c.dropPortal(p.name)
+		}
+		return statementError(ctx, err)
+	}
 	sent, suspended, err := p.run(ctx, c.w, m.MaxRows)
 	if err != nil {
 		c.dropPortal(p.name)

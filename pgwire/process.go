@@ -53,7 +53,9 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 		}
 		return c.readyForQuery()
 	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
-		return &protocolError{msg: fmt.Sprintf("unexpected %s message outside COPY", messageName(m))}
+		// What a client still sends after a COPY FROM STDIN failed is
+		// dropped, as PostgreSQL does.
+		return nil
 	}
 	return &protocolError{msg: fmt.Sprintf("unexpected %s message", messageName(msg))}
 }

@@ -87,6 +87,11 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 	} else if cp != nil {
 		return c.copyOut(ctx, cp)
 	}
+	if cp, err := sql.StartCopyIn(ctx, res); err != nil {
+		return statementError(ctx, err)
+	} else if cp != nil {
+		return c.copyIn(ctx, cp)
+	}
 
 	cols := res.Columns()
 	var enc *rowEncoder

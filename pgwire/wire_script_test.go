@@ -57,6 +57,9 @@ type frontendLine struct {
 	Portal            string
 	MaxRows           uint32
 	String            string
+	// Data is a CopyData payload; Message a CopyFail's.
+	Data    wireBytes
+	Message string
 }
 
 // wireBytes is a parameter or column value: a JSON string when it is
@@ -150,6 +153,12 @@ func (l frontendLine) message() (pgproto3.FrontendMessage, error) {
 		return &pgproto3.Query{String: l.String}, nil
 	case "Terminate":
 		return &pgproto3.Terminate{}, nil
+	case "CopyData":
+		return &pgproto3.CopyData{Data: append([]byte{}, l.Data.b...)}, nil
+	case "CopyDone":
+		return &pgproto3.CopyDone{}, nil
+	case "CopyFail":
+		return &pgproto3.CopyFail{Message: l.Message}, nil
 	}
 	return nil, fmt.Errorf("unknown frontend message type %q", l.Type)
 }
@@ -199,6 +208,9 @@ func canonical(msg pgproto3.BackendMessage) (string, error) {
 	case *pgproto3.CopyOutResponse:
 		codes := append([]uint16{}, m.ColumnFormatCodes...)
 		v = map[string]any{"Type": "CopyOutResponse", "OverallFormat": m.OverallFormat, "ColumnFormatCodes": codes}
+	case *pgproto3.CopyInResponse:
+		codes := append([]uint16{}, m.ColumnFormatCodes...)
+		v = map[string]any{"Type": "CopyInResponse", "OverallFormat": m.OverallFormat, "ColumnFormatCodes": codes}
 	case *pgproto3.CopyData:
 		v = map[string]any{"Type": "CopyData", "Data": copyDataJSON(m.Data)}
 	case *pgproto3.CopyDone:
@@ -207,6 +219,11 @@ func canonical(msg pgproto3.BackendMessage) (string, error) {
 		v = map[string]any{"Type": "ErrorResponse", "Severity": m.Severity, "Code": m.Code, "Message": m.Message}
 		if m.Position != 0 {
 			v["Position"] = m.Position
+		}
+		if strings.HasPrefix(m.Where, "COPY ") {
+			// COPY's context lines are compared; the others (a bad
+			// parameter's) SQE does not send yet.
+			v["Where"] = m.Where
 		}
 	default:
 		return "", fmt.Errorf("unexpected backend message %T", msg)

@@ -127,6 +127,9 @@ func startSQE(t *testing.T) wireTarget {
 	if err := demo.Load(loader, cat, 100); err != nil {
 		t.Fatal(err)
 	}
+	if err := createCopyTarget(loader, cat); err != nil {
+		t.Fatal(err)
+	}
 	engine := sql.NewEngine(sql.EngineConfig{ServerVersion: "15.0", AdminRoles: []string{"sqe_admin"}},
 		[]storage.Catalog{cat}, governance.Passthrough{})
 	srv, err := pgwire.NewServer(pgwire.Config{Listen: "127.0.0.1:0", DataDir: dir, ServerVersion: "15.0"},
@@ -319,6 +322,7 @@ func loadPostgres(addr string, exited <-chan struct{}) error {
 		"CREATE TABLE acdemo.orders (id bigint NOT NULL, region text, ssn text, amount numeric(12,2), order_date date)",
 		"INSERT INTO acdemo.orders VALUES (1,'EU','111-11-1111',120.50,'2024-01-15'), " +
 			"(2,'US','222-22-2222',75.00,'2024-02-03'), (3,'EU','333-33-3333',310.25,'2024-03-22')",
+		copyTargetDDL,
 	} {
 		if _, err := conn.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("%s: %w", stmt, err)

@@ -29,8 +29,8 @@ type target struct {
 }
 
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
-	keepUnknown := b.setOpBranch && keepsUnknownColumns(s)
-	b.setOpBranch = false
+	keepUnknown := b.keepUnknown && keepsUnknownColumns(s)
+	b.keepUnknown = false
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
 	}

@@ -13,12 +13,12 @@ import (
 // queries, their columns converted to common types, and ORDER BY and
 // LIMIT of the statement apply to the combined rows.
 func (b *Binder) bindSetOp(s *pg_query.SelectStmt) (Node, error) {
-	b.setOpBranch = true
+	b.keepUnknown = true
 	left, err := b.bindSelect(s.Larg)
 	if err != nil {
 		return nil, err
 	}
-	b.setOpBranch = true
+	b.keepUnknown = true
 	right, err := b.bindSelect(s.Rarg)
 	if err != nil {
 		return nil, err

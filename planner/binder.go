@@ -36,10 +36,11 @@ type Binder struct {
 	workTables map[string]*WorkTable
 	// recursive marks the WITH RECURSIVE queries that read themselves.
 	recursive map[*pg_query.CommonTableExpr]bool
-	// setOpBranch is set while a branch of a set operation is bound (and
-	// read only by that branch's own SELECT): its untyped literal columns
-	// stay untyped, for the set operation to resolve.
-	setOpBranch bool
+	// keepUnknown is set while a branch of a set operation, or the SELECT
+	// of an INSERT, is bound (and read only by that SELECT itself): its
+	// untyped literal columns stay untyped, for the set operation or the
+	// target columns to resolve.
+	keepUnknown bool
 }
 
 // lookupCTE finds the WITH query an unqualified table name refers to.

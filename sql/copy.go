@@ -13,13 +13,16 @@ import (
 // planned like any other (SELECT cols FROM table, or the inner query), so
 // both access gates apply exactly as they do to a query; the result only
 // adds the format pgwire needs to frame the rows as COPY data. COPY FROM
-// and the server-file forms are refused.
+// STDIN is copy_from.go's; the server-file forms are refused.
 func (s *Session) runCopy(ctx context.Context, c *pg_query.CopyStmt, query string) (Result, error) {
 	if c.Filename != "" || c.IsProgram {
 		return nil, serverFileError(c, s.superuser)
 	}
 	if c.IsFrom {
-		return nil, pgerror.Unsupported("COPY FROM is not supported yet")
+		if err := s.refuseWriteInBlock("COPY FROM"); err != nil {
+			return nil, err
+		}
+		return s.copyFrom(ctx, c, query)
 	}
 	if c.Relation != nil {
 		return s.copyTable(ctx, c, query)

@@ -57,12 +57,23 @@ type copyOptions struct {
 	forceQuoteAll  bool
 	forceQuote     []string // column names, unresolved
 	forceQuoteElem *pg_query.DefElem
+	// COPY FROM only: HEADER MATCH, and FORCE_NOT_NULL / FORCE_NULL
+	// column names, unresolved.
+	headerMatch  bool
+	forceNotNull []string
+	forceNull    []string
 }
 
 // parseCopyOptions reads a COPY statement's options, checking them in
 // PostgreSQL 15's order with its errors (ProcessCopyOptions). Positions
 // are those of the whole query string, as the parse tree's are.
 func parseCopyOptions(opts []*pg_query.Node) (*copyOptions, error) {
+	return parseCopyOptionsFor(opts, false)
+}
+
+// parseCopyOptionsFor reads the options of a COPY TO, or of a COPY FROM
+// when from is set.
+func parseCopyOptionsFor(opts []*pg_query.Node, from bool) (*copyOptions, error) {
 	var (
 		o                                  = &copyOptions{}
 		formatSeen, freezeSeen, headerSeen bool
@@ -130,11 +141,11 @@ func parseCopyOptions(opts []*pg_query.Node) (*copyOptions, error) {
 				return nil, conflict()
 			}
 			headerSeen = true
-			h, err := defHeader(d)
+			h, match, err := defHeader(d, from)
 			if err != nil {
 				return nil, err
 			}
-			o.format.Header = h
+			o.format.Header, o.headerMatch = h, match
 		case "force_quote":
 			if o.forceQuoteElem != nil {
 				return nil, conflict()
@@ -161,8 +172,15 @@ func parseCopyOptions(opts []*pg_query.Node) (*copyOptions, error) {
 				return nil, conflict()
 			}
 			*slot = true
-			if _, err := defColumnList(d); err != nil {
+			names, err := defColumnList(d)
+			if err != nil {
 				return nil, err
+			}
+			switch d.Defname {
+			case "force_not_null":
+				o.forceNotNull = names
+			case "force_null":
+				o.forceNull = names
 			}
 		case "encoding":
 			if encodingSeen {
@@ -249,13 +267,16 @@ func parseCopyOptions(opts []*pg_query.Node) (*copyOptions, error) {
 	if !csv && forceNotNull {
 		return nil, pgerror.Unsupported("COPY force not null available only in CSV mode")
 	}
-	if forceNotNull {
+	if o.forceQuoteElem != nil && from {
+		return nil, pgerror.Unsupported("COPY force quote only available using COPY TO")
+	}
+	if forceNotNull && !from {
 		return nil, pgerror.Unsupported("COPY force not null only available using COPY FROM")
 	}
 	if !csv && forceNull {
 		return nil, pgerror.Unsupported("COPY force null available only in CSV mode")
 	}
-	if forceNull {
+	if forceNull && !from {
 		return nil, pgerror.Unsupported("COPY force null only available using COPY FROM")
 	}
 	if strings.IndexByte(nullText, d[0]) >= 0 {
@@ -322,27 +343,30 @@ func defBoolean(d *pg_query.DefElem) (bool, error) {
 }
 
 // defHeader is HEADER's argument (defGetCopyHeaderChoice): a boolean, or
-// MATCH, which only COPY FROM knows.
-func defHeader(d *pg_query.DefElem) (bool, error) {
+// MATCH, which only COPY FROM knows (match then reports it).
+func defHeader(d *pg_query.DefElem, from bool) (header, match bool, err error) {
 	if d.Arg == nil {
-		return true, nil
+		return true, false, nil
 	}
 	if i := d.Arg.GetInteger(); i != nil {
 		switch i.Ival {
 		case 0:
-			return false, nil
+			return false, false, nil
 		case 1:
-			return true, nil
+			return true, false, nil
 		}
 	} else if s, err := defString(d); err == nil {
 		if b, ok := parseBoolWord(s); ok {
-			return b, nil
+			return b, false, nil
 		}
 		if strings.EqualFold(s, "match") {
-			return false, pgerror.Unsupported("cannot use \"%s\" with HEADER in COPY TO", s)
+			if from {
+				return true, true, nil
+			}
+			return false, false, pgerror.Unsupported("cannot use \"%s\" with HEADER in COPY TO", s)
 		}
 	}
-	return false, pgerror.New(pgerror.SyntaxError, "%s requires a Boolean value or \"match\"", d.Defname)
+	return false, false, pgerror.New(pgerror.SyntaxError, "%s requires a Boolean value or \"match\"", d.Defname)
 }
 
 func parseBoolWord(s string) (value, ok bool) {

@@ -78,6 +78,18 @@ func (s *Session) runDDL(ctx context.Context, n *pg_query.Node, query string) (r
 	return res, true, err
 }
 
+// refuseWriteInBlock fails a data-changing statement inside a transaction
+// block: each write is its own Iceberg commit, so ROLLBACK could not undo
+// it, and committing at once would show it to others before COMMIT.
+// Refusing keeps the block's promise until writes are buffered to COMMIT.
+func (s *Session) refuseWriteInBlock(what string) error {
+	if s.tx == nil {
+		return nil
+	}
+	return pgerror.New(pgerror.ActiveSQLTransaction, "%s cannot run inside a transaction block yet", what).
+		WithHint("Run it outside BEGIN ... COMMIT (autocommit); each statement is atomic on its own.")
+}
+
 // severityNotice is the severity of an informational NoticeResponse.
 const severityNotice = "NOTICE"
 

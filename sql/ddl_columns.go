@@ -30,7 +30,7 @@ import (
 // column's comment is its Iceberg field doc.
 const (
 	propDeclaredType = storage.DeclaredTypeKey
-	propDefault      = "sqe.default"
+	propDefault      = storage.DefaultKey
 	propComment      = "comment"
 )
 

@@ -68,6 +68,10 @@ func TestDDLSchemasAndTables(t *testing.T) {
 		{query: "SELECT count(*) FROM s.t", rows: []string{"0"}},
 		{query: "BEGIN; CREATE SCHEMA x", code: pgerror.ActiveSQLTransaction},
 		{query: "ROLLBACK"},
+		// A write in a block would commit at once: refused until COMMIT buffers it.
+		{query: "BEGIN; INSERT INTO s.t (a, c) VALUES (1, 2)", code: pgerror.ActiveSQLTransaction},
+		{query: "ROLLBACK"},
+		{query: "SELECT count(*) FROM s.t", rows: []string{"0"}},
 		{query: "DROP SCHEMA s", code: codeDependentObjects},
 		{query: "DROP SCHEMA nosuch", code: pgerror.InvalidSchemaName},
 		{query: "DROP SCHEMA IF EXISTS nosuch, s2", tags: []string{"DROP SCHEMA"}, notices: []string{

@@ -74,6 +74,14 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			return nil, err
 		}
 		ps.Columns = planColumns(p.Root)
+	case *pg_query.Node_InsertStmt:
+		p, _, err := s.bindInsert(ctx, x.InsertStmt, stmts[0].node.query, params)
+		if err != nil {
+			return nil, err
+		}
+		if p.Returning != nil {
+			ps.Columns = planColumns(p.Returning)
+		}
 	case *pg_query.Node_DeclareCursorStmt:
 		// Bound only for its parameter types; DECLARE returns no rows.
 		if sel := x.DeclareCursorStmt.Query.GetSelectStmt(); sel != nil {

@@ -167,6 +167,11 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		return s.runTransaction(x.TransactionStmt)
 	case *pg_query.Node_CopyStmt:
 		return s.runCopy(ctx, x.CopyStmt, stmt.node.query)
+	case *pg_query.Node_InsertStmt:
+		if err := s.refuseWriteInBlock("INSERT"); err != nil {
+			return nil, err
+		}
+		return s.runInsert(ctx, x.InsertStmt, stmt.node.query, params)
 	case *pg_query.Node_DeclareCursorStmt:
 		return s.runDeclareCursor(ctx, x.DeclareCursorStmt, stmt.node.query, params)
 	case *pg_query.Node_FetchStmt:

@@ -61,3 +61,8 @@ func sameFieldIDs(a, b *iceberg.Schema) bool {
 // when Iceberg stores it as another type: smallint as int, varchar(n) as
 // string. The SQL layer presents the column as declared.
 const DeclaredTypeKey = "sqe.pgtype"
+
+// DefaultKey is the ColumnProperty prefix holding a column's DEFAULT: the
+// SQL text of a constant expression, which INSERT and COPY evaluate for a
+// column they are not given.
+const DefaultKey = "sqe.default"

@@ -34,4 +34,9 @@
 // run is shown with its SQLSTATE and message and the run goes on; an SQE
 // answer that differs from PostgreSQL's fails the run. Flag -suite chooses
 // the parts.
+//
+// -suite copy (never part of "all") measures loading instead: it writes
+// -copy-rows lineitem-like rows (default one million) to a text file and
+// loads it with psql's \copy (COPY ... FROM STDIN) into an empty SQE table
+// and into PostgreSQL 15, printing rows per second for each (copy_suite.go).
 package main

@@ -27,9 +27,11 @@ type options struct {
 	runs      int
 	largeRows int
 	pgBin     string
-	// suite is "all", "sales" (acdemo.sales) or "tpch".
-	suite string
-	tpch  tpchOptions
+	// suite is "all", "sales" (acdemo.sales), "tpch" or "copy" (COPY FROM
+	// STDIN, never part of "all").
+	suite    string
+	copyRows int
+	tpch     tpchOptions
 }
 
 func main() {
@@ -37,7 +39,8 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
-	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales) or tpch")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, or copy (COPY FROM STDIN)")
+	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
 	flag.Float64Var(&opts.tpch.sf, "tpch-sf", 1, "TPC-H scale factor")
 	flag.IntVar(&opts.tpch.runs, "tpch-runs", 3, "timed runs per TPC-H query, after one warm-up")
 	flag.StringVar(&opts.tpch.cacheDir, "tpch-cache", "", "directory keeping generated TPC-H data between runs (default: the user cache dir)")
@@ -49,8 +52,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -tpch-runs and -tpch-sf must be positive")
 		os.Exit(2)
 	}
-	if opts.suite != "all" && opts.suite != "sales" && opts.suite != "tpch" {
-		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales or tpch")
+	if opts.suite != "all" && opts.suite != "sales" && opts.suite != "tpch" && opts.suite != "copy" {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch or copy")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -87,6 +90,9 @@ func run(ctx context.Context, opts options) (err error) {
 	bin, err := buildServer(ctx, root, work)
 	if err != nil {
 		return err
+	}
+	if opts.suite == "copy" {
+		return runCopySuite(ctx, opts, bin, work)
 	}
 	var errs []error
 	if opts.suite != "tpch" {

@@ -21,7 +21,8 @@ type Error struct {
 	Message  string
 	Detail   string
 	Hint     string
-	Position int32 // 1-based character offset into the statement; 0 when unknown
+	Position int32  // 1-based character offset into the statement; 0 when unknown
+	Where    string // CONTEXT: where the error happened ("COPY t, line 3")
 
 	cause error // internal cause, logged only
 }
@@ -63,6 +64,13 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	c := *e
 	c.Detail = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// WithWhere returns a copy of e carrying a CONTEXT line.
+func (e *Error) WithWhere(format string, args ...any) *Error {
+	c := *e
+	c.Where = fmt.Sprintf(format, args...)
 	return &c
 }
 
