@@ -500,6 +500,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		}
 		return &Func{Name: "power", Args: []Expr{l, r}, Typ: types.Float8}, nil
 	}
+	if e, ok, err := b.arrayOperator(opName, l, r, loc); ok {
+		return e, err
+	}
 	op, ok := functions.LookupOperator(opName)
 	if !ok {
 		if isJSONOperator(opName) && (l.Type().Family() == types.FamilyJSON || r.Type().Family() == types.FamilyJSON) {
@@ -545,6 +548,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		return b.typedBinary(op, l, r, ct, res, loc)
 	case functions.Concat:
 		if e, ok, err := b.arrayConcat(l, r, loc); ok {
+			return e, err
+		}
+		if e, ok, err := b.byteaConcat(l, r, loc); ok {
 			return e, err
 		}
 		// text || anynonarray: the other side is converted to text, but
@@ -760,6 +766,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	}
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err
+	}
+	if lower := strings.ToLower(name); isArrayFunction(lower) && fc.Over == nil {
+		return b.bindArrayFunction(fc, lower, ec)
 	}
 	agg, isAgg := functions.LookupAggregate(name)
 	if sf, ok := functions.LookupScalar(name); ok && !isAgg {

@@ -78,15 +78,19 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 	case *planner.Func:
 		f := &funcEval{row: x.Row, res: x.Typ}
 		if x.Row == nil {
-			var err error
-			if f.kernel, err = lookupKernel(x.Name); err != nil {
-				return nil, err
-			}
 			argTypes := make([]types.T, len(x.Args))
 			for i, a := range x.Args {
 				argTypes[i] = a.Type()
 			}
-			f.zoned, _ = lookupZonedKernel(x.Name, argTypes)
+			if k, ok := arrayFuncKernel(x.Name, argTypes); ok {
+				f.kernel = k
+			} else {
+				var err error
+				if f.kernel, err = lookupKernel(x.Name); err != nil {
+					return nil, err
+				}
+				f.zoned, _ = lookupZonedKernel(x.Name, argTypes)
+			}
 		}
 		for _, a := range x.Args {
 			ev, err := compile(a, input)
