@@ -767,6 +767,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err
 	}
+	if strings.EqualFold(name, "overlaps") && fc.Over == nil {
+		return b.bindOverlaps(fc, ec)
+	}
 	if lower := strings.ToLower(name); isArrayFunction(lower) && fc.Over == nil {
 		return b.bindArrayFunction(fc, lower, ec)
 	}

@@ -65,6 +65,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return dateTrunc, nil
 	case "byteacat":
 		return byteaCat, nil
+	case "overlaps":
+		return overlapsKernel, nil
 	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
 	}
