@@ -488,17 +488,19 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 	if e, ok, err := b.jsonOperator(opName, l, r, loc); ok {
 		return e, err
 	}
-	if opName == "^" && (l.Type().IsNumeric() || isUnknown(l)) && (r.Type().IsNumeric() || isUnknown(r)) {
-		// Exponentiation: power() over double precision (PostgreSQL has a
-		// numeric variant too; SQE computes it in float8).
-		var err error
-		if l, err = b.coerce(l, types.Float8, loc); err != nil {
-			return nil, err
+	if opName == "^" {
+		// Exponentiation: power() over float8 or numeric, resolved as
+		// PostgreSQL resolves its two ^ operators.
+		if want, res, ok := functions.PowerArgs([]types.T{l.Type(), r.Type()}); ok {
+			var err error
+			if l, err = b.coerce(l, want[0], loc); err != nil {
+				return nil, err
+			}
+			if r, err = b.coerce(r, want[1], loc); err != nil {
+				return nil, err
+			}
+			return &Func{Name: "power", Args: []Expr{l, r}, Typ: res}, nil
 		}
-		if r, err = b.coerce(r, types.Float8, loc); err != nil {
-			return nil, err
-		}
-		return &Func{Name: "power", Args: []Expr{l, r}, Typ: types.Float8}, nil
 	}
 	if e, ok, err := b.arrayOperator(opName, l, r, loc); ok {
 		return e, err
