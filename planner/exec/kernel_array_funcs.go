@@ -274,7 +274,7 @@ func arrayPosition(args []arrow.Array, elem types.T) (arrow.Array, error) {
 
 // arrayPositions is array_positions: the indices of every element not
 // distinct from the value, an empty array when none, NULL for a NULL
-// array.
+// array. The int4[] is assembled from its offsets and values directly.
 func arrayPositions(args []arrow.Array, elem types.T, res types.T) (arrow.Array, error) {
 	l, err := listArg(args[0])
 	if err != nil {
@@ -285,21 +285,30 @@ func arrayPositions(args []arrow.Array, elem types.T, res types.T) (arrow.Array,
 		return nil, err
 	}
 	n := l.Len()
-	vals := make([]any, n)
+	offsets := make([]int32, n+1)
+	var pos []int32
 	for row := 0; row < n; row++ {
-		if l.IsNull(row) {
-			continue
-		}
-		pos := []any{}
-		s, e := l.ValueOffsets(row)
-		for k := s; k < e; k++ {
-			if match[k] {
-				pos = append(pos, k-s+1)
+		if l.IsValid(row) {
+			s, e := l.ValueOffsets(row)
+			for k := s; k < e; k++ {
+				if match[k] {
+					pos = append(pos, int32(k-s+1))
+				}
 			}
 		}
-		vals[row] = pos
+		offsets[row+1] = int32(len(pos))
 	}
-	return valuesArray(res, vals)
+	values := newFixed(arrow.PrimitiveTypes.Int32, pos, nil, 0)
+	defer values.Release()
+	validity, nulls := validity1(l)
+	var vb *memory.Buffer
+	if nulls > 0 {
+		vb = memory.NewBufferBytes(validity)
+	}
+	data := array.NewData(res.Arrow(), n, []*memory.Buffer{vb, memory.NewBufferBytes(arrow.GetBytes(offsets))},
+		[]arrow.ArrayData{values.Data()}, nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data), nil
 }
 
 // arrayRemove is array_remove: the array without the elements not

@@ -42,6 +42,7 @@ func numericPowerKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		return nil, errNumericPowerArgs(args)
 	}
 	ls, rs := decimalScale(l), decimalScale(r)
+	ln2 := ln2Float() // once per batch: the series is the costly part
 	n := l.Len()
 	out := make([]decimal128.Num, n)
 	validity, nulls := validity2(l, r)
@@ -49,7 +50,7 @@ func numericPowerKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		if !validAt(validity, i) {
 			continue
 		}
-		v, err := powerDecimal(l.Value(i).BigInt(), ls, r.Value(i).BigInt(), rs, res.Scale)
+		v, err := powerDecimal(l.Value(i).BigInt(), ls, r.Value(i).BigInt(), rs, res.Scale, ln2)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func errNumericPowerArgs(args []arrow.Array) error {
 }
 
 // powerDecimal is (bm / 10^bs) ^ (em / 10^es) at scale out.
-func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, out int32) (decimal128.Num, error) {
+func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
 	// The decimal display scales PostgreSQL uses are the inputs' scales
 	// (SQE keeps a column's scale per value).
 	baseSign, expSign := bm.Sign(), em.Sign()
@@ -75,12 +76,12 @@ func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, out int32) (deci
 		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
 	if expIsInt && expInt >= math.MinInt32 && expInt <= math.MaxInt32 {
-		return powerInt(bm, bs, expInt, out)
+		return powerInt(bm, bs, expInt, out, ln2)
 	}
 	if baseSign == 0 {
 		return decimal128.Num{}, nil
 	}
-	return powerReal(bm, bs, em, es, out)
+	return powerReal(bm, bs, em, es, out, ln2)
 }
 
 // integerExponent reports whether em / 10^es is an integer that fits an
@@ -154,7 +155,7 @@ func chooseScale(weight float64, bs, es int32) int32 {
 
 // powerInt is PostgreSQL 15's power_var_int: base ^ exp for an integer
 // exponent, at a scale of 16 decimals or the base's, whichever is more.
-func powerInt(bm *big.Int, bs int32, exp int64, out int32) (decimal128.Num, error) {
+func powerInt(bm *big.Int, bs int32, exp int64, out int32, ln2 *big.Float) (decimal128.Num, error) {
 	rscale := min(max(numericMinSigDigits, bs), numericMaxDisplayScale)
 	f := 0.0
 	if bm.Sign() != 0 && exp != 0 {
@@ -187,14 +188,14 @@ func powerInt(bm *big.Int, bs int32, exp int64, out int32) (decimal128.Num, erro
 	}
 	x := decimalFloat(bm, bs)
 	y := new(big.Float).SetPrec(powerPrec).SetInt64(exp)
-	return roundFloat(expFloat(y.Mul(y, lnFloat(new(big.Float).Abs(x)))), bm.Sign() < 0 && exp%2 != 0, rscale, out)
+	return roundFloat(expFloat(y.Mul(y, lnFloat(new(big.Float).Abs(x), ln2)), ln2), bm.Sign() < 0 && exp%2 != 0, rscale, out)
 }
 
 // powerReal is power_var for a non-integer exponent (or one beyond
 // int32): exp(e * ln(b)) for a positive base.
-func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, out int32) (decimal128.Num, error) {
+func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
 	x := decimalFloat(bm, bs)
-	y := new(big.Float).SetPrec(powerPrec).Mul(lnFloat(x), decimalFloat(em, es))
+	y := new(big.Float).SetPrec(powerPrec).Mul(lnFloat(x, ln2), decimalFloat(em, es))
 	val, _ := y.Float64()
 	if math.Abs(val) > numericMaxDisplayScale*3.01 {
 		if val > 0 {
@@ -203,7 +204,7 @@ func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, out int32) (decimal
 		return decimal128.Num{}, nil
 	}
 	rscale := chooseScale(val*0.434294481903252, bs, es)
-	return roundFloat(expFloat(y), false, rscale, out)
+	return roundFloat(expFloat(y, ln2), false, rscale, out)
 }
 
 // decimalFloat is m / 10^s at the working precision.
@@ -253,14 +254,13 @@ func holdAtScale(q *big.Int, shift int32) (decimal128.Num, error) {
 
 // lnFloat is the natural logarithm of x > 0: x = m * 2^e with m in
 // [0.5, 1), ln x = e ln 2 + 2 atanh((m-1)/(m+1)).
-func lnFloat(x *big.Float) *big.Float {
+func lnFloat(x, ln2 *big.Float) *big.Float {
 	m := new(big.Float).SetPrec(powerPrec)
 	e := x.MantExp(m)
 	r := atanhSeries(m)
 	r.Mul(r, big.NewFloat(2))
-	ln2 := ln2Float()
-	ln2.Mul(ln2, new(big.Float).SetPrec(powerPrec).SetInt64(int64(e)))
-	return r.Add(r, ln2)
+	shift := new(big.Float).SetPrec(powerPrec).SetInt64(int64(e))
+	return r.Add(r, shift.Mul(shift, ln2))
 }
 
 // ln2Float is ln 2 = 2 atanh(1/3).
@@ -297,8 +297,7 @@ func atanhOf(z *big.Float) *big.Float {
 
 // expFloat is e^y: y = k ln 2 + r with |r| <= ln 2 / 2, r halved s
 // times for the Taylor series, then squared back.
-func expFloat(y *big.Float) *big.Float {
-	ln2 := ln2Float()
+func expFloat(y, ln2 *big.Float) *big.Float {
 	kf := new(big.Float).SetPrec(powerPrec).Quo(y, ln2)
 	kv, _ := kf.Float64()
 	k := int64(math.Round(kv))
