@@ -195,7 +195,12 @@ func (e *rawBinary[A]) appendBinary(dst []byte, i int) []byte {
 type date32Binary struct{ arrayOf[*array.Date32] }
 
 func (e *date32Binary) appendBinary(dst []byte, i int) []byte {
-	return binary.BigEndian.AppendUint32(dst, uint32(int32(e.arr.Value(i))-pgEpochDays))
+	d := int32(e.arr.Value(i))
+	if !types.IsInfiniteDate(int64(d)) {
+		// The infinities are the same extremes in both epochs.
+		d -= pgEpochDays
+	}
+	return binary.BigEndian.AppendUint32(dst, uint32(d))
 }
 
 type timestampBinary struct {
@@ -204,7 +209,11 @@ type timestampBinary struct {
 }
 
 func (e *timestampBinary) appendBinary(dst []byte, i int) []byte {
-	return binary.BigEndian.AppendUint64(dst, uint64(toMicros(int64(e.arr.Value(i)), e.unit)-pgEpochMicros))
+	m := toMicros(int64(e.arr.Value(i)), e.unit)
+	if !types.IsInfiniteTimestamp(m) {
+		m -= pgEpochMicros
+	}
+	return binary.BigEndian.AppendUint64(dst, uint64(m))
 }
 
 type numericBinary struct {

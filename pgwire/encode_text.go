@@ -230,6 +230,9 @@ func (e *timestampTZText) appendText(dst []byte, i int) []byte {
 // toMicros converts a timestamp in unit to microseconds, PostgreSQL's
 // resolution; nanoseconds are floored so a value never moves forward.
 func toMicros(v int64, unit arrow.TimeUnit) int64 {
+	if types.IsInfiniteTimestamp(v) {
+		return v
+	}
 	switch unit {
 	case arrow.Second:
 		return v * 1_000_000

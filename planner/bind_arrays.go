@@ -11,7 +11,9 @@ import (
 // subscripts (a[i]), concatenation (||) and the int2vector/oidvector to
 // array casts. They are computed a row at a time on the values'
 // constant representation ([]any for an array), which is simple and
-// fast enough for the catalog-sized arrays clients use them on.
+// fast enough for the catalog-sized arrays clients use them on; ||
+// is bound to the vectorized array_cat, array_append and array_prepend
+// (bind_array_funcs.go).
 
 // lowerBound is the index of an array's first element: 1 for arrays,
 // 0 for the int2vector and oidvector types of the catalogs.
@@ -98,88 +100,23 @@ func (b *Binder) arrayConcat(l, r Expr, loc int32) (Expr, bool, error) {
 		return b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s || %s", lt.Name(), rt.Name()).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	var err error
+	sig := arrayFuncSig{[]arrayParam{paramArray, paramArray}, "array"}
+	name := "array_cat"
 	switch {
-	case lArr && (rArr || isUnknown(r) && rt.OID == types.OIDUnknown):
-		if rArr && rt != lt {
-			return nil, true, noOp()
-		}
-		if r, err = b.coerce(r, lt, loc); err != nil {
-			return nil, true, err
-		}
-		return arrayFunc("array_cat", lt, l, r, func(x, y []any) []any { return append(append([]any{}, x...), y...) }), true, nil
-	case rArr && isUnknown(l) && lt.OID == types.OIDUnknown:
-		if l, err = b.coerce(l, rt, loc); err != nil {
-			return nil, true, err
-		}
-		return arrayFunc("array_cat", rt, l, r, func(x, y []any) []any { return append(append([]any{}, x...), y...) }), true, nil
+	case lArr && (rArr || rt.OID == types.OIDUnknown), rArr && lt.OID == types.OIDUnknown:
 	case lArr:
-		elem, _ := lt.Elem()
-		if !sameElemType(rt, elem) {
-			return nil, true, noOp()
-		}
-		if r, err = b.coerce(r, elem, loc); err != nil {
-			return nil, true, err
-		}
-		return elemFunc("array_append", lt, l, r, false), true, nil
+		name, sig = "array_append", arrayFuncSig{[]arrayParam{paramArray, paramElem}, "array"}
 	default:
-		elem, _ := rt.Elem()
-		if !sameElemType(lt, elem) {
-			return nil, true, noOp()
-		}
-		if l, err = b.coerce(l, elem, loc); err != nil {
-			return nil, true, err
-		}
-		return elemFunc("array_prepend", rt, r, l, true), true, nil
+		name, sig = "array_prepend", arrayFuncSig{[]arrayParam{paramElem, paramArray}, "array"}
 	}
-}
-
-// sameElemType reports whether a value of type t can be an element of an
-// array of elem without a cast PostgreSQL would not make implicitly.
-func sameElemType(t, elem types.T) bool {
-	if t.OID == elem.OID {
-		return true
+	e, ok, err := b.arrayCall(name, sig, []Expr{l, r}, loc)
+	if err != nil {
+		return nil, true, err
 	}
-	return t.Family() == elem.Family() && t.Family() == types.FamilyString
-}
-
-// arrayFunc is array_cat: NULL arrays are skipped, and only two NULLs
-// give NULL.
-func arrayFunc(name string, t types.T, l, r Expr, join func(x, y []any) []any) *Func {
-	return &Func{Name: name, Args: []Expr{l, r}, Typ: t, leakproof: true, Row: func(a []any) (any, error) {
-		switch {
-		case a[0] == nil && a[1] == nil:
-			return nil, nil
-		case a[0] == nil:
-			return a[1], nil
-		case a[1] == nil:
-			return a[0], nil
-		}
-		return join(a[0].([]any), a[1].([]any)), nil
-	}}
-}
-
-// elemFunc is array_append (prepend false) or array_prepend: a NULL array
-// is taken as empty, a NULL element is added as NULL.
-func elemFunc(name string, t types.T, arr, elem Expr, prepend bool) *Func {
-	args := []Expr{arr, elem}
-	if prepend {
-		args = []Expr{elem, arr}
+	if !ok {
+		return nil, true, noOp()
 	}
-	return &Func{Name: name, Args: args, Typ: t, leakproof: true, Row: func(a []any) (any, error) {
-		av, ev := a[0], a[1]
-		if prepend {
-			av, ev = a[1], a[0]
-		}
-		var vals []any
-		if av != nil {
-			vals = av.([]any)
-		}
-		if prepend {
-			return append([]any{ev}, vals...), nil
-		}
-		return append(append([]any{}, vals...), ev), nil
-	}}
+	return e, true, nil
 }
 
 // vectorToArray casts int2vector to smallint[] or oidvector to oid[]. In

@@ -498,17 +498,22 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 	if e, ok, err := b.jsonOperator(opName, l, r, loc); ok {
 		return e, err
 	}
-	if opName == "^" && (l.Type().IsNumeric() || isUnknown(l)) && (r.Type().IsNumeric() || isUnknown(r)) {
-		// Exponentiation: power() over double precision (PostgreSQL has a
-		// numeric variant too; SQE computes it in float8).
-		var err error
-		if l, err = b.coerce(l, types.Float8, loc); err != nil {
-			return nil, err
+	if opName == "^" {
+		// Exponentiation: power() over float8 or numeric, resolved as
+		// PostgreSQL resolves its two ^ operators.
+		if want, res, ok := functions.PowerArgs([]types.T{l.Type(), r.Type()}); ok {
+			var err error
+			if l, err = b.coerce(l, want[0], loc); err != nil {
+				return nil, err
+			}
+			if r, err = b.coerce(r, want[1], loc); err != nil {
+				return nil, err
+			}
+			return &Func{Name: "power", Args: []Expr{l, r}, Typ: res}, nil
 		}
-		if r, err = b.coerce(r, types.Float8, loc); err != nil {
-			return nil, err
-		}
-		return &Func{Name: "power", Args: []Expr{l, r}, Typ: types.Float8}, nil
+	}
+	if e, ok, err := b.arrayOperator(opName, l, r, loc); ok {
+		return e, err
 	}
 	op, ok := functions.LookupOperator(opName)
 	if !ok {
@@ -565,6 +570,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		return e, err
 	case functions.Concat:
 		if e, ok, err := b.arrayConcat(l, r, loc); ok {
+			return e, err
+		}
+		if e, ok, err := b.byteaConcat(l, r, loc); ok {
 			return e, err
 		}
 		// text || anynonarray: the other side is converted to text, but
@@ -799,6 +807,12 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	}
 	if e, ok, err := b.bindSessionFunction(fc, name, ec); ok {
 		return e, err
+	}
+	if strings.EqualFold(name, "overlaps") && fc.Over == nil {
+		return b.bindOverlaps(fc, ec)
+	}
+	if lower := strings.ToLower(name); isArrayFunction(lower) && fc.Over == nil {
+		return b.bindArrayFunction(fc, lower, ec)
 	}
 	agg, isAgg := functions.LookupAggregate(name)
 	if sf, ok := functions.LookupScalar(name); ok && !isAgg {

@@ -91,6 +91,16 @@ func (b *Binder) bindSRF(fc *pg_query.FuncCall, name string, ec *exprCtx) (Expr,
 		if len(args) != 2 && len(args) != 3 {
 			return nil, noFunc()
 		}
+		if ts, ok := datetimeSeriesType(args); ok {
+			var err error
+			for i := range args[:2] {
+				if args[i], err = b.coerce(args[i], ts, fc.Location); err != nil {
+					return nil, err
+				}
+			}
+			out = ts
+			break
+		}
 		out = types.Int4
 		for _, a := range args {
 			switch a.Type().OID {

@@ -363,7 +363,7 @@ func convertConst(v any, from, to types.T) (any, error) {
 		}
 	case types.FamilyDate:
 		if to.Family() == types.FamilyTimestamp {
-			return int64(v.(int32)) * 86400 * 1_000_000, nil
+			return types.DateToTimestamp(v.(int32)), nil
 		}
 	case types.FamilyTimestamp:
 		micros := v.(int64)
@@ -371,12 +371,11 @@ func convertConst(v any, from, to types.T) (any, error) {
 		case types.FamilyTimestamp:
 			return v, nil
 		case types.FamilyDate:
-			days := micros / types.MicrosPerDay
-			if micros%types.MicrosPerDay < 0 {
-				days--
-			}
-			return int32(days), nil
+			return types.TimestampToDate(micros), nil
 		case types.FamilyTime:
+			if types.IsInfiniteTimestamp(micros) {
+				return nil, nil
+			}
 			t := micros % types.MicrosPerDay
 			if t < 0 {
 				t += types.MicrosPerDay

@@ -82,8 +82,9 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			for i, a := range x.Args {
 				argTypes[i] = a.Type()
 			}
-			var ok bool
-			if f.kernel, ok = jsonTypedKernel(x.Name, argTypes); !ok {
+			if k, ok := typedKernel(x.Name, argTypes); ok {
+				f.kernel = k
+			} else {
 				var err error
 				if f.kernel, err = lookupKernel(x.Name); err != nil {
 					return nil, err
@@ -462,4 +463,14 @@ func valuesArray(t types.T, vals []any) (arrow.Array, error) {
 		}
 	}
 	return bld.NewArray(), nil
+}
+
+// typedKernel is the kernel of a function whose implementation depends on
+// its argument types (json vs jsonb, array element types); ok is false
+// for the functions lookupKernel finds by name alone.
+func typedKernel(name string, argTypes []types.T) (scalarKernel, bool) {
+	if k, ok := jsonTypedKernel(name, argTypes); ok {
+		return k, true
+	}
+	return arrayFuncKernel(name, argTypes)
 }

@@ -204,7 +204,7 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 		days := values[int32](a)
 		out := make([]int64, n)
 		for i, d := range days {
-			out[i] = int64(d) * 86_400_000_000
+			out[i] = types.DateToTimestamp(d)
 		}
 		return newFixed(to.Arrow(), out, validity, nulls), nil
 	}

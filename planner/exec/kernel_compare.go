@@ -85,6 +85,10 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 				bitutil.SetBit(bits, i)
 			}
 		}
+	case arrow.LIST:
+		if err := compareLists(l, r, bits, test); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("comparison of %s is not implemented", l.DataType())
 	}

@@ -64,6 +64,12 @@ func dateTrunc(args []arrow.Array, res types.T) (arrow.Array, error) {
 			b.AppendNull()
 			continue
 		}
+		if types.IsInfiniteTimestamp(int64(ts.Value(i))) {
+			// Infinity truncates to itself (before the unit is read, as
+			// in PostgreSQL).
+			b.Append(ts.Value(i))
+			continue
+		}
 		v, err := truncateMicros(strings.ToLower(units.Value(i)), int64(ts.Value(i)), res)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/sql/types"
@@ -44,6 +45,10 @@ func datetimeArith(op string, l, r arrow.Array, lt, rt, res types.T) (arrow.Arra
 		}
 		out := make([]int32, n)
 		for i := range out {
+			if types.IsInfiniteDate(int64(days[i])) {
+				out[i] = days[i]
+				continue
+			}
 			v := int64(days[i]) + sign*int64(delta[i])
 			if v != int64(int32(v)) && validAt(validity, i) {
 				return nil, types.ErrDateRange()
@@ -55,6 +60,9 @@ func datetimeArith(op string, l, r arrow.Array, lt, rt, res types.T) (arrow.Arra
 		a, b := values[int32](l), values[int32](r)
 		out := make([]int32, n)
 		for i := range out {
+			if (types.IsInfiniteDate(int64(a[i])) || types.IsInfiniteDate(int64(b[i]))) && validAt(validity, i) {
+				return nil, types.ErrSubtractInfiniteDates()
+			}
 			out[i] = a[i] - b[i]
 		}
 		return newFixed(res.Arrow(), out, validity, nulls), nil
@@ -65,7 +73,10 @@ func datetimeArith(op string, l, r arrow.Array, lt, rt, res types.T) (arrow.Arra
 		}
 		out := make([]int64, n)
 		for i := range out {
-			out[i] = int64(dates[i])*types.MicrosPerDay + times[i]
+			out[i] = types.DateToTimestamp(dates[i])
+			if !types.IsInfiniteTimestamp(out[i]) {
+				out[i] += times[i]
+			}
 		}
 		return newFixed(res.Arrow(), out, validity, nulls), nil
 	case lf == types.FamilyTimestamp && rf == types.FamilyTimestamp:
@@ -223,7 +234,7 @@ func castDatetime(a arrow.Array, from, to types.T) (arrow.Array, error) {
 		in := values[int64](a)
 		out := make([]int32, n)
 		for i, v := range in {
-			out[i] = int32((v - dayPart(v)) / types.MicrosPerDay)
+			out[i] = types.TimestampToDate(v)
 		}
 		return newFixed(to.Arrow(), out, validity, nulls), nil
 	case ff == types.FamilyTimestamp && tf == types.FamilyTime:
@@ -232,6 +243,9 @@ func castDatetime(a arrow.Array, from, to types.T) (arrow.Array, error) {
 		for i, v := range in {
 			out[i] = dayPart(v)
 		}
+		// An infinite timestamp has no time of day: NULL, as in
+		// PostgreSQL.
+		validity, nulls = nullInfinite(in, validity, nulls)
 		return newFixed(to.Arrow(), out, validity, nulls), nil
 	case ff == types.FamilyTime && tf == types.FamilyInterval:
 		in := values[int64](a)
@@ -336,4 +350,29 @@ func extractDuration(args []arrow.Array, res types.T) (arrow.Array, error) {
 		vals[r] = out
 	}
 	return valuesArray(res, vals)
+}
+
+// nullInfinite marks NULL the rows whose timestamp is infinite, for the
+// conversions PostgreSQL answers NULL for them (timestamp to time).
+func nullInfinite(in []int64, validity []byte, nulls int) ([]byte, int) {
+	found := false
+	for i, v := range in {
+		if validAt(validity, i) && types.IsInfiniteTimestamp(v) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return validity, nulls
+	}
+	out := make([]byte, bitutil.BytesForBits(int64(len(in))))
+	nulls = 0
+	for i, v := range in {
+		if validAt(validity, i) && !types.IsInfiniteTimestamp(v) {
+			bitutil.SetBit(out, i)
+		} else {
+			nulls++
+		}
+	}
+	return out, nulls
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -29,9 +30,17 @@ func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		field := valueAt(args[0], r).(string)
 		var micros int64
 		if isDate {
-			micros = int64(valueAt(args[1], r).(int32)) * 86_400_000_000
+			micros = types.DateToTimestamp(valueAt(args[1], r).(int32))
 		} else {
 			micros = valueAt(args[1], r).(int64)
+		}
+		if types.IsInfiniteTimestamp(micros) {
+			v, err := extractInfinite(field, micros, res)
+			if err != nil {
+				return nil, err
+			}
+			vals[r] = v
+			continue
 		}
 		// value is the field in units of 10^-6 (seconds-based fields) or
 		// whole units, as scaled says.
@@ -70,6 +79,31 @@ func extractKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 		vals[r] = out
 	}
 	return valuesArray(res, vals)
+}
+
+// extractInfinite is extract(field FROM ±infinity), as PostgreSQL 15's
+// NonFiniteTimestampTzPart: the fields that grow with time (year,
+// decade, century, millennium, isoyear, julian, epoch) are the same
+// infinity, the others NULL. The field is checked first, so an unknown
+// one fails as for a finite value. A numeric infinity (extract, rather
+// than date_part) has no decimal128 form and is refused.
+func extractInfinite(field string, micros int64, res types.T) (any, error) {
+	if _, _, err := extractField(field, 0); err != nil {
+		return nil, err
+	}
+	switch field {
+	case "year", "decade", "century", "millennium", "isoyear", "julian", "epoch":
+	default:
+		return nil, nil
+	}
+	sign := 1
+	if micros == types.TimestampNegInfinity {
+		sign = -1
+	}
+	if res.OID == types.OIDFloat8 {
+		return math.Inf(sign), nil
+	}
+	return nil, pgerror.New(pgerror.FeatureNotSupported, "extract(%s) of an infinite date or timestamp is not supported yet: the result is an infinite numeric", field)
 }
 
 // extractField reads one field of an instant given in microseconds since

@@ -36,6 +36,11 @@ func toCharIn(args []arrow.Array, res types.T, loc *time.Location) (arrow.Array,
 			b.AppendNull()
 			continue
 		}
+		if ts, ok := vals.(*array.Timestamp); ok && types.IsInfiniteTimestamp(int64(ts.Value(i))) {
+			// PostgreSQL formats no infinite timestamp: NULL.
+			b.AppendNull()
+			continue
+		}
 		format := formats.Value(i)
 		buf = buf[:0]
 		switch x := vals.(type) {

@@ -47,7 +47,13 @@ func mathKernel(name string) (scalarKernel, bool) {
 	case "log":
 		return logKernel, true
 	case "power":
-		return rowKernel(func(v []any) (any, error) { return power(v[0].(float64), v[1].(float64)) }), true
+		float := rowKernel(func(v []any) (any, error) { return power(v[0].(float64), v[1].(float64)) })
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			if res.OID == types.OIDNumeric {
+				return numericPowerKernel(args, res)
+			}
+			return float(args, res)
+		}, true
 	case "pi":
 		return constKernel(math.Pi), true
 	case "random":

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -61,6 +60,10 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return makeDate, nil
 	case "date_trunc":
 		return dateTrunc, nil
+	case "byteacat":
+		return byteaCat, nil
+	case "overlaps":
+		return overlapsKernel, nil
 	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
 	}
@@ -345,65 +348,6 @@ func formatKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
 		vals[r] = out
 	}
 	return valuesArray(types.Text, vals)
-}
-
-func formatRow(f string, args []arrow.Array, r int) (string, error) {
-	var b strings.Builder
-	next := 0
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			b.WriteByte(f[i])
-			continue
-		}
-		i++
-		if i >= len(f) {
-			return "", pgerror.New(pgerror.InvalidParameterValue, "unterminated format() type specifier")
-		}
-		if f[i] == '%' {
-			b.WriteByte('%')
-			continue
-		}
-		// Optional argument position: %n$.
-		arg := next
-		if j := strings.IndexByte(f[i:], '$'); j > 0 {
-			if pos, err := strconv.Atoi(f[i : i+j]); err == nil {
-				if pos < 1 {
-					return "", pgerror.New(pgerror.InvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
-				}
-				arg = pos - 1
-				i += j + 1
-				if i >= len(f) {
-					return "", pgerror.New(pgerror.InvalidParameterValue, "unterminated format() type specifier")
-				}
-			}
-		}
-		if arg >= len(args) {
-			return "", pgerror.New(pgerror.InvalidParameterValue, "too few arguments for format()")
-		}
-		next = arg + 1
-		a := args[arg]
-		switch f[i] {
-		case 's':
-			if !a.IsNull(r) {
-				b.WriteString(strArg(a).Value(r))
-			}
-		case 'I':
-			if a.IsNull(r) {
-				return "", pgerror.New(pgerror.NullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
-			}
-			b.WriteString(QuoteIdent(strArg(a).Value(r)))
-		case 'L':
-			if a.IsNull(r) {
-				b.WriteString("NULL")
-			} else {
-				b.WriteString(quoteLiteral(strArg(a).Value(r)))
-			}
-		default:
-			return "", pgerror.New(pgerror.InvalidParameterValue, "unrecognized format() type specifier \"%c\"", f[i]).
-				WithHint("For a single \"%%\" use \"%%%%\".")
-		}
-	}
-	return b.String(), nil
 }
 
 // QuoteIdent quotes an identifier as PostgreSQL's quote_ident does: when

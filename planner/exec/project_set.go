@@ -78,6 +78,9 @@ func srfValues(ctx context.Context, mem *reservation, f *planner.SRFCall, args [
 		}
 		return out, nil
 	case "generate_series":
+		if _, ok := args[0].(*array.Timestamp); ok {
+			return timestampSeries(ctx, mem, args, r)
+		}
 		from, to := valueAt(args[0], r).(int64), valueAt(args[1], r).(int64)
 		step := int64(1)
 		if len(args) == 3 {

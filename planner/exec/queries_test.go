@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -403,6 +404,16 @@ func postgresText(col arrow.Array, r int) string {
 		return string(types.AppendTimestamp(nil, int64(d.Value(r)), zone))
 	case *array.Time64:
 		return string(types.AppendTime(nil, int64(d.Value(r))))
+	case *array.Float64:
+		if v := d.Value(r); math.IsInf(v, 0) || math.IsNaN(v) {
+			return string(types.AppendFloat(nil, v, 64))
+		}
+	case *array.Date32:
+		out, bc := types.AppendDate(nil, int64(d.Value(r)))
+		if bc {
+			out = append(out, " BC"...)
+		}
+		return string(out)
 	case *array.Binary:
 		return string(types.AppendByteaHex(nil, d.Value(r)))
 	case *array.MonthDayNanoInterval:

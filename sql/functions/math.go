@@ -6,8 +6,9 @@ import "github.com/sqe-db/sqe/sql/types"
 // function that has float8 and numeric variants to float8 (the preferred
 // type of the numeric category); a numeric argument keeps numeric where
 // the result's scale is knowable (round, trunc, mod, sign, abs) and goes
-// through float8 otherwise (sqrt, ln, exp, power: a documented
-// difference, PostgreSQL computes those in numeric).
+// through float8 otherwise (sqrt, ln, exp: a documented difference,
+// PostgreSQL computes those in numeric). power keeps numeric (see
+// PowerArgs).
 
 // floatArgs accepts n numeric arguments, all computed in float8.
 func floatArgs(n int) func([]types.T) ([]types.T, types.T, bool) {
@@ -177,4 +178,40 @@ func factorialArgs(args []types.T) ([]types.T, types.T, bool) {
 		return nil, types.T{}, false
 	}
 	return []types.T{types.Int8}, types.T{OID: types.OIDNumeric}, true
+}
+
+// PowerArgs resolves power(x, y) and x ^ y as PostgreSQL does between
+// its float8 and numeric variants: float8 when either side is a float
+// or neither is numeric (integers go to the preferred float8), numeric
+// otherwise, at a scale of at least AvgNumericScale decimals (the value
+// gets PostgreSQL's per-value scale within it).
+func PowerArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 2 {
+		return nil, types.T{}, false
+	}
+	numeric, float := false, false
+	for _, a := range args {
+		switch {
+		case a.OID == types.OIDUnknown:
+		case !a.IsNumeric():
+			return nil, types.T{}, false
+		case a.Family() == types.FamilyFloat:
+			float = true
+		case a.Family() == types.FamilyNumeric:
+			numeric = true
+		}
+	}
+	if float || !numeric {
+		return []types.T{types.Float8, types.Float8}, types.Float8, true
+	}
+	out := make([]types.T, 2)
+	scale := int32(AvgNumericScale)
+	for i, a := range args {
+		out[i] = types.T{OID: types.OIDNumeric}
+		if a.Family() == types.FamilyNumeric {
+			out[i].Scale = a.Scale
+			scale = max(scale, a.Scale)
+		}
+	}
+	return out, types.T{OID: types.OIDNumeric, Scale: scale}, true
 }

@@ -87,12 +87,20 @@ func DecodeBinary(data []byte, t T) (any, error) {
 		if err := need(4); err != nil {
 			return nil, err
 		}
-		return int32(binary.BigEndian.Uint32(data)) + pgEpochDays, nil
+		d := int32(binary.BigEndian.Uint32(data))
+		if IsInfiniteDate(int64(d)) {
+			return d, nil
+		}
+		return d + pgEpochDays, nil
 	case OIDTimestamp, OIDTimestampTZ:
 		if err := need(8); err != nil {
 			return nil, err
 		}
-		return int64(binary.BigEndian.Uint64(data)) + pgEpochMicros, nil
+		m := int64(binary.BigEndian.Uint64(data))
+		if IsInfiniteTimestamp(m) {
+			return m, nil
+		}
+		return m + pgEpochMicros, nil
 	case OIDNumeric:
 		return decodeBinaryNumeric(data, t)
 	case OIDUUID:

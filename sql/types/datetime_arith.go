@@ -37,6 +37,9 @@ const (
 // does: months first (the day clamped to the new month's length), then
 // days, then microseconds.
 func AddInterval(micros int64, iv IntervalValue) (int64, error) {
+	if IsInfiniteTimestamp(micros) {
+		return micros, nil
+	}
 	if iv.Months != 0 {
 		days := floorDiv(micros, microsPerDay)
 		rem := micros - days*microsPerDay
@@ -65,6 +68,9 @@ func AddInterval(micros int64, iv IntervalValue) (int64, error) {
 // SubtractTimestamps is timestamp - timestamp: an interval of days and
 // time (never months), as PostgreSQL's timestamp_mi with justify_hours.
 func SubtractTimestamps(a, b int64) (IntervalValue, error) {
+	if IsInfiniteTimestamp(a) || IsInfiniteTimestamp(b) {
+		return IntervalValue{}, ErrSubtractInfiniteTimestamps()
+	}
 	diff, ok := subChecked(a, b)
 	if !ok {
 		return IntervalValue{}, errIntervalRange()

@@ -196,6 +196,12 @@ func ParseText(s string, t T) (any, error) {
 		if strings.EqualFold(trimmed, "epoch") {
 			return int32(0), nil
 		}
+		switch parseInfinity(trimmed) {
+		case 1:
+			return DatePosInfinity, nil
+		case -1:
+			return DateNegInfinity, nil
+		}
 		// date_in also takes a timestamp's text and keeps the date part.
 		datePart := trimmed
 		if i := strings.IndexAny(datePart, " T"); i == 10 {
@@ -218,6 +224,12 @@ func ParseText(s string, t T) (any, error) {
 	case FamilyTimestamp:
 		if strings.EqualFold(trimmed, "epoch") {
 			return int64(0), nil
+		}
+		switch parseInfinity(trimmed) {
+		case 1:
+			return TimestampPosInfinity, nil
+		case -1:
+			return TimestampNegInfinity, nil
 		}
 		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07",
 			"2006-01-02 15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07", "2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04Z07"} {

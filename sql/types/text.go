@@ -180,6 +180,9 @@ func CivilFromDays(days int64) (year int64, month, day int) {
 // does, with the BC year and a trailing " BC" that the caller adds after
 // any time part, so it returns whether the value is BC.
 func AppendDate(dst []byte, days int64) ([]byte, bool) {
+	if out, inf := appendInfinity(dst, days == int64(DateNegInfinity), days == int64(DatePosInfinity)); inf {
+		return out, false
+	}
 	y, m, d := CivilFromDays(days)
 	bc := y <= 0
 	if bc {
@@ -204,6 +207,9 @@ const microsPerDay = 86_400_000_000
 // zeros trimmed, then zone (e.g. "+00", may be empty) and " BC" for years
 // before 1.
 func AppendTimestamp(dst []byte, micros int64, zone string) []byte {
+	if out, inf := appendInfinity(dst, micros == TimestampNegInfinity, micros == TimestampPosInfinity); inf {
+		return out
+	}
 	days := micros / microsPerDay
 	rem := micros % microsPerDay
 	if rem < 0 {

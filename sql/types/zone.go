@@ -133,7 +133,7 @@ func NumericZoneName(hours float64) (string, error) {
 // ZoneOffset is the offset east of UTC, in seconds, in effect in loc at
 // the instant micros.
 func ZoneOffset(micros int64, loc *time.Location) int {
-	if loc == time.UTC || loc == nil {
+	if loc == time.UTC || loc == nil || IsInfiniteTimestamp(micros) {
 		return 0
 	}
 	_, off := time.Unix(floorDivMicros(micros), 0).In(loc).Zone()
@@ -152,7 +152,7 @@ func LocalMicros(micros int64, loc *time.Location) int64 {
 // by a fall-back transition takes the offset from after it, as in
 // PostgreSQL.
 func InstantFromLocal(wall int64, loc *time.Location) int64 {
-	if loc == time.UTC || loc == nil {
+	if loc == time.UTC || loc == nil || IsInfiniteTimestamp(wall) {
 		return wall
 	}
 	w := floorDivMicros(wall)
@@ -262,7 +262,7 @@ func ParseTimestampIn(s string, t T, loc *time.Location) (int64, error) {
 // offset ('Z', '+05:30', '-07') after the time of day.
 func hasExplicitZone(s string) bool {
 	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, "epoch") {
+	if strings.EqualFold(s, "epoch") || parseInfinity(s) != 0 {
 		return true
 	}
 	if len(s) <= 10 {

@@ -1,0 +1,322 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// numeric ^ numeric (and power(numeric, numeric)) as PostgreSQL 15's
+// power_var: an integer exponent gives 16 decimals or the base's scale
+// and is computed exactly; another one gives a scale chosen per value so
+// the result has at least 16 significant digits and no fewer decimals
+// than either input, computed as exp(y * ln(x)) in binary floating point
+// far wider than the digits kept. Both round half away from zero. The column's fixed scale then
+// holds the value: padded with zeros when wider, rounded when narrower.
+
+const (
+	// numericMinSigDigits is PostgreSQL's NUMERIC_MIN_SIG_DIGITS.
+	numericMinSigDigits = 16
+	// numericMaxDisplayScale is NUMERIC_MAX_DISPLAY_SCALE.
+	numericMaxDisplayScale = 1000
+	// powerPrec is the working precision in bits of the non-integer
+	// path: about 150 decimal digits, against the 38 a decimal128 holds.
+	powerPrec = 512
+	// exactPowerDigits bounds the size of an integer power computed
+	// exactly; larger ones go through the floating path.
+	exactPowerDigits = 4000
+)
+
+// numericPowerKernel computes power over decimal128 arguments.
+func numericPowerKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	l, ok1 := args[0].(*array.Decimal128)
+	r, ok2 := args[1].(*array.Decimal128)
+	if !ok1 || !ok2 {
+		return nil, errNumericPowerArgs(args)
+	}
+	ls, rs := decimalScale(l), decimalScale(r)
+	ln2 := ln2Float() // once per batch: the series is the costly part
+	n := l.Len()
+	out := make([]decimal128.Num, n)
+	validity, nulls := validity2(l, r)
+	for i := 0; i < n; i++ {
+		if !validAt(validity, i) {
+			continue
+		}
+		v, err := powerDecimal(l.Value(i).BigInt(), ls, r.Value(i).BigInt(), rs, res.Scale, ln2)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return newFixed(res.Arrow(), out, validity, nulls), nil
+}
+
+func errNumericPowerArgs(args []arrow.Array) error {
+	return fmt.Errorf("numeric power of %s and %s", args[0].DataType(), args[1].DataType())
+}
+
+// powerDecimal is (bm / 10^bs) ^ (em / 10^es) at scale out.
+func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
+	// The decimal display scales PostgreSQL uses are the inputs' scales
+	// (SQE keeps a column's scale per value).
+	baseSign, expSign := bm.Sign(), em.Sign()
+	expInt, expIsInt := integerExponent(em, es)
+	if baseSign == 0 && expSign < 0 {
+		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+	}
+	if baseSign < 0 && !expIsInt {
+		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+	}
+	if expIsInt && expInt >= math.MinInt32 && expInt <= math.MaxInt32 {
+		return powerInt(bm, bs, expInt, out, ln2)
+	}
+	if baseSign == 0 {
+		return decimal128.Num{}, nil
+	}
+	return powerReal(bm, bs, em, es, out, ln2)
+}
+
+// integerExponent reports whether em / 10^es is an integer that fits an
+// int64, and gives it.
+func integerExponent(em *big.Int, es int32) (int64, bool) {
+	q, rem := new(big.Int).QuoRem(em, pow10Big(es), new(big.Int))
+	if rem.Sign() != 0 || !q.IsInt64() {
+		return 0, false
+	}
+	return q.Int64(), true
+}
+
+// pow10Big is 10^n.
+func pow10Big(n int32) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// log10Estimate approximates log10 of bm / 10^bs from its leading
+// base-10000 digits, as PostgreSQL's power_var_int does for its early
+// overflow and underflow tests.
+func log10Estimate(bm *big.Int, bs int32) float64 {
+	digits := new(big.Int).Abs(bm).String()
+	// Group the digits in fours around the decimal point.
+	intLen := len(digits) - int(bs)
+	pad := (4 - ((intLen%4)+4)%4) % 4
+	digits = stringsRepeat('0', pad) + digits
+	intLen += pad
+	groups := (len(digits) + 3) / 4
+	digits += stringsRepeat('0', groups*4-len(digits))
+	// Drop leading zero groups; the weight is that of the first one.
+	weight := intLen/4 - 1
+	k := 0
+	for k < groups && digits[4*k:4*k+4] == "0000" {
+		k++
+		weight--
+	}
+	f := 0.0
+	p := weight * 4
+	for i := 0; k+i < groups && i*4 < 16; i++ {
+		g := 0
+		for _, c := range digits[4*(k+i) : 4*(k+i)+4] {
+			g = g*10 + int(c-'0')
+		}
+		if i == 0 {
+			f = float64(g)
+			continue
+		}
+		f = f*10000 + float64(g)
+		p -= 4
+	}
+	return math.Log10(f) + float64(p)
+}
+
+func stringsRepeat(c byte, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = c
+	}
+	return string(b)
+}
+
+// chooseScale is power_var's result scale for an estimated decimal weight.
+func chooseScale(weight float64, bs, es int32) int32 {
+	rscale := int32(numericMinSigDigits - int(weight))
+	rscale = max(rscale, bs, es, 0)
+	return min(rscale, numericMaxDisplayScale)
+}
+
+// powerInt is PostgreSQL 15's power_var_int: base ^ exp for an integer
+// exponent, at a scale of 16 decimals or the base's, whichever is more.
+func powerInt(bm *big.Int, bs int32, exp int64, out int32, ln2 *big.Float) (decimal128.Num, error) {
+	rscale := min(max(numericMinSigDigits, bs), numericMaxDisplayScale)
+	f := 0.0
+	if bm.Sign() != 0 && exp != 0 {
+		f = float64(exp) * log10Estimate(bm, bs)
+	}
+	if f > 3*math.MaxInt16*4 {
+		return decimal128.Num{}, errNumericOverflow()
+	}
+	if f+1 < float64(-rscale) {
+		return decimal128.Num{}, nil
+	}
+	switch {
+	case exp == 0:
+		// 0 ^ 0 is 1, as SQL:2003 and PostgreSQL have it.
+		return roundRat(new(big.Rat).SetInt64(1), rscale, out)
+	case bm.Sign() == 0:
+		return decimal128.Num{}, nil
+	}
+	abs := exp
+	if abs < 0 {
+		abs = -abs
+	}
+	if int64(len(bm.String()))*abs <= exactPowerDigits {
+		num := new(big.Int).Exp(bm, big.NewInt(abs), nil)
+		den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(bs)*abs), nil)
+		if exp < 0 {
+			num, den = den, num
+		}
+		return roundRat(new(big.Rat).SetFrac(num, den), rscale, out)
+	}
+	x := decimalFloat(bm, bs)
+	y := new(big.Float).SetPrec(powerPrec).SetInt64(exp)
+	return roundFloat(expFloat(y.Mul(y, lnFloat(new(big.Float).Abs(x), ln2)), ln2), bm.Sign() < 0 && exp%2 != 0, rscale, out)
+}
+
+// powerReal is power_var for a non-integer exponent (or one beyond
+// int32): exp(e * ln(b)) for a positive base.
+func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
+	x := decimalFloat(bm, bs)
+	y := new(big.Float).SetPrec(powerPrec).Mul(lnFloat(x, ln2), decimalFloat(em, es))
+	val, _ := y.Float64()
+	if math.Abs(val) > numericMaxDisplayScale*3.01 {
+		if val > 0 {
+			return decimal128.Num{}, errNumericOverflow()
+		}
+		return decimal128.Num{}, nil
+	}
+	rscale := chooseScale(val*0.434294481903252, bs, es)
+	return roundFloat(expFloat(y, ln2), false, rscale, out)
+}
+
+// decimalFloat is m / 10^s at the working precision.
+func decimalFloat(m *big.Int, s int32) *big.Float {
+	x := new(big.Float).SetPrec(powerPrec).SetInt(m)
+	return x.Quo(x, new(big.Float).SetPrec(powerPrec).SetInt(pow10Big(s)))
+}
+
+// roundRat rounds v half away from zero to rscale decimals, then holds
+// it at scale out.
+func roundRat(v *big.Rat, rscale, out int32) (decimal128.Num, error) {
+	keep := min(rscale, out)
+	scaled := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10Big(keep)))
+	q, rem := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
+	// |rem| / denom >= 1/2 rounds away from zero.
+	if new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2)).Cmp(scaled.Denom()) >= 0 {
+		if scaled.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return holdAtScale(q, out-keep)
+}
+
+// roundFloat rounds |v| (negated when neg) half away from zero to rscale
+// decimals, then holds it at scale out.
+func roundFloat(v *big.Float, neg bool, rscale, out int32) (decimal128.Num, error) {
+	keep := min(rscale, out)
+	scaled := new(big.Float).SetPrec(powerPrec).Mul(v, new(big.Float).SetPrec(powerPrec).SetInt(pow10Big(keep)))
+	scaled.Add(scaled, big.NewFloat(0.5))
+	q, _ := scaled.Int(nil)
+	if neg {
+		q.Neg(q)
+	}
+	return holdAtScale(q, out-keep)
+}
+
+// holdAtScale multiplies q by 10^shift and checks it fits a decimal128.
+func holdAtScale(q *big.Int, shift int32) (decimal128.Num, error) {
+	q.Mul(q, pow10Big(shift))
+	if q.CmpAbs(pow10Big(types.MaxNumericPrecision)) >= 0 {
+		return decimal128.Num{}, errNumericOverflow()
+	}
+	return decimal128.FromBigInt(q), nil
+}
+
+// lnFloat is the natural logarithm of x > 0: x = m * 2^e with m in
+// [0.5, 1), ln x = e ln 2 + 2 atanh((m-1)/(m+1)).
+func lnFloat(x, ln2 *big.Float) *big.Float {
+	m := new(big.Float).SetPrec(powerPrec)
+	e := x.MantExp(m)
+	r := atanhSeries(m)
+	r.Mul(r, big.NewFloat(2))
+	shift := new(big.Float).SetPrec(powerPrec).SetInt64(int64(e))
+	return r.Add(r, shift.Mul(shift, ln2))
+}
+
+// ln2Float is ln 2 = 2 atanh(1/3).
+func ln2Float() *big.Float {
+	third := new(big.Float).SetPrec(powerPrec).Quo(big.NewFloat(1), new(big.Float).SetPrec(powerPrec).SetInt64(3))
+	z := atanhOf(third)
+	return z.Mul(z, big.NewFloat(2))
+}
+
+// atanhSeries is atanh((m-1)/(m+1)).
+func atanhSeries(m *big.Float) *big.Float {
+	num := new(big.Float).SetPrec(powerPrec).Sub(m, big.NewFloat(1))
+	den := new(big.Float).SetPrec(powerPrec).Add(m, big.NewFloat(1))
+	return atanhOf(num.Quo(num, den))
+}
+
+// atanhOf sums z + z^3/3 + z^5/5 + ... for |z| <= 1/3 until the terms
+// vanish at the working precision.
+func atanhOf(z *big.Float) *big.Float {
+	sum := new(big.Float).SetPrec(powerPrec).Set(z)
+	z2 := new(big.Float).SetPrec(powerPrec).Mul(z, z)
+	pow := new(big.Float).SetPrec(powerPrec).Set(z)
+	term := new(big.Float).SetPrec(powerPrec)
+	for k := int64(3); ; k += 2 {
+		pow.Mul(pow, z2)
+		term.Quo(pow, new(big.Float).SetPrec(powerPrec).SetInt64(k))
+		if term.Sign() == 0 || term.MantExp(nil)-sum.MantExp(nil) < -powerPrec {
+			break
+		}
+		sum.Add(sum, term)
+	}
+	return sum
+}
+
+// expFloat is e^y: y = k ln 2 + r with |r| <= ln 2 / 2, r halved s
+// times for the Taylor series, then squared back.
+func expFloat(y, ln2 *big.Float) *big.Float {
+	kf := new(big.Float).SetPrec(powerPrec).Quo(y, ln2)
+	kv, _ := kf.Float64()
+	k := int64(math.Round(kv))
+	r := new(big.Float).SetPrec(powerPrec).Mul(ln2, new(big.Float).SetPrec(powerPrec).SetInt64(k))
+	r.Sub(y, r)
+	const halvings = 20
+	r.SetMantExp(r, -halvings)
+	sum := new(big.Float).SetPrec(powerPrec).SetInt64(1)
+	term := new(big.Float).SetPrec(powerPrec).SetInt64(1)
+	for n := int64(1); n < 200; n++ {
+		term.Mul(term, r)
+		term.Quo(term, new(big.Float).SetPrec(powerPrec).SetInt64(n))
+		if term.Sign() == 0 || term.MantExp(nil) < -powerPrec-8 {
+			break
+		}
+		sum.Add(sum, term)
+	}
+	for i := 0; i < halvings; i++ {
+		sum.Mul(sum, sum)
+	}
+	return sum.SetMantExp(sum, int(k))
+}
