@@ -22,7 +22,7 @@ func BenchmarkParallel(b *testing.B) {
 	const rows, batch = 1 << 20, 8192
 	cols := []planner.TableColumn{{Name: "id", Type: types.Int8}, {Name: "qty", Type: types.Int4}}
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "qty", Type: arrow.PrimitiveTypes.Int32}}, nil)
-	tbl := &memTable{name: "t", cols: cols}
+	tbl := &memTable{name: "t", cols: cols, batchMorsels: true}
 	for lo := 0; lo < rows; lo += batch {
 		bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		for i := lo; i < lo+batch; i++ {

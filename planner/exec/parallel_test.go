@@ -18,7 +18,8 @@ import (
 )
 
 // A memTable splits into one morsel per row, so that even the test tables'
-// five rows are read by several workers at once.
+// five rows are read by several workers at once; with batchMorsels, one
+// per batch.
 
 func (m *memTable) ScanMorsels(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (planner.Morsels, error) {
 	st, err := m.Scan(ctx, columns, filter)
@@ -27,6 +28,10 @@ func (m *memTable) ScanMorsels(ctx context.Context, columns []int, filter iceber
 	}
 	var rows []arrow.RecordBatch
 	for _, b := range st.(*memStream).batches {
+		if m.batchMorsels {
+			rows = append(rows, b)
+			continue
+		}
 		for r := range b.NumRows() {
 			rows = append(rows, b.NewSlice(r, r+1))
 		}

@@ -31,6 +31,8 @@ type memTable struct {
 	batches []arrow.RecordBatch
 	// scans records the filters pushed into each scan.
 	scans []iceberg.BooleanExpression
+	// batchMorsels makes each batch a morsel (see ScanMorsels).
+	batchMorsels bool
 }
 
 func (m *memTable) QualifiedName() planner.TableName {
