@@ -205,6 +205,8 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		b.WriteString(x.explain())
 	case *Lateral:
 		b.WriteString(x.explain())
+	case *Gather:
+		b.WriteString(x.explain())
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
 		if x.On != nil {

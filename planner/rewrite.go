@@ -78,6 +78,10 @@ func withInputs(n Node, ins []Node) (_ Node, ok bool) {
 		c := *x
 		c.Ins = append([]Node(nil), ins...)
 		return &c, true
+	case *Gather:
+		c := *x
+		c.Input = ins[0]
+		return &c, true
 	}
 	return n, false
 }

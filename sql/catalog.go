@@ -188,3 +188,29 @@ type recordStream struct{ st storage.RecordStream }
 
 func (r recordStream) Next() (arrow.RecordBatch, error) { return r.st.Next() }
 func (r recordStream) Close() error                     { return r.st.Close() }
+
+// ScanMorsels splits the scan into morsels (row groups or files) that
+// parallel workers read independently.
+func (a *tableAdapter) ScanMorsels(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (planner.Morsels, error) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = a.cols[c].Name
+	}
+	m, err := a.t.Morsels(ctx, storage.ScanRequest{Columns: names, Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	return morsels{m}, nil
+}
+
+type morsels struct{ m *storage.Morsels }
+
+func (m morsels) Len() int     { return m.m.Len() }
+func (m morsels) Close() error { return m.m.Close() }
+func (m morsels) Open(ctx context.Context, i int) (planner.RecordStream, error) {
+	st, err := m.m.Open(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	return recordStream{st}, nil
+}

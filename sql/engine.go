@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/sqe-db/sqe/auth"
@@ -28,6 +29,10 @@ type EngineConfig struct {
 	// hold (hash tables, sort buffers...); past it the query fails with
 	// 53200. 0 means no limit.
 	MemoryLimit int64
+	// ParallelWorkers is the default degree of parallelism of a query
+	// (max_parallel_workers_per_gather): 0 means GOMAXPROCS, 1 runs every
+	// query serially.
+	ParallelWorkers int
 }
 
 // Engine is what all sessions share.
@@ -70,6 +75,7 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		settings: newSettings(id.User, e.cfg.ServerVersion, params),
 		txStatus: 'I',
 	}
+	s.settings.setDefault(parallelWorkersSetting, strconv.Itoa(e.parallelWorkers()))
 	for _, r := range id.Roles {
 		for _, a := range e.cfg.AdminRoles {
 			if r == a {

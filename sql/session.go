@@ -217,7 +217,9 @@ func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query stri
 	if err != nil {
 		return nil, err
 	}
-	return planner.Optimize(p), nil
+	p = planner.Optimize(p)
+	p.Root = s.parallelize(p.Root)
+	return p, nil
 }
 
 func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (Result, error) {

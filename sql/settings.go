@@ -43,6 +43,9 @@ var knownSettings = map[string]setting{
 	"lc_collate":                          {def: "C", fixed: true},
 	"lc_ctype":                            {def: "C", fixed: true},
 	"idle_in_transaction_session_timeout": {def: "0"},
+	// The engine's configured parallelism replaces the default per
+	// session (Engine.NewSession).
+	parallelWorkersSetting: {def: "1"},
 }
 
 // displayNames gives the spelling PostgreSQL reports for mixed-case names.
@@ -121,6 +124,13 @@ func (s *settings) set(name, value string) error {
 			return err
 		}
 		value = formatTimeSetting(d)
+	}
+	if key == parallelWorkersSetting {
+		n, err := parseParallelWorkers(value)
+		if err != nil {
+			return err
+		}
+		value = strconv.Itoa(n)
 	}
 	if !def.fixed {
 		s.values[key] = value
@@ -215,4 +225,11 @@ func versionNum(v string) string {
 		return ""
 	}
 	return strconv.Itoa(m*10000 + n)
+}
+
+// setDefault makes value both the current value of key and what RESET
+// restores.
+func (s *settings) setDefault(key, value string) {
+	s.values[key] = value
+	s.defaults[key] = value
 }

@@ -110,10 +110,16 @@ func readInCommitOrder(ctx context.Context, scan *table.Scan) (*arrow.Schema, it
 	if err != nil {
 		return nil, nil, err
 	}
+	sortByCommit(tasks)
+	return scan.ReadTasks(ctx, tasks)
+}
+
+// sortByCommit orders tasks oldest commit first, keeping the planner's
+// order among files of one commit.
+func sortByCommit(tasks []table.FileScanTask) {
 	slices.SortStableFunc(tasks, func(a, b table.FileScanTask) int {
 		return cmp.Compare(sequenceOf(a), sequenceOf(b))
 	})
-	return scan.ReadTasks(ctx, tasks)
 }
 
 func sequenceOf(task table.FileScanTask) int64 {

@@ -123,6 +123,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 
 	engine := sql.NewEngine(sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
+		ParallelWorkers: cfg.Query.ParallelWorkers,
 	}, catalogs, governance.Passthrough{})
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{

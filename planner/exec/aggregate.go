@@ -36,6 +36,10 @@ type hashAggregate struct {
 	keyMem int64
 	mem    reservation
 
+	// par is the state of a parallel aggregate's worker part or of the
+	// merged result; nil for a serial aggregate.
+	par *parallelAggState
+
 	groupedOutput
 	done bool
 }
@@ -137,11 +141,17 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 				appendValue(h.keyBld[i], a, r)
 				h.keyMem += keyValueBytes(a, r)
 			}
+			if h.par != nil {
+				h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
+			}
 		})
 		h.ngroups = h.groups.len()
 		for _, a := range keys {
 			a.Release()
 		}
+	}
+	if h.par != nil {
+		h.par.pos += int64(n)
 	}
 	for i, acc := range h.accs {
 		var arg arrow.Array
@@ -184,8 +194,10 @@ func (h *hashAggregate) updateDelimited(ctx context.Context, b arrow.RecordBatch
 
 func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if !h.done {
-		if err := h.consume(ctx); err != nil {
-			return nil, err
+		if h.par == nil || !h.par.merged {
+			if err := h.consume(ctx); err != nil {
+				return nil, err
+			}
 		}
 		h.done = true
 		cols := make([]arrow.Array, 0, len(h.keyBld)+len(h.accs))
@@ -201,6 +213,12 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				return nil, err
 			}
 			cols = append(cols, a)
+		}
+		if h.par != nil && h.par.merged {
+			var err error
+			if cols, err = h.par.inSerialOrder(ctx, cols); err != nil {
+				return nil, err
+			}
 		}
 		h.out = array.NewRecordBatch(h.schema, cols, int64(h.ngroups))
 		for _, c := range cols {

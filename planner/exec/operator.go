@@ -30,7 +30,12 @@ func Build(ctx context.Context, n planner.Node) (Operator, error) {
 func build(ctx context.Context, n planner.Node) (Operator, error) {
 	switch x := n.(type) {
 	case *planner.Scan:
+		if f := morselFeedFor(ctx, x); f != nil {
+			return newMorselScan(x, f), nil
+		}
 		return newScan(x), nil
+	case *planner.Gather:
+		return newGather(ctx, x)
 	case planner.OneRow:
 		return &oneRow{}, nil
 	case *planner.Filter:

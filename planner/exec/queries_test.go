@@ -32,6 +32,8 @@ type memTable struct {
 	batches []arrow.RecordBatch
 	// scans records the filters pushed into each scan.
 	scans []iceberg.BooleanExpression
+	// batchMorsels makes each batch a morsel (see ScanMorsels).
+	batchMorsels bool
 }
 
 func (m *memTable) QualifiedName() planner.TableName {
@@ -181,12 +183,19 @@ func newRegionTable(t *testing.T) *memTable {
 // and rows rendered as "a|b|c" (NULL as "NULL").
 func runQuery(t *testing.T, tbl *memTable, sql string) ([]string, []string, error) {
 	t.Helper()
-	return runQueryIn(context.Background(), t, tbl, sql)
+	return runQueryIn(context.Background(), t, tbl, sql, 1)
 }
 
-// runQueryIn is runQuery with the evaluation context ctx (a session time
-// zone).
-func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string) ([]string, []string, error) {
+// runQueryWorkers is runQuery with the plan's pipelines run by workers
+// goroutines (1: the serial plan).
+func runQueryWorkers(t *testing.T, tbl *memTable, sql string, workers int) ([]string, []string, error) {
+	t.Helper()
+	return runQueryIn(context.Background(), t, tbl, sql, workers)
+}
+
+// runQueryIn is runQueryWorkers with the evaluation context ctx (a session
+// time zone).
+func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string, workers int) ([]string, []string, error) {
 	t.Helper()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
@@ -201,6 +210,7 @@ func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string) ([
 		return nil, nil, err
 	}
 	p = planner.Optimize(p)
+	p.Root = exec.Parallelize(p.Root, workers, 0)
 	op, err := exec.Build(ctx, p.Root)
 	if err != nil {
 		return nil, nil, err
@@ -327,16 +337,16 @@ func readCases(t *testing.T, path string) []queryCase {
 	return cases
 }
 
-func TestQueries(t *testing.T) {
+func queryFiles(t *testing.T) []string {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no query files: %v", err)
 	}
-	var cases []queryCase
-	for _, f := range files {
-		cases = append(cases, readCases(t, f)...)
-	}
-	for _, tc := range cases {
+	return files
+}
+
+func TestQueries(t *testing.T) {
+	for _, tc := range allCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			tbl := newTestTable(t)
 			names, rows, err := runQuery(t, tbl, tc.sql)

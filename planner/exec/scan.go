@@ -52,16 +52,9 @@ func (s *scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			b.Release()
 			continue
 		}
-		if s.noCols {
-			out := array.NewRecordBatch(s.schema, nil, b.NumRows())
-			b.Release()
-			return out, nil
-		}
 		// Storage names fields after the table; the plan names them after
-		// its columns. The arrays are shared, not copied.
-		out := array.NewRecordBatch(s.schema, b.Columns(), b.NumRows())
-		b.Release()
-		return out, nil
+		// its columns.
+		return renameBatch(s.schema, s.noCols, b), nil
 	}
 }
 

@@ -21,7 +21,7 @@ func TestWindowRangeTimestampTZInZone(t *testing.T) {
 	}
 	ctx := exec.WithTimeZone(context.Background(), loc)
 	const sql = `SELECT count(*) OVER (ORDER BY ts RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) AS c, count(*) OVER (ORDER BY ts DESC RANGE BETWEEN '1 day' PRECEDING AND CURRENT ROW) AS d FROM (VALUES (TIMESTAMPTZ '2024-03-09 16:30Z'), (TIMESTAMPTZ '2024-03-10 16:00Z'), (TIMESTAMPTZ '2024-03-11 15:30Z')) v(ts) ORDER BY ts`
-	_, rows, err := runQueryIn(ctx, t, newTestTable(t), sql)
+	_, rows, err := runQueryIn(ctx, t, newTestTable(t), sql, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,101 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// parallelAggState is what a hash aggregate keeps when it runs as one of
+// a parallel aggregate's parts, and then as the merged result.
+//
+// A serial aggregate returns its groups in the order their first rows
+// arrive. Each part records, per group, the position of that first row in
+// the serial input: the morsel in the high 32 bits, the row within the
+// morsel's input below. The merged result keeps the least position per
+// group and returns its groups sorted by it: the serial order, whatever
+// the workers' split of the morsels.
+type parallelAggState struct {
+	firstSeen []int64 // per group id
+	pos       int64   // position of the next input row
+	merged    bool    // the parts are merged: no input left to consume
+}
+
+// consumeMorsel feeds the aggregate morsel i's rows (its input reads the
+// morsel its worker's feed was set to).
+func (h *hashAggregate) consumeMorsel(ctx context.Context, i int) error {
+	h.par.pos = int64(i) << 32
+	return h.consume(ctx)
+}
+
+// mergeFrom folds part o (of the same Aggregate node, fully consumed) into
+// h. o is left empty; the caller closes it.
+func (h *hashAggregate) mergeFrom(ctx context.Context, o *hashAggregate) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	into := make([]int32, o.ngroups)
+	if len(h.keys) > 0 && o.ngroups > 0 {
+		keys := make([]arrow.Array, len(o.keyBld))
+		for i, kb := range o.keyBld {
+			keys[i] = kb.NewArray()
+		}
+		defer releaseAll(keys)
+		before := h.ngroups
+		h.groups.insert(keys, o.ngroups, into, false, func(_ int32, r int) {
+			for i, a := range keys {
+				appendValue(h.keyBld[i], a, r)
+				h.keyMem += keyValueBytes(a, r)
+			}
+			h.par.firstSeen = append(h.par.firstSeen, o.par.firstSeen[r])
+		})
+		h.ngroups = h.groups.len()
+		for g, t := range into {
+			if int(t) < before {
+				h.par.firstSeen[t] = min(h.par.firstSeen[t], o.par.firstSeen[g])
+			}
+		}
+	}
+	for i, acc := range h.accs {
+		m, ok := acc.(mergeableAccumulator)
+		if !ok {
+			return fmt.Errorf("aggregate %s has no parallel merge", h.node.Aggs[i].Func.Name)
+		}
+		if err := m.merge(o.accs[i], into, h.ngroups); err != nil {
+			return err
+		}
+	}
+	o.accs = nil
+	return h.mem.resize(h.stateBytes())
+}
+
+// inSerialOrder reorders the merged result's columns (one row per group)
+// by each group's first position.
+func (p *parallelAggState) inSerialOrder(ctx context.Context, cols []arrow.Array) ([]arrow.Array, error) {
+	n := len(p.firstSeen)
+	if n < 2 {
+		return cols, nil
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		x, y := p.firstSeen[a], p.firstSeen[b]
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	out, err := gatherColumns(ctx, cols, idx)
+	releaseAll(cols)
+	if err != nil {
+		return nil, fmt.Errorf("order merged groups: %w", err)
+	}
+	return out, nil
+}

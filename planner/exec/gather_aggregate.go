@@ -1,0 +1,149 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sqe-db/sqe/planner"
+)
+
+// gatherAggregate runs a hash aggregate in parallel: each worker feeds the
+// morsels it claims to its own part (its own groups and accumulators, its
+// own reservation of the query's budget), and once every worker is done
+// the parts are merged into the first, which returns the result.
+type gatherAggregate struct {
+	node *planner.Gather
+	// out is the merged result as the Aggregate node's operator (so
+	// EXPLAIN ANALYZE counts its rows); it reads merged.
+	out    Operator
+	merged *mergedAggregate
+}
+
+// mergedAggregate waits for the workers, merges their parts and returns
+// the result.
+type mergedAggregate struct {
+	g     *gatherAggregate
+	parts []*hashAggregate
+	feeds []*morselFeed
+	grp   *workerGroup
+	done  chan struct{} // a token per worker that finished its morsels
+	final *hashAggregate
+	err   error
+}
+
+func newGatherAggregate(ctx context.Context, n *planner.Gather, agg *planner.Aggregate) (Operator, error) {
+	g := &gatherAggregate{node: n}
+	m := &mergedAggregate{g: g}
+	g.merged = m
+	for range n.Workers {
+		feed := &morselFeed{scan: n.Scan}
+		wctx := withMorselFeed(ctx, feed)
+		in, err := Build(wctx, agg.Input)
+		if err != nil {
+			m.closeParts()
+			return nil, err
+		}
+		op, err := newHashAggregate(wctx, in, agg)
+		if err != nil {
+			m.closeParts()
+			return nil, err
+		}
+		h, ok := op.(*hashAggregate)
+		if !ok {
+			op.Close()
+			m.closeParts()
+			return nil, fmt.Errorf("parallel aggregate: %T is not a hash aggregate", op)
+		}
+		h.par = &parallelAggState{}
+		m.parts, m.feeds = append(m.parts, h), append(m.feeds, feed)
+	}
+	g.out = instrument(ctx, agg, m)
+	return g, nil
+}
+
+func (g *gatherAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	return g.out.Next(ctx)
+}
+
+func (g *gatherAggregate) Close() { g.out.Close() }
+
+// run is worker w: it feeds its part every morsel it claims.
+func (m *mergedAggregate) run(grp *workerGroup, w int) {
+	part, feed := m.parts[w], m.feeds[w]
+	for {
+		i, ok := grp.claim()
+		if !ok {
+			break
+		}
+		feed.start(grp.morsels, i)
+		if err := part.consumeMorsel(grp.ctx, i); err != nil {
+			grp.fail(err)
+			return
+		}
+	}
+	m.done <- struct{}{}
+}
+
+func (m *mergedAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	if m.final == nil {
+		if err := m.finish(ctx); err != nil {
+			m.err = err
+			return nil, err
+		}
+	}
+	return m.final.Next(ctx)
+}
+
+// finish runs the workers to the end and merges their parts.
+func (m *mergedAggregate) finish(ctx context.Context) error {
+	m.done = make(chan struct{}, len(m.parts))
+	grp, err := startWorkers(ctx, m.g.node, len(m.parts), m.run)
+	if err != nil {
+		return err
+	}
+	m.grp = grp
+	for range m.parts {
+		select {
+		case <-m.done:
+		case <-grp.failed:
+			return grp.err
+		case <-ctx.Done():
+			grp.cancel()
+			return ctx.Err()
+		}
+	}
+	// Every worker has returned: the parts are the gather's now.
+	final := m.parts[0]
+	for len(m.parts) > 1 {
+		p := m.parts[1]
+		if err := final.mergeFrom(ctx, p); err != nil {
+			return err
+		}
+		p.Close()
+		m.parts = slices.Delete(m.parts, 1, 2)
+	}
+	final.par.merged = true
+	m.final = final
+	return nil
+}
+
+func (m *mergedAggregate) Close() {
+	if m.grp != nil {
+		m.grp.stop()
+		m.grp = nil
+	}
+	m.closeParts()
+}
+
+func (m *mergedAggregate) closeParts() {
+	for _, p := range m.parts {
+		p.Close()
+	}
+	m.parts = nil
+}

@@ -1,0 +1,201 @@
+package exec_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// A memTable splits into one morsel per row, so that even the test tables'
+// five rows are read by several workers at once; with batchMorsels, one
+// per batch.
+
+func (m *memTable) ScanMorsels(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (planner.Morsels, error) {
+	st, err := m.Scan(ctx, columns, filter)
+	if err != nil {
+		return nil, err
+	}
+	var rows []arrow.RecordBatch
+	for _, b := range st.(*memStream).batches {
+		if m.batchMorsels {
+			rows = append(rows, b)
+			continue
+		}
+		for r := range b.NumRows() {
+			rows = append(rows, b.NewSlice(r, r+1))
+		}
+	}
+	return &memMorsels{rows: rows}, nil
+}
+
+type memMorsels struct{ rows []arrow.RecordBatch }
+
+func (m *memMorsels) Len() int { return len(m.rows) }
+func (m *memMorsels) Open(_ context.Context, i int) (planner.RecordStream, error) {
+	m.rows[i].Retain()
+	return &memStream{batches: []arrow.RecordBatch{m.rows[i]}}, nil
+}
+func (m *memMorsels) Close() error {
+	for _, b := range m.rows {
+		b.Release()
+	}
+	m.rows = nil
+	return nil
+}
+
+var _ planner.MorselTable = (*memTable)(nil)
+
+// TestQueriesInParallel runs every query case with 4 workers and demands
+// the serial plan's answer: the same rows in the same order, or the same
+// error.
+func TestQueriesInParallel(t *testing.T) {
+	gathered, merged := 0, 0
+	for _, tc := range allCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			if tree, err := pg_query.Parse(tc.sql); err == nil && len(tree.Stmts) == 1 {
+				if p, err := planner.NewBinder(context.Background(), memCatalog{newTestTable(t)}, planner.OpenRelation{}, tc.sql).
+					BindSelect(tree.Stmts[0].Stmt.GetSelectStmt()); err == nil {
+					plan := planner.Explain(exec.Parallelize(planner.Optimize(p).Root, 4, 0))
+					if strings.Contains(plan, "Gather") {
+						gathered++
+					}
+					if strings.Contains(plan, "partial aggregates merged") {
+						merged++
+					}
+				}
+			}
+			before := runtime.NumGoroutine()
+			_, serial, serr := runQueryWorkers(t, newTestTable(t), tc.sql, 1)
+			_, par, perr := runQueryWorkers(t, newTestTable(t), tc.sql, 4)
+			if code(serr) != code(perr) {
+				t.Fatalf("line %d: %s\nserial error %v, parallel error %v", tc.line, tc.sql, serr, perr)
+			}
+			if strings.Join(serial, "\n") != strings.Join(par, "\n") {
+				t.Errorf("line %d: %s\nserial:\n%s\nparallel:\n%s", tc.line, tc.sql, strings.Join(serial, "\n"), strings.Join(par, "\n"))
+			}
+			checkNoLeak(t, before)
+		})
+	}
+	// Most cases read t; many aggregate it.
+	t.Logf("%d plans gather, %d merge partial aggregates", gathered, merged)
+	if gathered < 200 || merged < 15 {
+		t.Errorf("only %d plans gather and %d merge partial aggregates", gathered, merged)
+	}
+}
+
+func code(err error) string {
+	if err == nil {
+		return ""
+	}
+	var pe *pgerror.Error
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return "other: " + err.Error()
+}
+
+// checkNoLeak fails when goroutines started by a query outlive it.
+func checkNoLeak(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines before the query, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestParallelPlanShowsGather(t *testing.T) {
+	tests := []struct{ sql, want string }{
+		{"SELECT id FROM t WHERE qty > 2", "Gather workers=4\n"},
+		{"SELECT region, count(*), sum(amount), max(price) FROM t GROUP BY region",
+			"Gather workers=4 (partial aggregates merged)\n    Aggregate groups=[region"},
+		// string_agg's result depends on the order of its rows: the
+		// aggregate stays serial, over a parallel scan.
+		{"SELECT string_agg(region, ',') FROM t", "Aggregate groups=[] aggs=[string_agg"},
+	}
+	for _, tc := range tests {
+		plan := explainWorkers(t, newTestTable(t), tc.sql, 4)
+		if !strings.Contains(plan, tc.want) {
+			t.Errorf("%s:\n%s\nwant it to contain %q", tc.sql, plan, tc.want)
+		}
+		if strings.Contains(tc.want, "string_agg") && !strings.Contains(plan, "    Gather workers=4") {
+			t.Errorf("%s: no gather under the serial aggregate:\n%s", tc.sql, plan)
+		}
+		if serial := explainWorkers(t, newTestTable(t), tc.sql, 1); strings.Contains(serial, "Gather") {
+			t.Errorf("%s: one worker still gathers:\n%s", tc.sql, serial)
+		}
+	}
+}
+
+func allCases(t *testing.T) []queryCase {
+	var cases []queryCase
+	for _, f := range queryFiles(t) {
+		cases = append(cases, readCases(t, f)...)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no query cases")
+	}
+	return cases
+}
+
+// explainWorkers is the plan runQueryWorkers would run.
+func explainWorkers(t *testing.T, tbl *memTable, sql string, workers int) string {
+	t.Helper()
+	tree, err := pg_query.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.NewBinder(context.Background(), memCatalog{tbl}, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return planner.Explain(exec.Parallelize(planner.Optimize(p).Root, workers, 0))
+}
+
+// TestParallelCancel cancels queries part-way: Next reports the
+// cancellation and Close leaves no worker behind.
+func TestParallelCancel(t *testing.T) {
+	for _, sql := range []string{
+		"SELECT id, amount * 2 FROM t WHERE id > 0",
+		"SELECT region, count(*) FROM t GROUP BY region",
+	} {
+		before := runtime.NumGoroutine()
+		tree, err := pg_query.Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planner.NewBinder(context.Background(), memCatalog{newTestTable(t)}, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := exec.NewMemoryBudget(0)
+		ctx, cancel := context.WithCancel(exec.WithMemoryBudget(context.Background(), budget))
+		op, err := exec.Build(ctx, exec.Parallelize(planner.Optimize(p).Root, 4, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if _, err := op.Next(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: Next after cancel = %v", sql, err)
+		}
+		op.Close()
+		checkNoLeak(t, before)
+		if used := budget.Used(); used != 0 {
+			t.Errorf("%s: %d bytes still reserved after Close", sql, used)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+)
+
+// Morsels is a table scan split into independent pieces (morsels): one per
+// Parquet row group, or one per data file when the file does not say where
+// its row groups start. Morsel i holds the rows an ordered Scan would
+// return after those of morsels 0..i-1, so reading the morsels in order
+// gives the ordered scan's rows; reading them on several goroutines at
+// once is what a parallel query does.
+type Morsels struct {
+	ident Ident
+	scan  *table.Scan
+	tasks []table.FileScanTask
+	// outSchema is the streams' schema: the requested columns in order.
+	outSchema *arrow.Schema
+}
+
+// Morsels plans the scan of req (its Limit must be 0: a limit cannot be
+// shared between streams read in parallel) and splits it into morsels.
+// Nothing is read until a morsel is opened.
+func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) {
+	if req.Limit > 0 {
+		return nil, fmt.Errorf("scan %s: a scan with a row limit cannot be split", t.ident)
+	}
+	outSchema, wanted, err := t.projection(req.Columns)
+	if err != nil {
+		return nil, err
+	}
+	batchSize := req.BatchSize
+	if batchSize <= 0 {
+		batchSize = defaultBatchSize
+	}
+	// Each morsel is read by one worker, so iceberg-go need not decode
+	// files in parallel within one: the workers are the parallelism.
+	opts := []table.ScanOption{
+		table.WithArrowBatchSize(batchSize),
+		table.WithMaxConcurrency(1),
+	}
+	if len(req.Columns) > 0 {
+		opts = append(opts, table.WithSelectedFields(wanted...))
+	}
+	if req.Filter != nil {
+		opts = append(opts, table.WithRowFilter(req.Filter))
+	}
+	scan := t.tbl.Scan(opts...)
+	tasks, err := planInCommitOrder(ctx, scan)
+	if err != nil {
+		_ = scan.Close()
+		return nil, fmt.Errorf("scan %s: %w", t.ident, err)
+	}
+	var morsels []table.FileScanTask
+	for _, task := range tasks {
+		morsels = append(morsels, splitByRowGroup(task)...)
+	}
+	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil
+}
+
+// Len is the number of morsels.
+func (m *Morsels) Len() int { return len(m.tasks) }
+
+// Open starts reading morsel i. Several morsels may be open and read at
+// once, each stream on one goroutine at a time.
+func (m *Morsels) Open(ctx context.Context, i int) (RecordStream, error) {
+	if i < 0 || i >= len(m.tasks) {
+		return nil, fmt.Errorf("scan %s: no morsel %d of %d", m.ident, i, len(m.tasks))
+	}
+	outSchema := m.outSchema
+	scanCtx, cancel := context.WithCancel(ctx)
+	gotSchema, records, err := m.scan.ReadTasks(scanCtx, m.tasks[i:i+1])
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("scan %s: %w", m.ident, err)
+	}
+	positions, err := columnPositions(outSchema, gotSchema)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("scan %s: %w", m.ident, err)
+	}
+	next, stop := iter.Pull2(records)
+	return &morselStream{recordStream{
+		ctx:       scanCtx,
+		cancel:    cancel,
+		scan:      m.scan,
+		next:      next,
+		stop:      stop,
+		schema:    outSchema,
+		positions: positions,
+	}}, nil
+}
+
+// Close releases the plan. Streams already opened must be closed first.
+func (m *Morsels) Close() error { return m.scan.Close() }
+
+// morselStream is one morsel's stream: closing it stops its reader but
+// leaves the shared scan to Morsels.Close.
+type morselStream struct{ recordStream }
+
+func (s *morselStream) Close() error {
+	s.finish()
+	return nil
+}
+
+// planInCommitOrder is readInCommitOrder's planning half.
+func planInCommitOrder(ctx context.Context, scan *table.Scan) ([]table.FileScanTask, error) {
+	tasks, err := scan.PlanFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sortByCommit(tasks)
+	return tasks, nil
+}
+
+// splitByRowGroup splits a whole-file Parquet task into one task per row
+// group, using the split offsets the file's manifest entry records (the
+// byte where each row group starts). iceberg-go reads a task with a byte
+// range as the row groups starting in it. A task that is already partial,
+// or a file without usable offsets, stays whole.
+func splitByRowGroup(task table.FileScanTask) []table.FileScanTask {
+	f := task.File
+	if f == nil || f.FileFormat() != iceberg.ParquetFile {
+		return []table.FileScanTask{task}
+	}
+	size := f.FileSizeBytes()
+	if task.Start != 0 || (task.Length != 0 && task.Length != size) {
+		return []table.FileScanTask{task}
+	}
+	offs := f.SplitOffsets()
+	if len(offs) < 2 {
+		return []table.FileScanTask{task}
+	}
+	for i, o := range offs {
+		if o < 0 || o >= size || (i > 0 && o <= offs[i-1]) {
+			return []table.FileScanTask{task}
+		}
+	}
+	out := make([]table.FileScanTask, len(offs))
+	for i := range offs {
+		// The first range starts at byte 0 so nothing before the first
+		// recorded offset is lost; each range ends where the next begins.
+		start, end := int64(0), size
+		if i > 0 {
+			start = offs[i]
+		}
+		if i+1 < len(offs) {
+			end = offs[i+1]
+		}
+		out[i] = task
+		out[i].Start, out[i].Length = start, end-start
+	}
+	return out
+}
