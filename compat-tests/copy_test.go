@@ -82,7 +82,7 @@ func TestPsqlCopyRefusals(t *testing.T) {
 		stderr  string
 	}{
 		{"COPY acdemo.orders TO '/nonexistent/orders'", "must be superuser or have privileges of the pg_write_server_files role to COPY to a file"},
-		{"COPY acdemo.orders FROM STDIN", "COPY FROM is not supported yet"},
+		{"COPY acdemo.orders FROM '/nonexistent/orders'", "must be superuser or have privileges of the pg_read_server_files role to COPY from a file"},
 		{"COPY acdemo.orders TO STDOUT (FORMAT xml)", `COPY format "xml" not recognized`},
 	}
 	for _, tt := range tests {
@@ -90,6 +90,37 @@ func TestPsqlCopyRefusals(t *testing.T) {
 		if res.exitCode == 0 || !strings.Contains(res.stderr, tt.stderr) {
 			t.Errorf("%s: exit %d, stderr %q, want an error %q", tt.command, res.exitCode, res.stderr, tt.stderr)
 		}
+	}
+}
+
+// TestPsqlCopyFrom loads a table with psql's \\copy from files in text and
+// csv, then reads the rows back: psql streams the file as CopyData after
+// the server's CopyInResponse.
+func TestPsqlCopyFrom(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := filepath.Join(dir, "rows.txt")
+	csv := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(text, []byte("1\tnorth\t10.50\n2\t\\N\t0.25\n3\ttab\\there\t-7.00\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("id,region,amount\n4,\"comma, quoted\",1.00\n5,,2.00\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := `CREATE SCHEMA copyin;
+CREATE TABLE copyin.t (id int NOT NULL, region text, amount numeric(8,2));
+\copy copyin.t from '` + text + `'
+\copy copyin.t from '` + csv + `' with (format csv, header)
+SELECT id, coalesce(region, '<null>'), amount FROM copyin.t ORDER BY id;
+DROP SCHEMA copyin CASCADE;
+`
+	res := runPsql(t, shared.server, psqlRun{password: shared.token, args: []string{"-A", "-t", "-q"}, stdin: script})
+	if res.exitCode != 0 {
+		t.Fatalf("psql exit %d, stderr %q", res.exitCode, res.stderr)
+	}
+	want := "1|north|10.50\n2|<null>|0.25\n3|tab\there|-7.00\n4|comma, quoted|1.00\n5|<null>|2.00\n"
+	if res.stdout != want {
+		t.Errorf("rows after \\copy:\n%s\nwant:\n%s", res.stdout, want)
 	}
 }
 
