@@ -28,23 +28,7 @@ type Alteration struct {
 // what it staged, atomically. When a concurrent writer moves the table on,
 // fn runs again on the reloaded table, so it must only stage, never act.
 func (t *Table) Alter(ctx context.Context, fn func(*Alteration) error) (*Table, error) {
-	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
-		return nil, err
-	}
-	unlock, err := t.host.lockTable(ctx, t.ident)
-	if err != nil {
-		return nil, fmt.Errorf("alter %s: wait for commit lock: %w", t.ident, err)
-	}
-	defer unlock()
-	for attempt := 1; ; attempt++ {
-		base, err := t.host.reloadTable(ctx, t.ident)
-		if err != nil {
-			return nil, err
-		}
-		current, err := newTable(t.host, t.ident, base)
-		if err != nil {
-			return nil, err
-		}
+	return t.commitStaged(ctx, "alter", func(base *table.Table, current *Table) (*table.Transaction, error) {
 		a := &Alteration{tx: base.NewTransaction(), ident: t.ident, rows: current.RowCountEstimate()}
 		if err := fn(a); err != nil {
 			return nil, err
@@ -54,20 +38,8 @@ func (t *Table) Alter(ctx context.Context, fn func(*Alteration) error) (*Table, 
 				return nil, fmt.Errorf("alter %s: %w", t.ident, err)
 			}
 		}
-		committed, err := a.tx.Commit(ctx)
-		if err == nil {
-			return newTable(t.host, t.ident, committed)
-		}
-		if !isCommitConflict(err) {
-			return nil, fmt.Errorf("alter %s: commit: %w", t.ident, err)
-		}
-		if attempt == maxCommitAttempts {
-			return nil, commitConflict(t.ident, attempt, err)
-		}
-		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
-			return nil, fmt.Errorf("alter %s: %w", t.ident, err)
-		}
-	}
+		return a.tx, nil
+	})
 }
 
 // RowCountEstimate is the table's row count before the alteration, as
