@@ -129,7 +129,7 @@ func (t *Table) commitFiles(ctx context.Context, base *table.Table, files []iceb
 		}
 		if !isCommitConflict(err) {
 			// The catalog may have taken the commit: keep the files.
-			return nil, fmt.Errorf("append to %s: commit: %w", t.ident, err)
+			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("append to %s: commit: %w", t.ident, err))
 		}
 		if attempt == maxCommitAttempts {
 			removeFiles(ctx, base, files)

@@ -48,7 +48,7 @@ func (t *Table) commitStaged(ctx context.Context, verb string, stage stageFunc) 
 			return newTable(t.host, t.ident, committed)
 		}
 		if !isCommitConflict(err) {
-			return nil, fmt.Errorf("%s %s: commit: %w", verb, t.ident, err)
+			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("%s %s: commit: %w", verb, t.ident, err))
 		}
 		if attempt == maxCommitAttempts {
 			return nil, commitConflict(t.ident, attempt, err)

@@ -237,6 +237,10 @@ func (c *embeddedCatalog) authorize(ctx context.Context, a Action, target Ident)
 	return authorize(ctx, c.authz, a, target)
 }
 
+// commitError keeps the SQL catalog's commit errors as they are: they come
+// from a local database and carry no SQLSTATE of their own.
+func (c *embeddedCatalog) commitError(_ context.Context, _ Ident, err error) error { return err }
+
 func (c *embeddedCatalog) lockTable(ctx context.Context, id Ident) (func(), error) {
 	return c.locks.lock(ctx, id.Namespace+"\x00"+id.Table)
 }

@@ -16,6 +16,9 @@ type tableHost interface {
 	authorize(ctx context.Context, a Action, target Ident) error
 	lockTable(ctx context.Context, id Ident) (unlock func(), err error)
 	reloadTable(ctx context.Context, id Ident) (*table.Table, error)
+	// commitError turns a commit's failure (other than a conflict, which
+	// the caller retries) into the error the client sees.
+	commitError(ctx context.Context, id Ident, err error) error
 }
 
 // Table is one version of an Iceberg table: its metadata as loaded, with

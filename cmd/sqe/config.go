@@ -61,7 +61,22 @@ type Config struct {
 // CatalogConfig is one [[catalog]]: a PostgreSQL database.
 type CatalogConfig struct {
 	Name string `toml:"name"`
-	Type string `toml:"type"` // embedded
+	Type string `toml:"type"` // embedded | rest
+
+	// The rest type: an Iceberg REST catalog such as Apache Polaris.
+	URI       string `toml:"uri"`
+	Warehouse string `toml:"warehouse"`
+	Prefix    string `toml:"prefix"`
+	// ServiceToken or Credential ("client_id:secret") make SQE call the
+	// catalog as one service identity for every user, which bypasses the
+	// catalog's per-user authorization. Unset (the default), each request
+	// carries the user's own login token.
+	ServiceToken string `toml:"service_token"`
+	Credential   string `toml:"credential"`
+	// Properties are extra catalog properties, e.g. "s3.endpoint",
+	// "s3.region" or "header.X-Name" (AWS credentials come from the
+	// environment unless s3.access-key-id / s3.secret-access-key are set).
+	Properties map[string]string `toml:"properties"`
 }
 
 func defaultConfig() Config {
@@ -125,8 +140,8 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		if c.Name == "" {
 			return Config{}, fmt.Errorf("config: [[catalog]] needs a name")
 		}
-		if c.Type != "embedded" {
-			return Config{}, fmt.Errorf("config: catalog %s: type %q is not supported (supported: embedded)", c.Name, c.Type)
+		if err := c.validate(); err != nil {
+			return Config{}, fmt.Errorf("config: catalog %s: %w", c.Name, err)
 		}
 	}
 	return cfg, nil

@@ -49,7 +49,7 @@ func TestLoadConfig(t *testing.T) {
 		{name: "unknown key in file", file: "[pgwire]\nlisen = \"x\"\n", wantErr: "unknown key(s): pgwire.lisen"},
 		{name: "unknown key from environment", env: []string{"SQE_NOPE=1"}, wantErr: "unknown key(s): nope"},
 		{name: "missing explicit file", explicit: true, wantErr: "no such file"},
-		{name: "unsupported catalog type", file: "[[catalog]]\nname = \"x\"\ntype = \"rest\"\n", wantErr: "not supported"},
+		{name: "unsupported catalog type", file: "[[catalog]]\nname = \"x\"\ntype = \"hive\"\n", wantErr: "not supported"},
 		{name: "bad toml", file: "data_dir = \n", wantErr: "config"},
 	}
 	for _, tt := range tests {
