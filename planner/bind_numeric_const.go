@@ -16,13 +16,6 @@ import (
 // from the value (division, float to numeric, a CASE or GREATEST/LEAST
 // that picks one of several constants).
 
-// Postgres's numeric division result scale bounds (numeric.c).
-const (
-	numericMinSigDigits     = 16
-	numericMaxDisplayScale  = 1000
-	numericDecDigitsPerWord = 4
-)
-
 // isUnconstrainedNumeric reports whether t is numeric without a typmod.
 func isUnconstrainedNumeric(t types.T) bool {
 	return t.OID == types.OIDNumeric && t.Precision == 0
@@ -43,47 +36,6 @@ func floatConstToNumeric(f float64, from types.T) (decimal128.Num, int32, bool) 
 	return n, scale, true
 }
 
-// numericWeight gives PostgreSQL's base-10000 weight and first digit of
-// the value unscaled×10^-scale (0, 0 for zero), as select_div_scale reads
-// them from the normalized NumericVar.
-func numericWeight(unscaled *big.Int, scale int32) (weight int, first int64) {
-	abs := new(big.Int).Abs(unscaled)
-	if abs.Sign() == 0 {
-		return 0, 0
-	}
-	// Decimal exponent of the leading digit, then its base-10000 group.
-	e10 := len(abs.String()) - 1 - int(scale)
-	weight = e10 / numericDecDigitsPerWord
-	if e10 < 0 && e10%numericDecDigitsPerWord != 0 {
-		weight--
-	}
-	shift := int(scale) + weight*numericDecDigitsPerWord
-	if shift >= 0 {
-		abs.Quo(abs, pow10Big(shift))
-	} else {
-		abs.Mul(abs, pow10Big(-shift))
-	}
-	return weight, abs.Int64()
-}
-
-func pow10Big(n int) *big.Int {
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-}
-
-// numericDivScale is PostgreSQL's select_div_scale: enough digits for 16
-// significant ones in the quotient, never fewer than either operand's.
-func numericDivScale(a *big.Int, as int32, b *big.Int, bs int32) int32 {
-	w1, f1 := numericWeight(a, as)
-	w2, f2 := numericWeight(b, bs)
-	qweight := w1 - w2
-	if f1 <= f2 {
-		qweight--
-	}
-	rscale := int32(numericMinSigDigits - qweight*numericDecDigitsPerWord)
-	rscale = max(rscale, as, bs, 0)
-	return min(rscale, numericMaxDisplayScale)
-}
-
 // foldNumericDivision divides two numeric constants at PostgreSQL's
 // result scale, rounding half away from zero. ok is false when the
 // divisor is zero (the error is raised at execution, as for columns) or
@@ -96,10 +48,10 @@ func foldNumericDivision(l, r *Const) (*Const, bool) {
 	}
 	a, b := ln.BigInt(), rn.BigInt()
 	as, bs := l.Typ.Scale, r.Typ.Scale
-	rscale := numericDivScale(a, as, b, bs)
+	rscale := types.NumericDivScale(a, as, b, bs)
 	// q = a×10^(bs+rscale) / (b×10^as), rounded.
-	num := new(big.Int).Mul(a, pow10Big(int(bs+rscale)))
-	den := new(big.Int).Mul(b, pow10Big(int(as)))
+	num := new(big.Int).Mul(a, types.Pow10Big(int(bs+rscale)))
+	den := new(big.Int).Mul(b, types.Pow10Big(int(as)))
 	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
 	if new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2)).Cmp(new(big.Int).Abs(den)) >= 0 {
 		if (num.Sign() < 0) != (den.Sign() < 0) {

@@ -17,23 +17,23 @@ import (
 func mathKernel(name string) (scalarKernel, bool) {
 	switch name {
 	case "sqrt":
-		return float1(func(x float64) (float64, error) {
+		return numericOrFloat(name, float1(func(x float64) (float64, error) {
 			if x < 0 {
 				return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 			}
 			return math.Sqrt(x), nil
-		}), true
+		})), true
 	case "cbrt":
 		return float1(func(x float64) (float64, error) { return math.Cbrt(x), nil }), true
 	case "exp":
-		return float1(func(x float64) (float64, error) { return checkFloat(math.Exp(x), x) }), true
+		return numericOrFloat(name, float1(func(x float64) (float64, error) { return checkFloat(math.Exp(x), x) })), true
 	case "ln":
-		return float1(func(x float64) (float64, error) {
+		return numericOrFloat(name, float1(func(x float64) (float64, error) {
 			if err := logDomain(x); err != nil {
 				return 0, err
 			}
 			return math.Log(x), nil
-		}), true
+		})), true
 	case "sin", "cos", "tan", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh":
 		return float1(trigFunction(name)), true
 	case "atan2":
@@ -45,7 +45,7 @@ func mathKernel(name string) (scalarKernel, bool) {
 	case "radians":
 		return float1(func(x float64) (float64, error) { return x * math.Pi / 180, nil }), true
 	case "log":
-		return logKernel, true
+		return numericOrFloat(name, logKernel), true
 	case "power":
 		float := rowKernel(func(v []any) (any, error) { return power(v[0].(float64), v[1].(float64)) })
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) {

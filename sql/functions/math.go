@@ -96,12 +96,24 @@ func signArgs(args []types.T) ([]types.T, types.T, bool) {
 func logArgs(args []types.T) ([]types.T, types.T, bool) {
 	switch len(args) {
 	case 1:
-		return floatArgs(1)(args)
+		return numericOrFloat1(args)
 	case 2:
 		want, _, ok := floatArgs(2)(args)
 		return want, types.T{OID: types.OIDNumeric, Scale: LogNumericScale}, ok
 	}
 	return nil, types.T{}, false
+}
+
+// numericOrFloat1 resolves sqrt, exp, ln and log of one argument:
+// PostgreSQL has a numeric and a double precision version of each, and
+// picks the numeric one for a numeric argument only (an integer or an
+// untyped literal goes to double precision, the preferred type). The
+// numeric result's scale is fixed when the call is bound.
+func numericOrFloat1(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 1 && args[0].Family() == types.FamilyNumeric {
+		return args, types.T{OID: types.OIDNumeric, Scale: LogNumericScale}, true
+	}
+	return floatArgs(1)(args)
 }
 
 // LogNumericScale is the scale of log(numeric, numeric)'s result for
