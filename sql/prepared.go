@@ -82,6 +82,22 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 		if p.Returning != nil {
 			ps.Columns = planColumns(p.Returning)
 		}
+	case *pg_query.Node_DeleteStmt:
+		p, _, err := s.bindDelete(ctx, x.DeleteStmt, stmts[0].node.query, params)
+		if err != nil {
+			return nil, err
+		}
+		if p.Returning != nil {
+			ps.Columns = planColumns(p.Returning)
+		}
+	case *pg_query.Node_UpdateStmt:
+		p, _, err := s.bindUpdate(ctx, x.UpdateStmt, stmts[0].node.query, params)
+		if err != nil {
+			return nil, err
+		}
+		if p.Returning != nil {
+			ps.Columns = planColumns(p.Returning)
+		}
 	case *pg_query.Node_DeclareCursorStmt:
 		// Bound only for its parameter types; DECLARE returns no rows.
 		if sel := x.DeclareCursorStmt.Query.GetSelectStmt(); sel != nil {

@@ -1,0 +1,184 @@
+package planner
+
+import (
+	"github.com/apache/iceberg-go"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// RewritePlan is a bound DELETE or UPDATE. Storage rewrites a table copy
+// on write: it hands the rows of the data files that may hold changed
+// rows to Target, each row numbered by a hidden row id column, and the
+// statement decides, by running Matches, which rows change and how.
+type RewritePlan struct {
+	Table Table
+	// Target stands for the target table's candidate rows: one column per
+	// table column, in table order, then the row id (int8), the row's
+	// position among all rows handed over.
+	Target *WorkTable
+	// Matches yields one row per target row the statement changes (an
+	// UPDATE ... FROM or DELETE ... USING target row may appear more than
+	// once: the first counts): the row id, then for UPDATE the new value of
+	// every table column in table order, each of the column's type.
+	Matches Node
+	// Prune is the part of the WHERE clause (and the row policy) Iceberg
+	// can evaluate on file statistics: files it rules out hold no changed
+	// row. nil prunes nothing.
+	Prune iceberg.BooleanExpression
+	// Returning computes RETURNING over Changed: the deleted rows or the
+	// new row images. nil without RETURNING.
+	Returning Node
+	Changed   *WorkTable
+	// Check says Matches ends with a boolean column that must be true for
+	// every new image: the row policy applied to the new row (UPDATE).
+	Check bool
+}
+
+// rewriteTarget is the bound target table of a DELETE or UPDATE.
+type rewriteTarget struct {
+	tbl       Table
+	qualifier string
+	work      *WorkTable
+	node      Node   // the work table under the row policy's barrier
+	sc        *scope // the table columns by name; the row id is not in it
+	rowID     Column
+	policy    Expr // the row policy's filter, nil without one
+	// rowFilters are the row policy's expressions, to check new images.
+	rowFilters []string
+}
+
+// bindRewriteTarget binds the target of a DELETE or UPDATE as a work
+// table holding the table's candidate rows. Gate two applies as for a
+// SELECT: the statement sees (and so changes) only the rows the row
+// policy admits. A masked or restricted column would make the statement
+// act on values the caller cannot see, so such a table is refused.
+func (b *Binder) bindRewriteTarget(rv *pg_query.RangeVar, tbl Table, verb string) (*rewriteTarget, error) {
+	if !rv.Inh {
+		return nil, pgerror.Unsupported("ONLY is not supported")
+	}
+	rel, err := b.security.Secure(b.ctx, tbl)
+	if err != nil {
+		return nil, err
+	}
+	tcols := tbl.Columns()
+	if len(rel.Masks) > 0 || len(rel.Visible) != len(tcols) {
+		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table %s", rv.Relname).
+			WithDetail("%s is not allowed on a table with masked or restricted columns for this user.", verb)
+	}
+	t := &rewriteTarget{tbl: tbl, qualifier: rv.Relname}
+	if rv.Alias != nil {
+		t.qualifier = rv.Alias.Aliasname
+	}
+	t.work = &WorkTable{Name: t.qualifier}
+	t.sc = &scope{}
+	for i, c := range tcols {
+		col := b.newColumn(c.Name, Column{Type: c.Type, Qualifier: t.qualifier, TableOID: tbl.OID(),
+			AttNum: int16(i + 1), Nullable: c.Nullable})
+		t.work.Cols = append(t.work.Cols, col)
+		t.sc.cols = append(t.sc.cols, col)
+	}
+	t.rowID = b.newColumn("?row?", Column{Type: types.Int8})
+	t.work.Cols = append(t.work.Cols, t.rowID)
+	t.node = t.work
+	if len(rel.RowFilters) > 0 {
+		t.rowFilters = rel.RowFilters
+		t.policy = b.bindPolicyFilters(rel.RowFilters, t.sc)
+		t.node = &Filter{Input: t.node, Pred: t.policy, Barrier: true}
+	}
+	return t, nil
+}
+
+// joinOthers joins the target with the other FROM items of the
+// statement (DELETE's USING, UPDATE's FROM).
+func (b *Binder) joinOthers(t *rewriteTarget, from []*pg_query.Node) (Node, *scope, error) {
+	if len(from) == 0 {
+		return t.node, t.sc, nil
+	}
+	other, osc, err := b.bindFrom(from)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkDistinctQualifiers(t.sc, osc); err != nil {
+		return nil, nil, err
+	}
+	return &Join{Left: t.node, Right: other, Kind: InnerJoin}, t.sc.concat(osc), nil
+}
+
+// bindRewriteWhere binds the WHERE clause over sc and returns the
+// filtered node and the predicate (nil without WHERE).
+func (b *Binder) bindRewriteWhere(node Node, sc *scope, where *pg_query.Node) (Node, Expr, error) {
+	if where == nil {
+		return node, nil, nil
+	}
+	if containsAggregate(where) {
+		return nil, nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in WHERE")
+	}
+	pred, err := b.bindExpr(where, &exprCtx{scope: sc, clause: "WHERE"})
+	if err != nil {
+		return nil, nil, err
+	}
+	if pred, err = b.requireBool(pred, 0, "WHERE"); err != nil {
+		return nil, nil, err
+	}
+	return &Filter{Input: node, Pred: pred}, pred, nil
+}
+
+// prune translates the conjuncts of the WHERE predicate and the row
+// policy that read only target columns into an Iceberg filter for file
+// pruning. Only leakproof user conjuncts are used, as for a scan.
+func (t *rewriteTarget) prune(where Expr) iceberg.BooleanExpression {
+	scan := &Scan{Table: t.tbl, Cols: t.sc.cols}
+	for i := range t.sc.cols {
+		scan.TableColumns = append(scan.TableColumns, i)
+	}
+	var out iceberg.BooleanExpression
+	add := func(e Expr, needLeakproof bool) {
+		for _, p := range SplitConjuncts(e) {
+			if needLeakproof && !p.Leakproof() {
+				continue
+			}
+			ie := toIceberg(p, scan)
+			if ie == nil {
+				continue
+			}
+			if out == nil {
+				out = ie
+			} else {
+				out = iceberg.NewAnd(out, ie)
+			}
+		}
+	}
+	if where != nil {
+		add(where, true)
+	}
+	if t.policy != nil {
+		add(t.policy, false)
+	}
+	return out
+}
+
+// bindRewriteReturning binds RETURNING over the changed rows, which a
+// work table of the table's columns stands for.
+func (b *Binder) bindRewriteReturning(t *rewriteTarget, list []*pg_query.Node, relname string) (Node, *WorkTable, error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	ins := &insertBinding{b: b, tbl: t.tbl, tcols: t.tbl.Columns(), relname: relname}
+	return ins.bindReturning(list, t.qualifier)
+}
+
+// rowIDProject is the Matches projection: the target's row id first,
+// then exprs.
+func (b *Binder) rowIDProject(t *rewriteTarget, input Node, exprs []Expr) *Project {
+	p := &Project{Input: input}
+	p.Exprs = append(p.Exprs, &ColRef{ID: t.rowID.ID, Name: t.rowID.Name, Typ: t.rowID.Type})
+	p.Cols = append(p.Cols, b.newColumn(t.rowID.Name, Column{Type: types.Int8}))
+	for i, e := range exprs {
+		c := t.tbl.Columns()[i]
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, b.newColumn(c.Name, Column{Type: c.Type, Nullable: true}))
+	}
+	return p
+}

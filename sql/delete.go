@@ -1,0 +1,101 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
+)
+
+// bindDelete binds a DELETE; params may be nil or being prepared.
+func (s *Session) bindDelete(ctx context.Context, stmt *pg_query.DeleteStmt, query string, params *planner.Params) (*planner.RewritePlan, *insertTarget, error) {
+	target, err := s.resolveWriteTarget(ctx, stmt.Relation, query)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := planner.NewBinder(ctx, s.catalog, s.security, query)
+	b.SetSession(sessionInfo{s})
+	if params != nil {
+		b.SetParams(params)
+	}
+	plan, err := b.BindDelete(stmt, target.adapter)
+	if err != nil {
+		return nil, nil, err
+	}
+	return plan, target, nil
+}
+
+// runDelete runs DELETE copy on write: the data files that may hold
+// matching rows are read, the statement picks the rows to delete, and
+// every file that loses a row is replaced by one without it, all in one
+// snapshot. Files without a matching row stay as they are.
+func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, query string, params *planner.Params) (Result, error) {
+	s.markQueried()
+	plan, target, err := s.bindDelete(ctx, stmt, query, params)
+	if err != nil {
+		return nil, err
+	}
+	callerCtx := s.callerContext(ctx)
+	rw, err := target.adapter.t.BeginRewrite(callerCtx, plan.Prune)
+	if err != nil {
+		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
+	}
+	defer rw.Close()
+	in, err := loadRewriteInput(ctx, rw)
+	if err != nil {
+		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
+	}
+	defer in.release()
+	m, err := s.runMatches(ctx, callerCtx, plan, in, false, target.relname)
+	if err != nil {
+		return nil, err
+	}
+	defer m.release()
+	tag := "DELETE " + strconv.FormatInt(m.count, 10)
+	var deleted []arrow.RecordBatch
+	if plan.Returning != nil {
+		if deleted, err = matchedRows(ctx, in, m); err != nil {
+			return nil, err
+		}
+	}
+	rewrites, err := fileRewrites(ctx, in, m)
+	if err != nil {
+		releaseBatches(deleted)
+		return nil, err
+	}
+	_, err = rw.Commit(callerCtx, rewrites, nil)
+	for _, fr := range rewrites {
+		releaseBatches(fr.Keep)
+	}
+	if err != nil {
+		releaseBatches(deleted)
+		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
+	}
+	return s.rewriteResult(ctx, callerCtx, plan, tag, deleted)
+}
+
+// rewriteResult is the statement's outcome: its command tag, and with
+// RETURNING the rows computed from changed, which the result then owns.
+func (s *Session) rewriteResult(ctx, callerCtx context.Context, plan *planner.RewritePlan, tag string, changed []arrow.RecordBatch) (Result, error) {
+	if plan.Returning == nil {
+		return commandResult(tag), nil
+	}
+	retCtx := exec.WithWorkTableRows(callerCtx, plan.Changed, changed)
+	rows, err := newRowsResult(ctx, retCtx, plan.Returning, s.statementLimits())
+	if err != nil {
+		releaseBatches(changed)
+		return nil, err
+	}
+	return &returningResult{rowsResult: rows, tag: tag, kept: changed}, nil
+}
+
+func releaseBatches(bs []arrow.RecordBatch) {
+	for _, b := range bs {
+		b.Release()
+	}
+}

@@ -1,0 +1,295 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// rewriteInput is the target rows of a DELETE or UPDATE: every candidate
+// data file's batches, and the same batches with the row id column
+// appended for the statement's work table. Row ids number the rows of
+// all files in order, so a row id names its file through starts.
+type rewriteInput struct {
+	files  [][]arrow.RecordBatch
+	starts []int64 // first row id of each file
+	total  int64
+	work   []arrow.RecordBatch
+}
+
+// loadRewriteInput reads every candidate file of rw.
+func loadRewriteInput(ctx context.Context, rw *storage.Rewrite) (*rewriteInput, error) {
+	in := &rewriteInput{}
+	for i := 0; i < rw.Files(); i++ {
+		batches, err := rw.ReadFile(ctx, i)
+		if err != nil {
+			in.release()
+			return nil, err
+		}
+		in.files = append(in.files, batches)
+		in.starts = append(in.starts, in.total)
+		for _, b := range batches {
+			in.work = append(in.work, withRowIDs(b, in.total))
+			in.total += b.NumRows()
+		}
+	}
+	return in, nil
+}
+
+// withRowIDs appends the row id column, numbering b's rows from first.
+func withRowIDs(b arrow.RecordBatch, first int64) arrow.RecordBatch {
+	n := int(b.NumRows())
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = first + int64(i)
+	}
+	idArr := array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(ids))}, nil, 0, 0))
+	defer idArr.Release()
+	fields := append(append([]arrow.Field(nil), b.Schema().Fields()...), arrow.Field{Name: "?row?", Type: arrow.PrimitiveTypes.Int64})
+	cols := append(append([]arrow.Array(nil), b.Columns()...), idArr)
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+}
+
+func (in *rewriteInput) release() {
+	for _, f := range in.files {
+		for _, b := range f {
+			b.Release()
+		}
+	}
+	for _, b := range in.work {
+		b.Release()
+	}
+	in.files, in.work = nil, nil
+}
+
+// fileOf is the index of the file holding row id.
+func (in *rewriteInput) fileOf(id int64) int {
+	return sort.Search(len(in.starts), func(i int) bool { return in.starts[i] > id }) - 1
+}
+
+// rewriteMatches is what running a RewritePlan's Matches found: which
+// target rows change and, for UPDATE, their new images.
+type rewriteMatches struct {
+	matched []bool
+	count   int64
+	// images are the new row images (table columns), one per matched
+	// row, for UPDATE.
+	images []arrow.RecordBatch
+}
+
+func (m *rewriteMatches) release() {
+	for _, b := range m.images {
+		b.Release()
+	}
+	m.images = nil
+}
+
+// runMatches runs plan.Matches over in. A target row matched more than
+// once counts once, with its first new image, as in PostgreSQL. A new
+// image the row policy rejects fails the statement (plan.Check).
+func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.RewritePlan, in *rewriteInput, images bool, relname string) (*rewriteMatches, error) {
+	workCtx := exec.WithWorkTableRows(callerCtx, plan.Target, in.work)
+	res, err := newRowsResult(ctx, workCtx, planner.Optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	m := &rewriteMatches{matched: make([]bool, in.total)}
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			m.release()
+			return nil, err
+		}
+		if b == nil {
+			return m, nil
+		}
+		if b.NumRows() == 0 {
+			b.Release()
+			continue
+		}
+		if plan.Check {
+			if err := checkPolicy(b, relname); err != nil {
+				b.Release()
+				m.release()
+				return nil, err
+			}
+		}
+		ids := b.Column(0).(*array.Int64)
+		var keep *array.BooleanBuilder
+		if images {
+			keep = array.NewBooleanBuilder(memory.DefaultAllocator)
+		}
+		for i := 0; i < ids.Len(); i++ {
+			id := ids.Value(i)
+			first := !m.matched[id]
+			if first {
+				m.matched[id] = true
+				m.count++
+			}
+			if keep != nil {
+				keep.Append(first)
+			}
+		}
+		if keep != nil {
+			img, err := newImages(ctx, b, keep.NewBooleanArray(), plan.Check)
+			keep.Release()
+			if err != nil {
+				b.Release()
+				m.release()
+				return nil, err
+			}
+			m.images = append(m.images, img)
+		}
+		b.Release()
+	}
+}
+
+// checkPolicy fails unless the last column of a Matches batch, the row
+// policy applied to the new image, is true on every row.
+func checkPolicy(b arrow.RecordBatch, relname string) error {
+	ok, isBool := b.Column(int(b.NumCols()) - 1).(*array.Boolean)
+	if !isBool {
+		return pgerror.New(pgerror.InternalError, "row policy check of %s is not boolean", relname)
+	}
+	for i := 0; i < ok.Len(); i++ {
+		if ok.IsNull(i) || !ok.Value(i) {
+			return pgerror.New(pgerror.InsufficientPrivilege, "new row violates row-level security policy for table \"%s\"", relname)
+		}
+	}
+	return nil
+}
+
+// newImages drops the row id column (and the policy check column) of a
+// Matches batch and keeps the rows mask selects.
+func newImages(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, check bool) (arrow.RecordBatch, error) {
+	defer mask.Release()
+	end := int(b.NumCols())
+	if check {
+		end--
+	}
+	cols := b.Columns()[1:end]
+	fields := b.Schema().Fields()[1:end]
+	img := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+	defer img.Release()
+	out, err := compute.FilterRecordBatch(ctx, img, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("select new row images: %w", err)
+	}
+	return out, nil
+}
+
+// fileRewrites lists, for each file holding a matched row, the rows it
+// keeps. The kept batches belong to the caller.
+func fileRewrites(ctx context.Context, in *rewriteInput, m *rewriteMatches) ([]storage.FileRewrite, error) {
+	var out []storage.FileRewrite
+	release := func() {
+		for _, fr := range out {
+			for _, b := range fr.Keep {
+				b.Release()
+			}
+		}
+	}
+	for f, batches := range in.files {
+		end := in.total
+		if f+1 < len(in.starts) {
+			end = in.starts[f+1]
+		}
+		if !anyMatched(m.matched[in.starts[f]:end]) {
+			continue
+		}
+		fr := storage.FileRewrite{File: f}
+		row := in.starts[f]
+		for _, b := range batches {
+			n := b.NumRows()
+			kept, err := keptRows(ctx, b, m.matched[row:row+n])
+			row += n
+			if err != nil {
+				release()
+				return nil, err
+			}
+			if kept != nil {
+				fr.Keep = append(fr.Keep, kept)
+			}
+		}
+		out = append(out, fr)
+	}
+	return out, nil
+}
+
+func anyMatched(m []bool) bool {
+	for _, v := range m {
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+// keptRows is b without the matched rows; nil when none is left.
+func keptRows(ctx context.Context, b arrow.RecordBatch, matched []bool) (arrow.RecordBatch, error) {
+	bld := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer bld.Release()
+	kept := 0
+	for _, v := range matched {
+		bld.Append(!v)
+		if !v {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return nil, nil
+	}
+	if kept == len(matched) {
+		b.Retain()
+		return b, nil
+	}
+	mask := bld.NewBooleanArray()
+	defer mask.Release()
+	out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("select kept rows: %w", err)
+	}
+	return out, nil
+}
+
+// matchedRows is the matched target rows as batches of the table's
+// columns, for DELETE's RETURNING.
+func matchedRows(ctx context.Context, in *rewriteInput, m *rewriteMatches) ([]arrow.RecordBatch, error) {
+	var out []arrow.RecordBatch
+	row := int64(0)
+	for _, batches := range in.files {
+		for _, b := range batches {
+			n := b.NumRows()
+			sel := m.matched[row : row+n]
+			row += n
+			if !anyMatched(sel) {
+				continue
+			}
+			inv := make([]bool, len(sel))
+			for i, v := range sel {
+				inv[i] = !v
+			}
+			rows, err := keptRows(ctx, b, inv)
+			if err != nil {
+				for _, o := range out {
+					o.Release()
+				}
+				return nil, err
+			}
+			out = append(out, rows)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,259 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Rewrite is a copy-on-write change of a table in progress: DELETE,
+// UPDATE and MERGE read the data files that may hold rows they change,
+// decide row by row, and commit "remove these files, add those" as one
+// snapshot. The table's commit lock is held from BeginRewrite until
+// Commit or Close, so no other writer in this node moves the table
+// between the read and the commit.
+//
+// The table must not carry delete files: iceberg-go's copy-on-write
+// rewrites ignore them (iceberg-go issue 2042), and a rewritten file
+// would bring deleted rows back. SQE never writes delete files; a table
+// another engine gave some is refused.
+type Rewrite struct {
+	t      *Table
+	base   *table.Table
+	scan   *table.Scan
+	tasks  []table.FileScanTask
+	unlock func()
+}
+
+// BeginRewrite authorizes the change (gate one: UPDATE_TABLE), takes the
+// table's commit lock, reloads the table and plans the data files that
+// prune may match (nil: every file). prune only selects files; the files
+// are read whole.
+func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpression) (*Rewrite, error) {
+	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
+		return nil, err
+	}
+	unlock, err := t.host.lockTable(ctx, t.ident)
+	if err != nil {
+		return nil, fmt.Errorf("rewrite %s: wait for commit lock: %w", t.ident, err)
+	}
+	r := &Rewrite{t: t, unlock: unlock}
+	if err := r.plan(ctx, prune); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Rewrite) plan(ctx context.Context, prune iceberg.BooleanExpression) error {
+	base, err := r.t.host.reloadTable(ctx, r.t.ident)
+	if err != nil {
+		return err
+	}
+	current, err := newTable(r.t.host, r.t.ident, base)
+	if err != nil {
+		return err
+	}
+	r.base, r.t = base, current
+	snap := base.CurrentSnapshot()
+	if snap == nil {
+		return nil
+	}
+	if err := refuseDeleteFiles(r.t.ident, snap); err != nil {
+		return err
+	}
+	if prune == nil {
+		prune = iceberg.AlwaysTrue{}
+	}
+	planScan := base.Scan(table.WithRowFilter(prune))
+	tasks, err := planInCommitOrder(ctx, planScan)
+	_ = planScan.Close()
+	if err != nil {
+		return fmt.Errorf("rewrite %s: plan files: %w", r.t.ident, err)
+	}
+	for i := range tasks {
+		task := &tasks[i]
+		if len(task.DeleteFiles) > 0 || len(task.EqualityDeleteFiles) > 0 || len(task.DeletionVectorFiles) > 0 {
+			return deleteFilesPresent(r.t.ident)
+		}
+		// Read the whole file: the residual filter would drop the rows
+		// the rewrite must keep.
+		task.Residual = nil
+		task.Start, task.Length = 0, task.File.FileSizeBytes()
+	}
+	r.tasks = tasks
+	// One file at a time: a rewrite holds what it reads in memory anyway.
+	r.scan = base.Scan(table.WithArrowBatchSize(defaultBatchSize), table.WithMaxConcurrency(1))
+	return nil
+}
+
+// refuseDeleteFiles fails on a snapshot that says it has delete files.
+func refuseDeleteFiles(id Ident, snap *table.Snapshot) error {
+	if snap.Summary == nil {
+		return nil
+	}
+	for _, key := range []string{"total-delete-files", "total-position-deletes", "total-equality-deletes"} {
+		if n, err := strconv.ParseInt(snap.Summary.Properties[key], 10, 64); err == nil && n > 0 {
+			return deleteFilesPresent(id)
+		}
+	}
+	return nil
+}
+
+func deleteFilesPresent(id Ident) error {
+	return pgerror.New(pgerror.FeatureNotSupported,
+		"cannot rewrite table \"%s\": it has delete files (merge-on-read), which copy-on-write changes would not honour", id.Table).
+		WithHint("Compact the table with the engine that wrote the delete files first.")
+}
+
+// Table is the table as of the rewrite's base snapshot.
+func (r *Rewrite) Table() *Table { return r.t }
+
+// Files is the number of data files the rewrite may change.
+func (r *Rewrite) Files() int { return len(r.tasks) }
+
+// ReadFile returns every row of data file i, in file order, under the
+// table's schema. The caller releases the batches.
+func (r *Rewrite) ReadFile(ctx context.Context, i int) ([]arrow.RecordBatch, error) {
+	if i < 0 || i >= len(r.tasks) {
+		return nil, fmt.Errorf("rewrite %s: no file %d of %d", r.t.ident, i, len(r.tasks))
+	}
+	readCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gotSchema, records, err := r.scan.ReadTasks(readCtx, r.tasks[i:i+1])
+	if err != nil {
+		return nil, fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err)
+	}
+	positions, err := columnPositions(r.t.schema, gotSchema)
+	if err != nil {
+		return nil, fmt.Errorf("rewrite %s: %w", r.t.ident, err)
+	}
+	var out []arrow.RecordBatch
+	for rec, err := range records {
+		if err != nil {
+			releaseAll(out)
+			return nil, fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err)
+		}
+		cols := make([]arrow.Array, len(positions))
+		for j, p := range positions {
+			cols[j] = rec.Column(p)
+		}
+		out = append(out, array.NewRecordBatch(r.t.schema, cols, rec.NumRows()))
+		rec.Release()
+	}
+	return out, nil
+}
+
+// FileRewrite replaces data file File (an index below Files) by the rows
+// of Keep, which may be empty: then the file is just removed.
+type FileRewrite struct {
+	File int
+	Keep []arrow.RecordBatch
+}
+
+// Commit writes the kept rows of each rewritten file and the added rows
+// as new data files and commits, in one snapshot, the removal of the
+// rewritten files and the addition of the new ones. Files not named are
+// untouched. On any failure nothing is committed and the files written
+// are removed. A commit that loses to a writer outside this node fails
+// with SQLSTATE 40001: the statement read the old files and must be run
+// again. Commit ends the rewrite; Close after it is a no-op.
+func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (*Table, error) {
+	defer r.Close()
+	if r.base == nil {
+		return nil, errors.New("rewrite: commit after close")
+	}
+	var written, removed []iceberg.DataFile
+	fail := func(err error) (*Table, error) {
+		removeFiles(ctx, r.base, written)
+		return nil, err
+	}
+	for _, fr := range rewrites {
+		if fr.File < 0 || fr.File >= len(r.tasks) {
+			return fail(fmt.Errorf("rewrite %s: no file %d of %d", r.t.ident, fr.File, len(r.tasks)))
+		}
+		removed = append(removed, r.tasks[fr.File].File)
+		if len(fr.Keep) == 0 {
+			continue
+		}
+		files, err := writeDataFiles(ctx, r.base, r.t.schema, sliceReader(r.t.schema, fr.Keep))
+		written = append(written, files...)
+		if err != nil {
+			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
+		}
+	}
+	if added != nil {
+		files, err := writeDataFiles(ctx, r.base, r.t.schema, added)
+		written = append(written, files...)
+		if err != nil {
+			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
+		}
+	}
+	if len(removed) == 0 && len(written) == 0 {
+		return r.t, nil
+	}
+	tx := r.base.NewTransaction()
+	err := tx.ReplaceDataFilesWithDataFiles(ctx, removed, written, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
+	if err != nil {
+		return fail(fmt.Errorf("rewrite %s: stage files: %w", r.t.ident, err))
+	}
+	committed, err := tx.Commit(ctx)
+	if err != nil {
+		if isCommitConflict(err) {
+			return fail(commitConflict(r.t.ident, 1, err))
+		}
+		// The catalog may have taken the commit: keep the files.
+		return nil, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err)
+	}
+	return newTable(r.t.host, r.t.ident, committed)
+}
+
+// Close ends the rewrite without committing and frees the commit lock.
+func (r *Rewrite) Close() {
+	if r.scan != nil {
+		_ = r.scan.Close()
+		r.scan = nil
+	}
+	r.base = nil
+	if r.unlock != nil {
+		r.unlock()
+		r.unlock = nil
+	}
+}
+
+func releaseAll(batches []arrow.RecordBatch) {
+	for _, b := range batches {
+		b.Release()
+	}
+}
+
+// sliceReader reads batches the caller keeps owning.
+func sliceReader(schema *arrow.Schema, batches []arrow.RecordBatch) array.RecordReader {
+	rdr, err := array.NewRecordReader(schema, batches)
+	if err != nil {
+		// The batches come from ReadFile under the same schema.
+		return errReader{schema: schema, err: err}
+	}
+	return rdr
+}
+
+type errReader struct {
+	schema *arrow.Schema
+	err    error
+}
+
+func (e errReader) Retain()                        {}
+func (e errReader) Release()                       {}
+func (e errReader) Schema() *arrow.Schema          { return e.schema }
+func (e errReader) Next() bool                     { return false }
+func (e errReader) RecordBatch() arrow.RecordBatch { return nil }
+func (e errReader) Record() arrow.RecordBatch      { return nil }
+func (e errReader) Err() error                     { return e.err }
