@@ -211,7 +211,7 @@ func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added arra
 			return fail(commitConflict(r.t.ident, 1, err))
 		}
 		// The catalog may have taken the commit: keep the files.
-		return nil, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err)
+		return nil, r.t.host.commitError(ctx, r.t.ident, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err))
 	}
 	return newTable(r.t.host, r.t.ident, committed)
 }
