@@ -63,7 +63,7 @@ func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableNam
 		t, err := cat.LoadTable(ctx, ns, name.Name)
 		switch {
 		case err == nil:
-			return newTableAdapter(t)
+			return newTableAdapter(s.withStaged(t))
 		case errors.Is(err, storage.ErrNoSuchTable), errors.Is(err, storage.ErrNoSuchNamespace):
 			continue
 		case errors.Is(err, storage.ErrForbidden):

@@ -19,9 +19,6 @@ func (s *Session) runCopy(ctx context.Context, c *pg_query.CopyStmt, query strin
 		return nil, serverFileError(c, s.superuser)
 	}
 	if c.IsFrom {
-		if err := s.refuseWriteInBlock("COPY FROM"); err != nil {
-			return nil, err
-		}
 		return s.copyFrom(ctx, c, query)
 	}
 	if c.Relation != nil {

@@ -228,7 +228,7 @@ func (r *copyInResult) load(ctx context.Context, src io.Reader) error {
 	}
 	rdr := newWriteReader(schema, r.target.relname, next)
 	defer rdr.Release()
-	if _, err := t.t.Append(r.s.callerContext(ctx), rdr); err != nil {
+	if err := r.s.writeTable(r.s.callerContext(ctx), t.t, rdr); err != nil {
 		return fmt.Errorf("copy into %s: %w", r.target.relname, err)
 	}
 	r.rows = rdr.rows

@@ -118,7 +118,7 @@ func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query
 	defer rdr.Release()
 	rdr.keep = plan.Returning != nil
 	defer rdr.releaseKept()
-	if _, err := target.adapter.t.Append(callerCtx, rdr); err != nil {
+	if err := s.writeTable(callerCtx, target.adapter.t, rdr); err != nil {
 		return nil, fmt.Errorf("insert into %s: %w", target.relname, err)
 	}
 	tag := "INSERT 0 " + strconv.FormatInt(rdr.rows, 10)

@@ -6,11 +6,12 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// txBlock is what an open transaction block must undo or finish. SQE's
-// statements only read, so the undo state is the session's settings and
-// its cursors: ROLLBACK restores the settings of BEGIN, COMMIT keeps those
-// set with plain SET and drops those set with SET LOCAL, and a savepoint
-// remembers both so ROLLBACK TO can return to it.
+// txBlock is what an open transaction block must undo or finish: the
+// session's settings and cursors, and the block's staged writes
+// (txn_writes.go). ROLLBACK restores the settings of BEGIN and discards the
+// writes, COMMIT commits the writes, keeps the settings set with plain SET
+// and drops those set with SET LOCAL, and a savepoint remembers all of it
+// so ROLLBACK TO can return to it.
 type txBlock struct {
 	// before are the settings at BEGIN, restored by ROLLBACK.
 	before map[string]string
@@ -21,6 +22,8 @@ type txBlock struct {
 	// queried: a query has run in the block, so its isolation level can no
 	// longer change.
 	queried bool
+	// writes are the block's staged INSERT and COPY FROM data.
+	writes txnWrites
 }
 
 // savepoint is the state ROLLBACK TO returns to.
@@ -31,6 +34,9 @@ type savepoint struct {
 	// cursorSeq is the last cursor number declared before the savepoint;
 	// cursors declared after it die with ROLLBACK TO.
 	cursorSeq uint64
+	// writes is how many staged writes the block had; later ones are
+	// discarded by ROLLBACK TO.
+	writes int
 }
 
 // beginBlock opens a transaction block.
@@ -41,8 +47,9 @@ func (s *Session) beginBlock() {
 }
 
 // endBlock closes the block: commit keeps the settings of plain SETs and
-// the WITH HOLD cursors; a rollback restores the settings of BEGIN and
-// closes every cursor the block declared.
+// the WITH HOLD cursors; a rollback restores the settings of BEGIN,
+// closes every cursor the block declared and discards its staged writes.
+// The caller has committed the writes before ending the block with commit.
 func (s *Session) endBlock(commit bool) {
 	if s.tx != nil {
 		if commit {
@@ -50,6 +57,7 @@ func (s *Session) endBlock(commit bool) {
 		} else {
 			s.settings.values = s.tx.before
 		}
+		s.tx.writes.truncate(0)
 	}
 	s.cursors.endTransaction(commit)
 	s.tx = nil
@@ -71,6 +79,7 @@ func (s *Session) defineSavepoint(name string) {
 		current:   maps.Clone(s.settings.values),
 		kept:      maps.Clone(s.tx.kept),
 		cursorSeq: s.cursors.seq,
+		writes:    len(s.tx.writes.staged),
 	})
 }
 
@@ -107,6 +116,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	s.settings.values = maps.Clone(sp.current)
 	s.tx.kept = maps.Clone(sp.kept)
 	s.cursors.dropAfter(sp.cursorSeq)
+	s.tx.writes.truncate(sp.writes)
 	s.txStatus = 'T'
 	return nil
 }

@@ -98,8 +98,14 @@ func (s *Session) ReportedParameters() map[string]string {
 	return r
 }
 
-// Close ends the session, releasing its open cursors.
-func (s *Session) Close() { s.cursors.closeAll() }
+// Close ends the session, releasing its open cursors. A transaction block
+// still open is rolled back: its staged writes are deleted.
+func (s *Session) Close() {
+	if s.tx != nil {
+		s.tx.writes.truncate(0)
+	}
+	s.cursors.closeAll()
+}
 
 // Execute runs one statement. A statement that fails inside a transaction
 // block puts the block into the failed state, as PostgreSQL does.
@@ -164,13 +170,10 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 	case *pg_query.Node_VariableShowStmt:
 		return s.runShow(x.VariableShowStmt)
 	case *pg_query.Node_TransactionStmt:
-		return s.runTransaction(x.TransactionStmt)
+		return s.runTransaction(ctx, x.TransactionStmt)
 	case *pg_query.Node_CopyStmt:
 		return s.runCopy(ctx, x.CopyStmt, stmt.node.query)
 	case *pg_query.Node_InsertStmt:
-		if err := s.refuseWriteInBlock("INSERT"); err != nil {
-			return nil, err
-		}
 		return s.runInsert(ctx, x.InsertStmt, stmt.node.query, params)
 	case *pg_query.Node_DeleteStmt:
 		if err := s.refuseWriteInBlock("DELETE"); err != nil {

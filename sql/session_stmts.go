@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -19,10 +20,10 @@ func endsTransaction(k pg_query.TransactionStmtKind) bool {
 }
 
 // runTransaction tracks transaction blocks and their savepoints. Reads see
-// the latest committed snapshot of each table; what a block means for
-// writes arrives with the storage work. What a block undoes today is its
-// settings and its cursors (savepoint.go).
-func (s *Session) runTransaction(ts *pg_query.TransactionStmt) (Result, error) {
+// the latest committed snapshot of each table plus the block's own staged
+// writes; COMMIT commits those writes (txn_writes.go), and what a block
+// undoes is its writes, settings and cursors (savepoint.go).
+func (s *Session) runTransaction(ctx context.Context, ts *pg_query.TransactionStmt) (Result, error) {
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
 		if s.txStatus != 'I' {
@@ -41,6 +42,14 @@ func (s *Session) runTransaction(ts *pg_query.TransactionStmt) (Result, error) {
 		tag := "COMMIT"
 		if s.txStatus == 'E' {
 			tag = "ROLLBACK"
+		}
+		if s.txStatus == 'T' {
+			// A COMMIT that fails ends the block as a rollback, as in
+			// PostgreSQL.
+			if err := s.commitWrites(ctx); err != nil {
+				s.endBlock(false)
+				return nil, err
+			}
 		}
 		s.endBlock(s.txStatus == 'T')
 		return commandResult(tag), nil

@@ -15,9 +15,9 @@ import (
 )
 
 // Commit retry: a commit that loses to another writer is replayed on the
-// reloaded table this many times, waiting a growing, jittered delay.
+// reloaded table up to the catalog's retry count (DefaultCommitRetries
+// unless configured), waiting a growing, jittered delay between attempts.
 const (
-	maxCommitAttempts = 10
 	commitBackoffBase = 20 * time.Millisecond
 	commitBackoffMax  = 1 * time.Second
 )
@@ -131,7 +131,7 @@ func (t *Table) commitFiles(ctx context.Context, base *table.Table, files []iceb
 			// The catalog may have taken the commit: keep the files.
 			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("append to %s: commit: %w", t.ident, err))
 		}
-		if attempt == maxCommitAttempts {
+		if attempt >= t.host.commitAttempts() {
 			removeFiles(ctx, base, files)
 			return nil, commitConflict(t.ident, attempt, err)
 		}

@@ -16,8 +16,8 @@ type stageFunc func(base *table.Table, current *Table) (*table.Transaction, erro
 
 // commitStaged authorizes an update of the table, takes its commit lock
 // and commits what stage stages, replaying it on the reloaded table when
-// another writer moved the table on (up to maxCommitAttempts, then
-// 40001). verb names the operation in errors ("alter", "truncate").
+// another writer moved the table on (up to the catalog's commit
+// attempts, then 40001). verb names the operation in errors ("alter", "truncate").
 func (t *Table) commitStaged(ctx context.Context, verb string, stage stageFunc) (*Table, error) {
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (t *Table) commitStaged(ctx context.Context, verb string, stage stageFunc) 
 		if !isCommitConflict(err) {
 			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("%s %s: commit: %w", verb, t.ident, err))
 		}
-		if attempt == maxCommitAttempts {
+		if attempt >= t.host.commitAttempts() {
 			return nil, commitConflict(t.ident, attempt, err)
 		}
 		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {

@@ -17,7 +17,10 @@
 // snapshot. Commits to a table are serialised per catalog, and a commit that
 // loses a race with another process is retried on the reloaded table,
 // because the SQL catalog reports that conflict as a plain error that
-// iceberg-go's own retry does not recognise.
+// iceberg-go's own retry does not recognise. Stage writes the files without
+// committing them (a transaction block's writes); CommitStaged commits them
+// later as one snapshot, Discard removes them, and a Table made WithStaged
+// scans them after its snapshot's files.
 //
 // Errors that a client may see carry a SQLSTATE (package pgerror) and wrap
 // one of the package's sentinel errors, so callers can test them with

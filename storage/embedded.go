@@ -29,6 +29,7 @@ type embeddedCatalog struct {
 	cat   *sqlcat.Catalog
 	authz Authorizer
 	locks *tableLocks
+	opts  EmbeddedOptions
 }
 
 // OpenEmbedded opens (creating on first use) the embedded catalog name: an
@@ -36,6 +37,14 @@ type embeddedCatalog struct {
 // warehouse folder <dataDir>/warehouse. Several catalogs (names) can live in
 // one database file, and several processes can open it at once.
 func OpenEmbedded(ctx context.Context, name, dataDir string, authz Authorizer) (Catalog, error) {
+	return OpenEmbeddedWith(ctx, name, dataDir, authz, EmbeddedOptions{CommitRetries: DefaultCommitRetries})
+}
+
+// OpenEmbeddedWith is OpenEmbedded with options.
+func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorizer, opts EmbeddedOptions) (Catalog, error) {
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
 	if name == "" {
 		return nil, errors.New("open embedded catalog: empty catalog name")
 	}
@@ -67,7 +76,7 @@ func OpenEmbedded(ctx context.Context, name, dataDir string, authz Authorizer) (
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks()}, nil
+	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts}, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }
@@ -244,6 +253,8 @@ func (c *embeddedCatalog) commitError(_ context.Context, _ Ident, err error) err
 func (c *embeddedCatalog) lockTable(ctx context.Context, id Ident) (func(), error) {
 	return c.locks.lock(ctx, id.Namespace+"\x00"+id.Table)
 }
+
+func (c *embeddedCatalog) commitAttempts() int { return c.opts.CommitRetries + 1 }
 
 // checkName refuses names the SQL catalog cannot store unambiguously: it
 // joins nested namespaces with dots, so a dot in a name would alias another

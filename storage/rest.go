@@ -41,8 +41,21 @@ type RESTConfig struct {
 	ServiceToken string
 	Credential   string
 
+	// CommitRetries is how many times a commit that lost a race with
+	// another writer is replayed on the reloaded table before 40001
+	// (0: DefaultCommitRetries).
+	CommitRetries int
+
 	// Transport, when set, carries the catalog's HTTP requests (tests).
 	Transport http.RoundTripper
+}
+
+// commitAttempts is how many times a conflicting commit is tried in all.
+func (c *restCatalog) commitAttempts() int {
+	if c.cfg.CommitRetries <= 0 {
+		return DefaultCommitRetries + 1
+	}
+	return c.cfg.CommitRetries + 1
 }
 
 // perUser reports whether requests carry the caller's own token.

@@ -64,7 +64,7 @@ func (c *restCatalog) restError(ctx context.Context, op string, target Ident, er
 		return pgerror.Wrap(fmt.Errorf("%w: %w", ErrNotEmpty, cause), codeDependentObjects,
 			"cannot drop schema %s because other objects depend on it", target.Namespace)
 	case errors.Is(err, table.ErrCommitFailed):
-		return commitConflict(target, maxCommitAttempts, cause)
+		return commitConflict(target, c.commitAttempts(), cause)
 	case errors.Is(err, rest.ErrCommitStateUnknown):
 		return pgerror.Wrap(cause, codeSystemError,
 			"catalog %q failed while committing to %s; the commit may or may not have taken effect", name, target)

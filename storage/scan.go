@@ -76,7 +76,7 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	// the caller's context lives on.
 	scanCtx, cancel := context.WithCancel(ctx)
 	scan := t.tbl.Scan(opts...)
-	gotSchema, records, err := readInCommitOrder(scanCtx, scan)
+	gotSchema, records, err := readInCommitOrder(scanCtx, scan, t.stagedTasks())
 	if err != nil {
 		cancel()
 		_ = scan.Close()
@@ -102,16 +102,16 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	}, nil
 }
 
-// readInCommitOrder plans the scan and reads its files oldest commit first.
-// iceberg-go lists the newest manifest first, so without this a table would
-// return the rows of its latest INSERT before those of its first.
-func readInCommitOrder(ctx context.Context, scan *table.Scan) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
-	tasks, err := scan.PlanFiles(ctx)
+// readInCommitOrder plans the scan and reads its files oldest commit first,
+// then the staged files. iceberg-go lists the newest manifest first, so
+// without this a table would return the rows of its latest INSERT before
+// those of its first.
+func readInCommitOrder(ctx context.Context, scan *table.Scan, staged []table.FileScanTask) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
+	tasks, err := planInCommitOrder(ctx, scan)
 	if err != nil {
 		return nil, nil, err
 	}
-	sortByCommit(tasks)
-	return scan.ReadTasks(ctx, tasks)
+	return scan.ReadTasks(ctx, append(tasks, staged...))
 }
 
 // sortByCommit orders tasks oldest commit first, keeping the planner's

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
 
@@ -19,6 +20,9 @@ type tableHost interface {
 	// commitError turns a commit's failure (other than a conflict, which
 	// the caller retries) into the error the client sees.
 	commitError(ctx context.Context, id Ident, err error) error
+	// commitAttempts is how many times a commit that loses a race with
+	// another writer is tried in all, at least 1.
+	commitAttempts() int
 }
 
 // Table is one version of an Iceberg table: its metadata as loaded, with
@@ -29,6 +33,10 @@ type Table struct {
 	ident  Ident
 	tbl    *table.Table
 	schema *arrow.Schema
+	// staged are uncommitted data files its scans read after the
+	// snapshot's (WithStaged); stagedRows is their row count.
+	staged     []iceberg.DataFile
+	stagedRows int64
 }
 
 func newTable(host tableHost, id Ident, tbl *table.Table) (*Table, error) {
@@ -61,8 +69,17 @@ func (t *Table) Properties() map[string]string {
 }
 
 // RowCountEstimate is the current snapshot's "total-records" summary: 0 for
-// a table without snapshots, -1 when the summary does not say.
+// a table without snapshots, -1 when the summary does not say. Rows staged
+// with WithStaged are added.
 func (t *Table) RowCountEstimate() int64 {
+	n := t.committedRowEstimate()
+	if n < 0 {
+		return n
+	}
+	return n + t.stagedRows
+}
+
+func (t *Table) committedRowEstimate() int64 {
 	s := t.tbl.CurrentSnapshot()
 	if s == nil {
 		return 0

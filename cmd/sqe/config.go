@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/sqe-db/sqe/storage"
 )
 
 // Config is sqe.toml. Every key can be overridden by an environment
@@ -55,6 +57,13 @@ type Config struct {
 		ParallelWorkers int `toml:"parallel_workers"`
 	} `toml:"query"`
 
+	Storage struct {
+		// CommitRetries is how many times a write that lost a commit race
+		// with another SQE process on the same catalog is replayed on the
+		// reloaded table before it fails with SQLSTATE 40001.
+		CommitRetries int `toml:"commit_retries"`
+	} `toml:"storage"`
+
 	Catalogs []CatalogConfig `toml:"catalog"`
 }
 
@@ -89,6 +98,7 @@ func defaultConfig() Config {
 	c.Auth.AdminRoles = []string{"sqe_admin"}
 	c.Auth.ClockSkew = "30s"
 	c.Auth.FailedLoginsPerMinute = 30
+	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	return c
 }
 
@@ -135,6 +145,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.Query.ParallelWorkers < 0 || cfg.Query.ParallelWorkers > 1024 {
 		return Config{}, fmt.Errorf("config: [query] parallel_workers must be between 0 and 1024, not %d", cfg.Query.ParallelWorkers)
+	}
+	if cfg.Storage.CommitRetries < 0 || cfg.Storage.CommitRetries > 1000 {
+		return Config{}, fmt.Errorf("config: [storage] commit_retries must be between 0 and 1000, not %d", cfg.Storage.CommitRetries)
 	}
 	for _, c := range cfg.Catalogs {
 		if c.Name == "" {

@@ -31,12 +31,13 @@ func (c CatalogConfig) validate() error {
 }
 
 // openCatalog opens one configured catalog.
-func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string) (storage.Catalog, error) {
+func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int) (storage.Catalog, error) {
 	if cc.Type == "rest" {
 		return storage.OpenREST(ctx, storage.RESTConfig{
 			Name: cc.Name, URI: cc.URI, Warehouse: cc.Warehouse, Prefix: cc.Prefix,
 			Properties: cc.Properties, ServiceToken: cc.ServiceToken, Credential: cc.Credential,
+			CommitRetries: commitRetries,
 		})
 	}
-	return storage.OpenEmbedded(ctx, cc.Name, dataDir, storage.AllowAll{})
+	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, storage.AllowAll{}, storage.EmbeddedOptions{CommitRetries: commitRetries})
 }

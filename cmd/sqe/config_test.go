@@ -46,6 +46,17 @@ func TestLoadConfig(t *testing.T) {
 					t.Errorf("got %+v", c)
 				}
 			}},
+		{name: "commit retries", file: "[storage]\ncommit_retries = 0\n", check: func(t *testing.T, c Config) {
+			if c.Storage.CommitRetries != 0 {
+				t.Errorf("commit_retries = %d, want 0", c.Storage.CommitRetries)
+			}
+		}},
+		{name: "commit retries default", check: func(t *testing.T, c Config) {
+			if c.Storage.CommitRetries != 9 {
+				t.Errorf("default commit_retries = %d, want 9", c.Storage.CommitRetries)
+			}
+		}},
+		{name: "negative commit retries", env: []string{"SQE_STORAGE__COMMIT_RETRIES=-1"}, wantErr: "commit_retries"},
 		{name: "unknown key in file", file: "[pgwire]\nlisen = \"x\"\n", wantErr: "unknown key(s): pgwire.lisen"},
 		{name: "unknown key from environment", env: []string{"SQE_NOPE=1"}, wantErr: "unknown key(s): nope"},
 		{name: "missing explicit file", explicit: true, wantErr: "no such file"},

@@ -109,7 +109,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}()
 	for _, cc := range cfg.Catalogs {
-		cat, err := openCatalog(ctx, cc, cfg.DataDir)
+		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries)
 		if err != nil {
 			return fmt.Errorf("catalog %s: %w", cc.Name, err)
 		}
