@@ -60,6 +60,14 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if len(files) == 0 {
 		return current, nil
 	}
+	// Commit on metadata read after the files were written: another
+	// process may have committed meanwhile, and starting from the older
+	// metadata would only lose the race and replay. Appending the same
+	// files on the newer metadata is what the replay would do anyway.
+	if fresh, err := t.host.reloadTable(ctx, t.ident); err == nil &&
+		fresh.Metadata().TableUUID() == base.Metadata().TableUUID() {
+		base = fresh
+	}
 	committed, err := t.commitFiles(ctx, base, files)
 	if err != nil {
 		return nil, err
@@ -71,6 +79,7 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 // data files of tbl. It returns the files written so far even on error, so
 // that the caller can remove them.
 func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema, rdr array.RecordReader) ([]iceberg.DataFile, error) {
+	var fed int64 // rows handed to the writer
 	batches := func(yield func(arrow.RecordBatch, error) bool) {
 		var shaper *batchShaper
 		for rdr.Next() {
@@ -91,6 +100,7 @@ func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema,
 				yield(nil, err)
 				return
 			}
+			fed += out.NumRows()
 			if !yield(out, nil) {
 				return
 			}
@@ -103,11 +113,14 @@ func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema,
 	var files []iceberg.DataFile
 	for df, err := range table.WriteRecords(ctx, tbl, schema, batches) {
 		if err != nil {
-			return files, err
+			return files, dataWriteError(tbl, err)
 		}
 		files = append(files, df)
 	}
-	return files, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return files, err
+	}
+	return files, checkWrittenRows(tbl, files, fed)
 }
 
 // commitFiles adds files to the table in one snapshot, replaying the commit

@@ -3,9 +3,12 @@ package storage
 import (
 	"net/url"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/iceberg-go"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 func TestStagedWriteIsInvisibleUntilCommitted(t *testing.T) {
@@ -151,4 +154,58 @@ func trimFileScheme(p string) string {
 		return u.Path
 	}
 	return p
+}
+
+// A data file that cannot be created fails the write, always: iceberg-go's
+// partitioned writer sometimes ends without reporting it, and the row
+// count check catches that.
+func TestUnwritablePartitionFailsTheWrite(t *testing.T) {
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(ctx, "ns", "p", idSchema, CreateTableOptions{
+		Partitioning: []PartitionField{{Transform: "identity", Column: "name"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err = tbl.Append(ctx, idBatches(t, 0, 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dataDir string
+	for _, f := range dataFilePaths(t, tbl) {
+		dataDir = filepath.Dir(filepath.Dir(trimFileScheme(f)))
+	}
+	if err := os.WriteFile(filepath.Join(dataDir, "name=n1"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		if _, err := tbl.Append(ctx, idBatches(t, 1, 2, 1)); pgerror.Code(err) != pgerror.IOError {
+			t.Fatalf("append %d into the blocked partition: %v (%s), want SQLSTATE 58030", i, err, pgerror.Code(err))
+		}
+		if _, err := tbl.Stage(ctx, idBatches(t, 0, 3, 3)); pgerror.Code(err) != pgerror.IOError {
+			t.Fatalf("stage %d into the blocked partition: %v, want SQLSTATE 58030", i, err)
+		}
+	}
+	fresh, err := cat.LoadTable(ctx, "ns", "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIDs(t, fresh, 1)
+}
+
+func dataFilePaths(t *testing.T, tbl *Table) []string {
+	t.Helper()
+	tasks, err := tbl.tbl.Scan().PlanFiles(adminCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, task := range tasks {
+		out = append(out, task.File.FilePath())
+	}
+	return out
 }

@@ -106,6 +106,9 @@ const (
 	QueryCanceled = "57014"
 	AdminShutdown = "57P01"
 
+	// Class 58: system error (errors external to the server).
+	IOError = "58030"
+
 	// Class XX: internal error.
 	InternalError = "XX000"
 )
