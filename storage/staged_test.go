@@ -196,16 +196,3 @@ func TestUnwritablePartitionFailsTheWrite(t *testing.T) {
 	}
 	checkIDs(t, fresh, 1)
 }
-
-func dataFilePaths(t *testing.T, tbl *Table) []string {
-	t.Helper()
-	tasks, err := tbl.tbl.Scan().PlanFiles(adminCtx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, task := range tasks {
-		out = append(out, task.File.FilePath())
-	}
-	return out
-}
