@@ -347,13 +347,16 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 		}
 	}
 	name := TableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
-	tbl, err := b.catalog.ResolveTable(b.ctx, name)
+	tbl, view, err := b.resolveRelation(name)
 	if err != nil {
 		var pe *pgerror.Error
 		if errors.As(err, &pe) && pe.Position == 0 {
 			return nil, nil, pe.WithPosition(b.position(rv.Location))
 		}
 		return nil, nil, err
+	}
+	if view != nil {
+		return b.bindView(rv, view)
 	}
 	rel, err := b.security.Secure(b.ctx, tbl)
 	if err != nil {

@@ -41,6 +41,9 @@ type Binder struct {
 	// untyped literal columns stay untyped, for the set operation or the
 	// target columns to resolve.
 	keepUnknown bool
+	// viewPath are the views being expanded around this query, outermost
+	// first, to refuse a view that reads itself.
+	viewPath []TableName
 }
 
 // lookupCTE finds the WITH query an unqualified table name refers to.

@@ -22,6 +22,9 @@ import (
 // the session's caller.
 type sessionCatalog struct {
 	s *Session
+	// searchPath, when set, replaces the session's search_path: a view's
+	// query resolves names with the path recorded when it was created.
+	searchPath []string
 }
 
 // callerContext carries the session's identity to storage, where gate one
@@ -35,9 +38,23 @@ func (s *Session) callerContext(ctx context.Context) context.Context {
 }
 
 func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableName) (planner.Table, error) {
+	t, v, err := c.ResolveRelation(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot change view \"%s\"", v.Name.Name).
+			WithDetail("SQE views are not updatable.")
+	}
+	return t, nil
+}
+
+// ResolveRelation resolves a name to a table or a view: per schema of
+// search_path, a table and then a view, as both share one name space.
+func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.TableName) (planner.Table, *planner.View, error) {
 	s := c.s
 	if t, ok, err := c.resolveVirtual(ctx, name); ok || err != nil {
-		return t, err
+		return t, nil, err
 	}
 	ctx = s.callerContext(ctx)
 	catName := name.Catalog
@@ -46,33 +63,40 @@ func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableNam
 	}
 	cat, err := s.engine.catalog(catName)
 	if err != nil {
-		return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
+		return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
 	}
 	schemas := []string{name.Schema}
 	if name.Schema == "" {
-		schemas = s.settings.searchPath(s.identity.User)
+		schemas = c.schemas()
 	}
 	for _, ns := range schemas {
 		if name.Schema == "" && (ns == pgCatalogSchema || ns == informationSchema) {
 			// search_path may name the catalog schemas too.
 			if t, found, err := c.openVirtual(ctx, ns, name.Name); found || err != nil {
-				return t, err
+				return t, nil, err
 			}
 			continue
 		}
 		t, err := cat.LoadTable(ctx, ns, name.Name)
 		switch {
 		case err == nil:
-			return newTableAdapter(s.withStaged(t))
-		case errors.Is(err, storage.ErrNoSuchTable), errors.Is(err, storage.ErrNoSuchNamespace):
+			a, err := newTableAdapter(s.withStaged(t))
+			return a, nil, err
+		case errors.Is(err, storage.ErrNoSuchTable):
+			v, found, err := c.loadView(ctx, cat, ns, name.Name)
+			if found || err != nil {
+				return nil, v, err
+			}
+			continue
+		case errors.Is(err, storage.ErrNoSuchNamespace):
 			continue
 		case errors.Is(err, storage.ErrForbidden):
-			return nil, pgerror.Wrap(err, pgerror.InsufficientPrivilege, "permission denied for table %s", name.Name)
+			return nil, nil, pgerror.Wrap(err, pgerror.InsufficientPrivilege, "permission denied for table %s", name.Name)
 		default:
-			return nil, fmt.Errorf("load table %s: %w", displayTableName(name), err)
+			return nil, nil, fmt.Errorf("load table %s: %w", displayTableName(name), err)
 		}
 	}
-	return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
+	return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", displayTableName(name))
 }
 
 // resolveVirtual resolves a name to a pg_catalog relation when it is

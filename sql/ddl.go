@@ -46,6 +46,9 @@ func (s *Session) runDDL(ctx context.Context, n *pg_query.Node, query string) (r
 		case pg_query.ObjectType_OBJECT_TABLE:
 			tag = "DROP TABLE"
 			run = func(ctx context.Context) (Result, error) { return s.runDropTable(ctx, x.DropStmt) }
+		case pg_query.ObjectType_OBJECT_VIEW:
+			tag = "DROP VIEW"
+			run = func(ctx context.Context) (Result, error) { return s.runDropView(ctx, x.DropStmt) }
 		default:
 			return nil, false, nil
 		}
@@ -62,6 +65,9 @@ func (s *Session) runDDL(ctx context.Context, n *pg_query.Node, query string) (r
 		}
 		tag = "ALTER TABLE"
 		run = func(ctx context.Context) (Result, error) { return s.runRename(ctx, x.RenameStmt) }
+	case *pg_query.Node_ViewStmt:
+		tag = "CREATE VIEW"
+		run = func(ctx context.Context) (Result, error) { return s.runCreateView(ctx, x.ViewStmt, query) }
 	case *pg_query.Node_CommentStmt:
 		tag = "COMMENT"
 		run = func(ctx context.Context) (Result, error) { return s.runComment(ctx, x.CommentStmt) }

@@ -24,7 +24,10 @@ func (s *Session) runDropTable(ctx context.Context, st *pg_query.DropStmt) (Resu
 		if err != nil {
 			return nil, err
 		}
-		cat, t, err := s.findTable(ctx, rv)
+		cat, t, v, err := s.findRelation(ctx, rv)
+		if err == nil && v != nil {
+			return nil, notATable(rv.Relname)
+		}
 		if errors.Is(err, storage.ErrNoSuchTable) || (errors.Is(err, storage.ErrNoSuchNamespace) && st.MissingOk) {
 			if !st.MissingOk {
 				return nil, pgerror.Wrap(err, pgerror.UndefinedTable, "table \"%s\" does not exist", rv.Relname)

@@ -57,6 +57,7 @@ func (s *Session) runDropSchema(ctx context.Context, st *pg_query.DropStmt) (Res
 	type target struct {
 		ns     string
 		tables []string
+		views  []string
 	}
 	var targets []target
 	var dependents []string
@@ -83,19 +84,28 @@ func (s *Session) runDropSchema(ctx context.Context, st *pg_query.DropStmt) (Res
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range tables {
-			dependents = append(dependents, fmt.Sprintf("table %s.%s", ns, t))
+		views, err := s.schemaViews(ctx, cat, ns)
+		if err != nil {
+			return nil, err
 		}
-		if len(tables) > 0 && !cascade {
-			lines := make([]string, len(tables))
-			for i, t := range tables {
-				lines[i] = fmt.Sprintf("table %s.%s depends on schema %s", ns, t, ns)
+		var objects []string
+		for _, t := range tables {
+			objects = append(objects, fmt.Sprintf("table %s.%s", ns, t))
+		}
+		for _, v := range views {
+			objects = append(objects, fmt.Sprintf("view %s.%s", ns, v))
+		}
+		dependents = append(dependents, objects...)
+		if len(objects) > 0 && !cascade {
+			lines := make([]string, len(objects))
+			for i, o := range objects {
+				lines[i] = fmt.Sprintf("%s depends on schema %s", o, ns)
 			}
 			return nil, pgerror.New(codeDependentObjects, "cannot drop schema %s because other objects depend on it", ns).
 				WithDetail("%s", strings.Join(lines, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		targets = append(targets, target{ns: ns, tables: tables})
+		targets = append(targets, target{ns: ns, tables: tables, views: views})
 	}
 	switch {
 	case len(dependents) == 1:
@@ -108,6 +118,9 @@ func (s *Session) runDropSchema(ctx context.Context, st *pg_query.DropStmt) (Res
 		s.notice(pgerror.SuccessfulCompletion, strings.Join(lines, "\n"), "drop cascades to %d other objects", len(dependents))
 	}
 	for _, t := range targets {
+		if err := dropSchemaViews(ctx, cat, t.ns, t.views); err != nil {
+			return nil, err
+		}
 		for _, name := range t.tables {
 			if err := cat.DropTable(ctx, t.ns, name); err != nil && !errors.Is(err, storage.ErrNoSuchTable) {
 				return nil, err

@@ -110,7 +110,7 @@ func TestSessionStatements(t *testing.T) {
 		{name: "syntax error position", query: "SELECT 1 +", wantCode: pgerror.SyntaxError, wantPos: 11},
 		{name: "syntax error at start", query: "SELEC 1", wantCode: pgerror.SyntaxError, wantPos: 1},
 		{name: "undefined column position", query: "SELECT id, nope FROM acdemo.orders", wantCode: pgerror.UndefinedColumn, wantPos: 12},
-		{name: "unsupported statement", query: "CREATE VIEW v AS SELECT 1", wantCode: pgerror.FeatureNotSupported},
+		{name: "unsupported statement", query: "CREATE MATERIALIZED VIEW v AS SELECT 1", wantCode: pgerror.FeatureNotSupported},
 		{name: "transaction", query: "BEGIN; SELECT 1; COMMIT", wantRows: []string{}, wantTags: []string{"BEGIN", "SELECT 1", "COMMIT"}},
 		{name: "explain", query: "EXPLAIN SELECT id FROM acdemo.orders WHERE id = 2", wantTags: []string{"EXPLAIN"}},
 		{name: "session functions", query: "SELECT current_user, current_database(), current_schema(), session_user, current_setting('search_path')",

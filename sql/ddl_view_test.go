@@ -1,0 +1,55 @@
+package sql
+
+import (
+	"testing"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// The expected outcomes below were checked against PostgreSQL 15.
+func TestDDLViews(t *testing.T) {
+	s := newTestSession(t)
+	runDDLScript(t, s, []ddlStep{
+		{query: "CREATE SCHEMA s"},
+		{query: "CREATE TABLE s.t (a int, b text)"},
+		{query: "INSERT INTO s.t VALUES (1, 'x'), (2, 'y'), (-1, 'z')"},
+		{query: "CREATE VIEW s.v AS SELECT a, b FROM s.t WHERE a > 0", tags: []string{"CREATE VIEW"}},
+		{query: "SELECT * FROM s.v ORDER BY a", rows: []string{"1|x", "2|y"}},
+		{query: "SELECT v.b FROM s.v v WHERE v.a = 2", rows: []string{"y"}},
+		{query: "SELECT q.x FROM s.v AS q(x) ORDER BY 1", rows: []string{"1", "2"}},
+		{query: "CREATE VIEW s.v AS SELECT 1", code: pgerror.DuplicateTable},
+		{query: "CREATE VIEW s.t AS SELECT 1", code: pgerror.DuplicateTable},
+		{query: "CREATE OR REPLACE VIEW s.v AS SELECT a FROM s.t", code: codeInvalidTableDefinition},
+		{query: "CREATE OR REPLACE VIEW s.v AS SELECT a, b AS c FROM s.t", code: codeInvalidTableDefinition},
+		{query: "CREATE OR REPLACE VIEW s.v AS SELECT b AS a, b FROM s.t", code: codeInvalidTableDefinition},
+		{query: "CREATE OR REPLACE VIEW s.t AS SELECT 1", code: pgerror.WrongObjectType},
+		{query: "CREATE OR REPLACE VIEW s.v AS SELECT a, b, a + 1 AS c FROM s.t", tags: []string{"CREATE VIEW"}},
+		{query: "SELECT * FROM s.v ORDER BY a", rows: []string{"-1|z|0", "1|x|2", "2|y|3"}},
+		{query: "CREATE VIEW s.w(x) AS SELECT a, b FROM s.t WHERE a = 1", tags: []string{"CREATE VIEW"}},
+		{query: "SELECT x, b FROM s.w", rows: []string{"1|x"}},
+		{query: "CREATE VIEW s.w2(x, y, z) AS SELECT a, b FROM s.t", code: pgerror.SyntaxError},
+		{query: "CREATE VIEW s.w3 AS SELECT a, a FROM s.t", code: pgerror.DuplicateColumn},
+		{query: "CREATE VIEW s.w5 AS SELECT * FROM nope", code: pgerror.UndefinedTable},
+		// A view of a view, and names resolved with the search_path of
+		// the view's creation, not the reader's.
+		{query: "SET search_path = s"},
+		{query: "CREATE VIEW vv AS SELECT x FROM w"},
+		{query: "SET search_path = public"},
+		{query: "SELECT * FROM s.vv", rows: []string{"1"}},
+		// A view that reads itself fails when used, as in PostgreSQL.
+		{query: "CREATE VIEW s.r AS SELECT * FROM s.w"},
+		{query: "CREATE OR REPLACE VIEW s.w(x) AS SELECT x, b FROM s.r"},
+		{query: "SELECT * FROM s.r", code: "42P17"},
+		{query: "INSERT INTO s.v VALUES (1, 'a', 2)", code: pgerror.FeatureNotSupported},
+		{query: "DROP TABLE s.v", code: pgerror.WrongObjectType},
+		{query: "DROP VIEW s.t", code: pgerror.WrongObjectType},
+		{query: "DROP VIEW s.nope", code: pgerror.UndefinedTable},
+		{query: "DROP VIEW IF EXISTS s.nope, s.r", tags: []string{"DROP VIEW"},
+			notices: []string{`00000 view "nope" does not exist, skipping`}},
+		{query: "DROP VIEW s.v, s.nope", code: pgerror.UndefinedTable},
+		{query: "SELECT count(*) FROM s.v", rows: []string{"3"}},
+		{query: "DROP SCHEMA s", code: codeDependentObjects},
+		{query: "DROP SCHEMA s CASCADE", tags: []string{"DROP SCHEMA"}},
+		{query: "SELECT count(*) FROM s.v", code: pgerror.UndefinedTable},
+	})
+}
