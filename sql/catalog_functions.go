@@ -220,7 +220,9 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			}
 			return true, nil
 		})
-	case "pg_get_indexdef", "pg_get_constraintdef", "pg_get_triggerdef", "pg_get_viewdef", "pg_get_ruledef":
+	case "pg_get_viewdef":
+		return viewDefFunction(fn, args, index)
+	case "pg_get_indexdef", "pg_get_constraintdef", "pg_get_triggerdef", "pg_get_ruledef":
 		// SQE has none of these objects, so no OID names one.
 		argTypes := []types.T{types.OID}
 		for range args[1:] {

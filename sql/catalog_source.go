@@ -94,5 +94,9 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 		addComments(&info, t)
 		out = append(out, info)
 	}
-	return out, nil
+	views, err := c.views(ctx, cat, namespace)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, views...), nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 	"github.com/sqe-db/sqe/storage"
@@ -99,4 +100,78 @@ func viewProperties(sv *storage.View) ([]string, []types.T, error) {
 		path = []string{}
 	}
 	return path, typs, nil
+}
+
+// views lists the views of namespace the caller may see, for the
+// pg_catalog and information_schema relations.
+func (c catalogSource) views(ctx context.Context, cat storage.Catalog, namespace string) ([]pgcatalog.TableInfo, error) {
+	vc, ok := cat.(storage.ViewCatalog)
+	if !ok {
+		return nil, nil
+	}
+	names, err := vc.ListViews(ctx, namespace)
+	if errors.Is(err, storage.ErrForbidden) || errors.Is(err, storage.ErrNoSuchNamespace) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list views of %s: %w", namespace, err)
+	}
+	out := make([]pgcatalog.TableInfo, 0, len(names))
+	for _, name := range names {
+		sv, err := vc.LoadView(ctx, namespace, name)
+		if errors.Is(err, storage.ErrForbidden) || errors.Is(err, storage.ErrNoSuchView) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load view %s.%s: %w", namespace, name, err)
+		}
+		_, typs, err := viewProperties(sv)
+		if err != nil {
+			// A view SQE cannot describe is left out rather than failing
+			// every introspection query.
+			continue
+		}
+		info := pgcatalog.TableInfo{
+			Namespace: namespace, Name: name, OID: TableOID(sv.Ident), RowEstimate: -1,
+			Comment: sv.Properties[propViewComment], View: true, Definition: viewDefinitionText(sv.SQL),
+		}
+		for i, col := range sv.Columns {
+			info.Columns = append(info.Columns, planner.TableColumn{Name: col, Type: typs[i], Nullable: true})
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// viewDefinitionText is a view's query as pg_get_viewdef presents it: a
+// leading space and a closing semicolon around the statement. The
+// statement is SQE's normalised text, not PostgreSQL's reconstruction
+// from the rewrite rule, so its layout differs.
+func viewDefinitionText(sql string) string {
+	return " " + sql + ";"
+}
+
+// viewDefFunction is pg_get_viewdef(oid [, pretty bool | wrap int]): the
+// definition of a view the caller can see, NULL for any other OID.
+func viewDefFunction(fn func([]types.T, types.T, planner.RowFunc) (*planner.SessionFunction, bool, error), args []types.T, index *catalogIndex) (*planner.SessionFunction, bool, error) {
+	if len(args) == 0 || len(args) > 2 {
+		return nil, false, nil
+	}
+	argTypes := []types.T{types.OID}
+	if len(args) == 2 {
+		argTypes = append(argTypes, types.Int4)
+		if args[1].OID == types.OIDBool {
+			argTypes[1] = types.Bool
+		}
+	}
+	return fn(argTypes, types.Text, func(a []any) (any, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		t, found, err := index.table(uint32(a[0].(int64)))
+		if err != nil || !found || !t.View {
+			return nil, err
+		}
+		return t.Definition, nil
+	})
 }

@@ -59,7 +59,7 @@ func infoColumnsRows(ctx context.Context, src Source) ([]row, error) {
 	var out []row
 	for _, r := range rels {
 		updatable := "YES"
-		if !r.user {
+		if !r.user || r.kind == 'v' {
 			updatable = "NO"
 		}
 		for i, c := range r.columns {

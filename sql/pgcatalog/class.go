@@ -18,6 +18,8 @@ func classRows(ctx context.Context, src Source) ([]row, error) {
 		if r.kind != 'r' {
 			am, replident = 0, "n"
 		}
+		// A view is a relation with a rewrite rule (its query).
+		hasRules := r.kind == 'v'
 		out[i] = row{
 			"oid": r.oid, "relname": r.name, "relnamespace": r.namespace.oid,
 			"reltype": uint32(0), "reloftype": uint32(0), "relowner": oidBootstrapOwner,
@@ -25,7 +27,7 @@ func classRows(ctx context.Context, src Source) ([]row, error) {
 			"relpages": int32(0), "reltuples": float32(r.rowEstimate), "relallvisible": int32(0),
 			"reltoastrelid": uint32(0), "relhasindex": false, "relisshared": false,
 			"relpersistence": "p", "relkind": string(r.kind), "relnatts": int16(len(r.columns)),
-			"relchecks": int16(0), "relhasrules": false, "relhastriggers": false,
+			"relchecks": int16(0), "relhasrules": hasRules, "relhastriggers": false,
 			"relhassubclass": false, "relrowsecurity": false, "relforcerowsecurity": false,
 			"relispopulated": true, "relreplident": replident, "relispartition": false,
 			"relrewrite": uint32(0), "relfrozenxid": uint32(0), "relminmxid": uint32(0),
@@ -57,20 +59,23 @@ func statUserTablesRows(ctx context.Context, src Source) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]row, len(tables))
+	out := make([]row, 0, len(tables))
 	zero := int64(0)
-	for i, t := range tables {
+	for _, t := range tables {
+		if t.kind != 'r' {
+			continue
+		}
 		var live any
 		if t.rowEstimate >= 0 {
 			live = t.rowEstimate
 		}
-		out[i] = row{
+		out = append(out, row{
 			"relid": t.oid, "schemaname": t.namespace.name, "relname": t.name,
 			"seq_scan": zero, "seq_tup_read": zero, "n_tup_ins": zero, "n_tup_upd": zero,
 			"n_tup_del": zero, "n_tup_hot_upd": zero, "n_live_tup": live, "n_dead_tup": zero,
 			"n_mod_since_analyze": zero, "n_ins_since_vacuum": zero, "vacuum_count": zero,
 			"autovacuum_count": zero, "analyze_count": zero, "autoanalyze_count": zero,
-		}
+		})
 	}
 	return out, nil
 }

@@ -24,6 +24,8 @@ type relInfo struct {
 	// rowEstimate is the table-level estimate, -1 when unknown.
 	rowEstimate int64
 	user        bool // a stored table rather than a catalog relation
+	// definition is a view's query, as pg_get_viewdef shows it.
+	definition string
 }
 
 // visibleNamespaces lists the system namespaces and then the caller's,
@@ -64,9 +66,14 @@ func userTables(ctx context.Context, src Source) ([]relInfo, error) {
 			return nil, fmt.Errorf("list tables in %s: %w", ns.name, err)
 		}
 		for _, t := range tables {
+			kind := byte('r')
+			if t.View {
+				kind = 'v'
+			}
 			out = append(out, relInfo{
-				namespace: ns, name: t.Name, oid: t.OID, kind: 'r',
+				namespace: ns, name: t.Name, oid: t.OID, kind: kind,
 				columns: t.Columns, rowEstimate: t.RowEstimate, user: true,
+				definition: t.Definition,
 			})
 		}
 	}

@@ -23,6 +23,8 @@ var rowFuncs = map[string]rowFunc{
 	"information_schema.schemata":    schemataRows,
 	"information_schema.tables":      infoTablesRows,
 	"information_schema.columns":     infoColumnsRows,
+	"information_schema.views":       infoViewsRows,
+	"pg_catalog.pg_views":            pgViewsRows,
 }
 
 // registry holds every relation by "schema.name". It is built once and

@@ -38,6 +38,10 @@ type TableInfo struct {
 	// ColumnComments are the columns' comments by position, "" for none;
 	// shorter than Columns when the last ones have none.
 	ColumnComments []string
+	// View marks a view (relkind 'v'); Definition is then its query as
+	// pg_get_viewdef shows it.
+	View       bool
+	Definition string
 }
 
 // Well-known object ids, as PostgreSQL 15 assigns them.
