@@ -515,6 +515,16 @@ var pg15Shapes = []shape{
 		{Name: "rngcanonical", Type: types.Regproc, Nullable: false},
 		{Name: "rngsubdiff", Type: types.Regproc, Nullable: false},
 	}},
+	{schema: "pg_catalog", name: "pg_rewrite", oid: 2618, kind: 'r', columns: []planner.TableColumn{
+		{Name: "oid", Type: types.OID, Nullable: false},
+		{Name: "rulename", Type: types.Name, Nullable: false},
+		{Name: "ev_class", Type: types.OID, Nullable: false},
+		{Name: "ev_type", Type: types.Char, Nullable: false},
+		{Name: "ev_enabled", Type: types.Char, Nullable: false},
+		{Name: "is_instead", Type: types.Bool, Nullable: false},
+		{Name: "ev_qual", Type: types.PgNodeTree, Nullable: false},
+		{Name: "ev_action", Type: types.PgNodeTree, Nullable: false},
+	}},
 	{schema: "pg_catalog", name: "pg_roles", oid: 12000, kind: 'v', columns: []planner.TableColumn{
 		{Name: "rolname", Type: types.Name, Nullable: true},
 		{Name: "rolsuper", Type: types.Bool, Nullable: true},
