@@ -271,6 +271,8 @@ func (s *Session) runComment(ctx context.Context, st *pg_query.CommentStmt) (Res
 	}
 	var column string
 	switch st.Objtype {
+	case pg_query.ObjectType_OBJECT_VIEW:
+		return s.runCommentOnView(ctx, parts, st.Comment)
 	case pg_query.ObjectType_OBJECT_TABLE:
 	case pg_query.ObjectType_OBJECT_COLUMN:
 		if len(parts) < 2 {

@@ -198,3 +198,23 @@ func sameColumnType(a, b types.T) bool {
 	}
 	return a == b
 }
+
+// runCommentOnView runs COMMENT ON VIEW: the comment is the view property
+// "comment"; NULL or '' removes it.
+func (s *Session) runCommentOnView(ctx context.Context, parts []string, comment string) (Result, error) {
+	rv, err := rangeVarFromParts(parts)
+	if err != nil {
+		return nil, err
+	}
+	cat, t, v, err := s.findRelation(ctx, rv)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a view", rv.Relname)
+	}
+	if err := cat.(storage.ViewCatalog).SetViewProperties(ctx, v.Ident.Namespace, v.Ident.Table, map[string]string{propViewComment: comment}); err != nil {
+		return nil, err
+	}
+	return commandResult("COMMENT"), nil
+}

@@ -63,6 +63,9 @@ type ViewCatalog interface {
 	CreateView(ctx context.Context, ns, name string, def ViewDefinition, replace bool) error
 	// DropView removes a view; ErrNoSuchView if absent.
 	DropView(ctx context.Context, ns, name string) error
+	// SetViewProperties sets (non-empty value) or removes (empty value)
+	// view properties, keeping the query and columns.
+	SetViewProperties(ctx context.Context, ns, name string, props map[string]string) error
 }
 
 var _ ViewCatalog = (*embeddedCatalog)(nil)
@@ -164,6 +167,53 @@ func (c *embeddedCatalog) CreateView(ctx context.Context, ns, name string, def V
 	default:
 		return fmt.Errorf("create view %s: %w", id, err)
 	}
+}
+
+func (c *embeddedCatalog) SetViewProperties(ctx context.Context, ns, name string, props map[string]string) error {
+	id := Ident{Catalog: c.name, Namespace: ns, Table: name}
+	if err := checkIdent(id); err != nil {
+		return err
+	}
+	if err := authorize(ctx, c.authz, ActionReplaceView, id); err != nil {
+		return err
+	}
+	unlock, err := c.lockTable(ctx, id)
+	if err != nil {
+		return fmt.Errorf("alter view %s: wait for lock: %w", id, err)
+	}
+	defer unlock()
+	ident := table.Identifier{ns, name}
+	md, err := c.cat.LoadView(ctx, ident)
+	if errors.Is(err, catalog.ErrNoSuchView) {
+		return noSuchView(id, err)
+	}
+	if err != nil {
+		return fmt.Errorf("alter view %s: %w", id, err)
+	}
+	ver := md.CurrentVersion()
+	if ver == nil || len(ver.Representations) == 0 {
+		return fmt.Errorf("alter view %s: no SQL representation", id)
+	}
+	merged := iceberg.Properties(maps.Clone(map[string]string(md.Properties())))
+	if merged == nil {
+		merged = iceberg.Properties{}
+	}
+	for k, v := range props {
+		if v == "" {
+			delete(merged, k)
+		} else {
+			merged[k] = v
+		}
+	}
+	// The SQL catalog has no view commit: the new version replaces the
+	// old one by a drop and a create of the same query and schema.
+	if err := c.cat.DropView(ctx, ident); err != nil {
+		return fmt.Errorf("alter view %s: %w", id, err)
+	}
+	if err := c.cat.CreateView(ctx, ident, md.CurrentSchema(), ver.Representations[0].Sql, merged); err != nil {
+		return fmt.Errorf("alter view %s: %w", id, err)
+	}
+	return nil
 }
 
 func (c *embeddedCatalog) DropView(ctx context.Context, ns, name string) error {
