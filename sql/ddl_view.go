@@ -200,7 +200,7 @@ func sameColumnType(a, b types.T) bool {
 }
 
 // runCommentOnView runs COMMENT ON VIEW: the comment is the view property
-// "comment"; NULL or '' removes it.
+// "comment"; NULL or ” removes it.
 func (s *Session) runCommentOnView(ctx context.Context, parts []string, comment string) (Result, error) {
 	rv, err := rangeVarFromParts(parts)
 	if err != nil {
