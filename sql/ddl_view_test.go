@@ -30,6 +30,13 @@ func TestDDLViews(t *testing.T) {
 		{query: "CREATE VIEW s.w2(x, y, z) AS SELECT a, b FROM s.t", code: pgerror.SyntaxError},
 		{query: "CREATE VIEW s.w3 AS SELECT a, a FROM s.t", code: pgerror.DuplicateColumn},
 		{query: "CREATE VIEW s.w5 AS SELECT * FROM nope", code: pgerror.UndefinedTable},
+		{query: "CREATE VIEW s.lit AS SELECT 'abc' AS x, 1.5 AS y UNION ALL SELECT 'q', 2.5 ORDER BY 1"},
+		{query: "SELECT x || 'd', pg_typeof(x), y::text FROM s.lit", rows: []string{"abcd|text|1.5", "qd|text|2.5"}},
+		{query: "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 's.lit'::regclass AND a.attnum > 0 ORDER BY a.attnum",
+			rows: []string{"x|text", "y|numeric"}},
+		{query: "WITH t AS (SELECT 42 AS a) SELECT * FROM t, s.w", rows: []string{"42|1|x"}},
+		{query: "EXPLAIN SELECT x FROM s.w", tags: []string{"EXPLAIN"}},
+		{query: "DROP VIEW s.lit"},
 		// A view of a view, and names resolved with the search_path of
 		// the view's creation, not the reader's.
 		{query: "SET search_path = s"},
