@@ -11,8 +11,8 @@ import (
 )
 
 // runDropTable drops tables. Every name is resolved first, so a missing
-// one (without IF EXISTS) drops none of them. Iceberg tables have no
-// dependent objects, so CASCADE and RESTRICT drop alike.
+// one (without IF EXISTS) drops none of them. Views that read a dropped
+// table stop the drop, or with CASCADE are dropped too.
 func (s *Session) runDropTable(ctx context.Context, st *pg_query.DropStmt) (Result, error) {
 	type target struct {
 		cat storage.Catalog
@@ -43,6 +43,19 @@ func (s *Session) runDropTable(ctx context.Context, st *pg_query.DropStmt) (Resu
 			return nil, err
 		}
 		targets = append(targets, target{cat, t})
+	}
+	if len(targets) > 0 {
+		dropped := make(map[storage.Ident]string, len(targets))
+		for _, tg := range targets {
+			dropped[tg.t.Ident()] = "table"
+		}
+		cascaded, err := s.checkDependents(ctx, targets[0].cat, "table", dropped, st.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+		if err != nil {
+			return nil, err
+		}
+		if err := dropViews(ctx, targets[0].cat, cascaded); err != nil {
+			return nil, err
+		}
 	}
 	for _, tg := range targets {
 		id := tg.t.Ident()

@@ -48,7 +48,7 @@ func (s *Session) runCreateView(ctx context.Context, st *pg_query.ViewStmt, quer
 		return nil, pgerror.Unsupported("catalog %s cannot store views", cat.Name())
 	}
 	name := st.View.Relname
-	cols, err := s.viewColumns(ctx, sel, query, st.Aliases)
+	cols, deps, err := s.viewColumns(ctx, sel, query, st.Aliases)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Session) runCreateView(ctx context.Context, st *pg_query.ViewStmt, quer
 			return nil, err
 		}
 	}
-	def, err := s.viewDefinition(st.Query, cols)
+	def, err := s.viewDefinition(st.Query, cols, deps)
 	if err != nil {
 		return nil, err
 	}
@@ -94,14 +94,14 @@ func viewOptions(opts []*pg_query.Node) error {
 // viewColumns binds the view's query and names its columns: the column
 // list of the statement first, then the query's own names. Untyped
 // literals become text, as in PostgreSQL.
-func (s *Session) viewColumns(ctx context.Context, sel *pg_query.SelectStmt, query string, aliases []*pg_query.Node) ([]viewColumn, error) {
-	p, err := s.bindSelect(ctx, sel, query, nil)
+func (s *Session) viewColumns(ctx context.Context, sel *pg_query.SelectStmt, query string, aliases []*pg_query.Node) ([]viewColumn, []string, error) {
+	p, deps, err := s.bindViewQuery(ctx, sel, query)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := p.Root.Columns()
 	if len(aliases) > len(out) {
-		return nil, pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
+		return nil, nil, pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
 	cols := make([]viewColumn, len(out))
 	seen := make(map[string]bool, len(out))
@@ -111,7 +111,7 @@ func (s *Session) viewColumns(ctx context.Context, sel *pg_query.SelectStmt, que
 			name = aliases[i].GetString_().GetSval()
 		}
 		if seen[name] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
+			return nil, nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
 		t := c.Type
@@ -120,7 +120,7 @@ func (s *Session) viewColumns(ctx context.Context, sel *pg_query.SelectStmt, que
 		}
 		cols[i] = viewColumn{name: name, typ: t}
 	}
-	return cols, nil
+	return cols, deps, nil
 }
 
 // checkReplaceView applies PostgreSQL's rules for CREATE OR REPLACE VIEW:
@@ -160,7 +160,7 @@ func (s *Session) checkReplaceView(ctx context.Context, cat storage.Catalog, vc 
 }
 
 // viewDefinition is what the catalog stores for the view.
-func (s *Session) viewDefinition(q *pg_query.Node, cols []viewColumn) (storage.ViewDefinition, error) {
+func (s *Session) viewDefinition(q *pg_query.Node, cols []viewColumn, deps []string) (storage.ViewDefinition, error) {
 	text, err := pg_query.Deparse(&pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: q}}})
 	if err != nil {
 		return storage.ViewDefinition{}, fmt.Errorf("deparse view query: %w", err)
@@ -175,6 +175,10 @@ func (s *Session) viewDefinition(q *pg_query.Node, cols []viewColumn) (storage.V
 	if err != nil {
 		return storage.ViewDefinition{}, fmt.Errorf("encode search path: %w", err)
 	}
+	rawDeps, err := json.Marshal(deps)
+	if err != nil {
+		return storage.ViewDefinition{}, fmt.Errorf("encode view dependencies: %w", err)
+	}
 	rawTypes, err := json.Marshal(typs)
 	if err != nil {
 		return storage.ViewDefinition{}, fmt.Errorf("encode view column types: %w", err)
@@ -185,6 +189,7 @@ func (s *Session) viewDefinition(q *pg_query.Node, cols []viewColumn) (storage.V
 		Properties: map[string]string{
 			propViewSearchPath:  string(path),
 			propViewColumnTypes: string(rawTypes),
+			propViewDependsOn:   string(rawDeps),
 		},
 	}, nil
 }

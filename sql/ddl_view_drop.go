@@ -14,13 +14,12 @@ import (
 // runDropView drops views. Every name is resolved first, so a missing one
 // (without IF EXISTS) or one that is not a view drops none of them.
 //
-// SQE records no dependencies between views (a view reads the names in
-// its query when it is used), so CASCADE and RESTRICT drop alike, and a
-// view that read a dropped one fails when it is next used.
+// Views that read a dropped view (see propViewDependsOn) stop the drop,
+// or with CASCADE are dropped too.
 func (s *Session) runDropView(ctx context.Context, st *pg_query.DropStmt) (Result, error) {
 	type target struct {
-		vc storage.ViewCatalog
-		id storage.Ident
+		cat storage.Catalog
+		id  storage.Ident
 	}
 	var targets []target
 	for _, o := range st.Objects {
@@ -47,10 +46,24 @@ func (s *Session) runDropView(ctx context.Context, st *pg_query.DropStmt) (Resul
 		if err != nil {
 			return nil, err
 		}
-		targets = append(targets, target{cat.(storage.ViewCatalog), v.Ident})
+		targets = append(targets, target{cat, v.Ident})
+	}
+	if len(targets) > 0 {
+		cat := targets[0].cat
+		dropped := make(map[storage.Ident]string, len(targets))
+		for _, tg := range targets {
+			dropped[tg.id] = "view"
+		}
+		cascaded, err := s.checkDependents(ctx, cat, "view", dropped, st.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+		if err != nil {
+			return nil, err
+		}
+		if err := dropViews(ctx, cat, cascaded); err != nil {
+			return nil, err
+		}
 	}
 	for _, tg := range targets {
-		if err := tg.vc.DropView(ctx, tg.id.Namespace, tg.id.Table); err != nil && !errors.Is(err, storage.ErrNoSuchView) {
+		if err := dropViews(ctx, tg.cat, []storage.Ident{tg.id}); err != nil {
 			return nil, err
 		}
 	}

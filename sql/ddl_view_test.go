@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -51,8 +52,23 @@ func TestDDLViews(t *testing.T) {
 		{query: "DROP TABLE s.v", code: pgerror.WrongObjectType},
 		{query: "DROP VIEW s.t", code: pgerror.WrongObjectType},
 		{query: "DROP VIEW s.nope", code: pgerror.UndefinedTable},
+		{query: "DROP VIEW IF EXISTS s.nope, s.r", code: codeDependentObjects},
+		{query: "CREATE OR REPLACE VIEW s.w(x) AS SELECT a, b FROM s.t WHERE a = 1"},
 		{query: "DROP VIEW IF EXISTS s.nope, s.r", tags: []string{"DROP VIEW"},
 			notices: []string{`00000 view "nope" does not exist, skipping`}},
+		// Dependencies: what a view reads cannot be dropped without
+		// CASCADE, which drops the view (and its readers) too.
+		{query: "CREATE TABLE s.d (a int)"},
+		{query: "CREATE VIEW s.dv AS SELECT a FROM s.d"},
+		{query: "CREATE VIEW s.dvv AS SELECT a FROM s.dv"},
+		{query: "DROP TABLE s.d", code: codeDependentObjects},
+		{query: "DROP VIEW s.dv", code: codeDependentObjects},
+		{query: "DROP VIEW s.dvv, s.dv", tags: []string{"DROP VIEW"}},
+		{query: "CREATE VIEW s.dv AS SELECT a FROM s.d"},
+		{query: "CREATE VIEW s.dvv AS SELECT a FROM s.dv"},
+		{query: "DROP TABLE s.d CASCADE", tags: []string{"DROP TABLE"},
+			notices: []string{"00000 drop cascades to 2 other objects"}},
+		{query: "SELECT count(*) FROM s.dvv", code: pgerror.UndefinedTable},
 		{query: "DROP VIEW s.v, s.nope", code: pgerror.UndefinedTable},
 		{query: "SELECT count(*) FROM s.v", rows: []string{"3"}},
 		{query: "SELECT c.relkind, c.relhasrules, c.reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 's' ORDER BY c.relname",
@@ -62,7 +78,7 @@ func TestDDLViews(t *testing.T) {
 		{query: "SELECT viewname, definition FROM pg_views WHERE schemaname = 's' AND viewname = 'vv'",
 			rows: []string{"vv| SELECT x FROM w;"}},
 		{query: "SELECT pg_get_viewdef('s.w'::regclass), pg_get_viewdef('s.w'::regclass, true), pg_get_viewdef('s.t'::regclass)",
-			rows: []string{" SELECT x, b FROM s.r;| SELECT x, b FROM s.r;|NULL"}},
+			rows: []string{" SELECT a, b FROM s.t WHERE a = 1;| SELECT a, b FROM s.t WHERE a = 1;|NULL"}},
 		{query: "SELECT table_name, check_option, is_updatable FROM information_schema.views WHERE table_schema = 's' ORDER BY 1",
 			rows: []string{"v|NONE|NO", "vv|NONE|NO", "w|NONE|NO"}},
 		{query: "SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 's.v'::regclass AND a.attnum > 0 ORDER BY a.attnum",
@@ -78,5 +94,31 @@ func TestDDLViews(t *testing.T) {
 		{query: "DROP SCHEMA s", code: codeDependentObjects},
 		{query: "DROP SCHEMA s CASCADE", tags: []string{"DROP SCHEMA"}},
 		{query: "SELECT count(*) FROM s.v", code: pgerror.UndefinedTable},
+	})
+}
+
+// The message, detail and hint are PostgreSQL 15's for the same script.
+func TestDropWithDependentViewsMessage(t *testing.T) {
+	s := newTestSession(t)
+	runDDLScript(t, s, []ddlStep{
+		{query: "CREATE SCHEMA d"},
+		{query: "CREATE TABLE d.t (a int)"},
+		{query: "CREATE VIEW d.v AS SELECT a FROM d.t"},
+		{query: "CREATE VIEW d.w AS SELECT a FROM d.v"},
+		{query: "CREATE VIEW d.x AS SELECT 1 AS one"},
+	})
+	_, _, err := run(t, s, "DROP TABLE d.t")
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("DROP TABLE: %v", err)
+	}
+	if pe.Code != codeDependentObjects || pe.Message != "cannot drop table d.t because other objects depend on it" ||
+		pe.Detail != "view d.v depends on table d.t\nview d.w depends on view d.v" ||
+		pe.Hint != "Use DROP ... CASCADE to drop the dependent objects too." {
+		t.Fatalf("DROP TABLE: %s %q %q %q", pe.Code, pe.Message, pe.Detail, pe.Hint)
+	}
+	runDDLScript(t, s, []ddlStep{
+		{query: "DROP VIEW d.x, d.x", tags: []string{"DROP VIEW"}},
+		{query: "DROP TABLE d.t CASCADE", notices: []string{"00000 drop cascades to 2 other objects"}},
 	})
 }
