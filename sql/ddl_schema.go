@@ -107,6 +107,23 @@ func (s *Session) runDropSchema(ctx context.Context, st *pg_query.DropStmt) (Res
 		}
 		targets = append(targets, target{ns: ns, tables: tables, views: views})
 	}
+	// Views elsewhere that read what the schemas hold go with them.
+	dropped := map[storage.Ident]string{}
+	for _, t := range targets {
+		for _, name := range t.tables {
+			dropped[storage.Ident{Catalog: cat.Name(), Namespace: t.ns, Table: name}] = "table"
+		}
+		for _, name := range t.views {
+			dropped[storage.Ident{Catalog: cat.Name(), Namespace: t.ns, Table: name}] = "view"
+		}
+	}
+	outside, err := s.outsideDependents(ctx, cat, dropped)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range outside {
+		dependents = append(dependents, fmt.Sprintf("view %s.%s", id.Namespace, id.Table))
+	}
 	switch {
 	case len(dependents) == 1:
 		s.notice(pgerror.SuccessfulCompletion, "", "drop cascades to %s", dependents[0])
@@ -116,6 +133,9 @@ func (s *Session) runDropSchema(ctx context.Context, st *pg_query.DropStmt) (Res
 			lines[i] = "drop cascades to " + d
 		}
 		s.notice(pgerror.SuccessfulCompletion, strings.Join(lines, "\n"), "drop cascades to %d other objects", len(dependents))
+	}
+	if err := dropViews(ctx, cat, outside); err != nil {
+		return nil, err
 	}
 	for _, t := range targets {
 		if err := dropSchemaViews(ctx, cat, t.ns, t.views); err != nil {

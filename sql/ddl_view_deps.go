@@ -205,3 +205,20 @@ func dropViews(ctx context.Context, cat storage.Catalog, ids []storage.Ident) er
 	}
 	return nil
 }
+
+// outsideDependents are the views, outside the relations DROP SCHEMA
+// removes, that read one of them (transitively): CASCADE drops them too.
+func (s *Session) outsideDependents(ctx context.Context, cat storage.Catalog, dropped map[storage.Ident]string) ([]storage.Ident, error) {
+	if len(dropped) == 0 {
+		return nil, nil
+	}
+	deps, err := s.dependentViews(ctx, cat, dropped)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]storage.Ident, len(deps))
+	for i, d := range deps {
+		ids[i] = d.id
+	}
+	return ids, nil
+}

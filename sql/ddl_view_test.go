@@ -120,5 +120,10 @@ func TestDropWithDependentViewsMessage(t *testing.T) {
 	runDDLScript(t, s, []ddlStep{
 		{query: "DROP VIEW d.x, d.x", tags: []string{"DROP VIEW"}},
 		{query: "DROP TABLE d.t CASCADE", notices: []string{"00000 drop cascades to 2 other objects"}},
+		{query: "CREATE TABLE d.t (a int)"},
+		{query: "CREATE SCHEMA e"},
+		{query: "CREATE VIEW e.v AS SELECT a FROM d.t"},
+		{query: "DROP SCHEMA d CASCADE", notices: []string{"00000 drop cascades to 2 other objects"}},
+		{query: "SELECT table_name FROM information_schema.views WHERE table_schema = 'e'", rows: []string{}},
 	})
 }
