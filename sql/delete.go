@@ -18,11 +18,7 @@ func (s *Session) bindDelete(ctx context.Context, stmt *pg_query.DeleteStmt, que
 	if err != nil {
 		return nil, nil, err
 	}
-	b := planner.NewBinder(ctx, s.catalog, s.security, query)
-	b.SetSession(sessionInfo{s})
-	if params != nil {
-		b.SetParams(params)
-	}
+	b := s.newBinder(ctx, query, params)
 	plan, err := b.BindDelete(stmt, target.adapter)
 	if err != nil {
 		return nil, nil, err
@@ -41,15 +37,11 @@ func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, quer
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, err := target.adapter.t.BeginRewrite(callerCtx, plan.Prune)
+	rw, in, err := openRewrite(ctx, callerCtx, target, plan.Prune, "delete from")
 	if err != nil {
-		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
+		return nil, err
 	}
 	defer rw.Close()
-	in, err := loadRewriteInput(ctx, rw)
-	if err != nil {
-		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
-	}
 	defer in.release()
 	m, err := s.runMatches(ctx, callerCtx, plan, in, false, target.relname)
 	if err != nil {

@@ -85,11 +85,7 @@ func (s *Session) bindInsert(ctx context.Context, ins *pg_query.InsertStmt, quer
 	if err != nil {
 		return nil, nil, err
 	}
-	b := planner.NewBinder(ctx, s.catalog, s.security, query)
-	b.SetSession(sessionInfo{s})
-	if params != nil {
-		b.SetParams(params)
-	}
+	b := s.newBinder(ctx, query, params)
 	plan, err := b.BindInsert(ins, target.adapter, defaults)
 	if err != nil {
 		return nil, nil, err

@@ -28,25 +28,17 @@ func (s *Session) runMerge(ctx context.Context, stmt *pg_query.MergeStmt, query 
 	if err != nil {
 		return nil, err
 	}
-	b := planner.NewBinder(ctx, s.catalog, s.security, query)
-	b.SetSession(sessionInfo{s})
-	if params != nil {
-		b.SetParams(params)
-	}
+	b := s.newBinder(ctx, query, params)
 	plan, err := b.BindMerge(stmt, target.adapter, defaults)
 	if err != nil {
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, err := target.adapter.t.BeginRewrite(callerCtx, nil)
+	rw, in, err := openRewrite(ctx, callerCtx, target, nil, "merge into")
 	if err != nil {
-		return nil, fmt.Errorf("merge into %s: %w", target.relname, err)
+		return nil, err
 	}
 	defer rw.Close()
-	in, err := loadRewriteInput(ctx, rw)
-	if err != nil {
-		return nil, fmt.Errorf("merge into %s: %w", target.relname, err)
-	}
 	defer in.release()
 	m, count, err := s.runMergeMatches(ctx, callerCtx, plan, in)
 	if err != nil {

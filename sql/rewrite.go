@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/planner/exec"
@@ -25,6 +26,23 @@ type rewriteInput struct {
 	starts []int64 // first row id of each file
 	total  int64
 	work   []arrow.RecordBatch
+}
+
+// openRewrite begins a copy-on-write change of the target (pruned to the
+// files that may match, nil: every file) and reads its candidate files.
+// verb names the statement in errors ("delete from"). The caller closes
+// rw and releases in.
+func openRewrite(ctx, callerCtx context.Context, target *insertTarget, prune iceberg.BooleanExpression, verb string) (*storage.Rewrite, *rewriteInput, error) {
+	rw, err := target.adapter.t.BeginRewrite(callerCtx, prune)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
+	}
+	in, err := loadRewriteInput(ctx, rw)
+	if err != nil {
+		rw.Close()
+		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
+	}
+	return rw, in, nil
 }
 
 // loadRewriteInput reads every candidate file of rw.

@@ -220,13 +220,20 @@ func statementName(node string) string {
 	return strings.ToUpper(b.String()) + " statement"
 }
 
-// bindSelect binds (without optimizing) a SELECT; params may be nil.
-func (s *Session) bindSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (*planner.Plan, error) {
+// newBinder is a binder for one statement of this session: its catalog,
+// governance and settings, and params (nil when the statement has none).
+func (s *Session) newBinder(ctx context.Context, query string, params *planner.Params) *planner.Binder {
 	b := planner.NewBinder(ctx, s.catalog, s.security, query)
 	b.SetSession(sessionInfo{s})
 	if params != nil {
 		b.SetParams(params)
 	}
+	return b
+}
+
+// bindSelect binds (without optimizing) a SELECT; params may be nil.
+func (s *Session) bindSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (*planner.Plan, error) {
+	b := s.newBinder(ctx, query, params)
 	return b.BindSelect(sel)
 }
 

@@ -21,11 +21,7 @@ func (s *Session) bindUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, que
 	if err != nil {
 		return nil, nil, err
 	}
-	b := planner.NewBinder(ctx, s.catalog, s.security, query)
-	b.SetSession(sessionInfo{s})
-	if params != nil {
-		b.SetParams(params)
-	}
+	b := s.newBinder(ctx, query, params)
 	plan, err := b.BindUpdate(stmt, target.adapter, defaults)
 	if err != nil {
 		return nil, nil, err
@@ -44,15 +40,11 @@ func (s *Session) runUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, quer
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, err := target.adapter.t.BeginRewrite(callerCtx, plan.Prune)
+	rw, in, err := openRewrite(ctx, callerCtx, target, plan.Prune, "update")
 	if err != nil {
-		return nil, fmt.Errorf("update %s: %w", target.relname, err)
+		return nil, err
 	}
 	defer rw.Close()
-	in, err := loadRewriteInput(ctx, rw)
-	if err != nil {
-		return nil, fmt.Errorf("update %s: %w", target.relname, err)
-	}
 	defer in.release()
 	m, err := s.runMatches(ctx, callerCtx, plan, in, true, target.relname)
 	if err != nil {
