@@ -43,11 +43,7 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 
 	// Write against the newest metadata so the files match the current
 	// schema and partition spec, not the ones the caller loaded.
-	base, err := t.host.reloadTable(ctx, t.ident)
-	if err != nil {
-		return nil, err
-	}
-	current, err := newTable(t.host, t.ident, base)
+	base, current, err := t.reload(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -28,11 +28,7 @@ func (t *Table) commitStaged(ctx context.Context, verb string, stage stageFunc) 
 	}
 	defer unlock()
 	for attempt := 1; ; attempt++ {
-		base, err := t.host.reloadTable(ctx, t.ident)
-		if err != nil {
-			return nil, err
-		}
-		current, err := newTable(t.host, t.ident, base)
+		base, current, err := t.reload(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -57,4 +53,19 @@ func (t *Table) commitStaged(ctx context.Context, verb string, stage stageFunc) 
 			return nil, fmt.Errorf("%s %s: %w", verb, t.ident, err)
 		}
 	}
+}
+
+// reload reads the table's newest metadata: as iceberg-go's table (base)
+// and as a Table (current), for writes that must match the current schema
+// and partition spec rather than the ones the caller loaded.
+func (t *Table) reload(ctx context.Context) (*table.Table, *Table, error) {
+	base, err := t.host.reloadTable(ctx, t.ident)
+	if err != nil {
+		return nil, nil, err
+	}
+	current, err := newTable(t.host, t.ident, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, current, nil
 }

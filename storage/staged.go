@@ -41,11 +41,7 @@ func (t *Table) Stage(ctx context.Context, rdr array.RecordReader) (*StagedWrite
 		return nil, err
 	}
 	// Newest metadata, so the files match the current schema and spec.
-	base, err := t.host.reloadTable(ctx, t.ident)
-	if err != nil {
-		return nil, err
-	}
-	current, err := newTable(t.host, t.ident, base)
+	base, current, err := t.reload(ctx)
 	if err != nil {
 		return nil, err
 	}
