@@ -79,7 +79,11 @@ func (b *Binder) bindExpr(n *pg_query.Node, ec *exprCtx) (Expr, error) {
 	case *pg_query.Node_CoalesceExpr:
 		return b.bindCoalesce(x.CoalesceExpr, ec)
 	case *pg_query.Node_SubLink:
-		return b.bindSubLink(x.SubLink, ec)
+		e, err := b.bindSubLink(x.SubLink, ec)
+		if err != nil || ec.group == nil {
+			return e, err
+		}
+		return b.readOuterFromGroups(e, ec.group, x.SubLink.Location)
 	case *pg_query.Node_AArrayExpr:
 		return b.bindArrayExpr(x.AArrayExpr, ec)
 	case *pg_query.Node_GroupingFunc:

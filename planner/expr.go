@@ -294,7 +294,7 @@ func ExprColumns(e Expr, set map[ColumnID]bool) {
 			ExprColumns(a, set)
 		}
 		for _, c := range x.Outer {
-			set[c.ID] = true
+			set[x.OuterSource(c.ID)] = true
 		}
 	case *ArrayExpr:
 		for _, el := range x.Elems {
@@ -423,6 +423,20 @@ type Subquery struct {
 	Args  []Expr
 	Typ   types.T
 	Outer []Column
+	// OuterFrom names, for an Outer column of a grouped query's input
+	// that is a grouping key, the Aggregate's output column holding its
+	// value in the row the subquery is evaluated on; others are read
+	// under their own ID.
+	OuterFrom map[ColumnID]ColumnID
+}
+
+// OuterSource is the column of the evaluating row that holds outer
+// column c's value.
+func (s *Subquery) OuterSource(c ColumnID) ColumnID {
+	if from, ok := s.OuterFrom[c]; ok {
+		return from
+	}
+	return c
 }
 
 // OuterRef reads a column of the enclosing query's current row, inside a

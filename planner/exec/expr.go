@@ -112,7 +112,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		for _, c := range x.Outer {
 			// An outer column of this query's input is read from the
 			// batch; one from further out comes from the context.
-			ev, err := compile(&planner.ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}, input)
+			ev, err := compile(&planner.ColRef{ID: x.OuterSource(c.ID), Name: c.Name, Typ: c.Type}, input)
 			if err != nil {
 				ev = outerRefEval{ref: &planner.OuterRef{ID: c.ID, Name: c.Name, Typ: c.Type}}
 			}
