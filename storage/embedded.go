@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -179,30 +178,9 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 	if err := authorize(ctx, c.authz, ActionCreateTable, id); err != nil {
 		return nil, err
 	}
-	if schema == nil || schema.NumFields() == 0 {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "table %q must have at least one column", name)
-	}
-	sc, err := table.ArrowSchemaToIcebergWithFreshIDs(schema, false)
+	sc, createOpts, err := newTableSpec(id, schema, opts)
 	if err != nil {
-		return nil, pgerror.Wrap(fmt.Errorf("create table %s: %w", id, err),
-			pgerror.FeatureNotSupported, "unsupported column type in table %q", name)
-	}
-
-	props := iceberg.Properties{}
-	maps.Copy(props, opts.Properties)
-	if err := addColumnProperties(props, sc, opts.ColumnProperties); err != nil {
 		return nil, err
-	}
-	props[propFormatVersion] = formatVersion
-	props[propDeleteMode] = deleteMode
-
-	createOpts := []catalog.CreateTableOpt{catalog.WithProperties(props)}
-	if len(opts.Partitioning) > 0 {
-		spec, err := partitionSpec(opts.Partitioning, sc)
-		if err != nil {
-			return nil, err
-		}
-		createOpts = append(createOpts, catalog.WithPartitionSpec(spec))
 	}
 	tbl, err := c.cat.CreateTable(ctx, table.Identifier{ns, name}, sc, createOpts...)
 	switch {

@@ -4,15 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/iceberg-go"
-	"github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
-
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 func (c *restCatalog) LoadTable(ctx context.Context, ns, name string) (*Table, error) {
@@ -39,29 +34,9 @@ func (c *restCatalog) CreateTable(ctx context.Context, ns, name string, schema *
 	if err != nil {
 		return nil, err
 	}
-	if schema == nil || schema.NumFields() == 0 {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "table %q must have at least one column", name)
-	}
-	sc, err := table.ArrowSchemaToIcebergWithFreshIDs(schema, false)
+	sc, createOpts, err := newTableSpec(id, schema, opts)
 	if err != nil {
-		return nil, pgerror.Wrap(fmt.Errorf("create table %s: %w", id, err),
-			pgerror.FeatureNotSupported, "unsupported column type in table %q", name)
-	}
-	props := iceberg.Properties{}
-	maps.Copy(props, opts.Properties)
-	if err := addColumnProperties(props, sc, opts.ColumnProperties); err != nil {
 		return nil, err
-	}
-	props[propFormatVersion] = formatVersion
-	props[propDeleteMode] = deleteMode
-
-	createOpts := []catalog.CreateTableOpt{catalog.WithProperties(props)}
-	if len(opts.Partitioning) > 0 {
-		spec, err := partitionSpec(opts.Partitioning, sc)
-		if err != nil {
-			return nil, err
-		}
-		createOpts = append(createOpts, catalog.WithPartitionSpec(spec))
 	}
 	ident := table.Identifier{ns, name}
 	tbl, err := cat.CreateTable(ctx, ident, sc, createOpts...)

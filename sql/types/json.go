@@ -483,7 +483,11 @@ func jsonbKeyCmp(a, b string) int {
 }
 
 // writeJSONB prints v as jsonb_out does.
-func writeJSONB(b *strings.Builder, v *jsonValue) {
+func writeJSONB(b *strings.Builder, v *jsonValue) { writeJSONSeparated(b, v, ", ", ": ") }
+
+// writeJSONSeparated prints v with itemSep between array elements and
+// object members and keySep after each key.
+func writeJSONSeparated(b *strings.Builder, v *jsonValue, itemSep, keySep string) {
 	switch v.kind {
 	case jsonNull:
 		b.WriteString("null")
@@ -495,20 +499,20 @@ func writeJSONB(b *strings.Builder, v *jsonValue) {
 		b.WriteByte('[')
 		for i := range v.elems {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(itemSep)
 			}
-			writeJSONB(b, &v.elems[i])
+			writeJSONSeparated(b, &v.elems[i], itemSep, keySep)
 		}
 		b.WriteByte(']')
 	case jsonObject:
 		b.WriteByte('{')
 		for i := range v.elems {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(itemSep)
 			}
 			writeJSONString(b, v.keys[i])
-			b.WriteString(": ")
-			writeJSONB(b, &v.elems[i])
+			b.WriteString(keySep)
+			writeJSONSeparated(b, &v.elems[i], itemSep, keySep)
 		}
 		b.WriteByte('}')
 	}

@@ -58,32 +58,7 @@ func stripNulls(v *jsonValue) {
 }
 
 // writeJSONCompact prints v without any whitespace.
-func writeJSONCompact(b *strings.Builder, v *jsonValue) {
-	switch v.kind {
-	case jsonArray:
-		b.WriteByte('[')
-		for i := range v.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSONCompact(b, &v.elems[i])
-		}
-		b.WriteByte(']')
-	case jsonObject:
-		b.WriteByte('{')
-		for i := range v.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSONString(b, v.keys[i])
-			b.WriteByte(':')
-			writeJSONCompact(b, &v.elems[i])
-		}
-		b.WriteByte('}')
-	default:
-		writeJSONB(b, v)
-	}
-}
+func writeJSONCompact(b *strings.Builder, v *jsonValue) { writeJSONSeparated(b, v, ",", ":") }
 
 // JSONBPretty is jsonb_pretty: each element and member on its own line,
 // indented four spaces a level; an empty container still spans two
