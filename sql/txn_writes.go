@@ -18,12 +18,12 @@ import (
 // inside the block) deletes the files. Reads in the block see the staged
 // rows after the table's committed ones (sessionCatalog.ResolveTable).
 //
-// A block writes one table. The embedded catalog (iceberg-go's SQL
-// catalog) commits table by table, each in its own SQLite transaction, so a
-// second table could not be committed atomically with the first: a
-// failure between the two would leave half the block committed. Until
-// commits of several tables can be made one catalog transaction, a write
-// to a second table is refused and the block keeps its promise.
+// A block may write several tables when their catalog commits them in
+// one transaction (the embedded catalog moves every table's metadata
+// pointer in one SQLite transaction); COMMIT then makes all of them
+// visible at once or none. A catalog that commits table by table (the
+// REST catalog) could leave half a block committed, so there a write to
+// a second table is refused and the block keeps its promise.
 //
 // Other data-changing statements join a block by staging through
 // stageWrite's pattern: produce storage.StagedWrite values (or a staged
@@ -64,7 +64,7 @@ func (s *Session) writeTable(ctx context.Context, t *storage.Table, rdr array.Re
 		_, err := t.Append(ctx, rdr)
 		return err
 	}
-	if err := s.tx.writes.checkTable(t.Ident()); err != nil {
+	if err := s.tx.writes.checkTable(t); err != nil {
 		return err
 	}
 	w, err := t.Stage(ctx, rdr)
@@ -78,20 +78,18 @@ func (s *Session) writeTable(ctx context.Context, t *storage.Table, rdr array.Re
 	return nil
 }
 
-// checkTable refuses a write to a second table in one block (see
-// txnWrites).
-func (tw *txnWrites) checkTable(id storage.Ident) error {
-	if len(tw.staged) == 0 {
-		return nil
+// checkTable refuses a write to a table that cannot be committed
+// atomically with the block's earlier writes (see txnWrites).
+func (tw *txnWrites) checkTable(t *storage.Table) error {
+	for _, s := range tw.staged {
+		if !s.table.CommitsWith(t) {
+			return pgerror.New(pgerror.FeatureNotSupported,
+				"a transaction block cannot write to both %s and %s", s.table.Ident(), t.Ident()).
+				WithDetail("The catalog of %s commits one table at a time, so the block could not be committed atomically.", t.Ident()).
+				WithHint("COMMIT the block first, or write to %s in a transaction of its own.", t.Ident())
+		}
 	}
-	first := tw.staged[0].w.Ident()
-	if first == id {
-		return nil
-	}
-	return pgerror.New(pgerror.FeatureNotSupported,
-		"a transaction block cannot write to more than one table").
-		WithDetail("This block has already written to %s.", first).
-		WithHint("COMMIT the block first, or write to %s in a transaction of its own.", id)
+	return nil
 }
 
 // withStaged is t as the session sees it: inside a block with writes to
@@ -103,22 +101,21 @@ func (s *Session) withStaged(t *storage.Table) *storage.Table {
 	return t.WithStaged(s.tx.writes.all())
 }
 
-// commitWrites commits the block's staged writes, one Iceberg commit per
-// table. On failure nothing is committed (a block writes one table) and
+// commitWrites commits the block's staged writes: one Iceberg commit per
+// table, all made visible together. On failure nothing is committed and
 // the staged files are removed.
 func (s *Session) commitWrites(ctx context.Context) error {
 	tw := &s.tx.writes
 	if len(tw.staged) == 0 {
 		return nil
 	}
-	t := tw.staged[0].table
-	_, err := t.CommitStaged(s.callerContext(ctx), tw.all())
+	err := storage.CommitStagedTables(s.callerContext(ctx), tw.all())
 	if err != nil {
 		tw.truncate(0)
 		if errors.Is(err, storage.ErrNoSuchTable) {
-			return pgerror.Wrap(err, pgerror.UndefinedTable, "relation \"%s\" was dropped during the transaction", t.Ident().Table)
+			return pgerror.Wrap(err, pgerror.UndefinedTable, "a table written in this transaction was dropped before COMMIT")
 		}
-		return fmt.Errorf("commit to %s: %w", t.Ident(), err)
+		return fmt.Errorf("commit: %w", err)
 	}
 	tw.staged = nil
 	return nil

@@ -120,20 +120,43 @@ func TestTxnErrorThenCommitRollsBack(t *testing.T) {
 	}
 }
 
-func TestTxnOneTablePerBlock(t *testing.T) {
+func TestTxnSeveralTablesCommitTogether(t *testing.T) {
 	e := newTxnEnv(t)
 	runSteps(t, e.a, []step{
-		{query: "BEGIN; INSERT INTO w.t VALUES (1, 'a')", tag: "INSERT 0 1"},
-		{query: "INSERT INTO w.u VALUES (1)", code: pgerror.FeatureNotSupported, status: 'E'},
-		{query: "ROLLBACK", tag: "ROLLBACK"},
-		// Reads of other tables and several writes to one are fine.
-		{query: "BEGIN; INSERT INTO w.u VALUES (1); SELECT count(*) FROM w.t; INSERT INTO w.u SELECT id + 1 FROM w.u; COMMIT", tag: "COMMIT"},
-		{query: "SELECT id FROM w.u ORDER BY id", tag: "SELECT 2", rows: "1;2"},
-		// A block whose writes were all rolled back to a savepoint may
-		// write another table.
-		{query: "BEGIN; SAVEPOINT s; INSERT INTO w.u VALUES (3); ROLLBACK TO s; INSERT INTO w.t VALUES (5, 'e'); COMMIT", tag: "COMMIT"},
-		{query: "SELECT (SELECT count(*) FROM w.u), (SELECT count(*) FROM w.t)", tag: "SELECT 1", rows: "2|1"},
+		{query: "BEGIN; INSERT INTO w.t VALUES (1, 'a'); INSERT INTO w.u VALUES (10), (11)", tag: "INSERT 0 2"},
+		{query: "INSERT INTO w.t SELECT id, 'from u' FROM w.u", tag: "INSERT 0 2"},
+		{query: "SELECT (SELECT count(*) FROM w.t), (SELECT count(*) FROM w.u)", tag: "SELECT 1", rows: "3|2"},
 	})
+	runSteps(t, e.b, []step{{query: "SELECT (SELECT count(*) FROM w.t), (SELECT count(*) FROM w.u)", tag: "SELECT 1", rows: "0|0"}})
+	runSteps(t, e.a, []step{{query: "COMMIT", tag: "COMMIT", status: 'I'}})
+	runSteps(t, e.b, []step{{query: "SELECT (SELECT count(*) FROM w.t), (SELECT sum(id) FROM w.u)", tag: "SELECT 1", rows: "3|21"}})
+	// One snapshot per table.
+	for _, name := range []string{"t", "u"} {
+		if n := loadTxnTable(t, e.a, name).SnapshotCount(); n != 1 {
+			t.Errorf("w.%s has %d snapshots after one block, want 1", name, n)
+		}
+	}
+	// A block whose writes were all rolled back to a savepoint commits
+	// only what is left.
+	runSteps(t, e.a, []step{
+		{query: "BEGIN; INSERT INTO w.t VALUES (5, 'e'); SAVEPOINT s; INSERT INTO w.u VALUES (3); ROLLBACK TO s; COMMIT", tag: "COMMIT"},
+		{query: "SELECT (SELECT count(*) FROM w.u), (SELECT count(*) FROM w.t)", tag: "SELECT 1", rows: "2|4"},
+	})
+}
+
+// A block over two tables commits all or nothing: when one of them cannot
+// take the commit, the other does not either.
+func TestTxnSeveralTablesAllOrNothing(t *testing.T) {
+	e := newTxnEnv(t)
+	runSteps(t, e.a, []step{{query: "BEGIN; INSERT INTO w.t VALUES (1, 'a'); INSERT INTO w.u VALUES (1)", tag: "INSERT 0 1"}})
+	runSteps(t, e.b, []step{{query: "DROP TABLE w.u; CREATE TABLE w.u (id int)", tag: "CREATE TABLE"}})
+	runSteps(t, e.a, []step{
+		{query: "COMMIT", code: pgerror.UndefinedTable, status: 'I'},
+		{query: "SELECT (SELECT count(*) FROM w.t), (SELECT count(*) FROM w.u)", tag: "SELECT 1", rows: "0|0"},
+	})
+	if n := e.parquetFiles(t); n != 0 {
+		t.Fatalf("%d data files left by a block that committed nothing", n)
+	}
 }
 
 func TestTxnSavepoints(t *testing.T) {

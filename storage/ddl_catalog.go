@@ -86,7 +86,7 @@ func (c *embeddedCatalog) RenameTable(ctx context.Context, ns, from, to string) 
 	tbl, err := c.cat.RenameTable(ctx, table.Identifier{ns, from}, table.Identifier{ns, to})
 	switch {
 	case err == nil:
-		return newTable(c, dst, tbl)
+		return newTable(c, dst, c.adopt(tbl))
 	case errors.Is(err, catalog.ErrTableAlreadyExists), errors.Is(err, catalog.ErrViewAlreadyExists):
 		return nil, tableExists(dst, err)
 	case errors.Is(err, catalog.ErrNoSuchTable):

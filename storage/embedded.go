@@ -14,6 +14,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/uptrace/bun/driver/sqliteshim"
 
@@ -29,6 +30,10 @@ type embeddedCatalog struct {
 	authz Authorizer
 	locks *tableLocks
 	opts  EmbeddedOptions
+	// props are the catalog properties tables' file I/O opens with.
+	props iceberg.Properties
+	// metadata holds parsed table metadata by file (embedded_tables.go).
+	metadata *metadataCache
 }
 
 // OpenEmbedded opens (creating on first use) the embedded catalog name: an
@@ -67,15 +72,17 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, iceberg.Properties{
+	props := iceberg.Properties{
 		"init_catalog_tables": "true",
 		"warehouse":           "file://" + filepath.ToSlash(warehouse),
-	})
+	}
+	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, props)
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts}, nil
+	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
+		props: props, metadata: newMetadataCache(metadataCacheEntries)}, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }
@@ -190,7 +197,7 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 			return nil, errors.Join(fmt.Errorf("create table %s: the catalog renumbered the columns", id),
 				c.cat.DropTable(ctx, table.Identifier{ns, name}))
 		}
-		return newTable(c, id, tbl)
+		return newTable(c, id, c.adopt(tbl))
 	case errors.Is(err, catalog.ErrTableAlreadyExists), errors.Is(err, catalog.ErrViewAlreadyExists):
 		return nil, tableExists(id, err)
 	case errors.Is(err, catalog.ErrNoSuchNamespace):
@@ -203,21 +210,29 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 // reloadTable reads the table's current metadata without asking gate one;
 // callers have authorized the operation it serves.
 func (c *embeddedCatalog) reloadTable(ctx context.Context, id Ident) (*table.Table, error) {
-	tbl, err := c.cat.LoadTable(ctx, table.Identifier{id.Namespace, id.Table})
+	loc, err := c.metadataLocation(ctx, id)
 	if err == nil {
+		tbl, err := c.openTable(ctx, id, loc)
+		if err != nil {
+			return nil, fmt.Errorf("load table %s: %w", id, err)
+		}
 		return tbl, nil
 	}
-	if errors.Is(err, catalog.ErrNoSuchNamespace) {
-		return nil, noSuchNamespace(id.Namespace, err)
+	if !isNoRows(err) {
+		return nil, fmt.Errorf("load table %s: %w", id, err)
 	}
-	if errors.Is(err, catalog.ErrNoSuchTable) {
-		// The SQL catalog says "no such table" for a missing namespace too.
-		if ok, nsErr := c.cat.CheckNamespaceExists(ctx, table.Identifier{id.Namespace}); nsErr == nil && !ok {
-			return nil, noSuchNamespace(id.Namespace, err)
-		}
-		return nil, noSuchTable(id, err)
+	if ok, nsErr := c.cat.CheckNamespaceExists(ctx, table.Identifier{id.Namespace}); nsErr == nil && !ok {
+		return nil, noSuchNamespace(id.Namespace, fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, id.Namespace))
 	}
-	return nil, fmt.Errorf("load table %s: %w", id, err)
+	return nil, noSuchTable(id, fmt.Errorf("%w: %s", catalog.ErrNoSuchTable, id))
+}
+
+// adopt rebinds a table the SQL catalog returned so that its commits go
+// through the embedded catalog's own CommitTable.
+func (c *embeddedCatalog) adopt(tbl *table.Table) *table.Table {
+	c.metadata.put(tbl.MetadataLocation(), tbl.Metadata())
+	return table.New(tbl.Identifier(), tbl.Metadata(), tbl.MetadataLocation(),
+		icebergio.LoadFSFunc(c.props, tbl.MetadataLocation()), tableIO{c})
 }
 
 func (c *embeddedCatalog) authorize(ctx context.Context, a Action, target Ident) error {

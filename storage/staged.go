@@ -19,6 +19,7 @@ import (
 // Staging writes the files without the table's commit lock: no other writer
 // can see them, so only the commit needs to be serialised.
 type StagedWrite struct {
+	host  tableHost
 	ident Ident
 	// tableUUID identifies the table the files were written for; a table
 	// dropped and re-created under the same name is another table.
@@ -50,7 +51,7 @@ func (t *Table) Stage(ctx context.Context, rdr array.RecordReader) (*StagedWrite
 		removeFiles(ctx, base, files)
 		return nil, fmt.Errorf("write to %s: %w", t.ident, err)
 	}
-	w := &StagedWrite{ident: t.ident, tableUUID: base.Metadata().TableUUID().String(), base: base, files: files}
+	w := &StagedWrite{host: t.host, ident: t.ident, tableUUID: base.Metadata().TableUUID().String(), base: base, files: files}
 	for _, f := range files {
 		w.rows += f.Count()
 	}

@@ -63,6 +63,9 @@ func (t *Table) SnapshotID() int64 {
 	return 0
 }
 
+// SnapshotCount is how many snapshots the table's metadata keeps.
+func (t *Table) SnapshotCount() int { return len(t.tbl.Metadata().Snapshots()) }
+
 // Properties returns a copy of the table properties.
 func (t *Table) Properties() map[string]string {
 	return maps.Clone(map[string]string(t.tbl.Properties()))

@@ -1,0 +1,121 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/apache/iceberg-go/table"
+)
+
+func TestCommitStagedTablesCommitsEveryTable(t *testing.T) {
+	dir := t.TempDir()
+	cat := openCatalog(t, "wh", dir, AllowAll{})
+	// A second instance on the same files stands for another process.
+	other := openCatalog(t, "wh", dir, AllowAll{})
+	ctx := adminCtx(t)
+	a := createIDTable(t, cat, "ns", "a")
+	b := createIDTable(t, cat, "ns", "b")
+
+	wa, err := a.Stage(ctx, idBatches(t, 0, 3, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, err := b.Stage(ctx, idBatches(t, 10, 15, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The other process moves a on between staging and commit: the group
+	// commits on its newest metadata and keeps its rows.
+	oa, err := other.LoadTable(ctx, "ns", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := oa.Append(ctx, idBatches(t, 100, 101, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := CommitStagedTables(ctx, []*StagedWrite{wa, wb}); err != nil {
+		t.Fatalf("CommitStagedTables: %v", err)
+	}
+	for _, c := range []struct {
+		name            string
+		rows, snapshots int
+	}{{"a", 4, 2}, {"b", 5, 1}} {
+		// Read through the other instance: its cached metadata must not
+		// hide the commit.
+		tbl, err := other.LoadTable(ctx, "ns", c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := countRows(t, tbl); got != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.name, got, c.rows)
+		}
+		if got := tbl.SnapshotCount(); got != c.snapshots {
+			t.Errorf("%s: %d snapshots, want %d", c.name, got, c.snapshots)
+		}
+	}
+}
+
+// swapPointers moves all pointers or none: one stale pointer keeps every
+// table where it was.
+func TestSwapPointersAllOrNothing(t *testing.T) {
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	a := createIDTable(t, cat, "ns", "a")
+	b := createIDTable(t, cat, "ns", "b")
+	ec := cat.(*embeddedCatalog)
+	locA, locB := a.tbl.MetadataLocation(), b.tbl.MetadataLocation()
+	err := ec.swapPointers(ctx, []pointerSwap{
+		{ns: "ns", name: "a", from: locA, to: locA + ".next"},
+		{ns: "ns", name: "b", from: "stale", to: locB + ".next"},
+	})
+	if !errors.Is(err, table.ErrCommitFailed) {
+		t.Fatalf("swap with a stale pointer: %v, want ErrCommitFailed", err)
+	}
+	for id, want := range map[string]string{"a": locA, "b": locB} {
+		got, err := ec.metadataLocation(ctx, Ident{Catalog: "wh", Namespace: "ns", Table: id})
+		if err != nil || got != want {
+			t.Errorf("%s points at %q (%v), want it unmoved at %q", id, got, err, want)
+		}
+	}
+}
+
+func TestCommitsWith(t *testing.T) {
+	dir := t.TempDir()
+	cat := openCatalog(t, "wh", dir, AllowAll{})
+	second := openCatalog(t, "lake", "", AllowAll{})
+	a := createIDTable(t, cat, "ns", "a")
+	b := createIDTable(t, cat, "ns", "b")
+	c := createIDTable(t, second, "ns", "c")
+	for _, tc := range []struct {
+		name string
+		x, y *Table
+		want bool
+	}{
+		{"same table", a, a, true},
+		{"two tables of the embedded catalog", a, b, true},
+		{"tables of two catalogs", a, c, false},
+	} {
+		if got := tc.x.CommitsWith(tc.y); got != tc.want {
+			t.Errorf("%s: CommitsWith = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The metadata cache serves loads between commits and is bounded.
+func TestMetadataCacheBounded(t *testing.T) {
+	m := newMetadataCache(2)
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	a := createIDTable(t, cat, "ns", "a")
+	for _, loc := range []string{"x", "y", "z"} {
+		m.put(loc, a.tbl.Metadata())
+	}
+	if m.len() != 2 {
+		t.Fatalf("cache holds %d entries, want 2", m.len())
+	}
+	if _, ok := m.get("x"); ok {
+		t.Error("the least recently used entry was kept")
+	}
+	if _, ok := m.get("z"); !ok {
+		t.Error("the newest entry was evicted")
+	}
+}

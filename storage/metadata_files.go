@@ -1,0 +1,73 @@
+package storage
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+
+	"github.com/apache/iceberg-go"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+)
+
+// metadataFileName matches the names Iceberg gives metadata files,
+// "00042-<uuid>.metadata.json" (optionally ".gz.metadata.json"), and the
+// older "v42.metadata.json".
+var metadataFileName = regexp.MustCompile(`^(?:(\d+)-[\w-]{36}(?:\.\w+)?|v(\d+)(?:\.gz)?)\.metadata\.json$`)
+
+// nextMetadataLocation is where the version after current's goes, named by
+// the table's location provider as every Iceberg writer names it.
+func nextMetadataLocation(current string, updated table.Metadata) (string, error) {
+	m := metadataFileName.FindStringSubmatch(path.Base(current))
+	if m == nil {
+		return "", fmt.Errorf("metadata file %s: name has no version", current)
+	}
+	digits := m[1]
+	if digits == "" {
+		digits = m[2]
+	}
+	version, err := strconv.Atoi(digits)
+	if err != nil {
+		return "", fmt.Errorf("metadata file %s: %w", current, err)
+	}
+	provider, err := table.LoadLocationProvider(updated.Location(), updated.Properties())
+	if err != nil {
+		return "", err
+	}
+	return provider.NewTableMetadataFileLocation(version + 1)
+}
+
+// writeMetadataFile writes meta as JSON at loc, compressed as the table's
+// write.metadata.compression-codec says (none or gzip).
+func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table.Metadata, loc string) (err error) {
+	fs, err := icebergio.LoadFS(ctx, props, loc)
+	if err != nil {
+		return err
+	}
+	wfs, ok := fs.(icebergio.WriteFileIO)
+	if !ok {
+		return errors.New("file system is read-only")
+	}
+	codec := meta.Properties().Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
+	if codec != table.MetadataCompressionCodecNone && codec != table.MetadataCompressionCodecGzip {
+		return fmt.Errorf("unsupported metadata compression codec %q", codec)
+	}
+	out, err := wfs.Create(loc)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, out.Close()) }()
+	var w io.Writer = out
+	if codec == table.MetadataCompressionCodecGzip {
+		gz := gzip.NewWriter(out)
+		defer func() { err = errors.Join(err, gz.Close()) }()
+		w = gz
+	}
+	return json.NewEncoder(w).Encode(meta)
+}
