@@ -15,17 +15,14 @@ import (
 
 // Two `sqe serve` processes share one warehouse: the same SQLite catalog
 // file and the same data folder. Each takes single-row INSERTs into one
-// table at the same time, so their commits race in the catalog; the loser
-// of each race reloads the table and commits its file again. Nothing may be
-// lost or written twice.
-//
-// Every commit rewrites the table's metadata, which lists every snapshot,
-// so N single-row commits cost O(N²) until snapshots are expired: 150 rows
-// per server keeps the default run well under a minute on two loaded
-// cores; SQE_TEST_INSERTS_PER_SERVER=500 runs the full-size version
-// (about five minutes there).
-func TestTwoServersInsertConcurrently(t *testing.T) {
-	perServer := 150
+// table while it also runs UPDATEs of the same seed rows, so commits race
+// in the catalog: an INSERT that loses reloads the table and commits its
+// file again; an UPDATE that loses to an INSERT commits its rewrite on
+// the newer table, and one that loses to the other server's UPDATE runs
+// again on the rows that UPDATE wrote. Nothing may be lost, written twice
+// or updated twice.
+func TestTwoServersWriteConcurrently(t *testing.T) {
+	perServer := 500
 	if v := os.Getenv("SQE_TEST_INSERTS_PER_SERVER"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
@@ -33,6 +30,7 @@ func TestTwoServersInsertConcurrently(t *testing.T) {
 		}
 		perServer = n
 	}
+	const seeds, updatesPerServer = 50, 10
 	dir := t.TempDir()
 	dataDir := filepath.Join(dir, "data")
 	// The servers run in dir and read sqe.toml from there. Two writers
@@ -49,26 +47,38 @@ func TestTwoServersInsertConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := testContext(t, 5*time.Minute)
+	ctx := testContext(t, 10*time.Minute)
 	setup := connect(t, ctx, first, token)
-	if _, err := setup.Exec(ctx, "CREATE SCHEMA w"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := setup.Exec(ctx, "CREATE TABLE w.c (id bigint NOT NULL, server int)"); err != nil {
-		t.Fatal(err)
-	}
+	execAll(t, ctx, setup,
+		"CREATE SCHEMA w",
+		"CREATE TABLE w.c (id bigint NOT NULL, server int, v bigint NOT NULL)",
+		fmt.Sprintf("INSERT INTO w.c SELECT -g, -1, 0 FROM generate_series(1, %d) AS g", seeds))
 
 	start := time.Now()
 	var wg sync.WaitGroup
-	errs := make(chan error, 2)
+	errs := make(chan error, 4)
 	for i, srv := range []*server{first, second} {
-		conn := connect(t, ctx, srv, token)
+		inserter, updater := connect(t, ctx, srv, token), connect(t, ctx, srv, token)
 		wg.Go(func() {
 			for n := range perServer {
 				id := i*perServer + n
-				q := fmt.Sprintf("INSERT INTO w.c VALUES (%d, %d)", id, i)
-				if _, err := conn.Exec(ctx, q); err != nil {
+				q := fmt.Sprintf("INSERT INTO w.c VALUES (%d, %d, 1)", id, i)
+				if _, err := inserter.Exec(ctx, q); err != nil {
 					errs <- fmt.Errorf("server %d: %s: %w", i, q, err)
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			for range updatesPerServer {
+				const q = "UPDATE w.c SET v = v + 1 WHERE id < 0"
+				tag, err := updater.Exec(ctx, q)
+				if err != nil {
+					errs <- fmt.Errorf("server %d: %s: %w", i, q, err)
+					return
+				}
+				if tag.RowsAffected() != seeds {
+					errs <- fmt.Errorf("server %d: %s updated %d rows, want %d", i, q, tag.RowsAffected(), seeds)
 					return
 				}
 			}
@@ -82,23 +92,30 @@ func TestTwoServersInsertConcurrently(t *testing.T) {
 	if t.Failed() {
 		t.Fatalf("logs:\n%s\n%s", first.log(), second.log())
 	}
-	t.Logf("%d inserts through two servers in %s", 2*perServer, time.Since(start).Round(time.Millisecond))
+	t.Logf("%d inserts and %d updates through two servers in %s", 2*perServer, 2*updatesPerServer,
+		time.Since(start).Round(time.Millisecond))
 
-	// Both servers see every row exactly once.
+	// Both servers see every row exactly once, and every seed row carries
+	// every update exactly once.
 	total := int64(2 * perServer)
 	wantSum := total * (total - 1) / 2
 	for i, srv := range []*server{first, second} {
 		conn := connect(t, ctx, srv, token)
-		var count, distinct, sum int64
-		var perFirst int64
-		err := conn.QueryRow(ctx, "SELECT count(*), count(DISTINCT id), sum(id), count(*) FILTER (WHERE server = 0) FROM w.c").
-			Scan(&count, &distinct, &sum, &perFirst)
+		var count, distinct, sum, perFirst, seedRows, seedV, minSeedV int64
+		err := conn.QueryRow(ctx, `SELECT count(*) FILTER (WHERE id >= 0), count(DISTINCT id) FILTER (WHERE id >= 0),
+			sum(id) FILTER (WHERE id >= 0), count(*) FILTER (WHERE server = 0),
+			count(*) FILTER (WHERE id < 0), sum(v) FILTER (WHERE id < 0), min(v) FILTER (WHERE id < 0) FROM w.c`).
+			Scan(&count, &distinct, &sum, &perFirst, &seedRows, &seedV, &minSeedV)
 		if err != nil {
 			t.Fatalf("server %d: %v", i, err)
 		}
 		if count != total || distinct != total || sum != wantSum || perFirst != int64(perServer) {
 			t.Errorf("server %d reads count %d, distinct ids %d, sum %d, rows from server 0 %d; want %d, %d, %d, %d",
 				i, count, distinct, sum, perFirst, total, total, wantSum, perServer)
+		}
+		if want := int64(seeds * 2 * updatesPerServer); seedRows != seeds || seedV != want || minSeedV != 2*updatesPerServer {
+			t.Errorf("server %d reads %d seed rows with sum(v) %d, min(v) %d; want %d, %d, %d",
+				i, seedRows, seedV, minSeedV, seeds, want, 2*updatesPerServer)
 		}
 	}
 }

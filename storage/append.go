@@ -164,7 +164,7 @@ func (t *Table) commitFiles(ctx context.Context, base *table.Table, files []iceb
 // isCommitConflict reports whether err says that the table moved on under
 // the commit and nothing was written, so a replay is safe.
 func isCommitConflict(err error) bool {
-	if errors.Is(err, table.ErrCommitFailed) {
+	if errors.Is(err, table.ErrCommitFailed) || errors.Is(err, errMovedUnderRewrite) {
 		return true
 	}
 	msg := err.Error()

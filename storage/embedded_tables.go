@@ -75,6 +75,10 @@ func (io tableIO) CommitTable(ctx context.Context, ident table.Identifier, reqs 
 		return updated, newLoc, nil
 	}
 	if err := io.c.swapPointers(ctx, []pointerSwap{swap}); err != nil {
+		if noReplayFrom(ctx) && errors.Is(err, table.ErrCommitFailed) {
+			// Not ErrCommitFailed, which iceberg-go would replay.
+			return nil, "", fmt.Errorf("%w: %s", errMovedUnderRewrite, err.Error())
+		}
 		return nil, "", err
 	}
 	io.c.metadata.put(newLoc, updated)

@@ -184,7 +184,7 @@ func (c *restCatalog) reloadTable(ctx context.Context, id Ident) (*table.Table, 
 	if err != nil {
 		return nil, c.restError(ctx, "load table", id, err)
 	}
-	return tbl, nil
+	return guardReplay(tbl, cat), nil
 }
 
 func (c *restCatalog) commitError(ctx context.Context, id Ident, err error) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -163,9 +164,16 @@ type FileRewrite struct {
 // as new data files and commits, in one snapshot, the removal of the
 // rewritten files and the addition of the new ones. Files not named are
 // untouched. On any failure nothing is committed and the files written
-// are removed. A commit that loses to a writer outside this node fails
-// with SQLSTATE 40001: the statement read the old files and must be run
-// again. Commit ends the rewrite; Close after it is a no-op.
+// are removed.
+//
+// Another process may commit to the table between the read and the
+// commit. When all it did was append, the rewrite still holds (the rows
+// it read are unchanged; rows appended since were not part of the
+// statement's snapshot, as in PostgreSQL) and is committed on the newer
+// metadata. When it replaced or deleted files, the statement read data
+// that may have changed: Commit fails with a *RerunConflict (SQLSTATE
+// 40001), and the caller may run the statement again. Commit ends the
+// rewrite; Close after it is a no-op.
 func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (*Table, error) {
 	defer r.Close()
 	if r.base == nil {
@@ -200,21 +208,78 @@ func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added arra
 	if len(removed) == 0 && len(written) == 0 {
 		return r.t, nil
 	}
-	tx := r.base.NewTransaction()
-	err := tx.ReplaceDataFilesWithDataFiles(ctx, removed, written, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
-	if err != nil {
-		return fail(fmt.Errorf("rewrite %s: stage files: %w", r.t.ident, err))
-	}
-	committed, err := tx.Commit(ctx)
-	if err != nil {
-		if isCommitConflict(err) {
-			return fail(commitConflict(r.t.ident, 1, err))
+	base := r.base
+	for attempt := 1; ; attempt++ {
+		tx := base.NewTransaction()
+		err := tx.ReplaceDataFilesWithDataFiles(ctx, removed, written, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
+		if err != nil {
+			return fail(fmt.Errorf("rewrite %s: stage files: %w", r.t.ident, err))
 		}
-		// The catalog may have taken the commit: keep the files.
-		return nil, r.t.host.commitError(ctx, r.t.ident, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err))
+		committed, err := tx.Commit(withNoReplay(ctx))
+		if err == nil {
+			return newTable(r.t.host, r.t.ident, committed)
+		}
+		if !isCommitConflict(err) {
+			// The catalog may have taken the commit: keep the files.
+			return nil, r.t.host.commitError(ctx, r.t.ident, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err))
+		}
+		if attempt >= r.t.host.commitAttempts() {
+			return fail(commitConflict(r.t.ident, attempt, err))
+		}
+		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
+			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
+		}
+		fresh, err := r.t.host.reloadTable(ctx, r.t.ident)
+		if err != nil {
+			return fail(err)
+		}
+		if !onlyAppendedSince(r.base, fresh) {
+			return fail(&RerunConflict{Limit: r.t.host.commitAttempts(), err: commitConflict(r.t.ident, attempt, err)})
+		}
+		base = fresh
 	}
-	return newTable(r.t.host, r.t.ident, committed)
 }
+
+// onlyAppendedSince reports whether every commit from base's snapshot to
+// fresh's only appended files, so that the files base held are all still
+// there, unchanged.
+func onlyAppendedSince(base, fresh *table.Table) bool {
+	if base.Metadata().TableUUID() != fresh.Metadata().TableUUID() {
+		return false
+	}
+	var stop int64 = -1
+	if s := base.CurrentSnapshot(); s != nil {
+		stop = s.SnapshotID
+	}
+	meta := fresh.Metadata()
+	if fresh.CurrentSnapshot() == nil {
+		return stop == -1
+	}
+	for s := fresh.CurrentSnapshot(); s != nil && s.SnapshotID != stop; {
+		if s.Summary == nil || s.Summary.Operation != table.OpAppend {
+			return false
+		}
+		if s.ParentSnapshotID == nil {
+			return stop == -1
+		}
+		if s = meta.SnapshotByID(*s.ParentSnapshotID); s == nil {
+			return false // base's snapshot is no longer in the history
+		}
+	}
+	return true
+}
+
+// RerunConflict is a write that lost a race with another writer after
+// reading data the other writer changed: nothing was committed, and
+// running the whole statement again, on the new data, is the way on.
+// Limit is how many times a statement may be run in all.
+type RerunConflict struct {
+	Limit int
+	err   error
+}
+
+func (e *RerunConflict) Error() string { return e.err.Error() }
+func (e *RerunConflict) Unwrap() error { return e.err }
 
 // Close ends the rewrite without committing and frees the commit lock.
 func (r *Rewrite) Close() {
@@ -257,3 +322,8 @@ func (e errReader) Next() bool                     { return false }
 func (e errReader) RecordBatch() arrow.RecordBatch { return nil }
 func (e errReader) Record() arrow.RecordBatch      { return nil }
 func (e errReader) Err() error                     { return e.err }
+
+// RerunDelay is how long to wait before running a statement again after
+// its attempt-th RerunConflict: the commit backoff, growing and jittered,
+// so that two writers that keep colliding drift apart.
+func RerunDelay(attempt int) time.Duration { return commitBackoff(attempt) }

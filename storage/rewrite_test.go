@@ -36,6 +36,18 @@ func dataFilePaths(t *testing.T, tbl *Table) []string {
 // is in ids, as DELETE does.
 func deleteIDs(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, ids ...int64) (*Table, int) {
 	t.Helper()
+	after, files, err := deleteIDsAround(t, tbl, prune, nil, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return after, files
+}
+
+// deleteIDsAround is deleteIDs running between(), when not nil, after the
+// rewrite has read its files and before it commits: the moment another
+// writer's commit makes the race a rewrite must survive or report.
+func deleteIDsAround(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, between func(), ids ...int64) (*Table, int, error) {
+	t.Helper()
 	ctx := adminCtx(t)
 	rw, err := tbl.BeginRewrite(ctx, prune)
 	if err != nil {
@@ -74,14 +86,14 @@ func deleteIDs(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, ids ..
 			releaseAll(fr.Keep)
 		}
 	}
+	if between != nil {
+		between()
+	}
 	after, err := rw.Commit(ctx, rewrites, nil)
 	for _, fr := range rewrites {
 		releaseAll(fr.Keep)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return after, rw.Files()
+	return after, rw.Files(), err
 }
 
 func ids(t *testing.T, tbl *Table) []int64 {
