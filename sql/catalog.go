@@ -80,7 +80,10 @@ func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.Table
 		t, err := cat.LoadTable(ctx, ns, name.Name)
 		switch {
 		case err == nil:
-			a, err := newTableAdapter(s.withStaged(t))
+			if t, err = s.withStaged(t); err != nil {
+				return nil, nil, err
+			}
+			a, err := newTableAdapter(t)
 			return a, nil, err
 		case errors.Is(err, storage.ErrNoSuchTable):
 			v, found, err := c.loadView(ctx, cat, ns, name.Name)

@@ -37,7 +37,7 @@ func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, quer
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, in, err := openRewrite(ctx, callerCtx, target, plan.Prune, "delete from")
+	rw, in, err := s.openRewrite(ctx, callerCtx, target, plan.Prune, "delete from")
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, quer
 		releaseBatches(deleted)
 		return nil, err
 	}
-	_, err = rw.Commit(callerCtx, rewrites, nil)
+	err = s.finishRewrite(callerCtx, rw, target, rewrites, nil)
 	for _, fr := range rewrites {
 		releaseBatches(fr.Keep)
 	}

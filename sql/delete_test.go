@@ -33,9 +33,12 @@ func TestDelete(t *testing.T) {
 		{sql: "SELECT count(*) FROM w.items", rows: []string{"1"}, tag: "SELECT 1"},
 		{sql: "DELETE FROM w.items RETURNING *", rows: []string{"6|NULL|f|NULL|NULL|0"}, tag: "DELETE 1"},
 		{sql: "DELETE FROM w.items", tag: "DELETE 0"},
+		{sql: "INSERT INTO w.items (id) VALUES (7), (8)", tag: "INSERT 0 2"},
 		{sql: "BEGIN", tag: "BEGIN"},
-		{sql: "DELETE FROM w.items", code: pgerror.ActiveSQLTransaction, msg: "DELETE cannot run inside a transaction block yet"},
+		{sql: "DELETE FROM w.items WHERE id = 7 RETURNING id", rows: []string{"7"}, tag: "DELETE 1"},
+		{sql: "SELECT id FROM w.items", rows: []string{"8"}, tag: "SELECT 1"},
 		{sql: "ROLLBACK", tag: "ROLLBACK"},
+		{sql: "SELECT id FROM w.items ORDER BY id", rows: []string{"7", "8"}, tag: "SELECT 2"},
 	})
 }
 

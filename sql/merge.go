@@ -34,7 +34,7 @@ func (s *Session) runMerge(ctx context.Context, stmt *pg_query.MergeStmt, query 
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, in, err := openRewrite(ctx, callerCtx, target, nil, "merge into")
+	rw, in, err := s.openRewrite(ctx, callerCtx, target, nil, "merge into")
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (s *Session) runMerge(ctx context.Context, stmt *pg_query.MergeStmt, query 
 		return b, nil
 	})
 	defer rdr.Release()
-	if _, err := rw.Commit(callerCtx, rewrites, rdr); err != nil {
+	if err := s.finishRewrite(callerCtx, rw, target, rewrites, rdr); err != nil {
 		return nil, fmt.Errorf("merge into %s: %w", target.relname, err)
 	}
 	return commandResult("MERGE " + strconv.FormatInt(count, 10)), nil

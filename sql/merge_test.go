@@ -32,8 +32,9 @@ func TestMerge(t *testing.T) {
 		{sql: "MERGE INTO w.items USING w.src s ON items.id = s.id WHEN MATCHED THEN DELETE", tag: "MERGE 3"},
 		{sql: "SELECT id, n, t, k FROM w.items ORDER BY id", rows: []string{"4|NULL|d|4", "9|NULL|x|7"}, tag: "SELECT 2"},
 		{sql: "BEGIN", tag: "BEGIN"},
-		{sql: "MERGE INTO w.items USING w.src s ON items.id = s.id WHEN MATCHED THEN DELETE", code: pgerror.ActiveSQLTransaction,
-			msg: "MERGE cannot run inside a transaction block yet"},
+		{sql: "MERGE INTO w.items USING (VALUES (4, 'n')) s(id, t) ON items.id = s.id WHEN MATCHED THEN UPDATE SET t = s.t", tag: "MERGE 1"},
+		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"4|n", "9|x"}, tag: "SELECT 2"},
 		{sql: "ROLLBACK", tag: "ROLLBACK"},
+		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"4|d", "9|x"}, tag: "SELECT 2"},
 	})
 }

@@ -30,10 +30,18 @@ type rewriteInput struct {
 
 // openRewrite begins a copy-on-write change of the target (pruned to the
 // files that may match, nil: every file) and reads its candidate files.
-// verb names the statement in errors ("delete from"). The caller closes
-// rw and releases in.
-func openRewrite(ctx, callerCtx context.Context, target *insertTarget, prune iceberg.BooleanExpression, verb string) (*storage.Rewrite, *rewriteInput, error) {
-	rw, err := target.adapter.t.BeginRewrite(callerCtx, prune)
+// Inside a transaction block the change reads the block's view of the
+// target and will be staged (finishRewrite). verb names the statement in
+// errors ("delete from"). The caller closes rw and releases in.
+func (s *Session) openRewrite(ctx, callerCtx context.Context, target *insertTarget, prune iceberg.BooleanExpression, verb string) (*storage.Rewrite, *rewriteInput, error) {
+	begin := target.adapter.t.BeginRewrite
+	if s.tx != nil {
+		if err := s.tx.writes.checkTable(target.adapter.t); err != nil {
+			return nil, nil, err
+		}
+		begin = target.adapter.t.BeginStagedRewrite
+	}
+	rw, err := begin(callerCtx, prune)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
 	}
@@ -43,6 +51,23 @@ func openRewrite(ctx, callerCtx context.Context, target *insertTarget, prune ice
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
 	}
 	return rw, in, nil
+}
+
+// finishRewrite commits the change at once outside a transaction block,
+// and inside one stages it for COMMIT beside the block's other writes.
+func (s *Session) finishRewrite(ctx context.Context, rw *storage.Rewrite, target *insertTarget, rewrites []storage.FileRewrite, added array.RecordReader) error {
+	if s.tx == nil {
+		_, err := rw.Commit(ctx, rewrites, added)
+		return err
+	}
+	w, err := rw.Stage(ctx, rewrites, added)
+	if err != nil {
+		return err
+	}
+	if !w.Empty() {
+		s.tx.writes.staged = append(s.tx.writes.staged, stagedWrite{table: target.adapter.t, w: w})
+	}
+	return nil
 }
 
 // loadRewriteInput reads every candidate file of rw.

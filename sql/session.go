@@ -176,23 +176,14 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 	case *pg_query.Node_InsertStmt:
 		return s.runInsert(ctx, x.InsertStmt, stmt.node.query, params)
 	case *pg_query.Node_DeleteStmt:
-		if err := s.refuseWriteInBlock("DELETE"); err != nil {
-			return nil, err
-		}
 		return s.rerunOnConflict(ctx, func() (Result, error) {
 			return s.runDelete(ctx, x.DeleteStmt, stmt.node.query, params)
 		})
 	case *pg_query.Node_UpdateStmt:
-		if err := s.refuseWriteInBlock("UPDATE"); err != nil {
-			return nil, err
-		}
 		return s.rerunOnConflict(ctx, func() (Result, error) {
 			return s.runUpdate(ctx, x.UpdateStmt, stmt.node.query, params)
 		})
 	case *pg_query.Node_MergeStmt:
-		if err := s.refuseWriteInBlock("MERGE"); err != nil {
-			return nil, err
-		}
 		return s.rerunOnConflict(ctx, func() (Result, error) {
 			return s.runMerge(ctx, x.MergeStmt, stmt.node.query, params)
 		})

@@ -94,9 +94,9 @@ func (tw *txnWrites) checkTable(t *storage.Table) error {
 
 // withStaged is t as the session sees it: inside a block with writes to
 // t, its committed rows followed by the block's staged ones.
-func (s *Session) withStaged(t *storage.Table) *storage.Table {
+func (s *Session) withStaged(t *storage.Table) (*storage.Table, error) {
 	if s.tx == nil || len(s.tx.writes.staged) == 0 {
-		return t
+		return t, nil
 	}
 	return t.WithStaged(s.tx.writes.all())
 }

@@ -40,7 +40,7 @@ func (s *Session) runUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, quer
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
-	rw, in, err := openRewrite(ctx, callerCtx, target, plan.Prune, "update")
+	rw, in, err := s.openRewrite(ctx, callerCtx, target, plan.Prune, "update")
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (s *Session) runUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, quer
 	defer func() { releaseBatches(images) }()
 	rdr.keep = plan.Returning != nil
 	defer rdr.releaseKept()
-	if _, err := rw.Commit(callerCtx, rewrites, rdr); err != nil {
+	if err := s.finishRewrite(callerCtx, rw, target, rewrites, rdr); err != nil {
 		return nil, fmt.Errorf("update %s: %w", target.relname, err)
 	}
 	kept := rdr.kept

@@ -40,8 +40,10 @@ func TestUpdate(t *testing.T) {
 		{sql: "UPDATE w.items SET t = t || '!'", tag: "UPDATE 5"},
 		{sql: "SELECT count(*), string_agg(t, ',' ORDER BY id) FROM w.items", rows: []string{"5|z!,B!,c!,x!,e!"}, tag: "SELECT 1"},
 		{sql: "BEGIN", tag: "BEGIN"},
-		{sql: "UPDATE w.items SET k = 1", code: pgerror.ActiveSQLTransaction, msg: "UPDATE cannot run inside a transaction block yet"},
-		{sql: "ROLLBACK", tag: "ROLLBACK"},
+		{sql: "UPDATE w.items SET k = 1", tag: "UPDATE 5"},
+		{sql: "SELECT sum(k) FROM w.items", rows: []string{"5"}, tag: "SELECT 1"},
+		{sql: "COMMIT", tag: "COMMIT"},
+		{sql: "SELECT sum(k) FROM w.items", rows: []string{"5"}, tag: "SELECT 1"},
 	})
 }
 

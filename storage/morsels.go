@@ -58,7 +58,7 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 		return nil, fmt.Errorf("scan %s: %w", t.ident, err)
 	}
 	var morsels []table.FileScanTask
-	for _, task := range append(tasks, t.stagedTasks()...) {
+	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
 		morsels = append(morsels, splitByRowGroup(task)...)
 	}
 	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil

@@ -47,41 +47,57 @@ func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpressio
 		return nil, fmt.Errorf("rewrite %s: wait for commit lock: %w", t.ident, err)
 	}
 	r := &Rewrite{t: t, unlock: unlock}
-	if err := r.plan(ctx, prune); err != nil {
+	base, current, err := t.reload(ctx)
+	if err == nil {
+		err = r.plan(ctx, base, current, prune)
+	}
+	if err != nil {
 		r.Close()
 		return nil, err
 	}
 	return r, nil
 }
 
-func (r *Rewrite) plan(ctx context.Context, prune iceberg.BooleanExpression) error {
-	base, err := r.t.host.reloadTable(ctx, r.t.ident)
-	if err != nil {
-		return err
+// BeginStagedRewrite is BeginRewrite for a change a transaction block
+// stages rather than commits (Stage): it reads this version of the table
+// as it stands, with the staged changes of WithStaged (the files staged
+// writes removed skipped, the staged files read whole), and takes no
+// commit lock, since it commits nothing.
+func (t *Table) BeginStagedRewrite(ctx context.Context, prune iceberg.BooleanExpression) (*Rewrite, error) {
+	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
+		return nil, err
 	}
-	current, err := newTable(r.t.host, r.t.ident, base)
-	if err != nil {
-		return err
+	r := &Rewrite{t: t}
+	if err := r.plan(ctx, t.tbl, t, prune); err != nil {
+		r.Close()
+		return nil, err
 	}
+	return r, nil
+}
+
+// plan lists the files the rewrite reads: base's files that prune may
+// match, minus those current's staged changes removed, then current's
+// staged files.
+func (r *Rewrite) plan(ctx context.Context, base *table.Table, current *Table, prune iceberg.BooleanExpression) error {
 	r.base, r.t = base, current
-	snap := base.CurrentSnapshot()
-	if snap == nil {
-		return nil
+	if snap := base.CurrentSnapshot(); snap != nil {
+		if err := refuseDeleteFiles(r.t.ident, snap); err != nil {
+			return err
+		}
+		if prune == nil {
+			prune = iceberg.AlwaysTrue{}
+		}
+		planScan := base.Scan(table.WithRowFilter(prune))
+		tasks, err := planInCommitOrder(ctx, planScan)
+		_ = planScan.Close()
+		if err != nil {
+			return fmt.Errorf("rewrite %s: plan files: %w", r.t.ident, err)
+		}
+		r.tasks = current.visible(tasks)
 	}
-	if err := refuseDeleteFiles(r.t.ident, snap); err != nil {
-		return err
-	}
-	if prune == nil {
-		prune = iceberg.AlwaysTrue{}
-	}
-	planScan := base.Scan(table.WithRowFilter(prune))
-	tasks, err := planInCommitOrder(ctx, planScan)
-	_ = planScan.Close()
-	if err != nil {
-		return fmt.Errorf("rewrite %s: plan files: %w", r.t.ident, err)
-	}
-	for i := range tasks {
-		task := &tasks[i]
+	r.tasks = append(r.tasks, current.stagedTasks()...)
+	for i := range r.tasks {
+		task := &r.tasks[i]
 		if len(task.DeleteFiles) > 0 || len(task.EqualityDeleteFiles) > 0 || len(task.DeletionVectorFiles) > 0 {
 			return deleteFilesPresent(r.t.ident)
 		}
@@ -90,7 +106,6 @@ func (r *Rewrite) plan(ctx context.Context, prune iceberg.BooleanExpression) err
 		task.Residual = nil
 		task.Start, task.Length = 0, task.File.FileSizeBytes()
 	}
-	r.tasks = tasks
 	// One file at a time: a rewrite holds what it reads in memory anyway.
 	r.scan = base.Scan(table.WithArrowBatchSize(defaultBatchSize), table.WithMaxConcurrency(1))
 	return nil
@@ -179,31 +194,13 @@ func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added arra
 	if r.base == nil {
 		return nil, errors.New("rewrite: commit after close")
 	}
-	var written, removed []iceberg.DataFile
+	written, removed, err := r.writeChanges(ctx, rewrites, added)
+	if err != nil {
+		return nil, err
+	}
 	fail := func(err error) (*Table, error) {
 		removeFiles(ctx, r.base, written)
 		return nil, err
-	}
-	for _, fr := range rewrites {
-		if fr.File < 0 || fr.File >= len(r.tasks) {
-			return fail(fmt.Errorf("rewrite %s: no file %d of %d", r.t.ident, fr.File, len(r.tasks)))
-		}
-		removed = append(removed, r.tasks[fr.File].File)
-		if len(fr.Keep) == 0 {
-			continue
-		}
-		files, err := writeDataFiles(ctx, r.base, r.t.schema, sliceReader(r.t.schema, fr.Keep))
-		written = append(written, files...)
-		if err != nil {
-			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
-		}
-	}
-	if added != nil {
-		files, err := writeDataFiles(ctx, r.base, r.t.schema, added)
-		written = append(written, files...)
-		if err != nil {
-			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
-		}
 	}
 	if len(removed) == 0 && len(written) == 0 {
 		return r.t, nil
@@ -238,6 +235,63 @@ func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added arra
 		}
 		base = fresh
 	}
+}
+
+// Stage writes the change as Commit does but commits nothing: it returns
+// the change as a StagedWrite for a transaction block to commit at COMMIT
+// (CommitStagedTables) or discard. Stage ends the rewrite.
+func (r *Rewrite) Stage(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (*StagedWrite, error) {
+	defer r.Close()
+	if r.base == nil {
+		return nil, errors.New("rewrite: stage after close")
+	}
+	written, removed, err := r.writeChanges(ctx, rewrites, added)
+	if err != nil {
+		return nil, err
+	}
+	w := &StagedWrite{host: r.t.host, ident: r.t.ident, tableUUID: r.base.Metadata().TableUUID().String(),
+		base: r.base, files: written, removed: removed}
+	for _, f := range written {
+		w.rows += f.Count()
+	}
+	for _, f := range removed {
+		w.rows -= f.Count()
+	}
+	return w, nil
+}
+
+// writeChanges writes the kept rows of each rewritten file and the added
+// rows as data files, and lists the files the change removes. On error
+// the files written are removed.
+func (r *Rewrite) writeChanges(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (written, removed []iceberg.DataFile, err error) {
+	defer func() {
+		if err != nil {
+			removeFiles(ctx, r.base, written)
+			written = nil
+		}
+	}()
+	for _, fr := range rewrites {
+		if fr.File < 0 || fr.File >= len(r.tasks) {
+			return written, nil, fmt.Errorf("rewrite %s: no file %d of %d", r.t.ident, fr.File, len(r.tasks))
+		}
+		removed = append(removed, r.tasks[fr.File].File)
+		if len(fr.Keep) == 0 {
+			continue
+		}
+		files, err := writeDataFiles(ctx, r.base, r.t.schema, sliceReader(r.t.schema, fr.Keep))
+		written = append(written, files...)
+		if err != nil {
+			return written, nil, fmt.Errorf("rewrite %s: %w", r.t.ident, err)
+		}
+	}
+	if added != nil {
+		files, err := writeDataFiles(ctx, r.base, r.t.schema, added)
+		written = append(written, files...)
+		if err != nil {
+			return written, nil, fmt.Errorf("rewrite %s: %w", r.t.ident, err)
+		}
+	}
+	return written, removed, nil
 }
 
 // onlyAppendedSince reports whether every commit from base's snapshot to

@@ -76,7 +76,7 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	// the caller's context lives on.
 	scanCtx, cancel := context.WithCancel(ctx)
 	scan := t.tbl.Scan(opts...)
-	gotSchema, records, err := readInCommitOrder(scanCtx, scan, t.stagedTasks())
+	gotSchema, records, err := t.readInCommitOrder(scanCtx, scan)
 	if err != nil {
 		cancel()
 		_ = scan.Close()
@@ -106,12 +106,12 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 // then the staged files. iceberg-go lists the newest manifest first, so
 // without this a table would return the rows of its latest INSERT before
 // those of its first.
-func readInCommitOrder(ctx context.Context, scan *table.Scan, staged []table.FileScanTask) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
+func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
 	tasks, err := planInCommitOrder(ctx, scan)
 	if err != nil {
 		return nil, nil, err
 	}
-	return scan.ReadTasks(ctx, append(tasks, staged...))
+	return scan.ReadTasks(ctx, append(t.visible(tasks), t.stagedTasks()...))
 }
 
 // sortByCommit orders tasks oldest commit first, keeping the planner's

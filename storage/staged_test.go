@@ -31,7 +31,10 @@ func TestStagedWriteIsInvisibleUntilCommitted(t *testing.T) {
 		t.Fatalf("%d rows visible before the commit, want 0", n)
 	}
 	// The writer's own view reads them, with the filter applied to them.
-	mine := fresh.WithStaged([]*StagedWrite{w})
+	mine, err := fresh.WithStaged([]*StagedWrite{w})
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkIDs(t, mine, 30)
 	_, rows := readAll(t, mine, ScanRequest{Columns: []string{"id"}, Filter: iceberg.GreaterThanEqual(iceberg.Reference("id"), int64(25))})
 	if len(rows) != 5 {

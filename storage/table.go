@@ -34,8 +34,11 @@ type Table struct {
 	tbl    *table.Table
 	schema *arrow.Schema
 	// staged are uncommitted data files its scans read after the
-	// snapshot's (WithStaged); stagedRows is their row count.
+	// snapshot's, and hidden the paths of the snapshot's files that staged
+	// changes removed, which its scans skip (WithStaged); stagedRows is
+	// the rows this adds, net of the rows removed.
 	staged     []iceberg.DataFile
+	hidden     map[string]bool
 	stagedRows int64
 }
 
