@@ -5,13 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
@@ -21,7 +19,7 @@ import (
 )
 
 // embeddedCatalog is an iceberg-go SQL catalog on a SQLite file, over a
-// warehouse folder on the local file system, gated by an Authorizer.
+// warehouse folder or object store, gated by an Authorizer.
 type embeddedCatalog struct {
 	name  string
 	db    *sql.DB
@@ -39,9 +37,10 @@ func OpenEmbedded(ctx context.Context, name, dataDir string, authz Authorizer) (
 	return OpenEmbeddedWith(ctx, name, dataDir, authz, EmbeddedOptions{CommitRetries: DefaultCommitRetries})
 }
 
-// OpenEmbeddedWith is OpenEmbedded with options.
+// OpenEmbeddedWith is OpenEmbedded with options; opts.Warehouse may put the
+// table files elsewhere, such as in S3 (the database stays in dataDir).
 func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorizer, opts EmbeddedOptions) (Catalog, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 	if name == "" {
@@ -54,8 +53,8 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 	if err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: data dir: %w", name, err)
 	}
-	warehouse := filepath.Join(dir, "warehouse")
-	if err := os.MkdirAll(warehouse, 0o750); err != nil {
+	props, err := opts.warehouseProperties(ctx, dir)
+	if err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 
@@ -67,10 +66,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, iceberg.Properties{
-		"init_catalog_tables": "true",
-		"warehouse":           "file://" + filepath.ToSlash(warehouse),
-	})
+	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, props)
 	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
