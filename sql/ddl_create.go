@@ -298,14 +298,39 @@ func tableOptions(opts []*pg_query.Node) (storage.CreateTableOptions, error) {
 	return out, nil
 }
 
-// checkPropertyKey refuses properties that storage or SQE itself manage.
+// checkPropertyKey refuses properties that storage or SQE itself manage,
+// and those that would choose where, or with which credentials, the
+// server reads and writes files: iceberg-go opens a table's files with
+// the table's properties over the catalog's, so a user able to create a
+// table could otherwise point the server's writes at any path or
+// endpoint, signed with the operator's keys.
 func checkPropertyKey(key string) error {
 	switch {
 	case key == "format-version", key == "write.delete.mode", key == propComment,
 		strings.HasPrefix(key, "sqe."):
 		return pgerror.New(pgerror.InvalidParameterValue, "table property \"%s\" cannot be set", key)
+	case isFileIOProperty(key):
+		return pgerror.New(pgerror.InsufficientPrivilege, "table property \"%s\" cannot be set", key).
+			WithDetail("It chooses where or with which credentials the server reads and writes files; only the catalog's configuration may.")
 	}
 	return nil
+}
+
+// isFileIOProperty reports the property families iceberg-go's file I/O
+// and location providers read.
+func isFileIOProperty(key string) bool {
+	key = strings.ToLower(key)
+	switch key {
+	case "location", "warehouse", "write.data.path", "write.metadata.path", "write.folder-storage.path",
+		"write.object-storage.path", "write.object-storage.enabled", "write.location-provider.impl":
+		return true
+	}
+	for _, p := range []string{"s3.", "client.", "gcs.", "adls.", "oss.", "hdfs.", "header.", "rest.", "io-impl", "py-io-impl"} {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // optionText is an option's value as text; a bare option is "true".

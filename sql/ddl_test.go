@@ -63,6 +63,12 @@ func TestDDLSchemasAndTables(t *testing.T) {
 		{query: "CREATE TABLE s.q (id bigint) WITH (partitioning = 'week(id)')", code: pgerror.InvalidParameterValue},
 		{query: "CREATE TABLE s.q (id bigint) WITH (partitioning = 'day(id)')", code: pgerror.InvalidParameterValue},
 		{query: "CREATE TABLE s.q (id bigint) WITH (partitioning = 'bucket(x, id)')", code: pgerror.InvalidParameterValue},
+		// Properties that would choose where, or with which keys, the
+		// server writes files are the operator's, not a table owner's.
+		{query: "CREATE TABLE s.q (id bigint) WITH (\"s3.endpoint\" = 'http://elsewhere:9000')", code: pgerror.InsufficientPrivilege},
+		{query: "CREATE TABLE s.q (id bigint) WITH (\"write.data.path\" = '/etc')", code: pgerror.InsufficientPrivilege},
+		{query: "CREATE TABLE s.q (id bigint) WITH (\"S3.Access-Key-Id\" = 'k')", code: pgerror.InsufficientPrivilege},
+		{query: "ALTER TABLE s.p SET (\"write.metadata.path\" = '/tmp/x')", code: pgerror.InsufficientPrivilege},
 		{query: "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_attribute WHERE attrelid = 's.t'::regclass AND attnum > 0 ORDER BY attnum",
 			rows: []string{"a|integer|false", "b|character varying(5)|false", "c|numeric(10,2)|true", "d|smallint|false", "e|character(3)|false", "j|jsonb|false"}},
 		{query: "SELECT count(*) FROM s.t", rows: []string{"0"}},

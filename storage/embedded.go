@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,7 +21,7 @@ import (
 )
 
 // embeddedCatalog is an iceberg-go SQL catalog on a SQLite file, over a
-// warehouse folder on the local file system, gated by an Authorizer.
+// warehouse folder or object store, gated by an Authorizer.
 type embeddedCatalog struct {
 	name  string
 	db    *sql.DB
@@ -44,9 +43,10 @@ func OpenEmbedded(ctx context.Context, name, dataDir string, authz Authorizer) (
 	return OpenEmbeddedWith(ctx, name, dataDir, authz, EmbeddedOptions{CommitRetries: DefaultCommitRetries})
 }
 
-// OpenEmbeddedWith is OpenEmbedded with options.
+// OpenEmbeddedWith is OpenEmbedded with options; opts.Warehouse may put the
+// table files elsewhere, such as in S3 (the database stays in dataDir).
 func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorizer, opts EmbeddedOptions) (Catalog, error) {
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 	if name == "" {
@@ -59,8 +59,8 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 	if err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: data dir: %w", name, err)
 	}
-	warehouse := filepath.Join(dir, "warehouse")
-	if err := os.MkdirAll(warehouse, 0o750); err != nil {
+	props, err := opts.warehouseProperties(ctx, dir)
+	if err != nil {
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 
@@ -71,10 +71,6 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
-	}
-	props := iceberg.Properties{
-		"init_catalog_tables": "true",
-		"warehouse":           "file://" + filepath.ToSlash(warehouse),
 	}
 	cat, err := sqlcat.NewCatalog(name, db, sqlcat.SQLite, props)
 	if err != nil {
@@ -203,7 +199,7 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 	case errors.Is(err, catalog.ErrNoSuchNamespace):
 		return nil, noSuchNamespace(ns, err)
 	default:
-		return nil, fmt.Errorf("create table %s: %w", id, err)
+		return nil, objectStoreFailure(fmt.Errorf("create table %s: %w", id, err), "create", id.Namespace+"."+id.Table)
 	}
 }
 
@@ -214,7 +210,7 @@ func (c *embeddedCatalog) reloadTable(ctx context.Context, id Ident) (*table.Tab
 	if err == nil {
 		tbl, err := c.openTable(ctx, id, loc)
 		if err != nil {
-			return nil, fmt.Errorf("load table %s: %w", id, err)
+			return nil, objectStoreFailure(fmt.Errorf("load table %s: %w", id, err), "load", id.Namespace+"."+id.Table)
 		}
 		return tbl, nil
 	}
@@ -239,9 +235,11 @@ func (c *embeddedCatalog) authorize(ctx context.Context, a Action, target Ident)
 	return authorize(ctx, c.authz, a, target)
 }
 
-// commitError keeps the SQL catalog's commit errors as they are: they come
-// from a local database and carry no SQLSTATE of their own.
-func (c *embeddedCatalog) commitError(_ context.Context, _ Ident, err error) error { return err }
+// commitError gives an object store's failure its SQLSTATE (58030); other
+// commit errors come from a local database and stay as they are.
+func (c *embeddedCatalog) commitError(_ context.Context, id Ident, err error) error {
+	return objectStoreFailure(err, "commit to", id.Namespace+"."+id.Table)
+}
 
 func (c *embeddedCatalog) lockTable(ctx context.Context, id Ident) (func(), error) {
 	return c.locks.lock(ctx, id.Namespace+"\x00"+id.Table)

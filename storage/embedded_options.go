@@ -16,11 +16,31 @@ type EmbeddedOptions struct {
 	// CommitRetries is how many times a conflicting commit is replayed
 	// after the first attempt; 0 fails at the first conflict.
 	CommitRetries int
+
+	// Warehouse is where table files live: a location URI such as
+	// s3://bucket/prefix (also s3a://, s3n://) or file:///path. Empty is
+	// the folder warehouse in the data directory. The catalog database
+	// (catalog.db) stays in the data directory either way.
+	Warehouse string
+
+	// Properties configure the warehouse's object storage: s3.endpoint,
+	// s3.region, s3.access-key-id, s3.secret-access-key, s3.session-token,
+	// s3.force-virtual-addressing, ... (objectStorePropertyKeys lists them).
+	// Keys left unset come from the environment (AWS_ACCESS_KEY_ID,
+	// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, a profile or an
+	// instance role), as the AWS SDK finds them.
+	Properties map[string]string
 }
 
-func (o EmbeddedOptions) validate() error {
+// Validate checks the options without touching the warehouse: the retry
+// count's range, the warehouse URI and its properties.
+func (o EmbeddedOptions) Validate() error {
 	if o.CommitRetries < 0 || o.CommitRetries > maxCommitRetries {
 		return fmt.Errorf("commit retries must be between 0 and %d, not %d", maxCommitRetries, o.CommitRetries)
 	}
-	return nil
+	loc, err := parseWarehouse(o.Warehouse)
+	if err != nil {
+		return err
+	}
+	return validateObjectStoreProperties(loc, o.Properties)
 }

@@ -85,11 +85,15 @@ func (io tableIO) CommitTable(ctx context.Context, ident table.Identifier, reqs 
 	return updated, newLoc, nil
 }
 
-// ioProps are the properties a table's file I/O is opened with: the
-// catalog's, overridden by the table's own.
+// ioProps are the properties a table's metadata file is written with:
+// the table's, overridden by the catalog's, so that a table property can
+// never redirect the server's writes or their credentials.
 func (c *embeddedCatalog) ioProps(meta table.Metadata) iceberg.Properties {
-	props := maps.Clone(c.props)
-	maps.Copy(props, meta.Properties())
+	props := maps.Clone(meta.Properties())
+	if props == nil {
+		props = iceberg.Properties{}
+	}
+	maps.Copy(props, c.props)
 	return props
 }
 

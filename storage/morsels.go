@@ -87,6 +87,7 @@ func (m *Morsels) Open(ctx context.Context, i int) (RecordStream, error) {
 	}
 	next, stop := iter.Pull2(records)
 	return &morselStream{recordStream{
+		table:     m.ident.Namespace + "." + m.ident.Table,
 		ctx:       scanCtx,
 		cancel:    cancel,
 		scan:      m.scan,

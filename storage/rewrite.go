@@ -146,7 +146,8 @@ func (r *Rewrite) ReadFile(ctx context.Context, i int) ([]arrow.RecordBatch, err
 	defer cancel()
 	gotSchema, records, err := r.scan.ReadTasks(readCtx, r.tasks[i:i+1])
 	if err != nil {
-		return nil, fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err)
+		return nil, objectStoreFailure(fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err),
+			"read a data file of", r.t.ident.Namespace+"."+r.t.ident.Table)
 	}
 	positions, err := columnPositions(r.t.schema, gotSchema)
 	if err != nil {
@@ -156,7 +157,8 @@ func (r *Rewrite) ReadFile(ctx context.Context, i int) ([]arrow.RecordBatch, err
 	for rec, err := range records {
 		if err != nil {
 			releaseAll(out)
-			return nil, fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err)
+			return nil, objectStoreFailure(fmt.Errorf("rewrite %s: read %s: %w", r.t.ident, r.tasks[i].File.FilePath(), err),
+				"read a data file of", r.t.ident.Namespace+"."+r.t.ident.Table)
 		}
 		cols := make([]arrow.Array, len(positions))
 		for j, p := range positions {

@@ -80,16 +80,17 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	if err != nil {
 		cancel()
 		_ = scan.Close()
-		return nil, fmt.Errorf("scan %s: %w", t.ident, err)
+		return nil, objectStoreFailure(fmt.Errorf("scan %s: %w", t.ident, err), "read", t.ident.Namespace+"."+t.ident.Table)
 	}
 	positions, err := columnPositions(outSchema, gotSchema)
 	if err != nil {
 		cancel()
 		_ = scan.Close()
-		return nil, fmt.Errorf("scan %s: %w", t.ident, err)
+		return nil, objectStoreFailure(fmt.Errorf("scan %s: %w", t.ident, err), "read", t.ident.Namespace+"."+t.ident.Table)
 	}
 	next, stop := iter.Pull2(records)
 	return &recordStream{
+		table:     t.ident.Namespace + "." + t.ident.Table,
 		ctx:       scanCtx,
 		cancel:    cancel,
 		scan:      scan,
@@ -182,6 +183,7 @@ type recordStream struct {
 	remaining int64 // rows the limit still allows
 	limited   bool  // the request has a limit
 	done      bool
+	table     string // "namespace.table", for errors
 }
 
 func (s *recordStream) Schema() *arrow.Schema { return s.schema }
@@ -202,7 +204,7 @@ func (s *recordStream) Next() (arrow.RecordBatch, error) {
 		}
 		if err != nil {
 			s.finish()
-			return nil, fmt.Errorf("read scan batch: %w", err)
+			return nil, objectStoreFailure(fmt.Errorf("read scan batch: %w", err), "read", s.table)
 		}
 		out := s.reshape(rec)
 		rec.Release()

@@ -13,13 +13,17 @@ import (
 )
 
 // dataWriteError gives a failure to create or write a data file (an
-// unwritable or full warehouse) SQLSTATE 58030 and a message naming the
-// file, as PostgreSQL reports its own file errors; other errors pass
-// through.
+// unwritable or full warehouse, an object store that refuses the write or
+// cannot be reached) SQLSTATE 58030 and a message naming the file or the
+// store's reason, as PostgreSQL reports its own file errors; other errors
+// pass through.
 func dataWriteError(tbl *table.Table, err error) error {
 	var pe *pgerror.Error
 	if errors.As(err, &pe) {
 		return err
+	}
+	if isObjectStoreFailure(err) {
+		return objectStoreFailure(err, "write a data file of", tableName(tbl))
 	}
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {

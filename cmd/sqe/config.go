@@ -72,10 +72,15 @@ type CatalogConfig struct {
 	Name string `toml:"name"`
 	Type string `toml:"type"` // embedded | rest
 
-	// The rest type: an Iceberg REST catalog such as Apache Polaris.
-	URI       string `toml:"uri"`
+	// Warehouse, for the embedded type, is where table files live: a
+	// location URI such as s3://bucket/prefix; unset, the folder warehouse
+	// in data_dir. For the rest type it is the warehouse sent to the
+	// service's GET /v1/config.
 	Warehouse string `toml:"warehouse"`
-	Prefix    string `toml:"prefix"`
+
+	// The rest type: an Iceberg REST catalog such as Apache Polaris.
+	URI    string `toml:"uri"`
+	Prefix string `toml:"prefix"`
 	// ServiceToken or Credential ("client_id:secret") make SQE call the
 	// catalog as one service identity for every user, which bypasses the
 	// catalog's per-user authorization. Unset (the default), each request
@@ -83,8 +88,10 @@ type CatalogConfig struct {
 	ServiceToken string `toml:"service_token"`
 	Credential   string `toml:"credential"`
 	// Properties are extra catalog properties, e.g. "s3.endpoint",
-	// "s3.region" or "header.X-Name" (AWS credentials come from the
-	// environment unless s3.access-key-id / s3.secret-access-key are set).
+	// "s3.region" or (rest only) "header.X-Name". AWS credentials come from
+	// the environment unless s3.access-key-id / s3.secret-access-key are
+	// set. An embedded catalog takes only the S3 keys, and only with an
+	// s3:// warehouse.
 	Properties map[string]string `toml:"properties"`
 }
 

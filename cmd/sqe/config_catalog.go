@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
 
 	"github.com/sqe-db/sqe/storage"
 )
@@ -14,8 +17,11 @@ import (
 func (c CatalogConfig) validate() error {
 	switch c.Type {
 	case "embedded":
-		if c.URI != "" || c.Warehouse != "" || c.Prefix != "" || c.ServiceToken != "" || c.Credential != "" || len(c.Properties) > 0 {
-			return errors.New("uri, warehouse, prefix, service_token, credential and properties apply to type \"rest\" only")
+		if c.URI != "" || c.Prefix != "" || c.ServiceToken != "" || c.Credential != "" {
+			return errors.New("uri, prefix, service_token and credential apply to type \"rest\" only")
+		}
+		if err := c.embeddedOptions(0).Validate(); err != nil {
+			return err
 		}
 	case "rest":
 		if c.URI == "" {
@@ -39,5 +45,42 @@ func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRe
 			CommitRetries: commitRetries,
 		})
 	}
-	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, storage.AllowAll{}, storage.EmbeddedOptions{CommitRetries: commitRetries})
+	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, storage.AllowAll{}, cc.embeddedOptions(commitRetries))
+}
+
+func (c CatalogConfig) embeddedOptions(commitRetries int) storage.EmbeddedOptions {
+	return storage.EmbeddedOptions{CommitRetries: commitRetries, Warehouse: c.Warehouse, Properties: c.Properties}
+}
+
+// redacted is the text that stands for a secret in the log.
+const redacted = "[REDACTED]"
+
+// LogValue is the catalog as the startup log shows it: secrets (the
+// service token, the credential, secret keys and session tokens among the
+// properties) are replaced, so that no log line ever carries one.
+func (c CatalogConfig) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("name", c.Name), slog.String("type", c.Type)}
+	switch {
+	case c.Warehouse != "":
+		attrs = append(attrs, slog.String("warehouse", c.Warehouse))
+	case c.Type == "embedded":
+		attrs = append(attrs, slog.String("warehouse", "data_dir/warehouse"))
+	}
+	if c.URI != "" {
+		attrs = append(attrs, slog.String("uri", c.URI))
+	}
+	if c.ServiceToken != "" {
+		attrs = append(attrs, slog.String("service_token", redacted))
+	}
+	if c.Credential != "" {
+		attrs = append(attrs, slog.String("credential", redacted))
+	}
+	for _, key := range slices.Sorted(maps.Keys(c.Properties)) {
+		value := c.Properties[key]
+		if storage.IsSecretProperty(key) {
+			value = redacted
+		}
+		attrs = append(attrs, slog.String("properties."+key, value))
+	}
+	return slog.GroupValue(attrs...)
 }

@@ -114,6 +114,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			return fmt.Errorf("catalog %s: %w", cc.Name, err)
 		}
 		catalogs = append(catalogs, cat)
+		logger.Info("catalog", "catalog", cc)
 	}
 	if cfg.Demo {
 		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
