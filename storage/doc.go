@@ -14,13 +14,23 @@
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched
 // types), writes Parquet data files once, and then commits them as one
-// snapshot. Commits to a table are serialised per catalog, and a commit that
-// loses a race with another process is retried on the reloaded table,
-// because the SQL catalog reports that conflict as a plain error that
-// iceberg-go's own retry does not recognise. Stage writes the files without
-// committing them (a transaction block's writes); CommitStaged commits them
-// later as one snapshot, Discard removes them, and a Table made WithStaged
-// scans them after its snapshot's files.
+// snapshot. Commits to a table are serialised per catalog, and a commit
+// that loses a race with another process is retried on the reloaded
+// table. BeginRewrite reads the files a DELETE, UPDATE or MERGE may
+// change and commits "remove these, add those" (copy-on-write; never
+// delete files); when another process only appended meanwhile, the
+// rewrite is committed on the newer table, otherwise it fails with a
+// RerunConflict for the statement to be run again. Stage and
+// BeginStagedRewrite write a transaction block's changes without
+// committing them; CommitStagedTables commits them at COMMIT, Discard
+// removes them, and a Table made WithStaged reads them.
+//
+// The embedded catalog (SQLite) loads and commits tables itself rather
+// than through iceberg-go's SQL catalog: it parses each metadata file
+// once (metadataCache), and it can move several tables' metadata
+// pointers in one SQLite transaction, which makes a block's writes to
+// several tables atomic (commitGroup). The REST catalog commits table by
+// table, so a block may write only one of its tables.
 //
 // Errors that a client may see carry a SQLSTATE (package pgerror) and wrap
 // one of the package's sentinel errors, so callers can test them with
