@@ -41,6 +41,8 @@ type Engine struct {
 	catalogs map[string]storage.Catalog
 	security SecurityProvider
 	started  time.Time
+	// procedures are the system procedures CALL runs.
+	procedures procedures
 }
 
 // NewEngine returns an Engine over the given catalogs (by name).
@@ -49,7 +51,7 @@ func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityPr
 	for _, c := range catalogs {
 		m[c.Name()] = c
 	}
-	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime()}
+	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime(), procedures: newProcedures()}
 }
 
 // CatalogNames lists the catalogs (PostgreSQL databases) sorted.

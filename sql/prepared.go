@@ -98,6 +98,12 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 		if p.Returning != nil {
 			ps.Columns = planColumns(p.Returning)
 		}
+	case *pg_query.Node_CallStmt:
+		cols, err := s.describeCall(ctx, x.CallStmt, stmts[0].node.query, params)
+		if err != nil {
+			return nil, err
+		}
+		ps.Columns = cols
 	case *pg_query.Node_DeclareCursorStmt:
 		// Bound only for its parameter types; DECLARE returns no rows.
 		if sel := x.DeclareCursorStmt.Query.GetSelectStmt(); sel != nil {

@@ -54,7 +54,7 @@ func (s *Session) Identity() auth.Identity { return s.identity }
 // Parse splits and parses a query string. Zero statements means the
 // string was empty or held only comments.
 func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
-	tree, err := pg_query.Parse(query)
+	tree, err := parseQuery(query)
 	if err != nil {
 		s.failTransaction()
 		var perr *pgparser.Error
@@ -187,6 +187,8 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		return s.rerunOnConflict(ctx, func() (Result, error) {
 			return s.runMerge(ctx, x.MergeStmt, stmt.node.query, params)
 		})
+	case *pg_query.Node_CallStmt:
+		return s.runCall(ctx, x.CallStmt, stmt.node.query, params)
 	case *pg_query.Node_DeclareCursorStmt:
 		return s.runDeclareCursor(ctx, x.DeclareCursorStmt, stmt.node.query, params)
 	case *pg_query.Node_FetchStmt:
