@@ -45,9 +45,10 @@ func (c *planCache) extend(ctx context.Context, tbl *table.Table, k planKey, fil
 		return nil, false, nil
 	}
 	unfiltered := planFilter(filter).Equals(iceberg.AlwaysTrue{})
+	splitSize := planSplitSize(meta)
 	for i := range added {
 		task := &added[i]
-		if task.DataSequenceNumber == nil || task.File.FileSizeBytes() > planSplitSize(meta) {
+		if task.DataSequenceNumber == nil || task.File.FileSizeBytes() > splitSize {
 			return nil, false, nil
 		}
 		if !unfiltered {
