@@ -301,3 +301,30 @@ func TestPlanCacheConcurrentScans(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestLimitedScanSkipsFilesAStagedDeleteRemoved(t *testing.T) {
+	tbl := createIDTable(t, openCatalog(t, "wh", "", AllowAll{}), "ns", "t")
+	tbl = appendIDs(t, tbl, 0, 1)
+	tbl = appendIDs(t, tbl, 1, 2)
+	ctx := adminCtx(t)
+	// A transaction block deletes id 1: its file, the newest, is removed.
+	rw, err := tbl.BeginStagedRewrite(ctx, iceberg.EqualTo(iceberg.Reference("id"), int64(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rw.Files() != 1 {
+		t.Fatalf("the rewrite reads %d files, want 1", rw.Files())
+	}
+	w, err := rw.Stage(ctx, []FileRewrite{{File: 0}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := tbl.WithStaged([]*StagedWrite{w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows := readAll(t, view, ScanRequest{Columns: []string{"id"}, Limit: 1})
+	if want := [][]any{{int64(0)}}; !slices.EqualFunc(rows, want, slices.Equal) {
+		t.Errorf("rows %v, want %v", rows, want)
+	}
+}

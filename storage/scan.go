@@ -108,7 +108,14 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 // without this a table would return the rows of its latest INSERT before
 // those of its first.
 func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req ScanRequest) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
-	tasks, err := t.planInCommitOrder(ctx, req.Filter, req.Limit)
+	// With a limit iceberg-go plans only the newest files that hold
+	// enough rows; when staged changes removed some of those, fewer would
+	// remain, so such a table plans all its files.
+	limit := req.Limit
+	if len(t.hidden) > 0 {
+		limit = 0
+	}
+	tasks, err := t.planInCommitOrder(ctx, req.Filter, limit)
 	if err != nil {
 		return nil, nil, err
 	}
