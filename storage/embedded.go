@@ -33,6 +33,7 @@ type embeddedCatalog struct {
 	props iceberg.Properties
 	// metadata holds parsed table metadata by file (embedded_tables.go).
 	metadata *metadataCache
+	plans    *planCache
 }
 
 // OpenEmbedded opens (creating on first use) the embedded catalog name: an
@@ -78,7 +79,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
-		props: props, metadata: newMetadataCache(metadataCacheEntries)}, nil
+		props: props, metadata: newMetadataCache(metadataCacheEntries), plans: newPlanCache(planCacheEntries, planCacheTasks)}, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }

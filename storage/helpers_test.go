@@ -14,14 +14,14 @@ import (
 
 var testAdmin = Principal{User: "carol", Roles: []string{"sqe_admin"}, Token: "secret-token"}
 
-func adminCtx(t *testing.T) context.Context {
+func adminCtx(t testing.TB) context.Context {
 	t.Helper()
 	return WithPrincipal(t.Context(), testAdmin)
 }
 
 // openCatalog opens an embedded catalog in dir (a fresh temp dir when
 // empty) and closes it when the test ends.
-func openCatalog(t *testing.T, name, dir string, authz Authorizer) Catalog {
+func openCatalog(t testing.TB, name, dir string, authz Authorizer) Catalog {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -44,7 +44,7 @@ var idSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)
 
-func createIDTable(t *testing.T, cat Catalog, ns, name string) *Table {
+func createIDTable(t testing.TB, cat Catalog, ns, name string) *Table {
 	t.Helper()
 	ctx := adminCtx(t)
 	if ok, err := cat.NamespaceExists(ctx, ns); err != nil {
@@ -63,7 +63,7 @@ func createIDTable(t *testing.T, cat Catalog, ns, name string) *Table {
 
 // idBatches builds a reader over rows ids [from, to) named "n<id>", in
 // batches of at most size rows.
-func idBatches(t *testing.T, from, to int64, size int64) array.RecordReader {
+func idBatches(t testing.TB, from, to int64, size int64) array.RecordReader {
 	t.Helper()
 	var recs []arrow.RecordBatch
 	for lo := from; lo < to; lo += size {

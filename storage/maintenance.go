@@ -107,9 +107,7 @@ func (t *Table) compactData(ctx context.Context, base *table.Table, current *Tab
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "table %s: %s must be positive, not %d", t.ident.Table, table.WriteTargetFileSizeBytesKey, target)
 	}
 	target = min(target, math.MaxInt64-1) // compactionConfig adds one
-	scan := base.Scan()
-	tasks, err := planInCommitOrder(ctx, scan)
-	_ = scan.Close()
+	tasks, err := current.planInCommitOrder(ctx, nil, 0)
 	if err != nil {
 		return nil, fmt.Errorf("rewrite data files of %s: plan files: %w", t.ident, err)
 	}

@@ -51,12 +51,11 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	if req.Filter != nil {
 		opts = append(opts, table.WithRowFilter(req.Filter))
 	}
-	scan := t.tbl.Scan(opts...)
-	tasks, err := planInCommitOrder(ctx, scan)
+	tasks, err := t.planInCommitOrder(ctx, req.Filter, 0)
 	if err != nil {
-		_ = scan.Close()
 		return nil, fmt.Errorf("scan %s: %w", t.ident, err)
 	}
+	scan := t.tbl.Scan(opts...)
 	var morsels []table.FileScanTask
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
 		morsels = append(morsels, splitByRowGroup(task)...)
@@ -110,14 +109,12 @@ func (s *morselStream) Close() error {
 	return nil
 }
 
-// planInCommitOrder is readInCommitOrder's planning half.
-func planInCommitOrder(ctx context.Context, scan *table.Scan) ([]table.FileScanTask, error) {
-	tasks, err := scan.PlanFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sortByCommit(tasks)
-	return tasks, nil
+// planInCommitOrder returns the committed files a scan of the table with
+// filter (nil: every row) and limit (0: none) reads, oldest commit first,
+// planned once per snapshot by the catalog's plan cache. Staged files are
+// not among them: callers append those.
+func (t *Table) planInCommitOrder(ctx context.Context, filter iceberg.BooleanExpression, limit int64) ([]table.FileScanTask, error) {
+	return t.host.planCache().plan(ctx, t.tbl, filter, limit)
 }
 
 // splitByRowGroup splits a whole-file Parquet task into one task per row

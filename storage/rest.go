@@ -67,6 +67,7 @@ func (c RESTConfig) perUser() bool { return c.ServiceToken == "" && c.Credential
 type restCatalog struct {
 	cfg   RESTConfig
 	locks *tableLocks
+	plans *planCache
 
 	// mu guards cat, which is built on the first request that succeeds in
 	// fetching the server's configuration. With per-user tokens that
@@ -90,7 +91,7 @@ func OpenREST(ctx context.Context, cfg RESTConfig) (Catalog, error) {
 	if cfg.ServiceToken != "" && cfg.Credential != "" {
 		return nil, fmt.Errorf("open REST catalog %s: set a service token or a credential, not both", cfg.Name)
 	}
-	c := &restCatalog{cfg: cfg, locks: newTableLocks()}
+	c := &restCatalog{cfg: cfg, locks: newTableLocks(), plans: newPlanCache(planCacheEntries, planCacheTasks)}
 	if !cfg.perUser() {
 		if _, err := c.client(ctx); err != nil {
 			return nil, fmt.Errorf("open REST catalog %s: %w", cfg.Name, err)

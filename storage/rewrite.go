@@ -84,12 +84,7 @@ func (r *Rewrite) plan(ctx context.Context, base *table.Table, current *Table, p
 		if err := refuseDeleteFiles(r.t.ident, snap); err != nil {
 			return err
 		}
-		if prune == nil {
-			prune = iceberg.AlwaysTrue{}
-		}
-		planScan := base.Scan(table.WithRowFilter(prune))
-		tasks, err := planInCommitOrder(ctx, planScan)
-		_ = planScan.Close()
+		tasks, err := current.planInCommitOrder(ctx, prune, 0)
 		if err != nil {
 			return fmt.Errorf("rewrite %s: plan files: %w", r.t.ident, err)
 		}

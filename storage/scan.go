@@ -76,7 +76,7 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	// the caller's context lives on.
 	scanCtx, cancel := context.WithCancel(ctx)
 	scan := t.tbl.Scan(opts...)
-	gotSchema, records, err := t.readInCommitOrder(scanCtx, scan)
+	gotSchema, records, err := t.readInCommitOrder(scanCtx, scan, req)
 	if err != nil {
 		cancel()
 		_ = scan.Close()
@@ -107,8 +107,15 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 // then the staged files. iceberg-go lists the newest manifest first, so
 // without this a table would return the rows of its latest INSERT before
 // those of its first.
-func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
-	tasks, err := planInCommitOrder(ctx, scan)
+func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req ScanRequest) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
+	// With a limit iceberg-go plans only the newest files that hold
+	// enough rows; when staged changes removed some of those, fewer would
+	// remain, so such a table plans all its files.
+	limit := req.Limit
+	if len(t.hidden) > 0 {
+		limit = 0
+	}
+	tasks, err := t.planInCommitOrder(ctx, req.Filter, limit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,7 +12,8 @@ import (
 )
 
 // tableHost is what a Table needs from the catalog that loaded it: gate one,
-// the per-table commit lock and a fresh copy of the table's metadata.
+// the per-table commit lock, a fresh copy of the table's metadata and the
+// catalog's plan cache.
 type tableHost interface {
 	authorize(ctx context.Context, a Action, target Ident) error
 	lockTable(ctx context.Context, id Ident) (unlock func(), err error)
@@ -23,6 +24,8 @@ type tableHost interface {
 	// commitAttempts is how many times a commit that loses a race with
 	// another writer is tried in all, at least 1.
 	commitAttempts() int
+	// planCache holds the file plans of the catalog's snapshots.
+	planCache() *planCache
 }
 
 // Table is one version of an Iceberg table: its metadata as loaded, with

@@ -1,0 +1,86 @@
+package storage
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/apache/iceberg-go/table"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+)
+
+// A catalog's plan cache holds at most this many plans, and at most this
+// many file scan tasks across them: a task carries its data file's
+// column statistics, so the task count is what bounds the memory.
+const (
+	planCacheEntries = 256
+	planCacheTasks   = 100_000
+)
+
+// planCache remembers the file scan tasks planned for a snapshot, so that
+// a table read again before its next commit does not read its manifest
+// list and every manifest again. A snapshot never changes, so entries
+// only leave when the bounds push the least recently used out. Each
+// catalog owns one; it is safe for concurrent use.
+//
+// The tasks handed out are copies of the cached slice: callers may set a
+// task's fields (a rewrite clears Residual and widens Start and Length).
+// The data files, delete files and sequence number pointers the tasks
+// refer to are shared and must not be written.
+type planCache struct {
+	maxTasks int
+
+	mu      sync.Mutex
+	entries *simplelru.LRU[planKey, []table.FileScanTask]
+	tasks   int // tasks held by entries
+}
+
+// newPlanCache makes a cache of at most maxEntries plans holding at most
+// maxTasks tasks in all.
+func newPlanCache(maxEntries, maxTasks int) *planCache {
+	c := &planCache{maxTasks: maxTasks}
+	entries, err := simplelru.NewLRU(maxEntries, func(_ planKey, tasks []table.FileScanTask) {
+		c.tasks -= len(tasks)
+	})
+	if err != nil {
+		// NewLRU fails only for a size below 1, which the callers never pass.
+		panic(err)
+	}
+	c.entries = entries
+	return c
+}
+
+// get returns a copy of the plan cached under k.
+func (c *planCache) get(k planKey) ([]table.FileScanTask, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tasks, ok := c.entries.Get(k)
+	if !ok {
+		return nil, false
+	}
+	return slices.Clone(tasks), true
+}
+
+// put caches a copy of tasks under k, evicting the least recently used
+// plans until the task bound holds. A plan larger than the whole bound is
+// not cached.
+func (c *planCache) put(k planKey, tasks []table.FileScanTask) {
+	if len(tasks) > c.maxTasks {
+		return
+	}
+	own := slices.Clone(tasks)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Two scans that missed at once both plan and both put; the second
+	// replaces the first without the eviction callback, so its count is
+	// taken off here.
+	if old, ok := c.entries.Peek(k); ok {
+		c.tasks -= len(old)
+	}
+	c.entries.Add(k, own)
+	c.tasks += len(own)
+	for c.tasks > c.maxTasks {
+		if _, _, ok := c.entries.RemoveOldest(); !ok {
+			break
+		}
+	}
+}
