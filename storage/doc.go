@@ -25,6 +25,12 @@
 // committing them; CommitStagedTables commits them at COMMIT, Discard
 // removes them, and a Table made WithStaged reads them.
 //
+// Planning a scan reads the snapshot's manifest list and every manifest;
+// a table built by many small commits has one manifest per commit. Each
+// catalog therefore caches plans per snapshot (planCache), keyed by all
+// that the plan is computed from, and plans a snapshot that only
+// appended to a cached one from the new manifests alone.
+//
 // The embedded catalog (SQLite) loads and commits tables itself rather
 // than through iceberg-go's SQL catalog: it parses each metadata file
 // once (metadataCache), and it can move several tables' metadata
