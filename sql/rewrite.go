@@ -129,18 +129,22 @@ type rewriteMatches struct {
 	// images are the new row images (table columns), one per matched
 	// row, for UPDATE.
 	images []arrow.RecordBatch
+	// returned are the changed rows as RETURNING reads them (its
+	// Changed work table): the image, then the other FROM items' values.
+	returned []arrow.RecordBatch
 }
 
 func (m *rewriteMatches) release() {
-	for _, b := range m.images {
-		b.Release()
-	}
-	m.images = nil
+	releaseBatches(m.images)
+	releaseBatches(m.returned)
+	m.images, m.returned = nil, nil
 }
 
 // runMatches runs plan.Matches over in. A target row matched more than
-// once counts once, with its first new image, as in PostgreSQL. A new
-// image the row policy rejects fails the statement (plan.Check).
+// once counts once, with its first image, as in PostgreSQL. A new
+// image the row policy rejects fails the statement (plan.Check). images
+// keeps the new images to write (UPDATE); with RETURNING the changed
+// rows are kept as it reads them.
 func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.RewritePlan, in *rewriteInput, images bool, relname string) (*rewriteMatches, error) {
 	workCtx := exec.WithWorkTableRows(callerCtx, plan.Target, in.work)
 	res, err := newRowsResult(ctx, workCtx, planner.Optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
@@ -148,6 +152,11 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 		return nil, err
 	}
 	defer res.Close()
+	width := 0
+	if plan.Image {
+		width = len(plan.Table.Columns())
+	}
+	keepRows := images || plan.Returning != nil
 	m := &rewriteMatches{matched: make([]bool, in.total)}
 	for {
 		b, err := res.Next(ctx)
@@ -171,7 +180,7 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 		}
 		ids := b.Column(0).(*array.Int64)
 		var keep *array.BooleanBuilder
-		if images {
+		if keepRows {
 			keep = array.NewBooleanBuilder(memory.DefaultAllocator)
 		}
 		for i := 0; i < ids.Len(); i++ {
@@ -186,17 +195,43 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 			}
 		}
 		if keep != nil {
-			img, err := newImages(ctx, b, keep.NewBooleanArray(), plan.Check)
+			rows, err := firstMatches(ctx, b, keep.NewBooleanArray(), 1+width+plan.Returned)
 			keep.Release()
 			if err != nil {
 				b.Release()
 				m.release()
 				return nil, err
 			}
-			m.images = append(m.images, img)
+			if images {
+				m.images = append(m.images, batchColumns(rows, 0, width))
+			}
+			if plan.Returning != nil {
+				rows.Retain()
+				m.returned = append(m.returned, rows)
+			}
+			rows.Release()
 		}
 		b.Release()
 	}
+}
+
+// firstMatches keeps the rows of a Matches batch that mask selects, with
+// the columns after the row id up to end: the image and the values
+// RETURNING reads.
+func firstMatches(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, end int) (arrow.RecordBatch, error) {
+	defer mask.Release()
+	cols := batchColumns(b, 1, end)
+	defer cols.Release()
+	out, err := compute.FilterRecordBatch(ctx, cols, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("select changed rows: %w", err)
+	}
+	return out, nil
+}
+
+// batchColumns is b's columns from through to-1, sharing their data.
+func batchColumns(b arrow.RecordBatch, from, to int) arrow.RecordBatch {
+	return array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[from:to], nil), b.Columns()[from:to], b.NumRows())
 }
 
 // checkPolicy fails unless the last column of a Matches batch, the row
@@ -303,36 +338,6 @@ func keptRows(ctx context.Context, b arrow.RecordBatch, matched []bool) (arrow.R
 	out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
 	if err != nil {
 		return nil, fmt.Errorf("select kept rows: %w", err)
-	}
-	return out, nil
-}
-
-// matchedRows is the matched target rows as batches of the table's
-// columns, for DELETE's RETURNING.
-func matchedRows(ctx context.Context, in *rewriteInput, m *rewriteMatches) ([]arrow.RecordBatch, error) {
-	var out []arrow.RecordBatch
-	row := int64(0)
-	for _, batches := range in.files {
-		for _, b := range batches {
-			n := b.NumRows()
-			sel := m.matched[row : row+n]
-			row += n
-			if !anyMatched(sel) {
-				continue
-			}
-			inv := make([]bool, len(sel))
-			for i, v := range sel {
-				inv[i] = !v
-			}
-			rows, err := keptRows(ctx, b, inv)
-			if err != nil {
-				for _, o := range out {
-					o.Release()
-				}
-				return nil, err
-			}
-			out = append(out, rows)
-		}
 	}
 	return out, nil
 }
