@@ -18,8 +18,9 @@ import (
 )
 
 // rewriteInput is the target rows of a DELETE or UPDATE: every candidate
-// data file's batches, and the same batches with the row id column
-// appended for the statement's work table. Row ids number the rows of
+// data file's batches as stored, and the same batches with the columns
+// presented as declared (smallint kept as int) and the row id column
+// appended, for the statement's work table. Row ids number the rows of
 // all files in order, so a row id names its file through starts.
 type rewriteInput struct {
 	files  [][]arrow.RecordBatch
@@ -45,7 +46,11 @@ func (s *Session) openRewrite(ctx, callerCtx context.Context, target *insertTarg
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
 	}
-	in, err := loadRewriteInput(ctx, rw)
+	all := make([]int, len(target.adapter.Columns()))
+	for i := range all {
+		all[i] = i
+	}
+	in, err := loadRewriteInput(ctx, rw, target.adapter.castColumns(all))
 	if err != nil {
 		rw.Close()
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
@@ -70,8 +75,10 @@ func (s *Session) finishRewrite(ctx context.Context, rw *storage.Rewrite, target
 	return nil
 }
 
-// loadRewriteInput reads every candidate file of rw.
-func loadRewriteInput(ctx context.Context, rw *storage.Rewrite) (*rewriteInput, error) {
+// loadRewriteInput reads every candidate file of rw; cast is the
+// columns' presented types where they differ from the stored ones (nil:
+// none does).
+func loadRewriteInput(ctx context.Context, rw *storage.Rewrite, cast []arrow.DataType) (*rewriteInput, error) {
 	in := &rewriteInput{}
 	for i := 0; i < rw.Files(); i++ {
 		batches, err := rw.ReadFile(ctx, i)
@@ -82,11 +89,27 @@ func loadRewriteInput(ctx context.Context, rw *storage.Rewrite) (*rewriteInput, 
 		in.files = append(in.files, batches)
 		in.starts = append(in.starts, in.total)
 		for _, b := range batches {
-			in.work = append(in.work, withRowIDs(b, in.total))
+			w, err := presentedBatch(ctx, b, cast)
+			if err != nil {
+				in.release()
+				return nil, err
+			}
+			in.work = append(in.work, withRowIDs(w, in.total))
+			w.Release()
 			in.total += b.NumRows()
 		}
 	}
 	return in, nil
+}
+
+// presentedBatch is b with its columns as the table presents them; the
+// caller releases it.
+func presentedBatch(ctx context.Context, b arrow.RecordBatch, cast []arrow.DataType) (arrow.RecordBatch, error) {
+	if cast == nil {
+		b.Retain()
+		return b, nil
+	}
+	return castBatch(ctx, b, cast)
 }
 
 // withRowIDs appends the row id column, numbering b's rows from first.

@@ -78,3 +78,23 @@ func TestUpdateRowPolicy(t *testing.T) {
 		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"1|a", "2|two", "3|c", "4|four"}, tag: "SELECT 4"},
 	})
 }
+
+// TestRewriteDeclaredTypes runs UPDATE and DELETE on a table whose
+// smallint columns Iceberg stores as int: the statement sees them as
+// smallint, as a SELECT does, and writes them back. Checked against
+// PostgreSQL 15.
+func TestRewriteDeclaredTypes(t *testing.T) {
+	s, _ := newWriteSession(t)
+	runDMLSteps(t, s, []dmlStep{
+		{sql: "CREATE TABLE w.sm (id smallint, v varchar(5))", tag: "CREATE TABLE"},
+		{sql: "INSERT INTO w.sm VALUES (1, 'a'), (2, 'b'), (3, 'c')", tag: "INSERT 0 3"},
+		{sql: "UPDATE w.sm SET v = 'z' WHERE v = 'a' RETURNING id, v", rows: []string{"1|z"}, tag: "UPDATE 1"},
+		{sql: "CREATE TABLE w.o2 (id int, x smallint)", tag: "CREATE TABLE"},
+		{sql: "INSERT INTO w.o2 VALUES (1, 5), (3, 6)", tag: "INSERT 0 2"},
+		{sql: "UPDATE w.sm SET v = 'y', id = sm.id + 10 FROM w.o2 WHERE sm.id = o2.id AND o2.x = 6 RETURNING sm.id, o2.x, sm.v",
+			rows: []string{"13|6|y"}, tag: "UPDATE 1"},
+		{sql: "DELETE FROM w.sm USING w.o2 WHERE sm.id = o2.id RETURNING sm.*, o2.x", rows: []string{"1|z|5"}, tag: "DELETE 1"},
+		{sql: "SELECT id, v FROM w.sm ORDER BY id", rows: []string{"2|b", "13|y"}, tag: "SELECT 2"},
+		{sql: "DELETE FROM w.sm WHERE id = 2 RETURNING *", rows: []string{"2|b"}, tag: "DELETE 1"},
+	})
+}
