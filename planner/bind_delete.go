@@ -8,7 +8,8 @@ import (
 
 // BindDelete binds DELETE FROM tbl [AS alias] [USING ...] [WHERE ...]
 // [RETURNING ...]: Matches yields the row id of every target row the
-// WHERE clause accepts, joined with the USING items as PostgreSQL does.
+// WHERE clause accepts, joined with the USING items as PostgreSQL does,
+// and with RETURNING the row and the USING items' values it reads.
 func (b *Binder) BindDelete(stmt *pg_query.DeleteStmt, tbl Table) (*RewritePlan, error) {
 	if stmt.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in DELETE is not supported yet")
@@ -28,11 +29,22 @@ func (b *Binder) BindDelete(stmt *pg_query.DeleteStmt, tbl Table) (*RewritePlan,
 	if err != nil {
 		return nil, err
 	}
-	plan := &RewritePlan{Table: tbl, Target: t.work, Prune: t.prune(pred)}
-	plan.Matches = b.rowIDProject(t, node, nil)
-	if plan.Returning, plan.Changed, err = b.bindRewriteReturning(t, stmt.ReturningList, stmt.Relation.Relname); err != nil {
+	ret, err := b.bindRewriteReturning(t, sc, stmt.ReturningList, stmt.Relation.Relname)
+	if err != nil {
 		return nil, err
 	}
+	plan := &RewritePlan{Table: tbl, Target: t.work, Prune: t.prune(pred)}
+	var image []Expr
+	if ret != nil {
+		// RETURNING reads the deleted rows as Matches found them.
+		for _, c := range t.sc.cols {
+			image = append(image, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		}
+		plan.Image = true
+	}
+	m := b.rowIDProject(t, node, image)
+	b.finishReturning(plan, m, ret)
+	plan.Matches = m
 	b.settleParams()
 	return plan, nil
 }

@@ -326,26 +326,46 @@ func baseTypeName(t types.T) string {
 // table stands for: exec hands it the rows once they are written.
 func (ins *insertBinding) bindReturning(list []*pg_query.Node, qualifier string) (Node, *WorkTable, error) {
 	b := ins.b
-	work := &WorkTable{Name: qualifier}
-	for i, c := range ins.tcols {
-		work.Cols = append(work.Cols, b.newColumn(c.Name, Column{Type: c.Type, Qualifier: qualifier, Nullable: c.Nullable,
-			TableOID: ins.tbl.OID(), AttNum: int16(i + 1)}))
-	}
+	work := &WorkTable{Name: qualifier, Cols: ins.rowColumns(qualifier)}
 	sc := &scope{cols: work.Cols}
 	targets, err := b.bindTargets(list, sc, &exprCtx{scope: sc, clause: "RETURNING"})
 	if err != nil {
 		return nil, nil, err
 	}
+	proj, err := b.returningProject(work, targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	return proj, work, nil
+}
+
+// rowColumns are the columns of a written row of the table, as
+// RETURNING names them: under qualifier, with the table's identity for
+// RowDescription.
+func (ins *insertBinding) rowColumns(qualifier string) []Column {
+	out := make([]Column, len(ins.tcols))
+	for i, c := range ins.tcols {
+		out[i] = ins.b.newColumn(c.Name, Column{Type: c.Type, Qualifier: qualifier, Nullable: c.Nullable,
+			TableOID: ins.tbl.OID(), AttNum: int16(i + 1)})
+	}
+	return out
+}
+
+// returningProject is RETURNING's output over work: each target as a
+// client sees it, an untyped literal as text, and a plain column with
+// its origin.
+func (b *Binder) returningProject(work *WorkTable, targets []target) (Node, error) {
 	proj := &Project{Input: work}
 	for _, t := range targets {
 		e := t.expr
+		var err error
 		if isUnknown(e) {
 			if e, err = b.cast(e, types.Text, 0); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		if e, err = b.presentable(e); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		col := Column{Type: e.Type(), Nullable: true}
 		if cr, ok := e.(*ColRef); ok {
@@ -358,7 +378,7 @@ func (ins *insertBinding) bindReturning(list []*pg_query.Node, qualifier string)
 		proj.Exprs = append(proj.Exprs, e)
 		proj.Cols = append(proj.Cols, b.newColumn(t.name, col))
 	}
-	return proj, work, nil
+	return proj, nil
 }
 
 // firstLocation is the parse location of the first of nodes that has

@@ -20,15 +20,22 @@ type RewritePlan struct {
 	Target *WorkTable
 	// Matches yields one row per target row the statement changes (an
 	// UPDATE ... FROM or DELETE ... USING target row may appear more than
-	// once: the first counts): the row id, then for UPDATE the new value of
-	// every table column in table order, each of the column's type.
-	Matches Node
+	// once: the first counts): the row id; then, with Image, a value of
+	// every table column in table order, each of the column's type: the
+	// new row of UPDATE, the row as it was for DELETE ... RETURNING; then
+	// Returned values of the other FROM items' columns (UPDATE's FROM,
+	// DELETE's USING) that RETURNING reads, from the row the target row
+	// was joined with; then, with Check, the row policy's verdict.
+	Matches  Node
+	Image    bool
+	Returned int
 	// Prune is the part of the WHERE clause (and the row policy) Iceberg
 	// can evaluate on file statistics: files it rules out hold no changed
 	// row. nil prunes nothing.
 	Prune iceberg.BooleanExpression
-	// Returning computes RETURNING over Changed: the deleted rows or the
-	// new row images. nil without RETURNING.
+	// Returning computes RETURNING over Changed: for each changed row its
+	// image and Returned values, as Matches yields them. nil without
+	// RETURNING.
 	Returning Node
 	Changed   *WorkTable
 	// Check says Matches ends with a boolean column that must be true for
@@ -159,14 +166,73 @@ func (t *rewriteTarget) prune(where Expr) iceberg.BooleanExpression {
 	return out
 }
 
-// bindRewriteReturning binds RETURNING over the changed rows, which a
-// work table of the table's columns stands for.
-func (b *Binder) bindRewriteReturning(t *rewriteTarget, list []*pg_query.Node, relname string) (Node, *WorkTable, error) {
+// rewriteReturning is the bound RETURNING of a DELETE or UPDATE.
+type rewriteReturning struct {
+	node Node
+	// work stands for the changed rows: the table's columns, then the
+	// other FROM items' columns RETURNING reads.
+	work *WorkTable
+	// returned reads those other columns from the joined rows, for
+	// Matches to carry.
+	returned []Expr
+}
+
+// bindRewriteReturning binds RETURNING over the changed rows. As in
+// PostgreSQL it sees the table's columns (the new values for UPDATE, the
+// old for DELETE) and the columns of the other FROM items (sc after the
+// target's columns) as they were in the row the target row was joined
+// with; * lists them all, the table's first. nil without RETURNING.
+func (b *Binder) bindRewriteReturning(t *rewriteTarget, sc *scope, list []*pg_query.Node, relname string) (*rewriteReturning, error) {
 	if len(list) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	ins := &insertBinding{b: b, tbl: t.tbl, tcols: t.tbl.Columns(), relname: relname}
-	return ins.bindReturning(list, t.qualifier)
+	rowCols := ins.rowColumns(t.qualifier)
+	others := sc.cols[len(t.sc.cols):]
+	copies := make([]Column, len(others))
+	rsc := &scope{cols: append([]Column(nil), rowCols...)}
+	for i, c := range others {
+		copies[i] = b.newColumn(c.Name, c)
+		rsc.cols = append(rsc.cols, copies[i])
+		if sc.hidden[c.ID] {
+			rsc.hide(copies[i].ID)
+		}
+	}
+	targets, err := b.bindTargets(list, rsc, &exprCtx{scope: rsc, clause: "RETURNING"})
+	if err != nil {
+		return nil, err
+	}
+	used := map[ColumnID]bool{}
+	for _, tg := range targets {
+		ExprColumns(tg.expr, used)
+	}
+	ret := &rewriteReturning{work: &WorkTable{Name: t.qualifier, Cols: rowCols}}
+	for i, c := range copies {
+		if used[c.ID] {
+			ret.work.Cols = append(ret.work.Cols, c)
+			ret.returned = append(ret.returned, &ColRef{ID: others[i].ID, Name: others[i].Name, Typ: others[i].Type})
+		}
+	}
+	if ret.node, err = b.returningProject(ret.work, targets); err != nil {
+		return nil, err
+	}
+	return ret, nil
+}
+
+// finishReturning completes plan with RETURNING: the changed rows'
+// images and the other FROM items' values RETURNING reads ride on m, the
+// Matches projection.
+func (b *Binder) finishReturning(plan *RewritePlan, m *Project, ret *rewriteReturning) {
+	if ret == nil {
+		return
+	}
+	for _, e := range ret.returned {
+		cr := e.(*ColRef)
+		m.Exprs = append(m.Exprs, e)
+		m.Cols = append(m.Cols, b.newColumn(cr.Name, Column{Type: cr.Typ, Nullable: true}))
+	}
+	plan.Returned = len(ret.returned)
+	plan.Returning, plan.Changed = ret.node, ret.work
 }
 
 // rowIDProject is the Matches projection: the target's row id first,

@@ -11,9 +11,10 @@ import (
 // [RETURNING ...] as PostgreSQL's transformUpdateStmt does: Matches
 // yields the row id and the new image of every target row the WHERE
 // clause accepts, each assigned value converted to its column's type by
-// assignment. defaults holds the DEFAULT expression of the columns that
-// have one, by column index. With a row policy, Matches ends with a
-// boolean column: whether the new image passes the policy (Check).
+// assignment, then the FROM items' values RETURNING reads. defaults
+// holds the DEFAULT expression of the columns that have one, by column
+// index. With a row policy, Matches ends with a boolean column: whether
+// the new image passes the policy (Check).
 func (b *Binder) BindUpdate(stmt *pg_query.UpdateStmt, tbl Table, defaults map[int]*pg_query.Node) (*RewritePlan, error) {
 	if stmt.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in UPDATE is not supported yet")
@@ -38,14 +39,17 @@ func (b *Binder) BindUpdate(stmt *pg_query.UpdateStmt, tbl Table, defaults map[i
 	if err != nil {
 		return nil, err
 	}
-	plan := &RewritePlan{Table: tbl, Target: t.work, Prune: t.prune(pred)}
-	plan.Matches = b.rowIDProject(t, node, images)
-	if t.policy != nil {
-		plan.Matches = b.withPolicyCheck(t, plan.Matches.(*Project))
-		plan.Check = true
-	}
-	if plan.Returning, plan.Changed, err = b.bindRewriteReturning(t, stmt.ReturningList, stmt.Relation.Relname); err != nil {
+	ret, err := b.bindRewriteReturning(t, sc, stmt.ReturningList, stmt.Relation.Relname)
+	if err != nil {
 		return nil, err
+	}
+	plan := &RewritePlan{Table: tbl, Target: t.work, Prune: t.prune(pred), Image: true}
+	m := b.rowIDProject(t, node, images)
+	b.finishReturning(plan, m, ret)
+	plan.Matches = m
+	if t.policy != nil {
+		plan.Matches = b.withPolicyCheck(t, m)
+		plan.Check = true
 	}
 	b.settleParams()
 	return plan, nil
@@ -110,17 +114,17 @@ func (b *Binder) bindSetClause(ins *insertBinding, t *rewriteTarget, sc *scope, 
 	return images, nil
 }
 
-// withPolicyCheck appends to Matches whether each new image passes the
-// row policy: PostgreSQL checks an updated row against the policy's
-// USING expression when it has no WITH CHECK, so an UPDATE cannot move
-// a row out of what its user may see.
+// withPolicyCheck appends to Matches whether each new image (the table's
+// columns after the row id) passes the row policy: PostgreSQL checks an
+// updated row against the policy's USING expression when it has no WITH
+// CHECK, so an UPDATE cannot move a row out of what its user may see.
 func (b *Binder) withPolicyCheck(t *rewriteTarget, m *Project) Node {
 	out := &Project{Input: m}
 	img := &scope{}
 	for i, c := range m.Cols {
 		out.Exprs = append(out.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
 		out.Cols = append(out.Cols, b.newColumn(c.Name, Column{Type: c.Type, Nullable: true}))
-		if i > 0 {
+		if i > 0 && i <= len(t.sc.cols) {
 			img.cols = append(img.cols, c)
 		}
 	}

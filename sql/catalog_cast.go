@@ -43,6 +43,12 @@ func (c *castStream) Next() (arrow.RecordBatch, error) {
 		return nil, err
 	}
 	defer b.Release()
+	return castBatch(c.ctx, b, c.cast)
+}
+
+// castBatch casts the columns of b that cast gives a type to (the
+// columns held in a wider Iceberg type) to that type.
+func castBatch(ctx context.Context, b arrow.RecordBatch, cast []arrow.DataType) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, b.NumCols())
 	fields := make([]arrow.Field, b.NumCols())
 	defer func() {
@@ -54,24 +60,24 @@ func (c *castStream) Next() (arrow.RecordBatch, error) {
 	}()
 	for i := range cols {
 		fields[i] = b.Schema().Field(i)
-		if c.cast[i] == nil {
+		if cast[i] == nil {
 			cols[i] = b.Column(i)
 			cols[i].Retain()
 			continue
 		}
 		var out arrow.Array
 		var err error
-		if c.cast[i].ID() == arrow.INT16 && b.Column(i).DataType().ID() == arrow.INT32 {
+		if cast[i].ID() == arrow.INT16 && b.Column(i).DataType().ID() == arrow.INT32 {
 			// A value out of range (another writer) is 22003, not a wrapped number.
 			out, err = narrowToInt2(b.Column(i))
 		} else {
-			out, err = compute.CastToType(c.ctx, b.Column(i), c.cast[i])
+			out, err = compute.CastToType(ctx, b.Column(i), cast[i])
 		}
 		if err != nil {
-			return nil, fmt.Errorf("cast column %q to %s: %w", fields[i].Name, c.cast[i], err)
+			return nil, fmt.Errorf("cast column %q to %s: %w", fields[i].Name, cast[i], err)
 		}
 		cols[i] = out
-		fields[i].Type = c.cast[i]
+		fields[i].Type = cast[i]
 	}
 	md := b.Schema().Metadata()
 	return array.NewRecordBatch(arrow.NewSchema(fields, &md), cols, b.NumRows()), nil

@@ -161,11 +161,16 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			return tableComment(index, a, int(a[1].(int64)))
 		})
 	case "pg_get_expr":
-		// SQE has no stored expressions (defaults, index predicates) yet.
+		// The stored expressions are column defaults (pg_attrdef.adbin).
 		if len(args) == 3 {
-			return fn([]types.T{types.PgNodeTree, types.OID, types.Bool}, types.Text, func(a []any) (any, error) { return a[0], nil })
+			return fn([]types.T{types.PgNodeTree, types.OID, types.Bool}, types.Text, func(a []any) (any, error) {
+				if a[2] == nil {
+					return nil, nil
+				}
+				return storedExprText(a, a[2].(bool))
+			})
 		}
-		return fn([]types.T{types.PgNodeTree, types.OID}, types.Text, func(a []any) (any, error) { return a[0], nil })
+		return fn([]types.T{types.PgNodeTree, types.OID}, types.Text, func(a []any) (any, error) { return storedExprText(a, false) })
 	case "pg_get_function_result":
 		return fn([]types.T{types.OID}, types.Text, func(a []any) (any, error) {
 			oid, ok := oidArg(a)

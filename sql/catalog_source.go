@@ -92,6 +92,7 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 			Columns: a.Columns(), RowEstimate: a.RowEstimate(),
 		}
 		addComments(&info, t)
+		c.addDefaults(ctx, &info, t)
 		out = append(out, info)
 	}
 	views, err := c.views(ctx, cat, namespace)

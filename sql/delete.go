@@ -29,7 +29,9 @@ func (s *Session) bindDelete(ctx context.Context, stmt *pg_query.DeleteStmt, que
 // runDelete runs DELETE copy on write: the data files that may hold
 // matching rows are read, the statement picks the rows to delete, and
 // every file that loses a row is replaced by one without it, all in one
-// snapshot. Files without a matching row stay as they are.
+// snapshot. Files without a matching row stay as they are. RETURNING
+// reads the deleted rows, with the USING items' values, as the
+// statement picked them.
 func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, query string, params *planner.Params) (Result, error) {
 	s.markQueried()
 	plan, target, err := s.bindDelete(ctx, stmt, query, params)
@@ -49,15 +51,8 @@ func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, quer
 	}
 	defer m.release()
 	tag := "DELETE " + strconv.FormatInt(m.count, 10)
-	var deleted []arrow.RecordBatch
-	if plan.Returning != nil {
-		if deleted, err = matchedRows(ctx, in, m); err != nil {
-			return nil, err
-		}
-	}
 	rewrites, err := fileRewrites(ctx, in, m)
 	if err != nil {
-		releaseBatches(deleted)
 		return nil, err
 	}
 	err = s.finishRewrite(callerCtx, rw, target, rewrites, nil)
@@ -65,9 +60,10 @@ func (s *Session) runDelete(ctx context.Context, stmt *pg_query.DeleteStmt, quer
 		releaseBatches(fr.Keep)
 	}
 	if err != nil {
-		releaseBatches(deleted)
 		return nil, fmt.Errorf("delete from %s: %w", target.relname, err)
 	}
+	deleted := m.returned
+	m.returned = nil
 	return s.rewriteResult(ctx, callerCtx, plan, tag, deleted)
 }
 

@@ -18,8 +18,9 @@ import (
 )
 
 // rewriteInput is the target rows of a DELETE or UPDATE: every candidate
-// data file's batches, and the same batches with the row id column
-// appended for the statement's work table. Row ids number the rows of
+// data file's batches as stored, and the same batches with the columns
+// presented as declared (smallint kept as int) and the row id column
+// appended, for the statement's work table. Row ids number the rows of
 // all files in order, so a row id names its file through starts.
 type rewriteInput struct {
 	files  [][]arrow.RecordBatch
@@ -45,7 +46,11 @@ func (s *Session) openRewrite(ctx, callerCtx context.Context, target *insertTarg
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
 	}
-	in, err := loadRewriteInput(ctx, rw)
+	all := make([]int, len(target.adapter.Columns()))
+	for i := range all {
+		all[i] = i
+	}
+	in, err := loadRewriteInput(ctx, rw, target.adapter.castColumns(all))
 	if err != nil {
 		rw.Close()
 		return nil, nil, fmt.Errorf("%s %s: %w", verb, target.relname, err)
@@ -70,8 +75,10 @@ func (s *Session) finishRewrite(ctx context.Context, rw *storage.Rewrite, target
 	return nil
 }
 
-// loadRewriteInput reads every candidate file of rw.
-func loadRewriteInput(ctx context.Context, rw *storage.Rewrite) (*rewriteInput, error) {
+// loadRewriteInput reads every candidate file of rw; cast is the
+// columns' presented types where they differ from the stored ones (nil:
+// none does).
+func loadRewriteInput(ctx context.Context, rw *storage.Rewrite, cast []arrow.DataType) (*rewriteInput, error) {
 	in := &rewriteInput{}
 	for i := 0; i < rw.Files(); i++ {
 		batches, err := rw.ReadFile(ctx, i)
@@ -82,11 +89,27 @@ func loadRewriteInput(ctx context.Context, rw *storage.Rewrite) (*rewriteInput, 
 		in.files = append(in.files, batches)
 		in.starts = append(in.starts, in.total)
 		for _, b := range batches {
-			in.work = append(in.work, withRowIDs(b, in.total))
+			w, err := presentedBatch(ctx, b, cast)
+			if err != nil {
+				in.release()
+				return nil, err
+			}
+			in.work = append(in.work, withRowIDs(w, in.total))
+			w.Release()
 			in.total += b.NumRows()
 		}
 	}
 	return in, nil
+}
+
+// presentedBatch is b with its columns as the table presents them; the
+// caller releases it.
+func presentedBatch(ctx context.Context, b arrow.RecordBatch, cast []arrow.DataType) (arrow.RecordBatch, error) {
+	if cast == nil {
+		b.Retain()
+		return b, nil
+	}
+	return castBatch(ctx, b, cast)
 }
 
 // withRowIDs appends the row id column, numbering b's rows from first.
@@ -129,18 +152,22 @@ type rewriteMatches struct {
 	// images are the new row images (table columns), one per matched
 	// row, for UPDATE.
 	images []arrow.RecordBatch
+	// returned are the changed rows as RETURNING reads them (its
+	// Changed work table): the image, then the other FROM items' values.
+	returned []arrow.RecordBatch
 }
 
 func (m *rewriteMatches) release() {
-	for _, b := range m.images {
-		b.Release()
-	}
-	m.images = nil
+	releaseBatches(m.images)
+	releaseBatches(m.returned)
+	m.images, m.returned = nil, nil
 }
 
 // runMatches runs plan.Matches over in. A target row matched more than
-// once counts once, with its first new image, as in PostgreSQL. A new
-// image the row policy rejects fails the statement (plan.Check).
+// once counts once, with its first image, as in PostgreSQL. A new
+// image the row policy rejects fails the statement (plan.Check). images
+// keeps the new images to write (UPDATE); with RETURNING the changed
+// rows are kept as it reads them.
 func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.RewritePlan, in *rewriteInput, images bool, relname string) (*rewriteMatches, error) {
 	workCtx := exec.WithWorkTableRows(callerCtx, plan.Target, in.work)
 	res, err := newRowsResult(ctx, workCtx, planner.Optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
@@ -148,6 +175,11 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 		return nil, err
 	}
 	defer res.Close()
+	width := 0
+	if plan.Image {
+		width = len(plan.Table.Columns())
+	}
+	keepRows := images || plan.Returning != nil
 	m := &rewriteMatches{matched: make([]bool, in.total)}
 	for {
 		b, err := res.Next(ctx)
@@ -171,7 +203,7 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 		}
 		ids := b.Column(0).(*array.Int64)
 		var keep *array.BooleanBuilder
-		if images {
+		if keepRows {
 			keep = array.NewBooleanBuilder(memory.DefaultAllocator)
 		}
 		for i := 0; i < ids.Len(); i++ {
@@ -186,17 +218,43 @@ func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.Rewri
 			}
 		}
 		if keep != nil {
-			img, err := newImages(ctx, b, keep.NewBooleanArray(), plan.Check)
+			rows, err := firstMatches(ctx, b, keep.NewBooleanArray(), 1+width+plan.Returned)
 			keep.Release()
 			if err != nil {
 				b.Release()
 				m.release()
 				return nil, err
 			}
-			m.images = append(m.images, img)
+			if images {
+				m.images = append(m.images, batchColumns(rows, 0, width))
+			}
+			if plan.Returning != nil {
+				rows.Retain()
+				m.returned = append(m.returned, rows)
+			}
+			rows.Release()
 		}
 		b.Release()
 	}
+}
+
+// firstMatches keeps the rows of a Matches batch that mask selects, with
+// the columns after the row id up to end: the image and the values
+// RETURNING reads.
+func firstMatches(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, end int) (arrow.RecordBatch, error) {
+	defer mask.Release()
+	cols := batchColumns(b, 1, end)
+	defer cols.Release()
+	out, err := compute.FilterRecordBatch(ctx, cols, mask, compute.DefaultFilterOptions())
+	if err != nil {
+		return nil, fmt.Errorf("select changed rows: %w", err)
+	}
+	return out, nil
+}
+
+// batchColumns is b's columns from through to-1, sharing their data.
+func batchColumns(b arrow.RecordBatch, from, to int) arrow.RecordBatch {
+	return array.NewRecordBatch(arrow.NewSchema(b.Schema().Fields()[from:to], nil), b.Columns()[from:to], b.NumRows())
 }
 
 // checkPolicy fails unless the last column of a Matches batch, the row
@@ -303,36 +361,6 @@ func keptRows(ctx context.Context, b arrow.RecordBatch, matched []bool) (arrow.R
 	out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
 	if err != nil {
 		return nil, fmt.Errorf("select kept rows: %w", err)
-	}
-	return out, nil
-}
-
-// matchedRows is the matched target rows as batches of the table's
-// columns, for DELETE's RETURNING.
-func matchedRows(ctx context.Context, in *rewriteInput, m *rewriteMatches) ([]arrow.RecordBatch, error) {
-	var out []arrow.RecordBatch
-	row := int64(0)
-	for _, batches := range in.files {
-		for _, b := range batches {
-			n := b.NumRows()
-			sel := m.matched[row : row+n]
-			row += n
-			if !anyMatched(sel) {
-				continue
-			}
-			inv := make([]bool, len(sel))
-			for i, v := range sel {
-				inv[i] = !v
-			}
-			rows, err := keptRows(ctx, b, inv)
-			if err != nil {
-				for _, o := range out {
-					o.Release()
-				}
-				return nil, err
-			}
-			out = append(out, rows)
-		}
 	}
 	return out, nil
 }

@@ -74,12 +74,11 @@ func (s *Session) runUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, quer
 	})
 	defer rdr.Release()
 	defer func() { releaseBatches(images) }()
-	rdr.keep = plan.Returning != nil
-	defer rdr.releaseKept()
 	if err := s.finishRewrite(callerCtx, rw, target, rewrites, rdr); err != nil {
 		return nil, fmt.Errorf("update %s: %w", target.relname, err)
 	}
-	kept := rdr.kept
-	rdr.kept = nil
-	return s.rewriteResult(ctx, callerCtx, plan, tag, kept)
+	// RETURNING reads the new rows, with the FROM items' values.
+	changed := m.returned
+	m.returned = nil
+	return s.rewriteResult(ctx, callerCtx, plan, tag, changed)
 }

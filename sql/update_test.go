@@ -23,6 +23,12 @@ func TestUpdate(t *testing.T) {
 			rows: []string{"3|7|2024-02-29"}, tag: "UPDATE 1"},
 		{sql: "UPDATE w.items i SET t = o.tag FROM w.other o WHERE i.id = o.id AND o.tag <> 'y' RETURNING i.id, i.t",
 			rows: []string{"1|z", "4|x"}, tag: "UPDATE 2", unordered: true},
+		// RETURNING reads the FROM items' row each target row was joined
+		// with; * lists the table's columns, then theirs.
+		{sql: "UPDATE w.items i SET k = i.k FROM w.other o WHERE i.id = o.id AND o.tag = 'z' RETURNING *",
+			rows: []string{"1|NULL|z|NULL|NULL|1|1|z"}, tag: "UPDATE 1"},
+		{sql: "UPDATE w.items i SET k = i.k FROM w.other o WHERE i.id = o.id RETURNING id", code: pgerror.AmbiguousColumn,
+			msg: `column reference "id" is ambiguous`},
 		{sql: "UPDATE w.items SET (k, f) = (k * 2, 1.5) WHERE id = 5 RETURNING k, f", rows: []string{"0|1.5"}, tag: "UPDATE 1"},
 		{sql: "UPDATE w.items SET k = '11' WHERE id = 5 RETURNING k", rows: []string{"11"}, tag: "UPDATE 1"},
 		{sql: "UPDATE w.items SET k = 2.5 WHERE id = 5 RETURNING k", rows: []string{"3"}, tag: "UPDATE 1"},
@@ -53,14 +59,42 @@ func TestUpdateRowPolicy(t *testing.T) {
 	s, cat := newWriteSession(t)
 	runDMLSteps(t, s, []dmlStep{
 		{sql: "INSERT INTO w.items (id, t) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')", tag: "INSERT 0 4"},
+		{sql: "CREATE TABLE w.other (id bigint, tag text)", tag: "CREATE TABLE"},
+		{sql: "INSERT INTO w.other VALUES (1, 'one'), (2, 'two'), (4, 'four')", tag: "INSERT 0 3"},
 	})
 	bob := policySession(t, cat, rowPolicy{filter: "id % 2 = 0"})
 	runDMLSteps(t, bob, []dmlStep{
 		{sql: "UPDATE w.items SET t = 'x' RETURNING id", rows: []string{"2", "4"}, tag: "UPDATE 2", unordered: true},
 		{sql: "UPDATE w.items SET id = id + 1 WHERE id = 2", code: pgerror.InsufficientPrivilege,
 			msg: `new row violates row-level security policy for table "items"`},
+		// The policy judges the new row, not the FROM items' values that
+		// RETURNING carries beside it.
+		{sql: "UPDATE w.items i SET t = o.tag FROM w.other o WHERE i.id = o.id RETURNING o.id, i.t, o.tag",
+			rows: []string{"2|two|two", "4|four|four"}, tag: "UPDATE 2", unordered: true},
+		{sql: "UPDATE w.items i SET id = o.id + 1 FROM w.other o WHERE i.id = o.id RETURNING o.tag", code: pgerror.InsufficientPrivilege,
+			msg: `new row violates row-level security policy for table "items"`},
 	})
 	runDMLSteps(t, s, []dmlStep{
-		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"1|a", "2|x", "3|c", "4|x"}, tag: "SELECT 4"},
+		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"1|a", "2|two", "3|c", "4|four"}, tag: "SELECT 4"},
+	})
+}
+
+// TestRewriteDeclaredTypes runs UPDATE and DELETE on a table whose
+// smallint columns Iceberg stores as int: the statement sees them as
+// smallint, as a SELECT does, and writes them back. Checked against
+// PostgreSQL 15.
+func TestRewriteDeclaredTypes(t *testing.T) {
+	s, _ := newWriteSession(t)
+	runDMLSteps(t, s, []dmlStep{
+		{sql: "CREATE TABLE w.sm (id smallint, v varchar(5))", tag: "CREATE TABLE"},
+		{sql: "INSERT INTO w.sm VALUES (1, 'a'), (2, 'b'), (3, 'c')", tag: "INSERT 0 3"},
+		{sql: "UPDATE w.sm SET v = 'z' WHERE v = 'a' RETURNING id, v", rows: []string{"1|z"}, tag: "UPDATE 1"},
+		{sql: "CREATE TABLE w.o2 (id int, x smallint)", tag: "CREATE TABLE"},
+		{sql: "INSERT INTO w.o2 VALUES (1, 5), (3, 6)", tag: "INSERT 0 2"},
+		{sql: "UPDATE w.sm SET v = 'y', id = sm.id + 10 FROM w.o2 WHERE sm.id = o2.id AND o2.x = 6 RETURNING sm.id, o2.x, sm.v",
+			rows: []string{"13|6|y"}, tag: "UPDATE 1"},
+		{sql: "DELETE FROM w.sm USING w.o2 WHERE sm.id = o2.id RETURNING sm.*, o2.x", rows: []string{"1|z|5"}, tag: "DELETE 1"},
+		{sql: "SELECT id, v FROM w.sm ORDER BY id", rows: []string{"2|b", "13|y"}, tag: "SELECT 2"},
+		{sql: "DELETE FROM w.sm WHERE id = 2 RETURNING *", rows: []string{"2|b"}, tag: "DELETE 1"},
 	})
 }

@@ -32,7 +32,7 @@ func attributeRows(ctx context.Context, src Source) ([]row, error) {
 				"attstattarget": int32(-1), "attlen": c.Type.Len(), "attnum": int16(i + 1),
 				"attndims": ndims, "attcacheoff": int32(-1), "atttypmod": c.Type.Typmod(),
 				"attbyval": tr["typbyval"], "attalign": tr["typalign"], "attstorage": tr["typstorage"],
-				"attcompression": "", "attnotnull": !c.Nullable, "atthasdef": false,
+				"attcompression": "", "attnotnull": !c.Nullable, "atthasdef": r.defaultOf(i) != "",
 				"atthasmissing": false, "attidentity": "", "attgenerated": "",
 				"attisdropped": false, "attislocal": true, "attinhcount": int32(0),
 				"attcollation": collationOf(tr),
@@ -82,6 +82,9 @@ func infoColumnsRows(ctx context.Context, src Source) ([]row, error) {
 			}
 			for k, v := range typeFacts(c.Type) {
 				ro[k] = v
+			}
+			if ro["column_default"], err = columnDefault(r.defaultOf(i)); err != nil {
+				return nil, err
 			}
 			out = append(out, ro)
 		}

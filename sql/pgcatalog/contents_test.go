@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgcatalog/nodetree"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -20,12 +22,15 @@ type fakeSource struct {
 	super  bool
 }
 
+// regionDefault is orders.region's DEFAULT 'EU' as adbin holds it.
+var regionDefault = nodetree.Default("'EU'", types.Text, nodetree.Env{Zone: time.UTC}).Encode()
+
 var fakeTables = map[string][]TableInfo{
 	"acdemo": {{Namespace: "acdemo", Name: "orders", OID: 20001, RowEstimate: 3, Columns: []planner.TableColumn{
 		{Name: "id", Type: types.Int8},
 		{Name: "region", Type: types.Text, Nullable: true},
 		{Name: "amount", Type: types.Numeric(12, 2), Nullable: true},
-	}}},
+	}, Defaults: []string{"", regionDefault}}},
 	"hr": {{Namespace: "hr", Name: "salaries", OID: 20002, RowEstimate: 7, Columns: []planner.TableColumn{
 		{Name: "name", Type: types.VarcharN(40), Nullable: true},
 		{Name: "paid_on", Type: types.Date, Nullable: true},
@@ -165,6 +170,11 @@ func TestContents(t *testing.T) {
 		{"atttypid", "pg_catalog", "pg_attribute", "atttypid", "attrelid", ordersOID, []string{"20", "25", "1700"}},
 		{"atttypmod", "pg_catalog", "pg_attribute", "atttypmod", "attrelid", ordersOID, []string{"-1", "-1", "786438"}},
 		{"attnotnull", "pg_catalog", "pg_attribute", "attnotnull", "attrelid", ordersOID, []string{"true", "false", "false"}},
+		{"atthasdef", "pg_catalog", "pg_attribute", "atthasdef", "attrelid", ordersOID, []string{"false", "true", "false"}},
+		{"attrdef column", "pg_catalog", "pg_attrdef", "adnum", "adrelid", ordersOID, []string{"2"}},
+		{"attrdef oid", "pg_catalog", "pg_attrdef", "oid", "adrelid", ordersOID, []string{fmt.Sprint(attrdefOID(20001, 2))}},
+		{"attrdef expression", "pg_catalog", "pg_attrdef", "adbin", "adrelid", ordersOID, []string{regionDefault}},
+		{"column default", "information_schema", "columns", "column_default", "table_name", "orders", []string{"NULL", "'EU'::text", "NULL"}},
 		{"info tables", "information_schema", "tables", "table_name", "table_schema", "acdemo", []string{"orders"}},
 		{"info columns", "information_schema", "columns", "data_type", "table_name", "orders", []string{"bigint", "text", "numeric"}},
 		{"info columns precision", "information_schema", "columns", "numeric_precision", "table_name", "orders", []string{"64", "NULL", "12"}},

@@ -26,6 +26,16 @@ type relInfo struct {
 	user        bool // a stored table rather than a catalog relation
 	// definition is a view's query, as pg_get_viewdef shows it.
 	definition string
+	// defaults are the columns' adbin texts by position (TableInfo).
+	defaults []string
+}
+
+// defaultOf is the adbin text of column i's DEFAULT, "" for none.
+func (r relInfo) defaultOf(i int) string {
+	if i < len(r.defaults) {
+		return r.defaults[i]
+	}
+	return ""
 }
 
 // visibleNamespaces lists the system namespaces and then the caller's,
@@ -73,7 +83,7 @@ func userTables(ctx context.Context, src Source) ([]relInfo, error) {
 			out = append(out, relInfo{
 				namespace: ns, name: t.Name, oid: t.OID, kind: kind,
 				columns: t.Columns, rowEstimate: t.RowEstimate, user: true,
-				definition: t.Definition,
+				definition: t.Definition, defaults: t.Defaults,
 			})
 		}
 	}

@@ -6,6 +6,7 @@ var rowFuncs = map[string]rowFunc{
 	"pg_catalog.pg_namespace":        namespaceRows,
 	"pg_catalog.pg_class":            classRows,
 	"pg_catalog.pg_attribute":        attributeRows,
+	"pg_catalog.pg_attrdef":          attrdefRows,
 	"pg_catalog.pg_type":             fixedRows(builtinTypes),
 	"pg_catalog.pg_proc":             fixedRows(builtinProcs),
 	"pg_catalog.pg_am":               fixedRows(builtinAccessMethods),

@@ -38,6 +38,10 @@ type TableInfo struct {
 	// ColumnComments are the columns' comments by position, "" for none;
 	// shorter than Columns when the last ones have none.
 	ColumnComments []string
+	// Defaults are the columns' DEFAULT expressions by position as
+	// pg_attrdef.adbin holds them (package nodetree), "" for none;
+	// shorter than Columns when the last ones have none.
+	Defaults []string
 	// View marks a view (relkind 'v'); Definition is then its query as
 	// pg_get_viewdef shows it.
 	View       bool
