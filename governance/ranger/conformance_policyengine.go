@@ -1,0 +1,350 @@
+package ranger
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Ranger's policy-engine test files (agents-common/src/test/resources/
+// policyengine) and how its TestPolicyEngine harness reads them.
+
+type policyEngineFile struct {
+	ServiceName   string              `json:"serviceName"`
+	ServiceDef    *ServiceDef         `json:"serviceDef"`
+	Policies      []Policy            `json:"policies"`
+	TagPolicyInfo *tagPolicyInfo      `json:"tagPolicyInfo"`
+	UserRoles     map[string][]string `json:"userRoles"`
+	GroupRoles    map[string][]string `json:"groupRoles"`
+	RoleRoles     map[string][]string `json:"roleRoles"`
+	SuperUsers    []string            `json:"superUsers"`
+	SuperGroups   []string            `json:"superGroups"`
+	Tests         []policyEngineTest  `json:"tests"`
+}
+
+type tagPolicyInfo struct {
+	ServiceName string      `json:"serviceName"`
+	ServiceDef  *ServiceDef `json:"serviceDef"`
+	TagPolicies []Policy    `json:"tagPolicies"`
+}
+
+type policyEngineTest struct {
+	Name            string                       `json:"name"`
+	Request         testRequest                  `json:"request"`
+	Result          *testAccessResult            `json:"result"`
+	DataMaskResult  *testInfoResult              `json:"dataMaskResult"`
+	RowFilterResult *testInfoResult              `json:"rowFilterResult"`
+	UserAttributes  map[string]map[string]string `json:"userAttributes"`
+}
+
+type testRequest struct {
+	Resource struct {
+		Elements  map[string]stringOrList `json:"elements"`
+		OwnerUser string                  `json:"ownerUser"`
+	} `json:"resource"`
+	AccessType string                     `json:"accessType"`
+	User       string                     `json:"user"`
+	UserGroups []string                   `json:"userGroups"`
+	UserRoles  []string                   `json:"userRoles"`
+	AccessTime string                     `json:"accessTime"`
+	Context    map[string]json.RawMessage `json:"context"`
+}
+
+type testAccessResult struct {
+	IsAllowed bool `json:"isAllowed"`
+	IsAudited bool `json:"isAudited"`
+}
+
+// testInfoResult is an expected mask or row filter: Ranger's result keeps
+// them in additionalInfo (maskType, maskCondition, maskedValue, filterExpr).
+// Many files write "maskValue", a key Ranger does not read: their expected
+// maskedValue is null, and so it is here.
+type testInfoResult struct {
+	AdditionalInfo map[string]*string `json:"additionalInfo"`
+	PolicyID       *int64             `json:"policyId"`
+}
+
+func (r *testInfoResult) info(key string) string {
+	if v := r.AdditionalInfo[key]; v != nil {
+		return *v
+	}
+	return ""
+}
+
+func (r *testInfoResult) policyID() int64 {
+	if r.PolicyID == nil {
+		return -1
+	}
+	return *r.PolicyID
+}
+
+// stringOrList is a resource element: one value or a list of values.
+type stringOrList []string
+
+func (s *stringOrList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = stringOrList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*s = many
+	return nil
+}
+
+func runPolicyEngineFile(root, path string, data []byte, fr *FileReport) {
+	var f policyEngineFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		fr.skip("#0 (file)", "cannot read the file: %v", err)
+		return
+	}
+	ev, err := newPolicyEngineEvaluator(root, path, &f)
+	if err != nil {
+		for i, t := range f.Tests {
+			fr.skip(testLabel(i, t.Name), "evaluator not built: %v", err)
+		}
+		return
+	}
+	for i := range f.Tests {
+		t := &f.Tests[i]
+		label := testLabel(i, t.Name)
+		req, err := t.request()
+		if err != nil {
+			fr.skip(label, "request: %v", err)
+			continue
+		}
+		if problems := checkPolicyEngineTest(ev, t, req); len(problems) > 0 {
+			fr.fail(label, "%s", strings.Join(problems, "; "))
+			continue
+		}
+		fr.pass()
+	}
+}
+
+// newPolicyEngineEvaluator builds the evaluator a test file describes: its
+// policies, tag policies, roles (userRoles, groupRoles, roleRoles as the
+// harness turns them into a roles download) and, when the tag service
+// defines a file-based tag enricher, the tags of its ServiceTags file.
+func newPolicyEngineEvaluator(root, path string, f *policyEngineFile) (*Evaluator, error) {
+	if f.ServiceDef == nil {
+		return nil, fmt.Errorf("no serviceDef")
+	}
+	cfg := Config{
+		ServiceDef:  f.ServiceDef,
+		Policies:    f.Policies,
+		Roles:       harnessRoles(f),
+		SuperUsers:  f.SuperUsers,
+		SuperGroups: f.SuperGroups,
+	}
+	if f.TagPolicyInfo != nil {
+		cfg.TagServiceDef = f.TagPolicyInfo.ServiceDef
+		cfg.TagPolicies = f.TagPolicyInfo.TagPolicies
+		if cfg.TagServiceDef != nil {
+			for _, ce := range cfg.TagServiceDef.ContextEnrichers {
+				name := ce.EnricherOptions["serviceTagsFileName"]
+				if name == "" {
+					continue
+				}
+				st, err := loadServiceTags(root, path, name)
+				if err != nil {
+					return nil, err
+				}
+				cfg.ServiceTags = st
+			}
+		}
+	}
+	return New(cfg)
+}
+
+// loadServiceTags reads a tag enricher's ServiceTags file. Ranger names it
+// as a class-path resource ("/policyengine/x.json"); it is looked for under
+// the directory run, then next to the test file.
+func loadServiceTags(root, testPath, name string) (*ServiceTags, error) {
+	candidates := []string{
+		filepath.Join(root, filepath.FromSlash(name)),
+		filepath.Join(filepath.Dir(testPath), filepath.Base(name)),
+		filepath.Join(root, filepath.Base(name)),
+	}
+	for _, c := range candidates {
+		data, err := os.ReadFile(c)
+		if err != nil {
+			continue
+		}
+		var st ServiceTags
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, fmt.Errorf("service tags file %s: %w", name, err)
+		}
+		return &st, nil
+	}
+	return nil, fmt.Errorf("service tags file %s not found", name)
+}
+
+func harnessRoles(f *policyEngineFile) *Roles {
+	members := map[string]*Role{}
+	role := func(name string) *Role {
+		if r, ok := members[name]; ok {
+			return r
+		}
+		r := &Role{Name: name}
+		members[name] = r
+		return r
+	}
+	for user, roles := range f.UserRoles {
+		for _, r := range roles {
+			role(r).Users = append(role(r).Users, RoleMember{Name: user})
+		}
+	}
+	for group, roles := range f.GroupRoles {
+		for _, r := range roles {
+			role(r).Groups = append(role(r).Groups, RoleMember{Name: group})
+		}
+	}
+	for member, roles := range f.RoleRoles {
+		for _, r := range roles {
+			role(r).Roles = append(role(r).Roles, RoleMember{Name: member})
+		}
+	}
+	out := &Roles{}
+	for _, name := range keysOf(members) {
+		out.RangerRoles = append(out.RangerRoles, *members[name])
+	}
+	sort.Slice(out.RangerRoles, func(i, j int) bool { return out.RangerRoles[i].Name < out.RangerRoles[j].Name })
+	return out
+}
+
+// request turns a test request into a Request. As in the harness, a TAGS
+// entry in the context (even empty) replaces the tag store, and
+// REQUESTED_RESOURCES is read only when there is no TAGS entry.
+func (t *policyEngineTest) request() (*Request, error) {
+	tr := &t.Request
+	req := &Request{
+		Resource:       Resource{},
+		AccessType:     tr.AccessType,
+		User:           tr.User,
+		Groups:         tr.UserGroups,
+		Roles:          tr.UserRoles,
+		Owner:          tr.Resource.OwnerUser,
+		UserAttributes: t.UserAttributes[tr.User],
+	}
+	for k, v := range tr.Resource.Elements {
+		req.Resource[k] = v
+	}
+	if tr.AccessTime != "" {
+		at, err := time.Parse(time.RFC3339, tr.AccessTime)
+		if err != nil {
+			return nil, fmt.Errorf("accessTime %q: %w", tr.AccessTime, err)
+		}
+		req.AccessTime = at
+	}
+	ctx := tr.Context
+	if raw, ok := ctx["TAGS"]; ok {
+		req.TagsGiven = true
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("context TAGS: %w", err)
+		}
+		if s != "" {
+			if err := json.Unmarshal([]byte(s), &req.Tags); err != nil {
+				return nil, fmt.Errorf("context TAGS: %w", err)
+			}
+		}
+	} else if raw, ok := ctx["REQUESTED_RESOURCES"]; ok {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("context REQUESTED_RESOURCES: %w", err)
+		}
+		var rr struct {
+			RequestedResources []struct {
+				Elements map[string]stringOrList `json:"elements"`
+			} `json:"requestedResources"`
+		}
+		if err := json.Unmarshal([]byte(s), &rr); err != nil {
+			return nil, fmt.Errorf("context REQUESTED_RESOURCES: %w", err)
+		}
+		for _, r := range rr.RequestedResources {
+			res := Resource{}
+			for k, v := range r.Elements {
+				res[k] = v
+			}
+			req.RequestedResources = append(req.RequestedResources, res)
+		}
+	}
+	if raw, ok := ctx["ACCESSTYPES"]; ok {
+		if err := json.Unmarshal(raw, &req.AccessTypes); err != nil {
+			return nil, fmt.Errorf("context ACCESSTYPES: %w", err)
+		}
+		if raw, ok := ctx["ISANYACCESS"]; ok {
+			if err := json.Unmarshal(raw, &req.AnyOf); err != nil {
+				return nil, fmt.Errorf("context ISANYACCESS: %w", err)
+			}
+		}
+	}
+	return req, nil
+}
+
+// checkPolicyEngineTest evaluates each expected result of a test as
+// TestPolicyEngine checks it: access compares isAllowed and isAudited;
+// masks compare maskType, maskCondition, maskedValue and policyId; row
+// filters compare filterExpr and policyId. It returns the mismatches.
+func checkPolicyEngineTest(ev *Evaluator, t *policyEngineTest, req *Request) []string {
+	var problems []string
+	mismatch := func(what string, want, got any) {
+		problems = append(problems, fmt.Sprintf("%s: want %v, got %v", what, want, got))
+	}
+	if want := t.Result; want != nil {
+		got := ev.IsAccessAllowed(req)
+		if got.Allowed != want.IsAllowed {
+			mismatch("isAllowed", want.IsAllowed, got.Allowed)
+		}
+		if got.Audited != want.IsAudited {
+			mismatch("isAudited", want.IsAudited, got.Audited)
+		}
+	}
+	if want := t.DataMaskResult; want != nil {
+		got, err := ev.EvalDataMask(req)
+		if err != nil {
+			problems = append(problems, "data mask: "+err.Error())
+		} else {
+			if w := want.info("maskType"); got.MaskType != w {
+				mismatch("maskType", quoted(w), quoted(got.MaskType))
+			}
+			if w := want.info("maskCondition"); got.ConditionExpr != w {
+				mismatch("maskCondition", quoted(w), quoted(got.ConditionExpr))
+			}
+			if w := want.info("maskedValue"); got.ValueExpr != w {
+				mismatch("maskedValue", quoted(w), quoted(got.ValueExpr))
+			}
+			if w := want.policyID(); got.PolicyID != w {
+				mismatch("data mask policyId", w, got.PolicyID)
+			}
+		}
+	}
+	if want := t.RowFilterResult; want != nil {
+		got, err := ev.EvalRowFilter(req)
+		if err != nil {
+			problems = append(problems, "row filter: "+err.Error())
+		} else {
+			if w := want.info("filterExpr"); got.FilterExpr != w {
+				mismatch("filterExpr", quoted(w), quoted(got.FilterExpr))
+			}
+			if w := want.policyID(); got.PolicyID != w {
+				mismatch("row filter policyId", w, got.PolicyID)
+			}
+		}
+	}
+	return problems
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,126 @@
+package ranger
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config is everything an Evaluator is built from.
+type Config struct {
+	// ServiceDef and Policies are the service's definition and policies.
+	ServiceDef *ServiceDef
+	Policies   []Policy
+	// TagServiceDef and TagPolicies are the linked tag service's; nil when
+	// there is none.
+	TagServiceDef *ServiceDef
+	TagPolicies   []Policy
+	// ServiceTags is the tag store: which tags sit on which resources. A
+	// request that brings its own tags does not consult it.
+	ServiceTags *ServiceTags
+	// Roles is the roles download; it gives users and groups their roles.
+	Roles *Roles
+	// SuperUsers and SuperGroups are allowed every access before any
+	// policy is evaluated.
+	SuperUsers  []string
+	SuperGroups []string
+}
+
+// ConfigFromDownload is the Config of a policy download, with its tag
+// policies when it carries them.
+func ConfigFromDownload(sp *ServicePolicies) Config {
+	c := Config{ServiceDef: sp.ServiceDef, Policies: sp.Policies}
+	if sp.TagPolicies != nil {
+		c.TagServiceDef = sp.TagPolicies.ServiceDef
+		c.TagPolicies = sp.TagPolicies.Policies
+	}
+	return c
+}
+
+// Evaluator answers access, data-mask and row-filter questions for one
+// service with Ranger's semantics. It is immutable once built and safe for
+// concurrent use.
+type Evaluator struct {
+	types *accessTypeIndex
+	// everyType is the access types an any-access request is tried with.
+	everyType []int
+
+	access, masks, filters []*compiledPolicy
+	tagAccess, tagMasks    []*compiledPolicy
+	tagged                 []taggedResource
+
+	roles       *roleGraph
+	usesRoles   bool
+	superUsers  map[string]struct{}
+	superGroups map[string]struct{}
+	maskTypes   map[string]DataMaskTypeDef
+}
+
+// New compiles a configuration. It fails on anything it cannot evaluate
+// faithfully (an unknown resource, matcher or condition, a resource set
+// outside the hierarchy), so that no policy is silently misread.
+func New(cfg Config) (*Evaluator, error) {
+	def := cfg.ServiceDef
+	if def == nil {
+		return nil, errors.New("ranger evaluator: no service definition")
+	}
+	e := &Evaluator{
+		types:       newAccessTypeIndex(),
+		roles:       newRoleGraph(cfg.Roles),
+		superUsers:  set(cfg.SuperUsers),
+		superGroups: set(cfg.SuperGroups),
+		maskTypes:   map[string]DataMaskTypeDef{},
+	}
+	resources, err := newHierarchies(def.Resources, def.Resources)
+	if err != nil {
+		return nil, fmt.Errorf("service %s: %w", def.Name, err)
+	}
+	if err := e.compileService(def, resources, cfg.Policies); err != nil {
+		return nil, fmt.Errorf("service %s: %w", def.Name, err)
+	}
+	if cfg.TagServiceDef != nil {
+		if err := e.compileTags(def, resources, cfg.TagServiceDef, cfg.TagPolicies); err != nil {
+			return nil, fmt.Errorf("tag service %s: %w", cfg.TagServiceDef.Name, err)
+		}
+	}
+	if cfg.ServiceTags != nil {
+		if e.tagged, err = compileServiceTags(resources, cfg.ServiceTags); err != nil {
+			return nil, fmt.Errorf("service tags: %w", err)
+		}
+	}
+	for i := adminBit + 1; i < len(e.types.names); i++ {
+		e.everyType = append(e.everyType, i)
+	}
+	for _, list := range [][]*compiledPolicy{e.access, e.masks, e.filters, e.tagAccess, e.tagMasks} {
+		sortPolicies(list)
+		for _, p := range list {
+			e.usesRoles = e.usesRoles || p.usesRoles()
+		}
+	}
+	return e, nil
+}
+
+// newContext starts the evaluation of a request.
+func (e *Evaluator) newContext(req *Request) *evalContext {
+	ec := &evalContext{req: req, now: req.AccessTime}
+	if ec.now.IsZero() {
+		ec.now = time.Now()
+	}
+	if e.usesRoles {
+		ec.roles = e.roles.rolesOf(req.User, req.Groups, req.Roles)
+	}
+	return ec
+}
+
+// isSuper reports whether the caller is a super user or in a super group.
+func (e *Evaluator) isSuper(req *Request) bool {
+	if _, ok := e.superUsers[req.User]; ok && req.User != "" {
+		return true
+	}
+	for _, g := range req.Groups {
+		if _, ok := e.superGroups[g]; ok {
+			return true
+		}
+	}
+	return false
+}
