@@ -147,6 +147,11 @@ type policyCompiler struct {
 }
 
 func (c *policyCompiler) compile(p *Policy) (*compiledPolicy, error) {
+	if p.ZoneName != "" {
+		// A zone's policies apply only to the zone's resources; applied
+		// everywhere they would grant too much.
+		return nil, fmt.Errorf("security zone %q: zones are not supported", p.ZoneName)
+	}
 	cp := &compiledPolicy{
 		id:          p.ID,
 		name:        p.Name,

@@ -1,6 +1,9 @@
 package ranger
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // levelMatcher is a policy's values for one resource level.
 type levelMatcher struct {
@@ -118,6 +121,13 @@ func newResourceMatcher(h *hierarchies, resources map[string]PolicyResource) (*r
 		lvl, ok := h.levels[name]
 		if !ok {
 			return nil, fmt.Errorf("resource %q is not defined for this policy type", name)
+		}
+		for _, v := range r.Values {
+			// Ranger expands these per request; read literally, a deny
+			// policy using them would never match.
+			if strings.Contains(v, "{USER}") || strings.Contains(v, "${{") {
+				return nil, fmt.Errorf("resource %q: value %q uses a request token, which is not supported", name, v)
+			}
 		}
 		m.levels[name] = newLevelMatcher(lvl, r)
 	}
