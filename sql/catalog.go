@@ -33,7 +33,7 @@ func (s *Session) callerContext(ctx context.Context) context.Context {
 	// Queries evaluate timestamptz in the session's TimeZone.
 	ctx = exec.WithTimeZone(ctx, s.settings.timeZone())
 	return storage.WithPrincipal(ctx, storage.Principal{
-		User: s.identity.User, Roles: s.identity.Roles, Token: s.identity.Token,
+		User: s.identity.User, Roles: s.identity.Roles, Groups: s.identity.Groups, Token: s.identity.Token,
 	})
 }
 

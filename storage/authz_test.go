@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,10 +61,7 @@ func TestAuthorizerGatesEveryAction(t *testing.T) {
 		code   string
 		call   call
 	}{
-		{ActionListNamespaces, "wh", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error { _, err := c.ListNamespaces(ctx); return err }},
-		{ActionLoadNamespace, "wh.ns", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error { _, err := c.NamespaceExists(ctx, "ns"); return err }},
 		{ActionCreateNamespace, "wh.other", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error { return c.CreateNamespace(ctx, "other") }},
-		{ActionListTables, "wh.ns", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error { _, err := c.ListTables(ctx, "ns"); return err }},
 		{ActionLoadTable, "wh.ns.t", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error { _, err := c.LoadTable(ctx, "ns", "t"); return err }},
 		{ActionCreateTable, "wh.ns.t2", pgerror.InsufficientPrivilege, func(ctx context.Context, c Catalog) error {
 			_, err := c.CreateTable(ctx, "ns", "t2", idSchema, CreateTableOptions{})
@@ -91,13 +89,78 @@ func TestAuthorizerGatesEveryAction(t *testing.T) {
 				t.Fatalf("authorizer was not asked %q; asked %v", q, r.asked)
 			}
 
-			// Refused without a principal, even by an authorizer that allows.
+			// Refused without a principal, even by an authorizer that allows
+			// (a load finds the namespace invisible, so the table absent).
 			open := openCatalog(t, "wh", dir, AllowAll{})
-			if err := tt.call(t.Context(), open); !errors.Is(err, ErrForbidden) {
-				t.Fatalf("call without principal returned %v, want ErrForbidden", err)
+			if err := tt.call(t.Context(), open); !errors.Is(err, ErrForbidden) && !errors.Is(err, ErrNoSuchTable) {
+				t.Fatalf("call without principal returned %v, want ErrForbidden or ErrNoSuchTable", err)
 			}
 		})
 	}
+}
+
+// Listings leave out what the caller may not see, and a table in a
+// namespace the caller cannot see is absent rather than refused.
+func TestCatalogHidesWhatCallerCannotSee(t *testing.T) {
+	dir := t.TempDir()
+	setup := openCatalog(t, "wh", dir, AllowAll{})
+	createIDTable(t, setup, "ns", "t")
+	createIDTable(t, setup, "ns", "u")
+	for _, tc := range []struct {
+		refuse     Action
+		namespaces []string
+		tables     []string // nil: ListTables fails with ErrNoSuchNamespace
+		loadErr    error    // what LoadTable of ns.t gives
+	}{
+		{refuse: ActionListNamespaces, namespaces: nil, loadErr: ErrNoSuchTable},
+		{refuse: ActionLoadNamespace, namespaces: nil, loadErr: ErrNoSuchTable},
+		// Without table-list the caller still sees the tables it may load.
+		{refuse: ActionListTables, namespaces: []string{"ns"}, tables: []string{"t", "u"}},
+		{refuse: ActionLoadTable, namespaces: []string{"ns"}, tables: []string{"t", "u"}, loadErr: ErrForbidden},
+	} {
+		t.Run(string(tc.refuse), func(t *testing.T) {
+			cat := openCatalog(t, "wh", dir, &refuser{refuse: tc.refuse})
+			ctx := adminCtx(t)
+			ns, err := cat.ListNamespaces(ctx)
+			if err != nil || !slices.Equal(ns, tc.namespaces) {
+				t.Fatalf("ListNamespaces = %v, %v; want %v", ns, err, tc.namespaces)
+			}
+			exists, err := cat.NamespaceExists(ctx, "ns")
+			if err != nil || exists != (tc.namespaces != nil) {
+				t.Fatalf("NamespaceExists = %v, %v", exists, err)
+			}
+			tables, err := cat.ListTables(ctx, "ns")
+			if tc.tables == nil {
+				if !errors.Is(err, ErrNoSuchNamespace) {
+					t.Fatalf("ListTables of a hidden namespace = %v, %v", tables, err)
+				}
+			} else if err != nil || !slices.Equal(tables, tc.tables) {
+				t.Fatalf("ListTables = %v, %v; want %v", tables, err, tc.tables)
+			}
+			_, err = cat.LoadTable(ctx, "ns", "t")
+			if tc.loadErr == nil && err != nil || tc.loadErr != nil && !errors.Is(err, tc.loadErr) {
+				t.Fatalf("LoadTable = %v, want %v", err, tc.loadErr)
+			}
+		})
+	}
+	// A caller that may load only some tables lists only those.
+	cat := openCatalog(t, "wh", dir, onlyTable{name: "u"})
+	tables, err := cat.ListTables(adminCtx(t), "ns")
+	if err != nil || !slices.Equal(tables, []string{"u"}) {
+		t.Fatalf("ListTables with one loadable table = %v, %v", tables, err)
+	}
+}
+
+// onlyTable allows everything but listing tables and loading any table
+// other than name.
+type onlyTable struct{ name string }
+
+func (o onlyTable) Authorize(_ context.Context, _ Principal, a Action, target Ident) error {
+	switch {
+	case a == ActionListTables, a == ActionLoadTable && target.Table != o.name:
+		return errors.New("no")
+	}
+	return nil
 }
 
 func TestRefusedAppendCommitsNothing(t *testing.T) {

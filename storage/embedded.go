@@ -89,7 +89,7 @@ func (c *embeddedCatalog) Close() error {
 }
 
 func (c *embeddedCatalog) ListNamespaces(ctx context.Context) ([]string, error) {
-	if err := authorize(ctx, c.authz, ActionListNamespaces, Ident{Catalog: c.name}); err != nil {
+	if ok, err := c.allowed(ctx, ActionListNamespaces, Ident{Catalog: c.name}); err != nil || !ok {
 		return nil, err
 	}
 	idents, err := c.cat.ListNamespaces(ctx, nil)
@@ -98,7 +98,14 @@ func (c *embeddedCatalog) ListNamespaces(ctx context.Context) ([]string, error) 
 	}
 	names := make([]string, 0, len(idents))
 	for _, id := range idents {
-		if len(id) > 0 {
+		if len(id) == 0 {
+			continue
+		}
+		ok, err := c.allowed(ctx, ActionLoadNamespace, Ident{Catalog: c.name, Namespace: id[0]})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			names = append(names, id[0])
 		}
 	}
@@ -110,7 +117,7 @@ func (c *embeddedCatalog) NamespaceExists(ctx context.Context, ns string) (bool,
 	if err := checkName("schema", ns); err != nil {
 		return false, err
 	}
-	if err := authorize(ctx, c.authz, ActionLoadNamespace, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil || !ok {
 		return false, err
 	}
 	ok, err := c.cat.CheckNamespaceExists(ctx, table.Identifier{ns})
@@ -142,8 +149,10 @@ func (c *embeddedCatalog) ListTables(ctx context.Context, ns string) ([]string, 
 	if err := checkName("schema", ns); err != nil {
 		return nil, err
 	}
-	if err := authorize(ctx, c.authz, ActionListTables, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, noSuchNamespace(ns, ErrNoSuchNamespace)
 	}
 	var names []string
 	for id, err := range c.cat.ListTables(ctx, table.Identifier{ns}) {
@@ -156,19 +165,28 @@ func (c *embeddedCatalog) ListTables(ctx context.Context, ns string) ([]string, 
 		names = append(names, id[len(id)-1])
 	}
 	slices.Sort(names)
-	return names, nil
+	return c.visibleMembers(ctx, ns, names, ActionListTables, ActionLoadTable)
 }
 
+// LoadTable finds the table first and authorizes the load second, as
+// Polaris does: a table that does not exist, or lies in a namespace the
+// caller cannot see, is absent (42P01); one the caller may not load is
+// refused (42501).
 func (c *embeddedCatalog) LoadTable(ctx context.Context, ns, name string) (*Table, error) {
 	id := Ident{Catalog: c.name, Namespace: ns, Table: name}
 	if err := checkIdent(id); err != nil {
 		return nil, err
 	}
-	if err := authorize(ctx, c.authz, ActionLoadTable, id); err != nil {
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, noSuchTable(id, ErrNoSuchTable)
 	}
 	tbl, err := c.reloadTable(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := authorize(ctx, c.authz, ActionLoadTable, id); err != nil {
 		return nil, err
 	}
 	return newTable(c, id, tbl)

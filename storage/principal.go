@@ -8,9 +8,10 @@ import (
 // Principal is who a catalog call is made for. Gate one authorizes against
 // it; a REST catalog forwards Token to the catalog server.
 type Principal struct {
-	User  string
-	Roles []string
-	Token string
+	User   string
+	Roles  []string
+	Groups []string
+	Token  string
 }
 
 // String names the principal without its token, so that printing one in a

@@ -74,8 +74,10 @@ func (c *embeddedCatalog) ListViews(ctx context.Context, ns string) ([]string, e
 	if err := checkName("schema", ns); err != nil {
 		return nil, err
 	}
-	if err := authorize(ctx, c.authz, ActionListViews, Ident{Catalog: c.name, Namespace: ns}); err != nil {
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, noSuchNamespace(ns, ErrNoSuchNamespace)
 	}
 	var names []string
 	for id, err := range c.cat.ListViews(ctx, table.Identifier{ns}) {
@@ -88,20 +90,26 @@ func (c *embeddedCatalog) ListViews(ctx context.Context, ns string) ([]string, e
 		names = append(names, id[len(id)-1])
 	}
 	slices.Sort(names)
-	return names, nil
+	return c.visibleMembers(ctx, ns, names, ActionListViews, ActionLoadView)
 }
 
+// LoadView, like LoadTable, finds the view before it authorizes the load.
 func (c *embeddedCatalog) LoadView(ctx context.Context, ns, name string) (*View, error) {
 	id := Ident{Catalog: c.name, Namespace: ns, Table: name}
 	if err := checkIdent(id); err != nil {
 		return nil, err
 	}
-	if err := authorize(ctx, c.authz, ActionLoadView, id); err != nil {
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, noSuchView(id, ErrNoSuchTable)
 	}
 	md, err := c.cat.LoadView(ctx, table.Identifier{ns, name})
 	switch {
 	case err == nil:
+		if err := authorize(ctx, c.authz, ActionLoadView, id); err != nil {
+			return nil, err
+		}
 	case errors.Is(err, catalog.ErrNoSuchNamespace):
 		return nil, noSuchNamespace(ns, err)
 	case errors.Is(err, catalog.ErrNoSuchView):

@@ -93,7 +93,8 @@ func TestViewsLifecycle(t *testing.T) {
 }
 
 func TestViewsAskGateOne(t *testing.T) {
-	cat := openCatalog(t, "wh", "", denyViews{})
+	dir := t.TempDir()
+	cat := openCatalog(t, "wh", dir, denyViews{})
 	vc := cat.(ViewCatalog)
 	ctx := adminCtx(t)
 	createIDTable(t, cat, "ns", "a")
@@ -107,10 +108,23 @@ func TestViewsAskGateOne(t *testing.T) {
 			t.Errorf("%s: %v, want forbidden", name, err)
 		}
 	}
-	if _, err := vc.LoadView(ctx, "ns", "v"); !errors.Is(err, ErrForbidden) {
+	// A view that does not exist is absent whoever asks; a listing leaves
+	// out the views the caller may not load.
+	if _, err := vc.LoadView(ctx, "ns", "v"); !errors.Is(err, ErrNoSuchView) {
 		t.Errorf("load: %v", err)
 	}
-	if _, err := vc.ListViews(ctx, "ns"); !errors.Is(err, ErrForbidden) {
-		t.Errorf("list: %v", err)
+	if names, err := vc.ListViews(ctx, "ns"); err != nil || len(names) != 0 {
+		t.Errorf("list: %v, %v", names, err)
+	}
+	// One that exists is refused, and stays out of the listing.
+	open := openCatalog(t, "wh", dir, AllowAll{})
+	if err := open.(ViewCatalog).CreateView(ctx, "ns", "w", def, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vc.LoadView(ctx, "ns", "w"); !errors.Is(err, ErrForbidden) {
+		t.Errorf("load of an existing view: %v", err)
+	}
+	if names, err := vc.ListViews(ctx, "ns"); err != nil || len(names) != 0 {
+		t.Errorf("list with an existing view: %v, %v", names, err)
 	}
 }

@@ -186,3 +186,8 @@ func (p *Profile) AccessTypes(privilegeName string, kind ObjectKind) (map[Level]
 	}
 	return out, true
 }
+
+// PolarisServiceDef is the Ranger service definition the profile is
+// closed under (Apache Polaris's "polaris" servicedef), as JSON, for an
+// evaluator that enforces the policies the profile writes.
+func PolarisServiceDef() []byte { return []byte(embeddedServiceDef) }

@@ -1,0 +1,38 @@
+package access
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// Authorize decides a catalog operation for p (storage.Authorizer). It
+// fails closed: an operation it does not know, a policy store it cannot
+// read or policies it cannot compile all refuse.
+func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.Action, target storage.Ident) error {
+	if s.isAdmin(p.Roles) {
+		return nil
+	}
+	op, ok := s.ops[a]
+	if !ok {
+		return fmt.Errorf("gate one does not know the operation %s", a)
+	}
+	res, err := resourceOf(s.cfg.Realm, target, op)
+	if err != nil {
+		return fmt.Errorf("%s: %w", a, err)
+	}
+	c, err := s.current(ctx)
+	if err != nil {
+		return fmt.Errorf("gate one unavailable: %w", err)
+	}
+	r := c.eval.IsAccessAllowed(&ranger.Request{
+		Resource: res, AccessType: op.accesses[0], AccessTypes: op.accesses,
+		User: p.User, Roles: p.Roles, Groups: p.Groups,
+	})
+	if !r.Allowed {
+		return fmt.Errorf("%s needs %v", a, op.accesses)
+	}
+	return nil
+}

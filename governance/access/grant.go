@@ -1,0 +1,84 @@
+package access
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Caller is who issues a statement: the session's user with its
+// effective roles and groups.
+type Caller struct {
+	User   string
+	Roles  []string
+	Groups []string
+}
+
+// maxWriteAttempts bounds how often a statement is re-planned when
+// another node changed the policies between the read and the write.
+const maxWriteAttempts = 20
+
+// Change carries out a GRANT, REVOKE or DENY for caller: plan it with the
+// grant profile, check the caller's authority, apply it to the stored
+// policies and write the difference in one transaction. It returns the
+// plan carried out (the levels written).
+func (s *Service) Change(ctx context.Context, caller Caller, action grants.Action, st grants.Statement) (grants.Plan, error) {
+	st.Grantor = caller.User
+	st.Realm = s.cfg.Realm
+	for _, g := range st.Grantees {
+		if g.Kind == grants.GranteeGroup && action != grants.ActionRevoke {
+			return grants.Plan{}, pgerror.New(pgerror.FeatureNotSupported, "%s to a group is not supported", action).
+				WithDetail("Groups come from the identity provider's token; SQE cannot confirm that a group exists, so it writes grants to users and roles only.").
+				WithHint("Grant to a role and make the group's members members of the role.")
+		}
+	}
+	var plan grants.Plan
+	var err error
+	switch action {
+	case grants.ActionGrant:
+		plan, err = s.profile.PlanGrant(st)
+	case grants.ActionRevoke:
+		plan, err = s.profile.PlanRevoke(st)
+	case grants.ActionDeny:
+		plan, err = s.profile.PlanDeny(st)
+	default:
+		return grants.Plan{}, fmt.Errorf("unknown grant action %q", action)
+	}
+	if err != nil {
+		return grants.Plan{}, err
+	}
+	authority := grants.Authority{Mode: s.cfg.Authority, AdminRoles: s.cfg.AdminRoles}
+	grantor := grants.Grantor{User: caller.User, Roles: caller.Roles, Groups: caller.Groups}
+	for attempt := 1; attempt <= maxWriteAttempts; attempt++ {
+		existing, version, err := s.store.AccessPolicies(ctx)
+		if err != nil {
+			return grants.Plan{}, err
+		}
+		allowed, err := s.profile.Authorize(grantor, plan, existing, authority)
+		if err != nil {
+			return grants.Plan{}, err
+		}
+		var next []grants.Policy
+		switch action {
+		case grants.ActionGrant:
+			next, err = s.profile.ApplyGrant(existing, allowed)
+		case grants.ActionRevoke:
+			next, err = s.profile.ApplyRevoke(existing, allowed)
+		case grants.ActionDeny:
+			next, err = s.profile.ApplyDeny(existing, allowed)
+		}
+		if err != nil {
+			return grants.Plan{}, err
+		}
+		ok, err := s.store.WriteAccessPolicies(ctx, version, grants.Diff(existing, next))
+		if err != nil {
+			return grants.Plan{}, err
+		}
+		if ok {
+			return allowed, nil
+		}
+	}
+	return grants.Plan{}, pgerror.New(pgerror.SerializationFailure, "could not %s: the policies kept changing under the statement", action)
+}

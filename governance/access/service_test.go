@@ -1,0 +1,154 @@
+package access
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sqe-db/sqe/governance"
+	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/storage"
+)
+
+func newTestService(t *testing.T) *Service {
+	t.Helper()
+	store, err := governance.OpenStore(t.Context(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	s, err := New(store, Config{AdminRoles: []string{"sqe_admin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var (
+	carol = Caller{User: "carol", Roles: []string{"analyst", "sqe_admin"}}
+	alice = storage.Principal{User: "alice", Roles: []string{"analyst"}}
+	dave  = storage.Principal{User: "dave"}
+)
+
+func table(name string) grants.Object {
+	return grants.Object{Kind: grants.ObjectTable, Catalog: "sales_wh", Namespace: "acdemo", Name: name}
+}
+
+// check is one authorization question and its expected answer.
+type check struct {
+	who    storage.Principal
+	action storage.Action
+	target storage.Ident
+	allow  bool
+}
+
+func runChecks(t *testing.T, s *Service, step string, checks []check) {
+	t.Helper()
+	for _, c := range checks {
+		err := s.Authorize(context.Background(), c.who, c.action, c.target)
+		if (err == nil) != c.allow {
+			t.Errorf("%s: %s %s on %s: allowed=%v, want %v (%v)", step, c.who.User, c.action, c.target, err == nil, c.allow, err)
+		}
+	}
+}
+
+func TestGrantDenyRevokeDecideCatalogOperations(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	orders := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo", Table: "orders"}
+	other := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo", Table: "other"}
+	ns := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo"}
+	cat := storage.Ident{Catalog: "sales_wh"}
+
+	runChecks(t, s, "before any grant", []check{
+		{alice, storage.ActionListNamespaces, cat, false},
+		{alice, storage.ActionLoadTable, orders, false},
+		// Administrators are the service's super users.
+		{storage.Principal{User: "carol", Roles: []string{"sqe_admin"}}, storage.ActionDropTable, orders, true},
+	})
+
+	grant := grants.Statement{Privileges: []string{"SELECT"}, Object: table("orders"),
+		Grantees: []grants.Grantee{{Kind: grants.GranteeRole, Name: "analyst"}}}
+	plan, err := s.Change(ctx, carol, grants.ActionGrant, grant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Writes) != 3 {
+		t.Fatalf("a table grant wrote %d levels, want 3", len(plan.Writes))
+	}
+	runChecks(t, s, "after GRANT SELECT TO ROLE analyst", []check{
+		{alice, storage.ActionListNamespaces, cat, true},
+		{alice, storage.ActionLoadNamespace, ns, true},
+		{alice, storage.ActionLoadTable, orders, true},
+		{alice, storage.ActionLoadTable, other, false},
+		{alice, storage.ActionUpdateTable, orders, false},
+		{alice, storage.ActionCreateTable, ns, false},
+		{dave, storage.ActionLoadTable, orders, false},
+	})
+
+	deny := grants.Statement{Privileges: []string{"SELECT"}, Object: table("orders"),
+		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: "alice"}}}
+	if _, err := s.Change(ctx, carol, grants.ActionDeny, deny); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Change(ctx, carol, grants.ActionDeny, deny); err != nil {
+		t.Fatalf("a repeated DENY: %v", err)
+	}
+	runChecks(t, s, "after DENY SELECT TO USER alice", []check{
+		{alice, storage.ActionLoadTable, orders, false},
+		{storage.Principal{User: "bob", Roles: []string{"analyst"}}, storage.ActionLoadTable, orders, true},
+	})
+	if _, err := s.Change(ctx, carol, grants.ActionRevoke, deny); err != nil {
+		t.Fatal(err)
+	}
+	runChecks(t, s, "after REVOKE of the denial", []check{{alice, storage.ActionLoadTable, orders, true}})
+	if _, err := s.Change(ctx, carol, grants.ActionRevoke, grant); err != nil {
+		t.Fatal(err)
+	}
+	runChecks(t, s, "after REVOKE SELECT FROM ROLE analyst", []check{
+		{alice, storage.ActionLoadTable, orders, false},
+		// Revoke releases the deepest level only: discovery stays.
+		{alice, storage.ActionListNamespaces, cat, true},
+	})
+
+	// ALL TABLES IN SCHEMA covers a table created later.
+	all := grants.Statement{Privileges: []string{"SELECT"}, Object: table(grants.Wildcard),
+		Grantees: []grants.Grantee{{Kind: grants.GranteeRole, Name: "analyst"}}}
+	if _, err := s.Change(ctx, carol, grants.ActionGrant, all); err != nil {
+		t.Fatal(err)
+	}
+	runChecks(t, s, "after GRANT SELECT ON ALL TABLES", []check{
+		{alice, storage.ActionLoadTable, storage.Ident{Catalog: "sales_wh", Namespace: "acdemo", Table: "created_later"}, true},
+	})
+}
+
+func TestChangeRefusals(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		caller Caller
+		action grants.Action
+		st     grants.Statement
+		code   string
+	}{
+		{"not an administrator", Caller{User: "alice", Roles: []string{"analyst"}}, grants.ActionGrant,
+			grants.Statement{Privileges: []string{"SELECT"}, Object: table("orders"), Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: "bob"}}},
+			pgerror.InsufficientPrivilege},
+		{"a group grantee", carol, grants.ActionGrant,
+			grants.Statement{Privileges: []string{"SELECT"}, Object: table("orders"), Grantees: []grants.Grantee{{Kind: grants.GranteeGroup, Name: "eng"}}},
+			pgerror.FeatureNotSupported},
+		{"a privilege wider than the object", carol, grants.ActionGrant,
+			grants.Statement{Privileges: []string{"ALL"}, Object: table("orders"), Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: "bob"}}},
+			"0LP01"},
+	} {
+		_, err := s.Change(ctx, tc.caller, tc.action, tc.st)
+		if got := pgerror.Code(err); got != tc.code {
+			t.Errorf("%s: %v (SQLSTATE %s), want %s", tc.name, err, got, tc.code)
+		}
+	}
+	policies, _, err := s.store.AccessPolicies(ctx)
+	if err != nil || len(policies) != 0 {
+		t.Fatalf("refused statements wrote %d policies (%v)", len(policies), err)
+	}
+}
