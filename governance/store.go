@@ -158,3 +158,45 @@ func (s *Store) LoadDemoRoles(ctx context.Context) error {
 	}
 	return nil
 }
+
+// RoleExists reports whether the store defines role.
+func (s *Store) RoleExists(ctx context.Context, role string) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM roles WHERE name = ?", role).Scan(&n); err != nil {
+		return false, fmt.Errorf("look up role %s: %w", role, err)
+	}
+	return n > 0, nil
+}
+
+// DropRole removes a role and its memberships (both ways); false when the
+// role did not exist.
+func (s *Store) DropRole(ctx context.Context, role string) (bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("drop role %s: %w", role, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	res, err := tx.ExecContext(ctx, "DELETE FROM roles WHERE name = ?", role)
+	if err != nil {
+		return false, fmt.Errorf("drop role %s: %w", role, err)
+	}
+	n, _ := res.RowsAffected()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM role_members WHERE role = ? OR (member_kind = 'ROLE' AND member = ?)", role, role); err != nil {
+		return false, fmt.Errorf("drop role %s: %w", role, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("drop role %s: %w", role, err)
+	}
+	return n > 0, nil
+}
+
+// RevokeRole ends member's membership of role; false when it was not a
+// member.
+func (s *Store) RevokeRole(ctx context.Context, role string, kind MemberKind, member string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, "DELETE FROM role_members WHERE role = ? AND member_kind = ? AND member = ?", role, string(kind), member)
+	if err != nil {
+		return false, fmt.Errorf("revoke role %s from %s %s: %w", role, kind, member, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}

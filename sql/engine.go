@@ -33,6 +33,10 @@ type EngineConfig struct {
 	// (max_parallel_workers_per_gather): 0 means GOMAXPROCS, 1 runs every
 	// query serially.
 	ParallelWorkers int
+	// Access carries out GRANT, REVOKE, DENY, the role statements, SHOW
+	// GRANTS and CHECK ACCESS; nil refuses them ([access_control] backend
+	// = "none").
+	Access AccessControl
 }
 
 // Engine is what all sessions share.

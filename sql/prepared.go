@@ -66,6 +66,10 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 		params.Types = append(params.Types, t)
 	}
 	ps := &PreparedStatement{SQL: query, stmt: stmts[0]}
+	if stmts[0].ext != nil {
+		ps.Columns = accessColumns(stmts[0].ext)
+		return ps, nil
+	}
 	n := stmts[0].node.raw
 	switch x := n.Node.(type) {
 	case *pg_query.Node_SelectStmt:

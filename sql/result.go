@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/sqe-db/sqe/sql/extgrammar"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -18,6 +19,9 @@ type Statement struct {
 	Offset int
 
 	node stmtNode
+	// ext is an access-control statement of the extension grammar; node
+	// is then empty.
+	ext extgrammar.Statement
 }
 
 // Column describes one result column as RowDescription presents it.

@@ -54,7 +54,16 @@ func (s *Session) Identity() auth.Identity { return s.identity }
 // Parse splits and parses a query string. Zero statements means the
 // string was empty or held only comments.
 func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
-	tree, err := parseQuery(query)
+	pieces, err := parseExtensions(query)
+	if err != nil {
+		s.failTransaction()
+		return nil, err
+	}
+	pgText := query
+	if len(pieces) > 0 {
+		pgText = blankPieces(query, pieces)
+	}
+	tree, err := parseQuery(pgText)
 	if err != nil {
 		s.failTransaction()
 		var perr *pgparser.Error
@@ -70,12 +79,16 @@ func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
 		}
 		return nil, pgerror.Wrap(err, pgerror.SyntaxError, "syntax error")
 	}
-	out := make([]*Statement, 0, len(tree.Stmts))
+	out := make([]*Statement, 0, len(tree.Stmts)+len(pieces))
 	for _, rs := range tree.Stmts {
 		start := int(rs.StmtLocation)
 		end := len(query)
 		if rs.StmtLen > 0 {
 			end = start + int(rs.StmtLen)
+		}
+		for len(pieces) > 0 && pieces[0].start < start {
+			out = append(out, extStatement(query, pieces[0]))
+			pieces = pieces[1:]
 		}
 		out = append(out, &Statement{
 			SQL:    strings.TrimSpace(query[start:end]),
@@ -83,7 +96,15 @@ func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
 			node:   stmtNode{raw: rs.Stmt, query: query},
 		})
 	}
+	for _, p := range pieces {
+		out = append(out, extStatement(query, p))
+	}
 	return out, nil
+}
+
+func extStatement(query string, p extPiece) *Statement {
+	return &Statement{SQL: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(query[p.start:p.end]), ";")), Offset: p.start,
+		node: stmtNode{raw: &pg_query.Node{}, query: query}, ext: p.stmt}
 }
 
 // TxStatus is the ReadyForQuery transaction status byte.
@@ -155,6 +176,9 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		if ts := n.GetTransactionStmt(); ts == nil || !endsTransaction(ts.Kind) {
 			return nil, pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
+	}
+	if stmt.ext != nil {
+		return s.runAccess(ctx, stmt.ext)
 	}
 	if res, ok, err := s.runDDL(ctx, n, stmt.node.query); ok {
 		return res, err

@@ -64,6 +64,18 @@ type Config struct {
 		CommitRetries int `toml:"commit_retries"`
 	} `toml:"storage"`
 
+	AccessControl struct {
+		// Backend is gate one: "embedded" keeps grants in the governance
+		// database and authorizes the embedded catalogs' operations
+		// against them; "none" writes no grants and gates nothing beyond
+		// what a catalog enforces itself.
+		Backend string `toml:"backend"`
+		// GrantAuthority is who may grant: "admin-role" (an [auth]
+		// admin_roles role) or "ranger-delegate" (delegate admin on the
+		// resource; DENY stays admin-only).
+		GrantAuthority string `toml:"grant_authority"`
+	} `toml:"access_control"`
+
 	Catalogs []CatalogConfig `toml:"catalog"`
 }
 
@@ -106,6 +118,8 @@ func defaultConfig() Config {
 	c.Auth.ClockSkew = "30s"
 	c.Auth.FailedLoginsPerMinute = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
+	c.AccessControl.Backend = "none"
+	c.AccessControl.GrantAuthority = "admin-role"
 	return c
 }
 
@@ -155,6 +169,16 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.Storage.CommitRetries < 0 || cfg.Storage.CommitRetries > 1000 {
 		return Config{}, fmt.Errorf("config: [storage] commit_retries must be between 0 and 1000, not %d", cfg.Storage.CommitRetries)
+	}
+	switch cfg.AccessControl.Backend {
+	case "none", "embedded":
+	default:
+		return Config{}, fmt.Errorf("config: [access_control] backend must be \"none\" or \"embedded\", not %q", cfg.AccessControl.Backend)
+	}
+	switch cfg.AccessControl.GrantAuthority {
+	case "admin-role", "ranger-delegate":
+	default:
+		return Config{}, fmt.Errorf("config: [access_control] grant_authority must be \"admin-role\" or \"ranger-delegate\", not %q", cfg.AccessControl.GrantAuthority)
 	}
 	for _, c := range cfg.Catalogs {
 		if c.Name == "" {

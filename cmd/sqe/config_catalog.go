@@ -37,7 +37,7 @@ func (c CatalogConfig) validate() error {
 }
 
 // openCatalog opens one configured catalog.
-func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int) (storage.Catalog, error) {
+func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int, gate storage.Authorizer) (storage.Catalog, error) {
 	if cc.Type == "rest" {
 		return storage.OpenREST(ctx, storage.RESTConfig{
 			Name: cc.Name, URI: cc.URI, Warehouse: cc.Warehouse, Prefix: cc.Prefix,
@@ -45,7 +45,7 @@ func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRe
 			CommitRetries: commitRetries,
 		})
 	}
-	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, storage.AllowAll{}, cc.embeddedOptions(commitRetries))
+	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, gate, cc.embeddedOptions(commitRetries))
 }
 
 func (c CatalogConfig) embeddedOptions(commitRetries int) storage.EmbeddedOptions {

@@ -108,8 +108,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			}
 		}
 	}()
+	gate, accessControl, err := openGateOne(gov, cfg)
+	if err != nil {
+		return err
+	}
 	for _, cc := range cfg.Catalogs {
-		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries)
+		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, gate)
 		if err != nil {
 			return fmt.Errorf("catalog %s: %w", cc.Name, err)
 		}
@@ -124,7 +128,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 
 	engine := sql.NewEngine(sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
-		ParallelWorkers: cfg.Query.ParallelWorkers,
+		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl,
 	}, catalogs, governance.Passthrough{})
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{

@@ -82,3 +82,10 @@ func (s *Service) Change(ctx context.Context, caller Caller, action grants.Actio
 	}
 	return grants.Plan{}, pgerror.New(pgerror.SerializationFailure, "could not %s: the policies kept changing under the statement", action)
 }
+
+// MayChange refuses, before the statement's names are resolved, a GRANT,
+// REVOKE or DENY the caller could never carry out (grants.RequireAdmin).
+func (s *Service) MayChange(caller Caller, action grants.Action) error {
+	return grants.RequireAdmin(grants.Grantor{User: caller.User, Roles: caller.Roles, Groups: caller.Groups}, action,
+		grants.Authority{Mode: s.cfg.Authority, AdminRoles: s.cfg.AdminRoles})
+}

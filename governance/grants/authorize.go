@@ -199,3 +199,19 @@ func errTraversal(plan Plan, g Grantor, failed []Write, existing []Policy) *pger
 			plan.Object.Kind, first.Level, quoteIdent(g.User)).
 		WithHint("An administrator can give the grantee discovery first: %s", strings.Join(fixes, " "))
 }
+
+// RequireAdmin refuses, before any name is resolved, a statement the
+// grantor could never carry out: any statement in admin-role mode, and
+// DENY in every mode, without an administrator role. In ranger-delegate
+// mode GRANT and REVOKE are decided per resource by Authorize.
+func RequireAdmin(g Grantor, a Action, auth Authority) error {
+	if auth.Mode == AuthorityRangerDelegate && a != ActionDeny {
+		return nil
+	}
+	for _, r := range g.Roles {
+		if slices.Contains(auth.AdminRoles, r) {
+			return nil
+		}
+	}
+	return errNotAdmin(a, auth.Mode)
+}
