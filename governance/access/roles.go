@@ -68,35 +68,32 @@ type RoleMember struct {
 
 // GrantRoles makes each member a member of each role (GRANT r TO ...).
 func (s *Service) GrantRoles(ctx context.Context, caller Caller, roles []string, members []RoleMember) error {
-	if err := s.requireAdmin(caller, "grant roles"); err != nil {
-		return err
-	}
-	if err := s.requireRoles(ctx, roles); err != nil {
-		return err
-	}
-	for _, r := range roles {
-		for _, m := range members {
-			kind := governance.MemberUser
-			if m.Role {
-				kind = governance.MemberRole
-				if err := s.requireRoles(ctx, []string{m.Name}); err != nil {
-					return err
-				}
-				if m.Name == r {
-					return pgerror.New(pgerror.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", r, r)
-				}
-			}
-			if err := s.store.GrantRole(ctx, r, kind, m.Name); err != nil {
+	return s.changeMemberships(ctx, caller, "grant roles", roles, members, func(role string, kind governance.MemberKind, m RoleMember) error {
+		if m.Role {
+			if err := s.requireRoles(ctx, []string{m.Name}); err != nil {
 				return err
 			}
+			if m.Name == role {
+				return pgerror.New(pgerror.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", role, role)
+			}
 		}
-	}
-	return nil
+		return s.store.GrantRole(ctx, role, kind, m.Name)
+	})
 }
 
 // RevokeRoles ends the memberships (REVOKE r FROM ...).
 func (s *Service) RevokeRoles(ctx context.Context, caller Caller, roles []string, members []RoleMember) error {
-	if err := s.requireAdmin(caller, "revoke roles"); err != nil {
+	return s.changeMemberships(ctx, caller, "revoke roles", roles, members, func(role string, kind governance.MemberKind, m RoleMember) error {
+		_, err := s.store.RevokeRole(ctx, role, kind, m.Name)
+		return err
+	})
+}
+
+// changeMemberships checks the caller and the roles, then applies change
+// to every (role, member) pair.
+func (s *Service) changeMemberships(ctx context.Context, caller Caller, what string, roles []string, members []RoleMember,
+	change func(role string, kind governance.MemberKind, m RoleMember) error) error {
+	if err := s.requireAdmin(caller, what); err != nil {
 		return err
 	}
 	if err := s.requireRoles(ctx, roles); err != nil {
@@ -108,7 +105,7 @@ func (s *Service) RevokeRoles(ctx context.Context, caller Caller, roles []string
 			if m.Role {
 				kind = governance.MemberRole
 			}
-			if _, err := s.store.RevokeRole(ctx, r, kind, m.Name); err != nil {
+			if err := change(r, kind, m); err != nil {
 				return err
 			}
 		}

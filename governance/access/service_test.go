@@ -152,3 +152,46 @@ func TestChangeRefusals(t *testing.T) {
 		t.Fatalf("refused statements wrote %d policies (%v)", len(policies), err)
 	}
 }
+
+// SHOW GRANTS ON a prefix matches at dot boundaries only, and a caller who
+// is not an administrator sees only the rows naming it or its roles.
+func TestShowGrantsFilters(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	for _, o := range []grants.Object{
+		{Kind: grants.ObjectTable, Catalog: "wh", Namespace: "sales", Name: "orders"},
+		{Kind: grants.ObjectTable, Catalog: "wharf", Namespace: "ns", Name: "t"},
+	} {
+		st := grants.Statement{Privileges: []string{"SELECT"}, Object: o,
+			Grantees: []grants.Grantee{{Kind: grants.GranteeRole, Name: "analyst"}, {Kind: grants.GranteeUser, Name: "bob"}}}
+		if _, err := s.Change(ctx, carol, grants.ActionGrant, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objects := func(rows []GrantRow) map[string]bool {
+		out := map[string]bool{}
+		for _, r := range rows {
+			out[r.Object] = true
+		}
+		return out
+	}
+	rows, err := s.ShowGrants(ctx, carol, GrantFilter{Object: "wh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objects(rows); !got["wh"] || !got["wh.sales"] || !got["wh.sales.orders"] || got["wharf"] || got["wharf.ns.t"] {
+		t.Fatalf("SHOW GRANTS ON wh lists %v", got)
+	}
+	rows, err = s.ShowGrants(ctx, Caller{User: "alice", Roles: []string{"analyst"}}, GrantFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Grantee != "analyst" {
+			t.Fatalf("alice sees a grant of %s %s", r.GranteeKind, r.Grantee)
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatal("alice sees none of her role's grants")
+	}
+}
