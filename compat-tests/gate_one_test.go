@@ -47,33 +47,40 @@ func TestGateOneWalkthrough(t *testing.T) {
 		conns[user] = c
 		return c
 	}
-	const orders = "sales_wh.acdemo.orders"
+	// The demo grants analyst and engineer discovery of acdemo and analyst
+	// SELECT on acdemo.orders; the walkthrough grants on a table of its own.
+	const orders = "sales_wh.acdemo.payments"
 	steps := []gateOneStep{
-		// Before any grant the table does not exist for alice.
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42P01", msg: `relation "sales_wh.acdemo.orders" does not exist`},
-		{user: "alice", sql: "SELECT count(*) FROM pg_namespace WHERE nspname = 'acdemo'", rows: []string{"0"}},
+		{user: "dave", sql: "SELECT count(*) FROM sales_wh.acdemo.orders", code: "42P01", msg: `relation "sales_wh.acdemo.orders" does not exist`},
+		{user: "dave", sql: "SELECT count(*) FROM pg_namespace WHERE nspname = 'acdemo'", rows: []string{"0"}},
+		{user: "alice", sql: "SELECT count(*) FROM sales_wh.acdemo.orders", rows: []string{"3"}},
+		{user: "carol", sql: "CREATE TABLE acdemo.payments (id int, amount numeric(10,2))"},
+		{user: "carol", sql: "INSERT INTO acdemo.payments VALUES (1, 10.50), (2, 20), (3, 7.25)"},
+		// Before the grant alice sees the table but may not read it.
+		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42501", msg: "permission denied for table payments"},
+		{user: "alice", sql: "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'acdemo' AND table_name = 'payments'", rows: []string{"0"}},
 		// Only administrators grant.
 		{user: "alice", sql: "GRANT SELECT ON " + orders + " TO ROLE analyst", code: "42501"},
 		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO ROLE analyst"},
 		{user: "alice", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
-		{user: "alice", sql: "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'acdemo' AND table_name = 'orders'", rows: []string{"1"}},
+		{user: "alice", sql: "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'acdemo' AND table_name = 'payments'", rows: []string{"1"}},
 		{user: "dave", sql: "SELECT count(*) FROM " + orders, code: "42P01"},
 		// Deny beats the role's allow; the namespace stays visible, so the
 		// load is refused rather than absent.
 		{user: "carol", sql: "DENY SELECT ON " + orders + " TO USER alice"},
 		{user: "carol", sql: "DENY SELECT ON " + orders + " TO USER alice"},
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42501", msg: "permission denied for table orders"},
+		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42501", msg: "permission denied for table payments"},
 		{user: "bob", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
 		{user: "carol", sql: "REVOKE SELECT ON " + orders + " FROM USER alice"},
 		{user: "alice", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
 		{user: "carol", sql: "SELECT privilege, object, grantee_type, grantee, effect FROM (SHOW GRANTS ON " + orders + ") g", code: "42601"},
 		{user: "carol", sql: "SHOW GRANTS ON " + orders, rows: []string{
-			"table-data-read|sales_wh.acdemo.orders|ROLE|analyst|ALLOW|NO|carol",
-			"table-list|sales_wh.acdemo.orders|ROLE|analyst|ALLOW|NO|carol",
-			"table-properties-read|sales_wh.acdemo.orders|ROLE|analyst|ALLOW|NO|carol"}},
+			"table-data-read|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol",
+			"table-list|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol",
+			"table-properties-read|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol"}},
 		{user: "carol", sql: `CHECK ACCESS SELECT ON ` + orders + ` FOR USER "alice"`, rows: []string{"true|Allowed via ROLE 'analyst'"}},
 		{user: "carol", sql: `CHECK ACCESS SELECT ON ` + orders + ` FOR USER dave`, rows: []string{
-			"false|No matching grant for dave table-data-read, table-list, table-properties-read on sales_wh.acdemo.orders"}},
+			"false|No matching grant for dave table-data-read, table-list, table-properties-read on sales_wh.acdemo.payments"}},
 		// A privilege that binds wider than the object named is refused.
 		{user: "carol", sql: "GRANT ALL ON " + orders + " TO USER bob", code: "0LP01"},
 		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO GROUP eng", code: "0A000"},
@@ -84,11 +91,11 @@ func TestGateOneWalkthrough(t *testing.T) {
 		{user: "alice", sql: "SELECT id FROM acdemo.later", rows: []string{"7"}},
 		{user: "alice", sql: "INSERT INTO acdemo.later VALUES (8)", code: "42501"},
 		// A view is not a privilege boundary: erin needs its base table too.
-		{user: "carol", sql: "CREATE VIEW acdemo.eu_orders AS SELECT id, region FROM acdemo.orders WHERE region = 'EU'"},
-		{user: "carol", sql: "GRANT SELECT ON VIEW sales_wh.acdemo.eu_orders TO USER erin"},
-		{user: "erin", sql: "SELECT count(*) FROM acdemo.eu_orders", code: "42501", msg: "orders"},
+		{user: "carol", sql: "CREATE VIEW acdemo.big_payments AS SELECT id FROM acdemo.payments WHERE amount > 10"},
+		{user: "carol", sql: "GRANT SELECT ON VIEW sales_wh.acdemo.big_payments TO USER erin"},
+		{user: "erin", sql: "SELECT count(*) FROM acdemo.big_payments", code: "42501", msg: "payments"},
 		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO USER erin"},
-		{user: "erin", sql: "SELECT count(*) FROM acdemo.eu_orders", rows: []string{"2"}},
+		{user: "erin", sql: "SELECT count(*) FROM acdemo.big_payments", rows: []string{"2"}},
 		// Roles of the embedded backend.
 		{user: "carol", sql: "CREATE ROLE auditors"},
 		{user: "carol", sql: "CREATE ROLE auditors", code: "42710"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/sqe-db/sqe/governance"
@@ -25,4 +26,33 @@ func openGateOne(gov *governance.Store, cfg Config) (storage.Authorizer, sql.Acc
 		return nil, nil, fmt.Errorf("access control: %w", err)
 	}
 	return svc, svc, nil
+}
+
+// loadDemoGrants writes the demo's gate-one state (DESIGN "Embedded
+// default"), idempotently: discovery of the demo schema for analyst and
+// engineer, SELECT on acdemo.orders for analyst. Without gate one there
+// is nothing to write.
+func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, adminRoles []string) error {
+	if ac == nil {
+		return nil
+	}
+	loader := access.Caller{User: "sqe-demo-loader", Roles: adminRoles}
+	role := func(names ...string) []grants.Grantee {
+		out := make([]grants.Grantee, len(names))
+		for i, n := range names {
+			out[i] = grants.Grantee{Kind: grants.GranteeRole, Name: n}
+		}
+		return out
+	}
+	for _, st := range []grants.Statement{
+		{Privileges: []string{"USAGE"}, Object: grants.Object{Kind: grants.ObjectSchema, Catalog: catalog, Namespace: "acdemo"},
+			Grantees: role("analyst", "engineer")},
+		{Privileges: []string{"SELECT"}, Object: grants.Object{Kind: grants.ObjectTable, Catalog: catalog, Namespace: "acdemo", Name: "orders"},
+			Grantees: role("analyst")},
+	} {
+		if _, err := ac.Change(ctx, loader, grants.ActionGrant, st); err != nil {
+			return fmt.Errorf("demo grants: %w", err)
+		}
+	}
+	return nil
 }

@@ -124,6 +124,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
 			return err
 		}
+		if err := loadDemoGrants(ctx, accessControl, catalogs[0].Name(), cfg.Auth.AdminRoles); err != nil {
+			return err
+		}
 	}
 
 	engine := sql.NewEngine(sql.EngineConfig{
