@@ -12,8 +12,12 @@ import (
 
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
+
+// The Ranger backend offers what SQL's gate-one statements call.
+var _ sql.AccessControl = (*Service)(nil)
 
 var (
 	carol  = access.Caller{User: "carol", Roles: []string{"sqe_admin"}}

@@ -1,0 +1,126 @@
+package rangeradmin
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sqe-db/sqe/governance/access"
+	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// TestCheckAccessFollowsNestedRoles: readers lists analyst as a member
+// role, so analyst's members hold readers' grants; a cycle between two
+// roles ends the walk instead of looping.
+func TestCheckAccessFollowsNestedRoles(t *testing.T) {
+	f := newFakeRanger(t)
+	f.addRole("analyst", []string{"alice"}, nil)
+	f.addRole("readers", nil, []string{"analyst"})
+	f.addRole("loop_a", []string{"alice"}, []string{"loop_b"})
+	f.addRole("loop_b", nil, []string{"loop_a"})
+	s := newService(t, f, "")
+	run(t, s, carol, grants.ActionGrant, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeRole, Name: "readers"}))
+
+	cases := []struct {
+		user    string
+		allowed bool
+		reason  string
+	}{
+		{"alice", true, "Allowed via ROLE 'readers'"},
+		{"dave", false, "No matching grant for dave"},
+	}
+	check := func(when string) {
+		for _, c := range cases {
+			allowed, reason, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, c.user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if allowed != c.allowed || !strings.HasPrefix(reason, c.reason) {
+				t.Errorf("%s: CHECK ACCESS for %s = %v %q, want %v %q", when, c.user, allowed, reason, c.allowed, c.reason)
+			}
+		}
+	}
+	check("after the role grant")
+	run(t, s, carol, grants.ActionDeny, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeRole, Name: "analyst"}))
+	cases[0] = struct {
+		user    string
+		allowed bool
+		reason  string
+	}{"alice", false, "Denied via ROLE 'analyst'"}
+	check("after denying analyst")
+
+	if _, _, err := s.CheckAccess(context.Background(), access.Caller{User: "alice"}, "SELECT", orders, "bob"); err == nil {
+		t.Error("alice may check bob's access")
+	}
+}
+
+func TestEffectiveRolesSeenSet(t *testing.T) {
+	member := func(names ...string) []roleMember {
+		var out []roleMember
+		for _, n := range names {
+			out = append(out, roleMember{Name: n})
+		}
+		return out
+	}
+	roles := []storedRole{
+		{Name: "a", Users: member("u"), Roles: member("c")},
+		{Name: "b", Roles: member("a")},
+		{Name: "c", Roles: member("b")},
+		{Name: "unrelated", Users: member("v")},
+	}
+	if got := effectiveRoles(roles, "u"); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("effective roles = %q, want a, b, c once each", got)
+	}
+}
+
+func TestRoleStatements(t *testing.T) {
+	f := newFakeRanger(t)
+	s := newService(t, f, "")
+	ctx := context.Background()
+	steps := []struct {
+		name string
+		do   func() error
+		code string
+	}{
+		{"create", func() error { return s.CreateRole(ctx, carol, "analyst") }, ""},
+		{"create again", func() error { return s.CreateRole(ctx, carol, "analyst") }, pgerror.DuplicateObject},
+		{"create without admin role", func() error { return s.CreateRole(ctx, access.Caller{User: "dave"}, "x") }, pgerror.InsufficientPrivilege},
+		{"grant to a user", func() error {
+			return s.GrantRoles(ctx, carol, []string{"analyst"}, []access.RoleMember{{Name: "alice"}})
+		}, ""},
+		{"grant to itself", func() error {
+			return s.GrantRoles(ctx, carol, []string{"analyst"}, []access.RoleMember{{Role: true, Name: "analyst"}})
+		}, pgerror.InvalidGrantOperation},
+		{"grant a missing role", func() error {
+			return s.GrantRoles(ctx, carol, []string{"nope"}, []access.RoleMember{{Name: "alice"}})
+		}, pgerror.UndefinedObject},
+		{"drop a missing role", func() error { _, err := s.DropRole(ctx, carol, []string{"nope"}, false); return err }, pgerror.UndefinedObject},
+	}
+	for _, st := range steps {
+		if err := st.do(); sqlstate(err) != st.code || st.code == "" && err != nil {
+			t.Fatalf("%s: error %v, want SQLSTATE %q", st.name, err, st.code)
+		}
+	}
+	roles, err := s.roles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := effectiveRoles(roles, "alice"); !slices.Equal(got, []string{"analyst"}) {
+		t.Fatalf("alice's roles = %q, want analyst", got)
+	}
+	if err := s.RevokeRoles(ctx, carol, []string{"analyst"}, []access.RoleMember{{Name: "alice"}}); err != nil {
+		t.Fatal(err)
+	}
+	if roles, _ = s.roles(ctx); len(effectiveRoles(roles, "alice")) != 0 {
+		t.Error("alice still holds analyst after REVOKE")
+	}
+	missing, err := s.DropRole(ctx, carol, []string{"analyst", "nope"}, true)
+	if err != nil || !slices.Equal(missing, []string{"nope"}) {
+		t.Fatalf("DROP ROLE IF EXISTS = %q, %v; want nope reported missing", missing, err)
+	}
+	if roles, _ = s.roles(ctx); len(roles) != 0 {
+		t.Errorf("roles left after DROP ROLE: %v", roles)
+	}
+}
