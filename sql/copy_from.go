@@ -226,9 +226,12 @@ func (r *copyInResult) load(ctx context.Context, src io.Reader) error {
 		}
 		return r.assemble(schema, cols, n)
 	}
-	rdr := newWriteReader(schema, r.target.relname, next)
+	pull, stop := parseAhead(next)
+	rdr := newWriteReader(schema, r.target.relname, pull)
 	defer rdr.Release()
-	if err := r.s.writeTable(r.s.callerContext(ctx), t.t, rdr); err != nil {
+	err := r.s.writeTable(r.s.callerContext(ctx), t.t, rdr)
+	stop()
+	if err != nil {
 		return fmt.Errorf("copy into %s: %w", r.target.relname, err)
 	}
 	r.rows = rdr.rows

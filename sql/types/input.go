@@ -57,6 +57,15 @@ func CheckNumericPrecision(n decimal128.Num, to T) (any, error) {
 // ParseNumericLiteral reads a numeric constant as written, keeping its
 // scale as PostgreSQL does.
 func ParseNumericLiteral(s string) (decimal128.Num, int32, error) {
+	if n, scale, ok := parseShortDecimal(s); ok {
+		return n, scale, nil
+	}
+	return parseDecimalLiteral(s)
+}
+
+// parseDecimalLiteral is ParseNumericLiteral's general path: exponents and
+// up to 38 digits.
+func parseDecimalLiteral(s string) (decimal128.Num, int32, error) {
 	mant := s
 	exp := 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
@@ -336,6 +345,46 @@ func parseArray(s string, t T) (any, error) {
 
 // isDecimalMantissa reports an optional sign, then digits with at most
 // one decimal point and at least one digit ("1.", ".5", "-12.25").
+// parseShortDecimal reads the common case without big-number arithmetic:
+// an optional sign, digits with at most one point, no exponent, and at
+// most 18 digits, which an int64 holds exactly. ok is false for anything
+// else, which ParseNumericLiteral then reads the general way (COPY of
+// numeric columns spends most of its time here).
+func parseShortDecimal(s string) (decimal128.Num, int32, bool) {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var v int64
+	digits, scale, point := 0, 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			if digits > 18 {
+				return decimal128.Num{}, 0, false
+			}
+			v = v*10 + int64(c-'0')
+			if point {
+				scale++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return decimal128.Num{}, 0, false
+		}
+	}
+	if digits == 0 {
+		return decimal128.Num{}, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return decimal128.FromI64(v), int32(scale), true
+}
+
 func isDecimalMantissa(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
