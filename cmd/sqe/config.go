@@ -74,6 +74,19 @@ type Config struct {
 		// admin_roles role) or "ranger-delegate" (delegate admin on the
 		// resource; DENY stays admin-only).
 		GrantAuthority string `toml:"grant_authority"`
+		// URL is Ranger Admin's base URL (backend "ranger").
+		URL    string `toml:"url"`
+		Ranger struct {
+			// ServiceName is the polaris service in Ranger.
+			ServiceName string `toml:"service_name"`
+			// Realm is the root value of every policy ("*" matches
+			// the realm Polaris sends).
+			Realm     string `toml:"realm"`
+			AdminUser string `toml:"admin_user"`
+			// AdminPassword belongs in the environment
+			// (SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD), not the file.
+			AdminPassword string `toml:"admin_password"`
+		} `toml:"ranger"`
 	} `toml:"access_control"`
 
 	Catalogs []CatalogConfig `toml:"catalog"`
@@ -120,6 +133,7 @@ func defaultConfig() Config {
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.AccessControl.Backend = "none"
 	c.AccessControl.GrantAuthority = "admin-role"
+	c.AccessControl.Ranger.Realm = "*"
 	return c
 }
 
@@ -172,8 +186,13 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	switch cfg.AccessControl.Backend {
 	case "none", "embedded":
+	case "ranger":
+		r := cfg.AccessControl.Ranger
+		if cfg.AccessControl.URL == "" || r.ServiceName == "" || r.AdminUser == "" || r.AdminPassword == "" {
+			return Config{}, fmt.Errorf("config: [access_control] backend \"ranger\" needs url, [access_control.ranger] service_name, admin_user and admin_password (the password from SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD)")
+		}
 	default:
-		return Config{}, fmt.Errorf("config: [access_control] backend must be \"none\" or \"embedded\", not %q", cfg.AccessControl.Backend)
+		return Config{}, fmt.Errorf("config: [access_control] backend must be \"none\", \"embedded\" or \"ranger\", not %q", cfg.AccessControl.Backend)
 	}
 	switch cfg.AccessControl.GrantAuthority {
 	case "admin-role", "ranger-delegate":

@@ -62,6 +62,23 @@ func TestLoadConfig(t *testing.T) {
 		{name: "missing explicit file", explicit: true, wantErr: "no such file"},
 		{name: "unsupported catalog type", file: "[[catalog]]\nname = \"x\"\ntype = \"hive\"\n", wantErr: "not supported"},
 		{name: "bad toml", file: "data_dir = \n", wantErr: "config"},
+		{name: "access control defaults", check: func(t *testing.T, c Config) {
+			if c.AccessControl.Backend != "none" || c.AccessControl.GrantAuthority != "admin-role" || c.AccessControl.Ranger.Realm != "*" {
+				t.Errorf("access control defaults: %+v", c.AccessControl)
+			}
+		}},
+		{name: "unknown access control backend", file: "[access_control]\nbackend = \"polaris\"\n", wantErr: "backend must be"},
+		{name: "unknown grant authority", file: "[access_control]\ngrant_authority = \"anyone\"\n", wantErr: "grant_authority must be"},
+		{name: "ranger backend without a password", file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n",
+			wantErr: "admin_password"},
+		{name: "ranger backend with the password from the environment",
+			file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n",
+			env:  []string{"SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD=s3cret"},
+			check: func(t *testing.T, c Config) {
+				if c.AccessControl.Ranger.AdminPassword != "s3cret" || c.AccessControl.Backend != "ranger" {
+					t.Errorf("ranger config: backend %q", c.AccessControl.Backend)
+				}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/governance/rangeradmin"
 	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -14,9 +16,23 @@ import (
 // openGateOne builds gate one as [access_control] configures it: the
 // authorizer the embedded catalogs ask, and what carries out GRANT and its
 // kin (nil when the statements are refused).
-func openGateOne(gov *governance.Store, cfg Config) (storage.Authorizer, sql.AccessControl, error) {
-	if cfg.AccessControl.Backend == "none" {
+func openGateOne(gov *governance.Store, cfg Config, logger *slog.Logger) (storage.Authorizer, sql.AccessControl, error) {
+	switch cfg.AccessControl.Backend {
+	case "none":
 		return storage.AllowAll{}, nil, nil
+	case "ranger":
+		// Polaris enforces, with each caller's own token, through the
+		// REST catalog: the embedded catalogs are not gated by SQE.
+		r := cfg.AccessControl.Ranger
+		rc := rangeradmin.Config{URL: cfg.AccessControl.URL, ServiceName: r.ServiceName, Realm: r.Realm,
+			AdminUser: r.AdminUser, AdminPassword: r.AdminPassword, AdminRoles: cfg.Auth.AdminRoles,
+			Authority: grants.AuthorityMode(cfg.AccessControl.GrantAuthority)}
+		svc, err := rangeradmin.New(rc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("access control: %w", err)
+		}
+		logger.Info("access control", "backend", "ranger", "ranger", rc.String())
+		return storage.AllowAll{}, svc, nil
 	}
 	svc, err := access.New(gov, access.Config{
 		AdminRoles: cfg.Auth.AdminRoles,

@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			}
 		}
 	}()
-	gate, accessControl, err := openGateOne(gov, cfg)
+	gate, accessControl, err := openGateOne(gov, cfg, logger)
 	if err != nil {
 		return err
 	}
