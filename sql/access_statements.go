@@ -70,21 +70,16 @@ func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Resul
 	case *extgrammar.GrantPrivileges:
 		return s.runGrantPrivileges(ctx, ac, caller, x)
 	case *extgrammar.GrantRoles:
-		members := make([]access.RoleMember, len(x.Grantees))
-		for i, g := range x.Grantees {
-			if g.Kind == extgrammar.GranteeGroup {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "roles cannot be granted to groups")
-			}
-			members[i] = access.RoleMember{Role: g.Kind == extgrammar.GranteeRole, Name: g.Name}
-		}
-		if x.Action == extgrammar.ActionRevoke {
-			return commandResult("REVOKE ROLE"), ac.RevokeRoles(ctx, caller, x.Roles, members)
-		}
-		return commandResult("GRANT ROLE"), ac.GrantRoles(ctx, caller, x.Roles, members)
+		return s.runGrantRoles(ctx, ac, caller, x)
 	case *extgrammar.CreateRole:
-		return commandResult("CREATE ROLE"), ac.CreateRole(ctx, caller, x.Name)
+		err := ac.CreateRole(ctx, caller, x.Name)
+		s.auditChange("CREATE ROLE", nil, "role "+x.Name, nil, err)
+		return commandResult("CREATE ROLE"), err
 	case *extgrammar.DropRole:
 		_, err := ac.DropRole(ctx, caller, x.Names, x.IfExists)
+		for _, n := range x.Names {
+			s.auditChange("DROP ROLE", nil, "role "+n, nil, err)
+		}
 		return commandResult("DROP ROLE"), err
 	case *extgrammar.ShowGrants:
 		f := access.GrantFilter{}
@@ -121,11 +116,41 @@ func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Resul
 	return nil, pgerror.Unsupported("%s is not supported yet", statementVerb(st))
 }
 
-func (s *Session) runGrantPrivileges(ctx context.Context, ac AccessControl, caller access.Caller, x *extgrammar.GrantPrivileges) (Result, error) {
-	action := grants.Action(x.Action.String())
-	if err := ac.MayChange(caller, action); err != nil {
+// runGrantRoles grants roles to, or revokes them from, users and roles.
+func (s *Session) runGrantRoles(ctx context.Context, ac AccessControl, caller access.Caller, x *extgrammar.GrantRoles) (Result, error) {
+	tag := "GRANT ROLE"
+	if x.Action == extgrammar.ActionRevoke {
+		tag = "REVOKE ROLE"
+	}
+	members := make([]access.RoleMember, len(x.Grantees))
+	var err error
+	for i, g := range x.Grantees {
+		if g.Kind == extgrammar.GranteeGroup {
+			err = pgerror.New(pgerror.FeatureNotSupported, "roles cannot be granted to groups")
+		}
+		members[i] = access.RoleMember{Role: g.Kind == extgrammar.GranteeRole, Name: g.Name}
+	}
+	if err == nil {
+		if x.Action == extgrammar.ActionRevoke {
+			err = ac.RevokeRoles(ctx, caller, x.Roles, members)
+		} else {
+			err = ac.GrantRoles(ctx, caller, x.Roles, members)
+		}
+	}
+	if s.auditor() != nil {
+		to := granteeNames(x.Grantees)
+		for _, r := range x.Roles {
+			s.auditChange(tag, nil, "role "+r, to, err)
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
+	return commandResult(tag), nil
+}
+
+func (s *Session) runGrantPrivileges(ctx context.Context, ac AccessControl, caller access.Caller, x *extgrammar.GrantPrivileges) (Result, error) {
+	action := grants.Action(x.Action.String())
 	privileges := make([]string, len(x.Privileges))
 	for i, p := range x.Privileges {
 		privileges[i] = privilegeName(p)
@@ -134,17 +159,35 @@ func (s *Session) runGrantPrivileges(ctx context.Context, ac AccessControl, call
 	for i, g := range x.Grantees {
 		grantees[i] = grantee(g)
 	}
+	if err := ac.MayChange(caller, action); err != nil {
+		for _, o := range x.Objects {
+			s.auditChange(string(action), privileges, o.String(), granteeNames(x.Grantees), err)
+		}
+		return nil, err
+	}
 	for _, o := range x.Objects {
 		obj, err := s.resolveGrantObject(ctx, o, false)
 		if err != nil {
+			s.auditChange(string(action), privileges, o.String(), granteeNames(x.Grantees), err)
 			return nil, err
 		}
 		st := grants.Statement{Privileges: privileges, Object: obj, Grantees: grantees, WithGrantOption: x.WithGrantOption}
-		if _, err := ac.Change(ctx, caller, action, st); err != nil {
+		_, err = ac.Change(ctx, caller, action, st)
+		s.auditChange(string(action), privileges, obj.String(), granteeNames(x.Grantees), err)
+		if err != nil {
 			return nil, err
 		}
 	}
 	return commandResult(string(action)), nil
+}
+
+// granteeNames renders grantees for audit records (USER alice, ROLE r).
+func granteeNames(gs []extgrammar.Grantee) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.String()
+	}
+	return out
 }
 
 func (s *Session) grantRows(ctx context.Context, ac AccessControl, caller access.Caller, f access.GrantFilter) (Result, error) {

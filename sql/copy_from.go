@@ -56,12 +56,16 @@ func StartCopyIn(ctx context.Context, res Result) (CopyInResult, error) {
 		}
 		inner = d.inner
 	}
+	var audit *statementAudit
 	if t, ok := inner.(*trackedResult); ok {
-		inner = t.Result
+		inner, audit = t.Result, t.audit
 	}
 	c, _ := inner.(CopyInResult)
 	if c == nil {
 		return nil, nil
+	}
+	if audit != nil {
+		return auditedCopyIn{CopyInResult: c, audit: audit}, nil
 	}
 	return c, nil
 }

@@ -14,6 +14,10 @@
 // bounded by statement_timeout, so a query too large fails with 53200 and
 // a cancelled or timed-out one stops with 57014.
 //
+// With an Auditor configured (governance/audit), each statement is
+// recorded when it ends, with its duration, row count and SQLSTATE, and
+// each GRANT, REVOKE, DENY and role statement with its result.
+//
 // Engine holds what sessions share (catalogs, governance); a Session holds
 // one client's identity and settings and is used by one goroutine at a
 // time.

@@ -37,6 +37,9 @@ type EngineConfig struct {
 	// GRANTS and CHECK ACCESS; nil refuses them ([access_control] backend
 	// = "none").
 	Access AccessControl
+	// Auditor receives a record of every statement and privilege change;
+	// nil audits nothing.
+	Auditor Auditor
 }
 
 // Engine is what all sessions share.

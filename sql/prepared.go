@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -35,15 +36,20 @@ type PreparedStatement struct {
 // result's columns. paramOIDs are the types the client declared (0 =
 // infer).
 func (s *Session) Prepare(ctx context.Context, query string, paramOIDs []uint32) (*PreparedStatement, error) {
+	var start time.Time
+	if s.auditor() != nil {
+		start = time.Now()
+	}
 	ps, err := s.prepare(ctx, query, paramOIDs)
 	if err != nil {
 		s.failTransaction()
+		s.auditFailedStatement(query, start, err)
 	}
 	return ps, err
 }
 
 func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32) (*PreparedStatement, error) {
-	stmts, err := s.Parse(ctx, query)
+	stmts, err := s.parse(query)
 	if err != nil {
 		return nil, err
 	}

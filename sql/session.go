@@ -54,6 +54,18 @@ func (s *Session) Identity() auth.Identity { return s.identity }
 // Parse splits and parses a query string. Zero statements means the
 // string was empty or held only comments.
 func (s *Session) Parse(_ context.Context, query string) ([]*Statement, error) {
+	var start time.Time
+	if s.auditor() != nil {
+		start = time.Now()
+	}
+	stmts, err := s.parse(query)
+	if err != nil {
+		s.auditFailedStatement(query, start, err)
+	}
+	return stmts, err
+}
+
+func (s *Session) parse(query string) ([]*Statement, error) {
 	pieces, err := parseExtensions(query)
 	if err != nil {
 		s.failTransaction()
@@ -136,12 +148,21 @@ func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) 
 
 func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
 	s.clock.startStatement(s.tx != nil)
+	var start time.Time
+	if s.auditor() != nil {
+		start = time.Now()
+	}
 	res, err := s.execute(ctx, stmt, params)
 	if err != nil {
 		s.failTransaction()
+		s.auditFailedStatement(stmt.SQL, start, err)
 		return nil, err
 	}
-	return &trackedResult{Result: res, s: s}, nil
+	t := &trackedResult{Result: res, s: s}
+	if s.auditor() != nil {
+		t.audit = &statementAudit{s: s, text: stmt.SQL, start: start, result: res}
+	}
+	return t, nil
 }
 
 // FailTransaction marks an open transaction block failed after an error
@@ -156,10 +177,12 @@ func (s *Session) failTransaction() {
 }
 
 // trackedResult fails the session's transaction block when producing
-// rows fails, as an error at execution does.
+// rows fails, as an error at execution does, and audits the statement
+// when auditing is on.
 type trackedResult struct {
 	Result
-	s *Session
+	s     *Session
+	audit *statementAudit
 }
 
 func (t *trackedResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -167,7 +190,17 @@ func (t *trackedResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err != nil {
 		t.s.failTransaction()
 	}
+	if t.audit != nil {
+		t.audit.observe(b, err)
+	}
 	return b, err
+}
+
+func (t *trackedResult) Close() {
+	if t.audit != nil {
+		t.audit.finish(nil)
+	}
+	t.Result.Close()
 }
 
 func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {

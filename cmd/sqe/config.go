@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -89,6 +90,19 @@ type Config struct {
 		} `toml:"ranger"`
 	} `toml:"access_control"`
 
+	Audit struct {
+		// Enabled writes a JSON line for every statement and privilege
+		// change.
+		Enabled bool `toml:"enabled"`
+		// Sink is "stdout" or "file" (Path, default data_dir/audit.log,
+		// appended to, created with mode 0600).
+		Sink string `toml:"sink"`
+		Path string `toml:"path"`
+		// RedactLiterals replaces a statement's constants by $n;
+		// passwords and tokens are never logged either way.
+		RedactLiterals bool `toml:"redact_literals"`
+	} `toml:"audit"`
+
 	Catalogs []CatalogConfig `toml:"catalog"`
 }
 
@@ -134,6 +148,8 @@ func defaultConfig() Config {
 	c.AccessControl.Backend = "none"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
+	c.Audit.Sink = audit.SinkStdout
+	c.Audit.RedactLiterals = true
 	return c
 }
 
@@ -198,6 +214,11 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	case "admin-role", "ranger-delegate":
 	default:
 		return Config{}, fmt.Errorf("config: [access_control] grant_authority must be \"admin-role\" or \"ranger-delegate\", not %q", cfg.AccessControl.GrantAuthority)
+	}
+	switch cfg.Audit.Sink {
+	case audit.SinkStdout, audit.SinkFile:
+	default:
+		return Config{}, fmt.Errorf("config: [audit] sink must be %q or %q, not %q", audit.SinkStdout, audit.SinkFile, cfg.Audit.Sink)
 	}
 	for _, c := range cfg.Catalogs {
 		if c.Name == "" {

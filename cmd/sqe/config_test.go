@@ -79,6 +79,18 @@ func TestLoadConfig(t *testing.T) {
 					t.Errorf("ranger config: backend %q", c.AccessControl.Backend)
 				}
 			}},
+		{name: "audit defaults", check: func(t *testing.T, c Config) {
+			if c.Audit.Enabled || c.Audit.Sink != "stdout" || !c.Audit.RedactLiterals {
+				t.Errorf("audit defaults: %+v", c.Audit)
+			}
+		}},
+		{name: "audit to a file", file: "[audit]\nenabled = true\nsink = \"file\"\npath = \"/a.log\"\nredact_literals = false\n",
+			check: func(t *testing.T, c Config) {
+				if !c.Audit.Enabled || c.Audit.Sink != "file" || c.Audit.Path != "/a.log" || c.Audit.RedactLiterals {
+					t.Errorf("audit: %+v", c.Audit)
+				}
+			}},
+		{name: "unknown audit sink", env: []string{"SQE_AUDIT__SINK=syslog"}, wantErr: `[audit] sink must be "stdout" or "file", not "syslog"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

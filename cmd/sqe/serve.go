@@ -129,10 +129,23 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 
-	engine := sql.NewEngine(sql.EngineConfig{
+	engineCfg := sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
 		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl,
-	}, catalogs, governance.Passthrough{})
+	}
+	auditLog, err := openAuditLog(cfg, logger)
+	if err != nil {
+		return err
+	}
+	if auditLog != nil {
+		engineCfg.Auditor = auditLog
+		defer func() {
+			if err := auditLog.Close(); err != nil {
+				logger.Error("close audit log", "error", err)
+			}
+		}()
+	}
+	engine := sql.NewEngine(engineCfg, catalogs, governance.Passthrough{})
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,

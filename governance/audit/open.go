@@ -1,0 +1,32 @@
+package audit
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// The sinks an audit log can be written to.
+const (
+	SinkStdout = "stdout"
+	SinkFile   = "file"
+)
+
+// Open starts an Auditor on sink: standard output, or the file at path,
+// created with mode 0600 when missing and only ever appended to.
+func Open(sink, path string, stdout io.Writer, opts Options) (*Auditor, error) {
+	switch sink {
+	case SinkStdout:
+		return New(stdout, nil, opts), nil
+	case SinkFile:
+		if path == "" {
+			return nil, fmt.Errorf("audit log: the file sink needs a path")
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("audit log: %w", err)
+		}
+		return New(f, f, opts), nil
+	}
+	return nil, fmt.Errorf("audit log: sink must be %q or %q, not %q", SinkStdout, SinkFile, sink)
+}
