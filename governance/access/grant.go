@@ -25,27 +25,7 @@ const maxWriteAttempts = 20
 // policies and write the difference in one transaction. It returns the
 // plan carried out (the levels written).
 func (s *Service) Change(ctx context.Context, caller Caller, action grants.Action, st grants.Statement) (grants.Plan, error) {
-	st.Grantor = caller.User
-	st.Realm = s.cfg.Realm
-	for _, g := range st.Grantees {
-		if g.Kind == grants.GranteeGroup && action != grants.ActionRevoke {
-			return grants.Plan{}, pgerror.New(pgerror.FeatureNotSupported, "%s to a group is not supported", action).
-				WithDetail("Groups come from the identity provider's token; SQE cannot confirm that a group exists, so it writes grants to users and roles only.").
-				WithHint("Grant to a role and make the group's members members of the role.")
-		}
-	}
-	var plan grants.Plan
-	var err error
-	switch action {
-	case grants.ActionGrant:
-		plan, err = s.profile.PlanGrant(st)
-	case grants.ActionRevoke:
-		plan, err = s.profile.PlanRevoke(st)
-	case grants.ActionDeny:
-		plan, err = s.profile.PlanDeny(st)
-	default:
-		return grants.Plan{}, fmt.Errorf("unknown grant action %q", action)
-	}
+	plan, err := PlanChange(s.profile, caller, action, st, s.cfg.Realm)
 	if err != nil {
 		return grants.Plan{}, err
 	}
@@ -88,4 +68,31 @@ func (s *Service) Change(ctx context.Context, caller Caller, action grants.Actio
 func (s *Service) MayChange(caller Caller, action grants.Action) error {
 	return grants.RequireAdmin(grants.Grantor{User: caller.User, Roles: caller.Roles, Groups: caller.Groups}, action,
 		grants.Authority{Mode: s.cfg.Authority, AdminRoles: s.cfg.AdminRoles})
+}
+
+// PlanChange plans a GRANT, REVOKE or DENY of caller with the grant
+// profile, writing policies under realm. A grant or denial to a group is
+// refused: no backend can confirm that a group exists (Polaris passes no
+// groups to Ranger unless Ranger's usersync runs), so such a grant could
+// reach nobody; REVOKE may still remove one written elsewhere. Every
+// gate-one backend plans this way.
+func PlanChange(profile *grants.Profile, caller Caller, action grants.Action, st grants.Statement, realm string) (grants.Plan, error) {
+	st.Grantor = caller.User
+	st.Realm = realm
+	for _, g := range st.Grantees {
+		if g.Kind == grants.GranteeGroup && action != grants.ActionRevoke {
+			return grants.Plan{}, pgerror.New(pgerror.FeatureNotSupported, "%s to a group is not supported", action).
+				WithDetail("Groups come from the identity provider's token and cannot be confirmed to exist, so grants go to users and roles only.").
+				WithHint("Grant to a role and make the group's members members of the role.")
+		}
+	}
+	switch action {
+	case grants.ActionGrant:
+		return profile.PlanGrant(st)
+	case grants.ActionRevoke:
+		return profile.PlanRevoke(st)
+	case grants.ActionDeny:
+		return profile.PlanDeny(st)
+	}
+	return grants.Plan{}, fmt.Errorf("unknown grant action %q", action)
 }

@@ -40,7 +40,14 @@ func (s *Service) ShowGrants(ctx context.Context, caller Caller, f GrantFilter) 
 	if err != nil {
 		return nil, err
 	}
-	admin := s.isAdmin(caller.Roles)
+	return GrantRows(policies, caller, s.isAdmin(caller.Roles), f), nil
+}
+
+// GrantRows flattens policies into SHOW GRANTS rows, filtered, sorted and
+// deduplicated: admin sees every row, others only those naming the
+// caller, its roles or its groups. Every gate-one backend lists grants
+// this way.
+func GrantRows(policies []grants.Policy, caller Caller, admin bool, f GrantFilter) []GrantRow {
 	var out []GrantRow
 	for _, p := range policies {
 		obj := p.Resource.String()
@@ -71,7 +78,7 @@ func (s *Service) ShowGrants(ctx context.Context, caller Caller, f GrantFilter) 
 		return strings.Compare(a.Object+"\x00"+a.GranteeKind+a.Grantee+"\x00"+a.AccessType+a.Effect,
 			b.Object+"\x00"+b.GranteeKind+b.Grantee+"\x00"+b.AccessType+b.Effect)
 	})
-	return slices.CompactFunc(out, func(a, b GrantRow) bool { return a == b }), nil
+	return slices.CompactFunc(out, func(a, b GrantRow) bool { return a == b })
 }
 
 // names reports whether the grantee is the caller or one of its roles or

@@ -22,27 +22,7 @@ const maxMergeAttempts = 3
 // ranger-delegate mode; everything else is a read-merge-write of the
 // policy API.
 func (s *Service) Change(ctx context.Context, caller access.Caller, action grants.Action, st grants.Statement) (grants.Plan, error) {
-	st.Grantor = caller.User
-	st.Realm = s.cfg.Realm
-	for _, g := range st.Grantees {
-		if g.Kind == grants.GranteeGroup && action != grants.ActionRevoke {
-			return grants.Plan{}, pgerror.New(pgerror.FeatureNotSupported, "%s to a group is not supported", action).
-				WithDetail("Polaris does not pass a principal's groups to Ranger unless Ranger's usersync runs, so a grant to a group cannot be confirmed to reach anyone.").
-				WithHint("Grant to a ROLE, or to each USER.")
-		}
-	}
-	var plan grants.Plan
-	var err error
-	switch action {
-	case grants.ActionGrant:
-		plan, err = s.profile.PlanGrant(st)
-	case grants.ActionRevoke:
-		plan, err = s.profile.PlanRevoke(st)
-	case grants.ActionDeny:
-		plan, err = s.profile.PlanDeny(st)
-	default:
-		return grants.Plan{}, fmt.Errorf("unknown grant action %q", action)
-	}
+	plan, err := access.PlanChange(s.profile, caller, action, st, s.cfg.Realm)
 	if err != nil {
 		return grants.Plan{}, err
 	}

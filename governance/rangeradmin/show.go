@@ -13,11 +13,6 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// grantorLabelPrefix is the provenance label naming who granted: the
-// policy API records the REST user as a policy's creator, so the caller
-// is kept here and preferred when reporting granted_by.
-const grantorLabelPrefix = "chm-grantor:"
-
 // ShowGrants lists the grants held in Ranger on policies of the polaris
 // shape, filtered, denials included. An administrator sees all, others
 // only rows naming themselves or their roles.
@@ -26,72 +21,7 @@ func (s *Service) ShowGrants(ctx context.Context, caller access.Caller, f access
 	if err != nil {
 		return nil, err
 	}
-	admin := s.isAdmin(caller.Roles)
-	var out []access.GrantRow
-	for _, p := range snap.models() {
-		obj := p.Resource.String()
-		if f.Object != "" && obj != f.Object && !strings.HasPrefix(obj, f.Object+".") {
-			continue
-		}
-		grantor := grantorOf(p.Labels)
-		add := func(items []grants.Item, effect string) {
-			for _, it := range items {
-				for _, g := range itemGrantees(it) {
-					if f.Grantee != nil && g != *f.Grantee || !admin && !callerIs(caller, g) {
-						continue
-					}
-					for _, a := range it.Accesses {
-						out = append(out, access.GrantRow{AccessType: a, Object: obj, GranteeKind: string(g.Kind), Grantee: g.Name,
-							Effect: effect, Grantable: it.DelegateAdmin, GrantedBy: grantor})
-					}
-				}
-			}
-		}
-		add(p.Allow, "ALLOW")
-		add(p.Deny, "DENY")
-	}
-	slices.SortStableFunc(out, func(a, b access.GrantRow) int {
-		return strings.Compare(a.Object+"\x00"+a.GranteeKind+a.Grantee+"\x00"+a.AccessType+a.Effect,
-			b.Object+"\x00"+b.GranteeKind+b.Grantee+"\x00"+b.AccessType+b.Effect)
-	})
-	return slices.CompactFunc(out, func(a, b access.GrantRow) bool { return a == b }), nil
-}
-
-// callerIs reports whether the grantee is the caller or one of its roles
-// or groups.
-func callerIs(c access.Caller, g grants.Grantee) bool {
-	switch g.Kind {
-	case grants.GranteeUser:
-		return g.Name == c.User
-	case grants.GranteeRole:
-		return slices.Contains(c.Roles, g.Name)
-	case grants.GranteeGroup:
-		return slices.Contains(c.Groups, g.Name)
-	}
-	return false
-}
-
-func itemGrantees(it grants.Item) []grants.Grantee {
-	var out []grants.Grantee
-	for _, u := range it.Users {
-		out = append(out, grants.Grantee{Kind: grants.GranteeUser, Name: u})
-	}
-	for _, r := range it.Roles {
-		out = append(out, grants.Grantee{Kind: grants.GranteeRole, Name: r})
-	}
-	for _, g := range it.Groups {
-		out = append(out, grants.Grantee{Kind: grants.GranteeGroup, Name: g})
-	}
-	return out
-}
-
-func grantorOf(labels []string) string {
-	for i := len(labels) - 1; i >= 0; i-- {
-		if g, ok := strings.CutPrefix(labels[i], grantorLabelPrefix); ok {
-			return g
-		}
-	}
-	return ""
+	return access.GrantRows(snap.models(), caller, s.isAdmin(caller.Roles), f), nil
 }
 
 // CheckAccess answers whether user holds privilege on obj at the level
