@@ -127,6 +127,15 @@ func (g *gather) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
+	// A cancelled query ends here even when batches are waiting: the
+	// select below picks at random among ready cases.
+	if err := ctx.Err(); err != nil {
+		g.err = err
+		if g.grp != nil {
+			g.grp.cancel()
+		}
+		return nil, err
+	}
 	if g.grp == nil {
 		if err := g.start(ctx); err != nil {
 			g.err = err

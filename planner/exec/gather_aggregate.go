@@ -91,6 +91,10 @@ func (m *mergedAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if m.err != nil {
 		return nil, m.err
 	}
+	if err := ctx.Err(); err != nil {
+		m.err = err
+		return nil, err
+	}
 	if m.final == nil {
 		if err := m.finish(ctx); err != nil {
 			m.err = err
