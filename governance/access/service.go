@@ -47,6 +47,7 @@ type Service struct {
 type compiledPolicies struct {
 	version  int64
 	policies []grants.Policy
+	ranger   []ranger.Policy // the same, as eval reads them
 	eval     *ranger.Evaluator
 }
 
@@ -98,11 +99,12 @@ func (s *Service) current(ctx context.Context) (*compiledPolicies, error) {
 	if err != nil {
 		return nil, err
 	}
-	eval, err := ranger.New(ranger.Config{ServiceDef: s.sd, Policies: toRanger(policies)})
+	rp := toRanger(policies)
+	eval, err := ranger.New(ranger.Config{ServiceDef: s.sd, Policies: rp})
 	if err != nil {
 		return nil, fmt.Errorf("gate one: compile policies: %w", err)
 	}
-	c := &compiledPolicies{version: version, policies: policies, eval: eval}
+	c := &compiledPolicies{version: version, policies: policies, ranger: rp, eval: eval}
 	s.compiled.Store(c)
 	return c, nil
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/sqe-db/sqe/governance/grants"
-	"github.com/sqe-db/sqe/governance/ranger"
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // GrantRow is one line of SHOW GRANTS: one access type held (or denied)
@@ -126,20 +124,9 @@ func grantorOf(labels []string) string {
 // it, and why: the grantee through which it is allowed or denied. An
 // administrator may ask about anyone, others only about themselves.
 func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege string, obj grants.Object, user string) (bool, string, error) {
-	if user != caller.User && !s.isAdmin(caller.Roles) {
-		return false, "", pgerror.New(pgerror.InsufficientPrivilege, "permission denied to check the access of another user").
-			WithDetail("Only roles listed in [auth] admin_roles may check another user's access.")
-	}
-	plan, err := s.profile.PlanGrant(grants.Statement{Privileges: []string{privilege}, Object: obj,
-		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: user}}, Realm: s.cfg.Realm})
+	named, err := CheckTarget(s.profile, caller, s.isAdmin(caller.Roles), privilege, obj, user, s.cfg.Realm)
 	if err != nil {
 		return false, "", err
-	}
-	var named grants.Write
-	for _, w := range plan.Writes {
-		if w.Named {
-			named = w
-		}
 	}
 	roles, err := s.store.EffectiveRoles(ctx, user, nil)
 	if err != nil {
@@ -152,55 +139,6 @@ func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege stri
 	if err != nil {
 		return false, "", err
 	}
-	res := c.eval.IsAccessAllowed(&ranger.Request{
-		Resource:   rangerRequestResource(named.Resource),
-		AccessType: named.Accesses[0], AccessTypes: named.Accesses,
-		User: user, Roles: roles,
-	})
-	via := viaOf(c, res.PolicyID, res.Allowed, user, roles)
-	switch {
-	case res.Allowed:
-		return true, "Allowed via " + via, nil
-	case res.PolicyID > 0:
-		return false, "Denied via " + via, nil
-	default:
-		return false, fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(named.Accesses, ", "), named.Resource), nil
-	}
-}
-
-func rangerRequestResource(r grants.Resource) ranger.Resource {
-	out := ranger.Resource{"root": {r.Root}, "catalog": {r.Catalog}}
-	if r.Namespace != "" {
-		out["namespace"] = []string{r.Namespace}
-	}
-	if r.Table != "" {
-		out["table"] = []string{r.Table}
-	}
-	return out
-}
-
-// viaOf names the grantee of the deciding policy's items that matches the
-// user: the user itself first, then its roles in order.
-func viaOf(c *compiledPolicies, policyID int64, allowed bool, user string, roles []string) string {
-	if policyID < 1 || int(policyID) > len(c.policies) {
-		return "a policy"
-	}
-	p := c.policies[policyID-1]
-	items := p.Deny
-	if allowed {
-		items = p.Allow
-	}
-	for _, it := range items {
-		if slices.Contains(it.Users, user) {
-			return fmt.Sprintf("USER '%s'", user)
-		}
-	}
-	for _, r := range roles {
-		for _, it := range items {
-			if slices.Contains(it.Roles, r) {
-				return fmt.Sprintf("ROLE '%s'", r)
-			}
-		}
-	}
-	return "policy on " + p.Resource.String()
+	allowed, reason := Decide(c.eval, c.ranger, named, user, roles)
+	return allowed, reason, nil
 }

@@ -1,0 +1,95 @@
+package access
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// CHECK ACCESS is answered the same way by every gate-one backend: the
+// question is the privilege's named level (CheckTarget), the answer a
+// Ranger evaluation over the backend's policies (Decide).
+
+// CheckTarget plans privilege on obj for user and returns the write at
+// the level the privilege names: the resource and access types CHECK
+// ACCESS asks about. A caller who is not an administrator may ask only
+// about itself.
+func CheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, privilege string, obj grants.Object, user, realm string) (grants.Write, error) {
+	if user != caller.User && !callerIsAdmin {
+		return grants.Write{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to check the access of another user").
+			WithDetail("Only roles listed in [auth] admin_roles may check another user's access.")
+	}
+	plan, err := profile.PlanGrant(grants.Statement{Privileges: []string{privilege}, Object: obj,
+		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: user}}, Realm: realm})
+	if err != nil {
+		return grants.Write{}, err
+	}
+	for _, w := range plan.Writes {
+		if w.Named && len(w.Accesses) > 0 {
+			return w, nil
+		}
+	}
+	return grants.Write{}, fmt.Errorf("check access: %s on %s names no access type", privilege, obj)
+}
+
+// Decide evaluates w for user with roles and words the answer: allowed or
+// denied via the grantee that decided, or no matching grant. policies are
+// the ones eval was compiled from, to name that grantee.
+func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) (bool, string) {
+	res := eval.IsAccessAllowed(&ranger.Request{
+		Resource:   RequestResource(w.Resource),
+		AccessType: w.Accesses[0], AccessTypes: w.Accesses,
+		User: user, Roles: roles,
+	})
+	switch {
+	case res.Allowed:
+		return true, "Allowed via " + viaOf(policies, res.PolicyID, true, user, roles)
+	case res.PolicyID > 0:
+		return false, "Denied via " + viaOf(policies, res.PolicyID, false, user, roles)
+	default:
+		return false, fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(w.Accesses, ", "), w.Resource)
+	}
+}
+
+// RequestResource is a policy resource as a Ranger request names it.
+func RequestResource(r grants.Resource) ranger.Resource {
+	out := ranger.Resource{"root": {r.Root}, "catalog": {r.Catalog}}
+	if r.Namespace != "" {
+		out["namespace"] = []string{r.Namespace}
+	}
+	if r.Table != "" {
+		out["table"] = []string{r.Table}
+	}
+	return out
+}
+
+// viaOf names the grantee of the deciding policy's items that matches the
+// user: the user itself first, then its roles in order.
+func viaOf(policies []ranger.Policy, id int64, allowed bool, user string, roles []string) string {
+	i := slices.IndexFunc(policies, func(p ranger.Policy) bool { return p.ID == id })
+	if i < 0 {
+		return "a policy"
+	}
+	p := policies[i]
+	items := p.DenyPolicyItems
+	if allowed {
+		items = p.PolicyItems
+	}
+	for _, it := range items {
+		if slices.Contains(it.Users, user) {
+			return fmt.Sprintf("USER '%s'", user)
+		}
+	}
+	for _, r := range roles {
+		for _, it := range items {
+			if slices.Contains(it.Roles, r) {
+				return fmt.Sprintf("ROLE '%s'", r)
+			}
+		}
+	}
+	return fmt.Sprintf("policy %q", p.Name)
+}
