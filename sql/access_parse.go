@@ -23,16 +23,61 @@ type extPiece struct {
 	stmt       extgrammar.Statement
 }
 
-// mayHoldExtension is a cheap test that lets a query without any of the
-// statements' first words skip the split.
+// mayHoldExtension is a cheap test, run on every query, that lets one
+// none of whose statements begins with an extension statement's first
+// word skip the split (a scan of the whole query). It looks at the first
+// word of the query and after each semicolon, skipping blanks and
+// comments; a semicolon inside a literal or comment can only send a
+// query down the slower path, never keep a statement from it.
 func mayHoldExtension(query string) bool {
-	q := strings.ToLower(query)
-	for _, w := range []string{"grant", "revoke", "deny", "show", "check", "role", "user", "group"} {
-		if strings.Contains(q, w) {
+	for start := 0; start < len(query); {
+		if extensionVerb(firstWord(query[start:])) {
+			return true
+		}
+		i := strings.IndexByte(query[start:], ';')
+		if i < 0 {
+			return false
+		}
+		start += i + 1
+	}
+	return false
+}
+
+// extensionVerb reports the words an extension statement can begin with.
+func extensionVerb(w string) bool {
+	for _, v := range []string{"grant", "revoke", "deny", "show", "check", "create", "drop"} {
+		if strings.EqualFold(w, v) {
 			return true
 		}
 	}
 	return false
+}
+
+// firstWord is the leading word of s after blanks and SQL comments.
+func firstWord(s string) string {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n\f")
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s, "*/")
+			if i < 0 {
+				return ""
+			}
+			s = s[i+2:]
+		default:
+			end := 0
+			for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+				end++
+			}
+			return s[:end]
+		}
+	}
 }
 
 // parseExtensions finds the pieces of query the extension grammar claims.

@@ -37,3 +37,19 @@ func TestParseMixesAccessStatements(t *testing.T) {
 		t.Fatalf("plain query: %v, %v", stmts, err)
 	}
 }
+
+func TestMayHoldExtension(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT region, count(*) FROM t GROUP BY region": false,
+		"select current_user":                            false,
+		"SELECT 1; GRANT SELECT ON a.b.c TO ROLE r":      true,
+		"  -- a comment\n/* another */ revoke x":         true,
+		"show grants":                                    true,
+		"SELECT ';'; SELECT 2":                           false,
+		"":                                               false,
+	} {
+		if got := mayHoldExtension(q); got != want {
+			t.Errorf("mayHoldExtension(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
