@@ -10,25 +10,7 @@ import (
 // roles TO grantees.
 func (p *parser) grant() (Statement, error) {
 	p.next()
-	if p.acceptRoleKeyword() {
-		return p.roleGrant(ActionGrant, nil)
-	}
-	items, err := p.privilegeList()
-	if err != nil {
-		return nil, err
-	}
-	switch t := p.peek(); {
-	case t.is(pg_query.Token_ON):
-		return p.privilegeGrant(ActionGrant, items)
-	case t.is(pg_query.Token_TO):
-		roles, err := p.itemsAsRoles(items, t)
-		if err != nil {
-			return nil, err
-		}
-		return p.roleGrant(ActionGrant, roles)
-	default:
-		return nil, p.syntaxError(t)
-	}
+	return p.privilegesOrRoles(ActionGrant, pg_query.Token_TO)
 }
 
 // revoke reads REVOKE privileges ON objects FROM grantees, or REVOKE
@@ -44,8 +26,15 @@ func (p *parser) revoke() (Statement, error) {
 		next.is(pg_query.Token_OPTION):
 		return nil, p.unsupported(t, "REVOKE %s OPTION FOR is not supported", strings.ToUpper(t.text))
 	}
+	return p.privilegesOrRoles(ActionRevoke, pg_query.Token_FROM)
+}
+
+// privilegesOrRoles reads the rest of a GRANT or REVOKE: [ROLE] roles
+// then to (TO or FROM) grantees, or privileges ON objects; a list of
+// names followed by to is a list of roles.
+func (p *parser) privilegesOrRoles(action Action, to pg_query.Token) (Statement, error) {
 	if p.acceptRoleKeyword() {
-		return p.roleGrant(ActionRevoke, nil)
+		return p.roleGrant(action, nil)
 	}
 	items, err := p.privilegeList()
 	if err != nil {
@@ -53,13 +42,13 @@ func (p *parser) revoke() (Statement, error) {
 	}
 	switch t := p.peek(); {
 	case t.is(pg_query.Token_ON):
-		return p.privilegeGrant(ActionRevoke, items)
-	case t.is(pg_query.Token_FROM):
+		return p.privilegeGrant(action, items)
+	case t.is(to):
 		roles, err := p.itemsAsRoles(items, t)
 		if err != nil {
 			return nil, err
 		}
-		return p.roleGrant(ActionRevoke, roles)
+		return p.roleGrant(action, roles)
 	default:
 		return nil, p.syntaxError(t)
 	}
