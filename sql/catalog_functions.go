@@ -239,25 +239,7 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 		return fn(argTypes, types.Text, func([]any) (any, error) { return nil, nil })
 	case "has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege",
 		"has_any_column_privilege", "has_function_privilege", "has_sequence_privilege":
-		// Until gate one grants exist, whatever the caller can see it may
-		// use: an invisible object is absent from the catalog anyway.
-		if len(args) < 1 || len(args) > 4 {
-			return nil, false, nil
-		}
-		argTypes := slices.Clone(args)
-		for k, t := range argTypes {
-			if t.OID == types.OIDUnknown {
-				argTypes[k] = types.Text
-			}
-		}
-		return fn(argTypes, types.Bool, func(a []any) (any, error) {
-			for _, v := range a {
-				if v == nil {
-					return nil, nil
-				}
-			}
-			return true, nil
-		})
+		return i.privilegeFunction(name, args)
 	}
 	return i.regFunction(name, args)
 }

@@ -53,6 +53,35 @@ func splitQualified(s string) (schema, name string) {
 	return "", parts[0]
 }
 
+// relationOID looks a relation name up as regclass input does: a system
+// catalog relation, else a visible table or view on the search path.
+func (ci *catalogIndex) relationOID(v string) (uint32, error) {
+	schema, rel := splitQualified(v)
+	if oid, ok := pgcatalog.RelationOID(orDefault(schema, "pg_catalog"), rel); ok && (schema == "" || schema == "pg_catalog" || schema == "information_schema") {
+		return oid, nil
+	}
+	if schema == "information_schema" {
+		if oid, ok := pgcatalog.RelationOID(schema, rel); ok {
+			return oid, nil
+		}
+	}
+	if _, _, err := ci.table(0); err != nil {
+		return 0, err
+	}
+	search := []string{schema}
+	if schema == "" {
+		search = ci.s.settings.searchPath(ci.s.identity.User)
+	}
+	for _, ns := range search {
+		for oid, t := range ci.tables {
+			if t.Namespace == ns && t.Name == rel {
+				return oid, nil
+			}
+		}
+	}
+	return 0, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", v)
+}
+
 func (i sessionInfo) regFunction(name string, args []types.T) (*planner.SessionFunction, bool, error) {
 	s := i.s
 	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
@@ -96,32 +125,7 @@ func (i sessionInfo) regFunction(name string, args []types.T) (*planner.SessionF
 	}
 	switch name {
 	case "regclassin":
-		return in(types.Regclass, func(v string) (uint32, error) {
-			schema, rel := splitQualified(v)
-			if oid, ok := pgcatalog.RelationOID(orDefault(schema, "pg_catalog"), rel); ok && (schema == "" || schema == "pg_catalog" || schema == "information_schema") {
-				return oid, nil
-			}
-			if schema == "information_schema" {
-				if oid, ok := pgcatalog.RelationOID(schema, rel); ok {
-					return oid, nil
-				}
-			}
-			if _, _, err := index.table(0); err != nil {
-				return 0, err
-			}
-			search := []string{schema}
-			if schema == "" {
-				search = s.settings.searchPath(s.identity.User)
-			}
-			for _, ns := range search {
-				for oid, t := range index.tables {
-					if t.Namespace == ns && t.Name == rel {
-						return oid, nil
-					}
-				}
-			}
-			return 0, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", v)
-		})
+		return in(types.Regclass, index.relationOID)
 	case "regclassout":
 		return out(types.Regclass, func(oid uint32) (string, bool) {
 			if _, rel, ok := pgcatalog.RelationByOID(oid); ok {

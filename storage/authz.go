@@ -64,3 +64,11 @@ func forbidden(target Ident, cause error) error {
 		return pgerror.Wrap(cause, pgerror.InsufficientPrivilege, "permission denied for database %s", target.Catalog)
 	}
 }
+
+// AccessProbe is implemented by catalogs that authorize their operations
+// themselves (the embedded catalog): it answers, without doing anything,
+// whether the principal in ctx may perform a on target. PostgreSQL's
+// has_*_privilege functions ask it. Any failure to decide is a no.
+type AccessProbe interface {
+	MayPerform(ctx context.Context, a Action, target Ident) bool
+}

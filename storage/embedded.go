@@ -254,6 +254,13 @@ func (c *embeddedCatalog) authorize(ctx context.Context, a Action, target Ident)
 	return authorize(ctx, c.authz, a, target)
 }
 
+// MayPerform asks the catalog's authorizer about a on target (in this
+// catalog) for the principal in ctx.
+func (c *embeddedCatalog) MayPerform(ctx context.Context, a Action, target Ident) bool {
+	target.Catalog = c.name
+	return c.authorize(ctx, a, target) == nil
+}
+
 // commitError gives an object store's failure its SQLSTATE (58030); other
 // commit errors come from a local database and stay as they are.
 func (c *embeddedCatalog) commitError(_ context.Context, id Ident, err error) error {
