@@ -24,6 +24,7 @@ type AccessControl interface {
 	RevokeRoles(ctx context.Context, caller access.Caller, roles []string, members []access.RoleMember) error
 	ShowGrants(ctx context.Context, caller access.Caller, f access.GrantFilter) ([]access.GrantRow, error)
 	CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (bool, string, error)
+	EffectiveGrants(ctx context.Context, caller access.Caller, user string) ([]access.GrantRow, error)
 }
 
 // grantColumns and checkColumns are the result shapes of SHOW GRANTS and
@@ -96,8 +97,11 @@ func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Resul
 		}
 		return s.grantRows(ctx, ac, caller, f)
 	case *extgrammar.ShowEffectiveGrants:
-		g := grants.Grantee{Kind: grants.GranteeUser, Name: x.User}
-		return s.grantRows(ctx, ac, caller, access.GrantFilter{Grantee: &g})
+		rows, err := ac.EffectiveGrants(ctx, caller, x.User)
+		if err != nil {
+			return nil, err
+		}
+		return grantResult(rows)
 	case *extgrammar.CheckAccess:
 		obj, err := s.resolveGrantObject(ctx, x.Object, false)
 		if err != nil {
@@ -195,6 +199,11 @@ func (s *Session) grantRows(ctx context.Context, ac AccessControl, caller access
 	if err != nil {
 		return nil, err
 	}
+	return grantResult(rows)
+}
+
+// grantResult is SHOW GRANTS' result shape.
+func grantResult(rows []access.GrantRow) (Result, error) {
 	out := make([][]string, len(rows))
 	for i, r := range rows {
 		grantable := "NO"

@@ -7,7 +7,6 @@ import (
 
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/ranger"
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // CHECK ACCESS is answered the same way by every gate-one backend: the
@@ -19,9 +18,8 @@ import (
 // ACCESS asks about. A caller who is not an administrator may ask only
 // about itself.
 func CheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, privilege string, obj grants.Object, user, realm string) (grants.Write, error) {
-	if user != caller.User && !callerIsAdmin {
-		return grants.Write{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to check the access of another user").
-			WithDetail("Only roles listed in [auth] admin_roles may check another user's access.")
+	if err := MayAskAbout(caller, callerIsAdmin, user); err != nil {
+		return grants.Write{}, err
 	}
 	plan, err := profile.PlanGrant(grants.Statement{Privileges: []string{privilege}, Object: obj,
 		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: user}}, Realm: realm})

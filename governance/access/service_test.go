@@ -195,3 +195,56 @@ func TestShowGrantsFilters(t *testing.T) {
 		t.Fatal("alice sees none of her role's grants")
 	}
 }
+
+// TestEffectiveGrantsFollowStoredRoles: a user's effective grants are its
+// own and those of every role the store gives it, nested; a caller asking
+// about itself also sees its token roles' grants.
+func TestEffectiveGrantsFollowStoredRoles(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	for _, r := range []string{"analyst", "readers", "ops"} {
+		if err := s.CreateRole(ctx, carol, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.GrantRoles(ctx, carol, []string{"analyst"}, []RoleMember{{Name: "alice"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.GrantRoles(ctx, carol, []string{"readers"}, []RoleMember{{Role: true, Name: "analyst"}}); err != nil {
+		t.Fatal(err)
+	}
+	grant := func(action grants.Action, g grants.Grantee, name string) {
+		t.Helper()
+		st := grants.Statement{Privileges: []string{"SELECT"}, Object: table(name), Grantees: []grants.Grantee{g}}
+		if _, err := s.Change(ctx, carol, action, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grant(grants.ActionGrant, grants.Grantee{Kind: grants.GranteeRole, Name: "readers"}, "orders")
+	grant(grants.ActionDeny, grants.Grantee{Kind: grants.GranteeUser, Name: "alice"}, "payments")
+	grant(grants.ActionGrant, grants.Grantee{Kind: grants.GranteeUser, Name: "bob"}, "orders")
+	grant(grants.ActionGrant, grants.Grantee{Kind: grants.GranteeRole, Name: "ops"}, "refunds")
+
+	holders := func(caller Caller, user string) map[string]bool {
+		t.Helper()
+		rows, err := s.EffectiveGrants(ctx, caller, user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, r := range rows {
+			out[r.GranteeKind+" "+r.Grantee+" "+r.Effect] = true
+		}
+		return out
+	}
+	if got := holders(carol, "alice"); !got["ROLE readers ALLOW"] || !got["USER alice DENY"] || len(got) != 2 {
+		t.Errorf("carol asking about alice: %v", got)
+	}
+	// alice's session carries ops from her token: her own view includes it.
+	if got := holders(Caller{User: "alice", Roles: []string{"ops"}}, "alice"); !got["ROLE ops ALLOW"] || !got["ROLE readers ALLOW"] {
+		t.Errorf("alice asking about herself: %v", got)
+	}
+	if _, err := s.EffectiveGrants(ctx, Caller{User: "alice"}, "bob"); pgerror.Code(err) != pgerror.InsufficientPrivilege {
+		t.Errorf("alice asking about bob: %v, want 42501", err)
+	}
+}

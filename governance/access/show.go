@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // GrantRow is one line of SHOW GRANTS: one access type held (or denied)
@@ -77,6 +78,48 @@ func GrantRows(policies []grants.Policy, caller Caller, admin bool, f GrantFilte
 			b.Object+"\x00"+b.GranteeKind+b.Grantee+"\x00"+b.AccessType+b.Effect)
 	})
 	return slices.CompactFunc(out, func(a, b GrantRow) bool { return a == b })
+}
+
+// EffectiveGrants lists what user holds: the rows naming the user or any
+// role the governance store gives it (nested roles followed), and, when
+// users ask about themselves, also their session's token roles and
+// groups. An administrator may ask about anyone, others only about
+// themselves.
+func (s *Service) EffectiveGrants(ctx context.Context, caller Caller, user string) ([]GrantRow, error) {
+	if err := MayAskAbout(caller, s.isAdmin(caller.Roles), user); err != nil {
+		return nil, err
+	}
+	roles, err := s.store.EffectiveRoles(ctx, user, nil)
+	if err != nil {
+		return nil, err
+	}
+	policies, _, err := s.store.AccessPolicies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return EffectiveGrantRows(policies, caller, user, roles), nil
+}
+
+// MayAskAbout refuses a caller who is not an administrator asking what
+// another user holds (SHOW EFFECTIVE GRANTS, CHECK ACCESS).
+func MayAskAbout(caller Caller, callerIsAdmin bool, user string) error {
+	if user == caller.User || callerIsAdmin {
+		return nil
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of another user").
+		WithDetail("Only roles listed in [auth] admin_roles may inspect another user's grants or access.")
+}
+
+// EffectiveGrantRows is the rows of policies that reach user through
+// itself or roles (and, when the caller is that user, the caller's own
+// roles and groups too): SHOW EFFECTIVE GRANTS for every backend.
+func EffectiveGrantRows(policies []grants.Policy, caller Caller, user string, roles []string) []GrantRow {
+	as := Caller{User: user, Roles: roles}
+	if caller.User == user {
+		as.Roles = append(slices.Clone(roles), caller.Roles...)
+		as.Groups = caller.Groups
+	}
+	return GrantRows(policies, as, false, GrantFilter{})
 }
 
 // names reports whether the grantee is the caller or one of its roles or

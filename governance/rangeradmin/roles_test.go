@@ -124,3 +124,31 @@ func TestRoleStatements(t *testing.T) {
 		t.Errorf("roles left after DROP ROLE: %v", roles)
 	}
 }
+
+// TestEffectiveGrantsThroughRanger: SHOW EFFECTIVE GRANTS lists what a
+// user holds directly and through Ranger's nested roles, and nothing of
+// other grantees; only an administrator asks about others.
+func TestEffectiveGrantsThroughRanger(t *testing.T) {
+	f := newFakeRanger(t)
+	f.addRole("analyst", []string{"alice"}, nil)
+	f.addRole("readers", nil, []string{"analyst"})
+	s := newService(t, f, "")
+	run(t, s, carol, grants.ActionGrant, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeRole, Name: "readers"}))
+	run(t, s, carol, grants.ActionDeny, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeUser, Name: "alice"}))
+	run(t, s, carol, grants.ActionGrant, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeUser, Name: "bob"}))
+
+	rows, err := s.EffectiveGrants(context.Background(), carol, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range rows {
+		got[r.GranteeKind+" "+r.Grantee+" "+r.Effect] = true
+	}
+	if !got["ROLE readers ALLOW"] || !got["USER alice DENY"] || got["USER bob ALLOW"] || len(got) != 2 {
+		t.Fatalf("effective grants of alice: %v", got)
+	}
+	if _, err := s.EffectiveGrants(context.Background(), access.Caller{User: "alice"}, "bob"); pgerror.Code(err) != pgerror.InsufficientPrivilege {
+		t.Fatalf("alice asking about bob: %v, want 42501", err)
+	}
+}

@@ -21,6 +21,24 @@ func (s *Service) ShowGrants(ctx context.Context, caller access.Caller, f access
 	return access.GrantRows(snap.models(), caller, s.isAdmin(caller.Roles), f), nil
 }
 
+// EffectiveGrants lists what user holds in Ranger: rows naming the user
+// or a role Ranger's role store gives it, nested roles followed. A role
+// store that cannot be read is an error rather than a shorter list.
+func (s *Service) EffectiveGrants(ctx context.Context, caller access.Caller, user string) ([]access.GrantRow, error) {
+	if err := access.MayAskAbout(caller, s.isAdmin(caller.Roles), user); err != nil {
+		return nil, err
+	}
+	snap, err := s.policies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all, err := s.roles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return access.EffectiveGrantRows(snap.models(), caller, user, effectiveRoles(all, user)), nil
+}
+
 // CheckAccess answers whether user holds privilege on obj at the level
 // the privilege names, evaluating every policy of the service with
 // Ranger's semantics (deny over allow, wildcards, disabled policies), and
