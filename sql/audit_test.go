@@ -109,6 +109,10 @@ func TestAuditRecords(t *testing.T) {
 		b.Release()
 	}
 	res.Close()
+	// A Bind that fails never runs the statement; it is still recorded.
+	if _, err := alice.Bind(ctx, ps, [][]byte{[]byte("not a number")}, nil); err == nil {
+		t.Fatal("Bind of a non-number to an integer parameter succeeded")
+	}
 
 	// COPY FROM STDIN loads outside Next; its outcome is the load's.
 	copyIn := func(data string) {
@@ -150,6 +154,7 @@ func TestAuditRecords(t *testing.T) {
 		{"carol", 41, "CREATE ROLE auditors", "ok", 0, false},
 		{"carol", 41, "GRANT ROLE auditors TO USER erin", "ok", 0, false},
 		{"alice", 42, "SELECT id FROM acdemo.orders WHERE id > $1", "ok", 3, true},
+		{"alice", 42, "SELECT id FROM acdemo.orders WHERE id > $1", "22P02", 0, false},
 		{"carol", 41, "CREATE TABLE acdemo.audited (id int)", "ok", 0, false},
 		{"carol", 41, "COPY acdemo.audited FROM STDIN", "ok", 2, true},
 		{"carol", 41, "COPY acdemo.audited FROM STDIN", "22P02", 0, false},

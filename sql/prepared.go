@@ -165,9 +165,13 @@ func paramType(oid uint32) (types.T, error) {
 // Bind decodes parameter values and returns the portal's result. Nothing
 // runs until the result's first Next, so side effects happen at Execute.
 func (s *Session) Bind(ctx context.Context, ps *PreparedStatement, params [][]byte, paramFormats []int16) (Result, error) {
+	start := time.Now()
 	res, err := s.bind(ps, params, paramFormats)
 	if err != nil {
 		s.failTransaction()
+		// A statement whose parameters cannot be bound never runs, but
+		// it was attempted: the audit log records it as failed.
+		s.auditFailedStatement(ps.SQL, start, err)
 	}
 	return res, err
 }
