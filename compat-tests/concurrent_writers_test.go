@@ -43,7 +43,7 @@ func TestTwoServersWriteConcurrently(t *testing.T) {
 	// catalog tables that the second then opens.
 	first := startTestServerIn(t, dataDir, false)
 	second := startTestServerIn(t, dataDir, false)
-	token, err := first.mintCLI("alice")
+	token, err := first.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

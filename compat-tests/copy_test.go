@@ -86,7 +86,7 @@ func TestPsqlCopyRefusals(t *testing.T) {
 		{"COPY acdemo.orders TO STDOUT (FORMAT xml)", `COPY format "xml" not recognized`},
 	}
 	for _, tt := range tests {
-		res := runPsql(t, shared.server, psqlRun{password: shared.token, args: []string{"-c", tt.command}})
+		res := runPsql(t, shared.server, psqlRun{password: shared.analystToken, args: []string{"-c", tt.command}})
 		if res.exitCode == 0 || !strings.Contains(res.stderr, tt.stderr) {
 			t.Errorf("%s: exit %d, stderr %q, want an error %q", tt.command, res.exitCode, res.stderr, tt.stderr)
 		}

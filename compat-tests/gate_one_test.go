@@ -1,151 +1,209 @@
 package compattests
 
 import (
-	"context"
+	"bufio"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
-// gateOneStep is one statement of the gate-one walkthrough, run as user:
-// rows are the expected rows ("|" between columns, one string a row), or
-// code the expected SQLSTATE, and msg a text the error message holds.
-type gateOneStep struct {
-	user string
-	sql  string
-	rows []string
-	code string
-	msg  string
+// updateTranscripts rewrites each transcript's expected output from the
+// server's. Read the diff before committing it: the transcripts are what
+// the users of spec/002 see.
+var updateTranscripts = flag.Bool("update-transcripts", false, "rewrite testdata/transcripts/*.txt from the server's output")
+
+// transcriptStep is one statement of a transcript: run by user through
+// psql, answered with want (stdout, then stderr).
+type transcriptStep struct {
+	// preamble is the comment and blank lines before the step, kept when
+	// the file is rewritten.
+	preamble []string
+	user     string
+	sql      string
+	want     []string
+	line     int
 }
 
-// The gate-one walkthrough of spec/002 Part 1 against sqe serve --demo
-// with the embedded backend, through pgx as the named users (their roles
-// come from the demo: analyst = alice, bob, carol; sqe_admin = carol; dave
-// none).
-func TestGateOneWalkthrough(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte("[access_control]\nbackend = \"embedded\"\n"), 0o600); err != nil {
+// asLine switches the user the following statements run as.
+var asLine = regexp.MustCompile(`^as ([a-z_][a-z0-9_]*)$`)
+
+// readTranscript parses a transcript file:
+//
+//	# a comment
+//	as alice
+//	> SELECT id FROM acdemo.orders ORDER BY id;
+//	id
+//	1
+//	(1 row)
+//
+// A line starting with "> " is one psql -c command (a statement, several
+// separated by semicolons, or a backslash command); the lines after it up
+// to the next command, comment, user switch or blank line are what psql
+// prints for it.
+func readTranscript(t *testing.T, path string) (steps []transcriptStep, trailer []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	srv := startTestServerIn(t, filepath.Join(dir, "data"), true)
-	ctx := testContext(t, 3*time.Minute)
-	conns := map[string]*pgx.Conn{}
-	as := func(user string) *pgx.Conn {
-		if c, ok := conns[user]; ok {
-			return c
+	defer f.Close()
+	var (
+		user     string
+		preamble []string
+		cur      *transcriptStep
+	)
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "> "):
+			if user == "" {
+				t.Fatalf("%s:%d: a statement before the first \"as USER\" line", path, n)
+			}
+			steps = append(steps, transcriptStep{preamble: preamble, user: user, sql: strings.TrimPrefix(line, "> "), line: n})
+			cur, preamble = &steps[len(steps)-1], nil
+		case asLine.MatchString(line):
+			user = asLine.FindStringSubmatch(line)[1]
+			preamble = append(preamble, line)
+			cur = nil
+		case line == "" || strings.HasPrefix(line, "#"):
+			preamble = append(preamble, line)
+			cur = nil
+		default:
+			if cur == nil {
+				t.Fatalf("%s:%d: output %q follows no statement", path, n, line)
+			}
+			cur.want = append(cur.want, line)
 		}
-		token, err := srv.mintCLI(user)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := connectConfig(t, ctx, pgxConfig(t, srv, user, demoDatabase, "disable", token))
-		conns[user] = c
-		return c
 	}
-	// The demo grants analyst and engineer discovery of acdemo and analyst
-	// SELECT on acdemo.orders; the walkthrough grants on a table of its own.
-	const orders = "sales_wh.acdemo.payments"
-	steps := []gateOneStep{
-		{user: "dave", sql: "SELECT count(*) FROM sales_wh.acdemo.orders", code: "42P01", msg: `relation "sales_wh.acdemo.orders" does not exist`},
-		{user: "dave", sql: "SELECT count(*) FROM pg_namespace WHERE nspname = 'acdemo'", rows: []string{"0"}},
-		{user: "alice", sql: "SELECT count(*) FROM sales_wh.acdemo.orders", rows: []string{"3"}},
-		{user: "carol", sql: "CREATE TABLE acdemo.payments (id int, amount numeric(10,2))"},
-		{user: "carol", sql: "INSERT INTO acdemo.payments VALUES (1, 10.50), (2, 20), (3, 7.25)"},
-		// Before the grant alice sees the table but may not read it.
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42501", msg: "permission denied for table payments"},
-		{user: "alice", sql: "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'acdemo' AND table_name = 'payments'", rows: []string{"0"}},
-		// Only administrators grant.
-		{user: "alice", sql: "GRANT SELECT ON " + orders + " TO ROLE analyst", code: "42501"},
-		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO ROLE analyst"},
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
-		{user: "alice", sql: "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'acdemo' AND table_name = 'payments'", rows: []string{"1"}},
-		{user: "dave", sql: "SELECT count(*) FROM " + orders, code: "42P01"},
-		// Deny beats the role's allow; the namespace stays visible, so the
-		// load is refused rather than absent.
-		{user: "carol", sql: "DENY SELECT ON " + orders + " TO USER alice"},
-		{user: "carol", sql: "DENY SELECT ON " + orders + " TO USER alice"},
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, code: "42501", msg: "permission denied for table payments"},
-		{user: "bob", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
-		{user: "carol", sql: "REVOKE SELECT ON " + orders + " FROM USER alice"},
-		{user: "alice", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
-		{user: "carol", sql: "SELECT privilege, object, grantee_type, grantee, effect FROM (SHOW GRANTS ON " + orders + ") g", code: "42601"},
-		{user: "carol", sql: "SHOW GRANTS ON " + orders, rows: []string{
-			"table-data-read|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol",
-			"table-list|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol",
-			"table-properties-read|sales_wh.acdemo.payments|ROLE|analyst|ALLOW|NO|carol"}},
-		{user: "carol", sql: `CHECK ACCESS SELECT ON ` + orders + ` FOR USER "alice"`, rows: []string{"true|Allowed via ROLE 'analyst'"}},
-		{user: "carol", sql: `CHECK ACCESS SELECT ON ` + orders + ` FOR USER dave`, rows: []string{
-			"false|No matching grant for dave table-data-read, table-list, table-properties-read on sales_wh.acdemo.payments"}},
-		// A privilege that binds wider than the object named is refused.
-		{user: "carol", sql: "GRANT ALL ON " + orders + " TO USER bob", code: "0LP01"},
-		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO GROUP eng", code: "0A000"},
-		// ALL TABLES IN SCHEMA covers a table created after the grant.
-		{user: "carol", sql: "GRANT SELECT ON ALL TABLES IN SCHEMA sales_wh.acdemo TO ROLE analyst"},
-		{user: "carol", sql: "CREATE TABLE acdemo.later (id int)"},
-		{user: "carol", sql: "INSERT INTO acdemo.later VALUES (7)"},
-		{user: "alice", sql: "SELECT id FROM acdemo.later", rows: []string{"7"}},
-		{user: "alice", sql: "INSERT INTO acdemo.later VALUES (8)", code: "42501"},
-		// A view is not a privilege boundary: erin needs its base table too.
-		{user: "carol", sql: "CREATE VIEW acdemo.big_payments AS SELECT id FROM acdemo.payments WHERE amount > 10"},
-		{user: "carol", sql: "GRANT SELECT ON VIEW sales_wh.acdemo.big_payments TO USER erin"},
-		{user: "erin", sql: "SELECT count(*) FROM acdemo.big_payments", code: "42501", msg: "payments"},
-		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO USER erin"},
-		{user: "erin", sql: "SELECT count(*) FROM acdemo.big_payments", rows: []string{"2"}},
-		// Roles of the embedded backend.
-		{user: "carol", sql: "CREATE ROLE auditors"},
-		{user: "carol", sql: "CREATE ROLE auditors", code: "42710"},
-		{user: "carol", sql: "GRANT auditors TO USER frank"},
-		{user: "carol", sql: "GRANT SELECT ON " + orders + " TO ROLE auditors"},
-		{user: "frank", sql: "SELECT count(*) FROM " + orders, rows: []string{"3"}},
-		{user: "carol", sql: "BEGIN; GRANT SELECT ON " + orders + " TO USER bob", code: "25001"},
-		{user: "carol", sql: "ROLLBACK"},
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return steps, preamble
+}
+
+// writeTranscript writes steps back, each with its output replaced by got.
+func writeTranscript(t *testing.T, path string, steps []transcriptStep, got [][]string, trailer []string) {
+	t.Helper()
+	var b strings.Builder
 	for i, st := range steps {
-		rows, err := queryRows(ctx, as(st.user), st.sql)
-		where := fmt.Sprintf("step %d (%s: %s)", i+1, st.user, st.sql)
-		if st.code != "" {
-			if err == nil {
-				t.Fatalf("%s: succeeded with %v, want SQLSTATE %s", where, rows, st.code)
+		for _, l := range st.preamble {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString("> " + st.sql + "\n")
+		for _, l := range got[i] {
+			b.WriteString(l + "\n")
+		}
+	}
+	for _, l := range trailer {
+		b.WriteString(l + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runTranscript replays a transcript against srv, one psql process per
+// statement, as the user each step names (a token from the embedded
+// issuer: roles come from the governance store). Errors print with their
+// SQLSTATE (VERBOSITY=verbose); rows unaligned with headers.
+func runTranscript(t *testing.T, srv *server, path string) {
+	steps, trailer := readTranscript(t, path)
+	tokens := map[string]string{}
+	got := make([][]string, len(steps))
+	for i, st := range steps {
+		token, ok := tokens[st.user]
+		if !ok {
+			var err error
+			if token, err = srv.mintCLI(st.user); err != nil {
+				t.Fatal(err)
 			}
-			pe := asPgError(t, err)
-			if pe.Code != st.code || !strings.Contains(pe.Message, st.msg) {
-				t.Fatalf("%s: %s %q, want %s %q", where, pe.Code, pe.Message, st.code, st.msg)
-			}
+			tokens[st.user] = token
+		}
+		sql := st.sql
+		res := runPsql(t, srv, psqlRun{user: st.user, password: token,
+			args: []string{"-A", "-F", "|", "-v", "VERBOSITY=verbose", "-c", sql}})
+		got[i] = lines(res.stdout + res.stderr)
+		if failed := strings.Contains(res.stderr, "ERROR:"); failed != (res.exitCode != 0) {
+			t.Errorf("%s:%d: psql exited %d with stderr %q", path, st.line, res.exitCode, res.stderr)
+		}
+		if *updateTranscripts {
 			continue
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", where, err)
+		if strings.Join(got[i], "\n") != strings.Join(st.want, "\n") {
+			t.Fatalf("%s:%d: as %s: %s\ngot:\n%s\nwant:\n%s", path, st.line, st.user, sql,
+				strings.Join(got[i], "\n"), strings.Join(st.want, "\n"))
 		}
-		if st.rows != nil && strings.Join(rows, "\n") != strings.Join(st.rows, "\n") {
-			t.Fatalf("%s: rows\n%s\nwant\n%s", where, strings.Join(rows, "\n"), strings.Join(st.rows, "\n"))
+	}
+	if *updateTranscripts {
+		writeTranscript(t, path, steps, got, trailer)
+	}
+}
+
+// TestGateOneWalkthrough replays spec/002 Part 1 through psql as its
+// users against sqe serve --demo with the default (embedded) gate one.
+// The demo's roles: analyst = alice, bob, carol; engineer = bob, carol;
+// sqe_admin = carol; dave none.
+// The audit log is on: afterwards it must hold the demo's grants and the
+// walkthrough's privilege changes, refusals included.
+func TestGateOneWalkthrough(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte("[audit]\nenabled = true\nsink = \"file\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := filepath.Join(dir, "data")
+	srv := startTestServerIn(t, dataDir, true)
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "gate_one.txt"))
+	if err := srv.stop(); err != nil {
+		t.Fatalf("stop: %v\n%s", err, srv.log())
+	}
+	data, err := os.ReadFile(filepath.Join(dataDir, "audit.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			Kind, User, Action, Object, Result string
+			Grantees                           []string
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("audit line %q: %v", l, err)
+		}
+		if rec.Kind == "privilege_change" {
+			changes = append(changes, fmt.Sprintf("%s %s %s %v %s", rec.User, rec.Action, rec.Object, rec.Grantees, rec.Result))
+		}
+	}
+	for _, want := range []string{
+		"sqe-demo-loader GRANT table sales_wh.acdemo.orders [ROLE analyst] ok",
+		"alice GRANT TABLE sales_wh.acdemo.orders [ROLE analyst] 42501",
+		"carol REVOKE table sales_wh.acdemo.orders [ROLE analyst] ok",
+		"bob DENY TABLE sales_wh.acdemo.orders [USER alice] 42501",
+		"carol DENY table sales_wh.acdemo.orders [USER alice] ok",
+	} {
+		if !slices.Contains(changes, want) {
+			t.Errorf("audit log lacks %q; privilege changes:\n%s", want, strings.Join(changes, "\n"))
 		}
 	}
 }
 
-// queryRows runs sql (simple protocol, so that several statements may be
-// sent at once) and returns its rows as "|"-joined text.
-func queryRows(ctx context.Context, c *pgx.Conn, sql string) ([]string, error) {
-	rows, err := c.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		return nil, err
+// TestReadTranscript pins the transcript format the walkthrough relies on.
+func TestReadTranscript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.txt")
+	text := "# c\nas alice\n> SELECT 1 + 1;\n?column?\n2\n(1 row)\n\nas bob\n> SELECT 2;\n> SELECT 3;\nx\n# end\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
+	steps, trailer := readTranscript(t, path)
+	got := fmt.Sprintf("%d|%q|%q|%q|%q|%q|%q|%q", len(steps), steps[0].sql, steps[0].want, steps[1].user, steps[1].sql, steps[1].want, steps[2].want, trailer)
+	want := `3|"SELECT 1 + 1;"|["?column?" "2" "(1 row)"]|"bob"|"SELECT 2;"|[]|["x"]|["# end"]`
+	if got != want {
+		t.Fatalf("got %s\nwant %s", got, want)
 	}
-	return out, rows.Err()
 }

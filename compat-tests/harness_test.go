@@ -31,6 +31,8 @@ const (
 	// demoDatabase is the catalog the demo loads and the database clients
 	// name.
 	demoDatabase = "sales_wh"
+	// adminRole is the default [auth] admin_roles entry.
+	adminRole = "sqe_admin"
 )
 
 // env is what every test shares: the built binary and the demo server.
@@ -38,7 +40,11 @@ type env struct {
 	binary string
 	server *server
 	// token is alice's token from `sqe token`, valid for the whole run.
+	// It carries the administrator role besides the demo's analyst, so
+	// that tests may create tables; gate one has tests of its own.
 	token string
+	// analystToken is alice as the demo has her: the analyst role only.
+	analystToken string
 }
 
 // shared is set once by TestMain before any test runs and only read after.
@@ -66,13 +72,19 @@ func runMain(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "compat-tests: %v\n", err)
 		return 1
 	}
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "compat-tests: %v\n", err)
 		_ = srv.stop()
 		return 1
 	}
-	shared = env{binary: binary, server: srv, token: token}
+	analystToken, err := srv.mintCLI("alice")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "compat-tests: %v\n", err)
+		_ = srv.stop()
+		return 1
+	}
+	shared = env{binary: binary, server: srv, token: token, analystToken: analystToken}
 
 	code := m.Run()
 	if err := srv.stop(); err != nil {
@@ -273,6 +285,14 @@ func (s *server) mintCLI(user string, extra ...string) (string, error) {
 		return "", fmt.Errorf("sqe token --user %s: %w: %s", user, err, stderr.String())
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// mintAdmin returns a token for user that also carries the default
+// administrator role. Gate one is on by default, so tests that create and
+// write tables without being about privileges log in as administrators,
+// who hold every privilege.
+func (s *server) mintAdmin(user string) (string, error) {
+	return s.mintCLI(user, "--role", adminRole)
 }
 
 // connString is a libpq key/value connection string for this server.

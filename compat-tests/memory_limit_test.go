@@ -23,7 +23,7 @@ func TestQueryMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

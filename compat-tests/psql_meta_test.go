@@ -41,7 +41,7 @@ func TestPsqlMetaCommandsMatchGolden(t *testing.T) {
 	for _, tt := range psqlMetaCommands {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := mustPsql(t, shared.server, psqlRun{password: shared.token, args: tt.args})
+			res := mustPsql(t, shared.server, psqlRun{password: shared.analystToken, args: tt.args})
 			if res.stderr != tt.stderr {
 				t.Errorf("stderr = %q, want %q", res.stderr, tt.stderr)
 			}

@@ -44,7 +44,7 @@ func TestS3WarehouseOverWire(t *testing.T) {
 	writeS3Config(t, dir, fake.URL, s3fake.AccessKey)
 	dataDir := filepath.Join(dir, "data")
 	srv := startTestServerIn(t, dataDir, false)
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

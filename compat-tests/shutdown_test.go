@@ -20,7 +20,7 @@ func TestGracefulShutdownAndRestart(t *testing.T) {
 	t.Parallel()
 	dataDir := filepath.Join(t.TempDir(), "data")
 	srv := startTestServerIn(t, dataDir, true)
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func applySLTPlan(ctx context.Context, dataDir string, plan *sqllogictest.ShimPl
 
 func sqeConnector(t *testing.T, srv *server) sqllogictest.Connector {
 	t.Helper()
-	token, err := srv.mintCLI(sltUser)
+	token, err := srv.mintAdmin(sltUser)
 	if err != nil {
 		t.Fatal(err)
 	}

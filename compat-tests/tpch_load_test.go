@@ -65,7 +65,7 @@ func startTPCHPair(t *testing.T, ctx context.Context, extras ...extraLoad) *refe
 	}
 
 	srv := startTestServerIn(t, dataDir, false)
-	token, err := srv.mintCLI(tpchTestUser)
+	token, err := srv.mintAdmin(tpchTestUser)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestKilledDuringCopyKeepsPreviousSnapshot(t *testing.T) {
 	t.Parallel()
 	dataDir := filepath.Join(t.TempDir(), "data")
 	srv := startTestServerIn(t, dataDir, false)
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestUnwritableDataPathKeepsPreviousSnapshot(t *testing.T) {
 	t.Parallel()
 	dataDir := filepath.Join(t.TempDir(), "data")
 	srv := startTestServerIn(t, dataDir, false)
-	token, err := srv.mintCLI("alice")
+	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func defaultConfig() Config {
 	c.Auth.ClockSkew = "30s"
 	c.Auth.FailedLoginsPerMinute = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
-	c.AccessControl.Backend = "none"
+	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
 	c.Audit.Sink = audit.SinkStdout

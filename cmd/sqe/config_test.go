@@ -63,7 +63,7 @@ func TestLoadConfig(t *testing.T) {
 		{name: "unsupported catalog type", file: "[[catalog]]\nname = \"x\"\ntype = \"hive\"\n", wantErr: "not supported"},
 		{name: "bad toml", file: "data_dir = \n", wantErr: "config"},
 		{name: "access control defaults", check: func(t *testing.T, c Config) {
-			if c.AccessControl.Backend != "none" || c.AccessControl.GrantAuthority != "admin-role" || c.AccessControl.Ranger.Realm != "*" {
+			if c.AccessControl.Backend != "embedded" || c.AccessControl.GrantAuthority != "admin-role" || c.AccessControl.Ranger.Realm != "*" {
 				t.Errorf("access control defaults: %+v", c.AccessControl)
 			}
 		}},

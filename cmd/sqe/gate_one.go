@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/governance/access"
+	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/rangeradmin"
 	"github.com/sqe-db/sqe/sql"
+	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -46,9 +49,12 @@ func openGateOne(gov *governance.Store, cfg Config, logger *slog.Logger) (storag
 
 // loadDemoGrants writes the demo's gate-one state (DESIGN "Embedded
 // default"), idempotently: discovery of the demo schema for analyst and
-// engineer, SELECT on acdemo.orders for analyst. Without gate one there
-// is nothing to write.
-func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, adminRoles []string) error {
+// engineer, SELECT on acdemo.orders for analyst, and SELECT on the
+// generated acdemo.sales for analyst too, so that the demo user alice can
+// try the engine on it. Without gate one there is nothing to write. Each
+// statement is a privilege change like any other: the audit log (when
+// auditor is not nil) records it as the demo loader's.
+func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, adminRoles []string, auditor sql.Auditor) error {
 	if ac == nil {
 		return nil
 	}
@@ -65,8 +71,24 @@ func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, a
 			Grantees: role("analyst", "engineer")},
 		{Privileges: []string{"SELECT"}, Object: grants.Object{Kind: grants.ObjectTable, Catalog: catalog, Namespace: "acdemo", Name: "orders"},
 			Grantees: role("analyst")},
+		{Privileges: []string{"SELECT"}, Object: grants.Object{Kind: grants.ObjectTable, Catalog: catalog, Namespace: "acdemo", Name: "sales"},
+			Grantees: role("analyst")},
 	} {
-		if _, err := ac.Change(ctx, loader, grants.ActionGrant, st); err != nil {
+		_, err := ac.Change(ctx, loader, grants.ActionGrant, st)
+		if auditor != nil {
+			rec := audit.PrivilegeChange{Caller: audit.Caller{User: loader.User, Roles: loader.Roles, Database: catalog},
+				Time: time.Now(), Action: string(grants.ActionGrant), Privileges: st.Privileges, Object: st.Object.String(),
+				Result: audit.OutcomeOK}
+			for _, g := range st.Grantees {
+				rec.Grantees = append(rec.Grantees, g.String())
+			}
+			if err != nil {
+				pe := pgerror.From(err)
+				rec.Result, rec.Error = pe.Code, pe.Message
+			}
+			auditor.PrivilegeChange(rec)
+		}
+		if err != nil {
 			return fmt.Errorf("demo grants: %w", err)
 		}
 	}

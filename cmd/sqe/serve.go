@@ -120,15 +120,6 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		catalogs = append(catalogs, cat)
 		logger.Info("catalog", "catalog", cc)
 	}
-	if cfg.Demo {
-		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
-			return err
-		}
-		if err := loadDemoGrants(ctx, accessControl, catalogs[0].Name(), cfg.Auth.AdminRoles); err != nil {
-			return err
-		}
-	}
-
 	engineCfg := sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
 		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl,
@@ -144,6 +135,14 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 				logger.Error("close audit log", "error", err)
 			}
 		}()
+	}
+	if cfg.Demo {
+		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
+			return err
+		}
+		if err := loadDemoGrants(ctx, accessControl, catalogs[0].Name(), cfg.Auth.AdminRoles, engineCfg.Auditor); err != nil {
+			return err
+		}
 	}
 	engine := sql.NewEngine(engineCfg, catalogs, governance.Passthrough{})
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))

@@ -145,7 +145,7 @@ func runCopySuite(ctx context.Context, opts options, bin, work string) (err erro
 		_ = sqe.Stop()
 		return err
 	}
-	token, err := iss.Mint(auth.TokenRequest{User: benchUser, TTL: time.Hour})
+	token, err := iss.Mint(auth.TokenRequest{User: benchUser, Roles: []string{benchAdminRole}, TTL: time.Hour})
 	if err != nil {
 		_ = sqe.Stop()
 		return err

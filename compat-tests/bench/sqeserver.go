@@ -28,6 +28,11 @@ const sqeDatabase = "sales_wh"
 // benchUser is the user the client logs in as; no policy applies to it.
 const benchUser = "bench"
 
+// benchAdminRole makes the bench user an administrator (the default
+// [auth] admin_roles): it creates and loads tables, which gate one, on by
+// default, allows administrators.
+const benchAdminRole = "sqe_admin"
+
 // buildServer compiles the sqe binary from the module at root into dir.
 func buildServer(ctx context.Context, root, dir string) (string, error) {
 	bin := filepath.Join(dir, "sqe")
@@ -105,7 +110,7 @@ func (s *sqeServer) connect(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	token, err := iss.Mint(auth.TokenRequest{User: benchUser, TTL: time.Hour})
+	token, err := iss.Mint(auth.TokenRequest{User: benchUser, Roles: []string{benchAdminRole}, TTL: time.Hour})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
