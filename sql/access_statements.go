@@ -43,7 +43,7 @@ func accessColumns(st extgrammar.Statement) []Column {
 	case *extgrammar.CheckAccess:
 		return textColumns(checkColumns...)
 	}
-	return nil
+	return showObjectsColumns(st)
 }
 
 func (s *Session) caller() access.Caller {
@@ -54,6 +54,9 @@ func (s *Session) caller() access.Caller {
 // transaction block: a policy written cannot be rolled back, so inside a
 // block they are refused, as PostgreSQL refuses CREATE DATABASE there.
 func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Result, error) {
+	if res, ok, err := s.runShowObjects(ctx, st); ok {
+		return res, err
+	}
 	ac := s.engine.cfg.Access
 	if ac == nil {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "access control statements are not available").

@@ -34,16 +34,20 @@ func (c catalogSource) Namespaces(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx = c.s.callerContext(ctx)
+	return visibleNamespaces(c.s.callerContext(ctx), cat)
+}
+
+// visibleNamespaces lists the namespaces of cat the principal in ctx may
+// see. Listing is authorized for the catalog as a whole; each namespace is
+// then shown only if the caller may see it.
+func visibleNamespaces(ctx context.Context, cat storage.Catalog) ([]string, error) {
 	names, err := cat.ListNamespaces(ctx)
 	if errors.Is(err, storage.ErrForbidden) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list namespaces of %s: %w", c.s.database, err)
+		return nil, fmt.Errorf("list namespaces of %s: %w", cat.Name(), err)
 	}
-	// Listing is authorized for the catalog as a whole; each namespace is
-	// then shown only if the caller may see it.
 	out := names[:0:0]
 	for _, ns := range names {
 		ok, err := cat.NamespaceExists(ctx, ns)

@@ -52,6 +52,8 @@ func (p *parser) detect() func() (Statement, error) {
 		return p.deny
 	case t.is(pg_query.Token_SHOW) && (next.isWord("grants") || next.isWord("effective")):
 		return p.show
+	case t.is(pg_query.Token_SHOW) && (next.is(pg_query.Token_SCHEMAS) || next.is(pg_query.Token_TABLES)):
+		return p.showObjects
 	case t.is(pg_query.Token_CHECK) && next.is(pg_query.Token_ACCESS):
 		return p.checkAccess
 	case t.is(pg_query.Token_CREATE) && p.roleLike(1):

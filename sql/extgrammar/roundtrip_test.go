@@ -105,7 +105,22 @@ func (g statementGen) grantees() []Grantee {
 }
 
 func (g statementGen) statement() Statement {
-	switch g.r.IntN(7) {
+	switch g.r.IntN(9) {
+	case 7:
+		s := &ShowSchemas{}
+		if g.r.IntN(2) == 0 {
+			s.Catalog = g.name()
+		}
+		return s
+	case 8:
+		s := &ShowTables{}
+		if g.r.IntN(3) > 0 {
+			s.Schema = g.name()
+			if g.r.IntN(2) == 0 {
+				s.Catalog = g.name()
+			}
+		}
+		return s
 	case 0:
 		s := &GrantPrivileges{
 			Action:     Action(1 + g.r.IntN(3)),

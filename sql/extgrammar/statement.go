@@ -4,7 +4,7 @@ import "fmt"
 
 // Statement is one parsed extension statement: *GrantPrivileges,
 // *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
-// *CreateRole or *DropRole. String renders it as canonical SQL, which
+// *CreateRole, *DropRole, *ShowSchemas or *ShowTables. String renders it as canonical SQL, which
 // parses back to an equal statement.
 type Statement interface {
 	fmt.Stringer
