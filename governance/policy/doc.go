@@ -1,0 +1,21 @@
+// Package policy is gate two's policy model: which rows and which column
+// values a caller may see of a table it may open.
+//
+// Policies follow Apache Ranger's hive service model, so that the same
+// policies serve SQE and Spark / Kyuubi: a row-filter policy (policyType
+// 2) names a database (an Iceberg namespace) and a table and carries
+// filter expressions per user, group or role; a data-mask policy
+// (policyType 1) names a database, table and column and carries a mask
+// type per principal; tag policies (the linked tag service) name a tag
+// instead of a resource and apply to every column carrying that tag.
+//
+// Data moves like this: a Store keeps the policies (the governance SQLite
+// database, or Ranger Admin's query service) and hands out Snapshots; the
+// Enforcer compiles a snapshot once into a ranger.Evaluator and, when the
+// binder resolves a table, turns the caller's identity, the table's name
+// and its column tags into a planner.SecuredRelation: the columns it may
+// see, the row filters to AND in a barrier above the scan, and a mask
+// expression per masked column. Everything fails closed: a store that
+// cannot answer admits no row, a mask that cannot be built nulls its
+// column, a filter that cannot be parsed admits no row.
+package policy
