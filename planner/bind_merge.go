@@ -52,10 +52,10 @@ func (b *Binder) BindMerge(stmt *pg_query.MergeStmt, tbl Table, defaults map[int
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDistinctQualifiers(t.sc, ssc); err != nil {
+	if err := checkDistinctQualifiers(t.user, ssc); err != nil {
 		return nil, err
 	}
-	sc := ssc.concat(t.sc)
+	sc := ssc.concat(t.user)
 	on, err := b.bindExpr(stmt.JoinCondition, &exprCtx{scope: sc, clause: "JOIN/ON"})
 	if err != nil {
 		return nil, err

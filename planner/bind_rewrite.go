@@ -49,18 +49,27 @@ type rewriteTarget struct {
 	qualifier string
 	work      *WorkTable
 	node      Node   // the work table under the row policy's barrier
-	sc        *scope // the table columns by name; the row id is not in it
-	rowID     Column
+	sc        *scope // the table columns by name (stored values); the row id is not in it
+	// user is what the statement's own expressions (WHERE, SET values,
+	// the ON of MERGE) see: the visible columns, masked ones through
+	// their masks. It is sc when no mask or restriction applies.
+	user *scope
+	// guarded marks the columns the caller may not assign: masked or
+	// restricted for it.
+	guarded map[int]bool
+	rowID   Column
 	policy    Expr // the row policy's filter, nil without one
 	// rowFilters are the row policy's expressions, to check new images.
 	rowFilters []string
 }
 
-// bindRewriteTarget binds the target of a DELETE or UPDATE as a work
-// table holding the table's candidate rows. Gate two applies as for a
-// SELECT: the statement sees (and so changes) only the rows the row
-// policy admits. A masked or restricted column would make the statement
-// act on values the caller cannot see, so such a table is refused.
+// bindRewriteTarget binds the target of a DELETE, UPDATE or MERGE as a
+// work table holding the table's candidate rows. Gate two applies as for
+// a SELECT: the statement sees (and so changes) only the rows the row
+// policy admits, and its expressions see masked columns only through
+// their masks, restricted ones not at all; the rows it writes back keep
+// the stored values of the columns it does not assign, and it may not
+// assign a masked or restricted column.
 func (b *Binder) bindRewriteTarget(rv *pg_query.RangeVar, tbl Table, verb string) (*rewriteTarget, error) {
 	if !rv.Inh {
 		return nil, pgerror.Unsupported("ONLY is not supported")
@@ -70,10 +79,6 @@ func (b *Binder) bindRewriteTarget(rv *pg_query.RangeVar, tbl Table, verb string
 		return nil, err
 	}
 	tcols := tbl.Columns()
-	if len(rel.Masks) > 0 || len(rel.Visible) != len(tcols) {
-		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table %s", rv.Relname).
-			WithDetail("%s is not allowed on a table with masked or restricted columns for this user.", verb)
-	}
 	t := &rewriteTarget{tbl: tbl, qualifier: rv.Relname}
 	if rv.Alias != nil {
 		t.qualifier = rv.Alias.Aliasname
@@ -94,23 +99,61 @@ func (b *Binder) bindRewriteTarget(rv *pg_query.RangeVar, tbl Table, verb string
 		t.policy = b.bindPolicyFilters(rel.RowFilters, t.sc)
 		t.node = &Filter{Input: t.node, Pred: t.policy, Barrier: true}
 	}
+	t.user = t.sc
+	if len(rel.Masks) > 0 || len(rel.Visible) != len(tcols) {
+		b.maskRewriteTarget(t, rel)
+	}
 	return t, nil
+}
+
+// maskRewriteTarget puts the caller's masks above the target's barrier:
+// a projection passing the stored columns and the row id through (the
+// rows written back need them) and adding each masked column's value,
+// which the user scope names instead of the stored one.
+func (b *Binder) maskRewriteTarget(t *rewriteTarget, rel *SecuredRelation) {
+	visible := map[int]bool{}
+	for _, i := range rel.Visible {
+		visible[i] = true
+	}
+	proj := &Project{Input: t.node, Masking: true}
+	for _, c := range t.work.Cols {
+		proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		proj.Cols = append(proj.Cols, c)
+	}
+	t.user, t.guarded = &scope{}, map[int]bool{}
+	for i, c := range t.sc.cols {
+		expr, masked := rel.Masks[i]
+		switch {
+		case !visible[i]:
+			t.guarded[i] = true
+		case masked:
+			t.guarded[i] = true
+			m := b.bindPolicyMask(expr, c, t.sc)
+			out := b.newColumn(c.Name, Column{Type: m.Type(), Qualifier: t.qualifier, Nullable: true})
+			proj.Exprs = append(proj.Exprs, m)
+			proj.Cols = append(proj.Cols, out)
+			t.user.cols = append(t.user.cols, out)
+		default:
+			t.user.cols = append(t.user.cols, c)
+		}
+	}
+	t.node = proj
 }
 
 // joinOthers joins the target with the other FROM items of the
 // statement (DELETE's USING, UPDATE's FROM).
 func (b *Binder) joinOthers(t *rewriteTarget, from []*pg_query.Node) (Node, *scope, error) {
 	if len(from) == 0 {
-		return t.node, t.sc, nil
+		return t.node, t.user, nil
 	}
 	other, osc, err := b.bindFrom(from)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkDistinctQualifiers(t.sc, osc); err != nil {
+	if err := checkDistinctQualifiers(t.user, osc); err != nil {
 		return nil, nil, err
 	}
-	return &Join{Left: t.node, Right: other, Kind: InnerJoin}, t.sc.concat(osc), nil
+	return &Join{Left: t.node, Right: other, Kind: InnerJoin}, t.user.concat(osc), nil
 }
 
 // bindRewriteWhere binds the WHERE clause over sc and returns the
@@ -186,9 +229,14 @@ func (b *Binder) bindRewriteReturning(t *rewriteTarget, sc *scope, list []*pg_qu
 	if len(list) == 0 {
 		return nil, nil
 	}
+	if t.guarded != nil {
+		// RETURNING would show the stored values of the changed rows.
+		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table %s", relname).
+			WithDetail("RETURNING is not allowed on a table with masked or restricted columns for this user.")
+	}
 	ins := &insertBinding{b: b, tbl: t.tbl, tcols: t.tbl.Columns(), relname: relname}
 	rowCols := ins.rowColumns(t.qualifier)
-	others := sc.cols[len(t.sc.cols):]
+	others := sc.cols[len(t.user.cols):]
 	copies := make([]Column, len(others))
 	rsc := &scope{cols: append([]Column(nil), rowCols...)}
 	for i, c := range others {

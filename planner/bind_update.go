@@ -81,6 +81,10 @@ func (b *Binder) bindSetClause(ins *insertBinding, t *rewriteTarget, sc *scope, 
 		if images[col] != nil {
 			return nil, b.errAt(rt.Location, pgerror.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
+		if t.guarded[col] {
+			return nil, b.errAt(rt.Location, pgerror.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", rt.Name, ins.relname).
+				WithDetail("The column is masked or restricted for this user.")
+		}
 		val := rt.Val
 		if m := val.GetMultiAssignRef(); m != nil {
 			row := m.Source.GetRowExpr()

@@ -77,6 +77,18 @@ func TestUpdateRowPolicy(t *testing.T) {
 	runDMLSteps(t, s, []dmlStep{
 		{sql: "SELECT id, t FROM w.items ORDER BY id", rows: []string{"1|a", "2|two", "3|c", "4|four"}, tag: "SELECT 4"},
 	})
+	// With t masked, UPDATE ... FROM and MERGE join on the masked value
+	// and write back the stored one.
+	masked := policySession(t, cat, rowPolicy{masks: map[int]string{2: "upper(t)"}})
+	runDMLSteps(t, masked, []dmlStep{
+		{sql: "UPDATE w.items i SET k = 9 FROM w.other o WHERE i.t = upper(o.tag)", tag: "UPDATE 2"},
+		{sql: "MERGE INTO w.items i USING w.other o ON i.t = upper(o.tag) WHEN MATCHED THEN UPDATE SET k = 8", tag: "MERGE 2"},
+		{sql: "MERGE INTO w.items i USING w.other o ON i.id = o.id WHEN MATCHED THEN UPDATE SET t = o.tag", code: pgerror.InsufficientPrivilege,
+			msg: `permission denied for column "t" of relation "items"`},
+	})
+	runDMLSteps(t, s, []dmlStep{
+		{sql: "SELECT id, t, k FROM w.items ORDER BY id", rows: []string{"1|a|7", "2|two|8", "3|c|7", "4|four|8"}, tag: "SELECT 4"},
+	})
 }
 
 // TestRewriteDeclaredTypes runs UPDATE and DELETE on a table whose
