@@ -39,7 +39,7 @@ func OpenStore(ctx context.Context, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open governance store: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, storeSchema+accessPoliciesSchema); err != nil {
+	if _, err := db.ExecContext(ctx, storeSchema+accessPoliciesSchema+finePoliciesSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("create governance schema: %w", err)
 	}

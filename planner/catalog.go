@@ -90,3 +90,12 @@ func (OpenRelation) Secure(_ context.Context, t Table) (*SecuredRelation, error)
 	}
 	return &SecuredRelation{Table: t, Visible: vis}, nil
 }
+
+// TaggedTable is a Table whose columns carry tags (gate two's tag
+// policies apply to every column with a tag).
+type TaggedTable interface {
+	Table
+	// ColumnTags returns the tags of each tagged column, by column index.
+	// An error means the tags are unknown, which admits no row.
+	ColumnTags() (map[int][]string, error)
+}

@@ -90,6 +90,34 @@ type Config struct {
 		} `toml:"ranger"`
 	} `toml:"access_control"`
 
+	Policy struct {
+		// Engine is gate two's policy store: "embedded" (the governance
+		// database), "ranger" (Ranger Admin's hive-model query service and
+		// its linked tag service) or "passthrough" (no row filters or
+		// masks).
+		Engine string `toml:"engine"`
+		// MaskKey keys MASK_HASH (HMAC-SHA256). Set it from the
+		// environment (SQE_POLICY__MASK_KEY); without it hashes are
+		// unkeyed and a warning is logged at start.
+		MaskKey string `toml:"mask_key"`
+		// MaskPrecedence is "tag" (a tag mask beats a resource mask, as
+		// Ranger's plugins order them) or "resource".
+		MaskPrecedence string `toml:"mask_precedence"`
+		Ranger         struct {
+			URL         string `toml:"url"`
+			ServiceName string `toml:"service_name"`
+			AdminUser   string `toml:"admin_user"`
+			// AdminPassword belongs in the environment
+			// (SQE_POLICY__RANGER__ADMIN_PASSWORD).
+			AdminPassword string `toml:"admin_password"`
+			// CacheTTLSecs bounds how long a policy change made outside
+			// SQE (the Ranger console) may take to apply.
+			CacheTTLSecs int `toml:"cache_ttl_secs"`
+			// ProjectTags also writes column tags to Ranger's tag store.
+			ProjectTags bool `toml:"project_tags"`
+		} `toml:"ranger"`
+	} `toml:"policy"`
+
 	Audit struct {
 		// Enabled writes a JSON line for every statement and privilege
 		// change.
@@ -148,6 +176,9 @@ func defaultConfig() Config {
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
+	c.Policy.Engine = "embedded"
+	c.Policy.MaskPrecedence = "tag"
+	c.Policy.Ranger.CacheTTLSecs = 30
 	c.Audit.Sink = audit.SinkStdout
 	c.Audit.RedactLiterals = true
 	return c
@@ -214,6 +245,24 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	case "admin-role", "ranger-delegate":
 	default:
 		return Config{}, fmt.Errorf("config: [access_control] grant_authority must be \"admin-role\" or \"ranger-delegate\", not %q", cfg.AccessControl.GrantAuthority)
+	}
+	switch cfg.Policy.Engine {
+	case "embedded", "passthrough":
+	case "ranger":
+		r := cfg.Policy.Ranger
+		if r.URL == "" || r.ServiceName == "" || r.AdminUser == "" || r.AdminPassword == "" {
+			return Config{}, fmt.Errorf("config: [policy] engine \"ranger\" needs [policy.ranger] url, service_name, admin_user and admin_password (the password from SQE_POLICY__RANGER__ADMIN_PASSWORD)")
+		}
+		if r.CacheTTLSecs < 0 {
+			return Config{}, fmt.Errorf("config: [policy.ranger] cache_ttl_secs must not be negative, not %d", r.CacheTTLSecs)
+		}
+	default:
+		return Config{}, fmt.Errorf("config: [policy] engine must be \"embedded\", \"ranger\" or \"passthrough\", not %q", cfg.Policy.Engine)
+	}
+	switch cfg.Policy.MaskPrecedence {
+	case "tag", "resource":
+	default:
+		return Config{}, fmt.Errorf("config: [policy] mask_precedence must be \"tag\" or \"resource\", not %q", cfg.Policy.MaskPrecedence)
 	}
 	switch cfg.Audit.Sink {
 	case audit.SinkStdout, audit.SinkFile:

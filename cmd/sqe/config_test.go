@@ -67,6 +67,19 @@ func TestLoadConfig(t *testing.T) {
 				t.Errorf("access control defaults: %+v", c.AccessControl)
 			}
 		}},
+		{name: "policy defaults", check: func(t *testing.T, c Config) {
+			if c.Policy.Engine != "embedded" || c.Policy.MaskPrecedence != "tag" || c.Policy.Ranger.CacheTTLSecs != 30 || c.Policy.MaskKey != "" {
+				t.Errorf("policy defaults: engine %q precedence %q ttl %d", c.Policy.Engine, c.Policy.MaskPrecedence, c.Policy.Ranger.CacheTTLSecs)
+			}
+		}},
+		{name: "mask key from environment", env: []string{"SQE_POLICY__MASK_KEY=k3y"}, check: func(t *testing.T, c Config) {
+			if c.Policy.MaskKey != "k3y" {
+				t.Errorf("mask key not read from the environment")
+			}
+		}},
+		{name: "unknown policy engine", file: "[policy]\nengine = \"opa\"\n", wantErr: "engine must be"},
+		{name: "unknown mask precedence", file: "[policy]\nmask_precedence = \"column\"\n", wantErr: "mask_precedence must be"},
+		{name: "ranger policy engine needs its settings", file: "[policy]\nengine = \"ranger\"\n", wantErr: "needs [policy.ranger]"},
 		{name: "unknown access control backend", file: "[access_control]\nbackend = \"polaris\"\n", wantErr: "backend must be"},
 		{name: "unknown grant authority", file: "[access_control]\ngrant_authority = \"anyone\"\n", wantErr: "grant_authority must be"},
 		{name: "ranger backend without a password", file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n",
