@@ -25,7 +25,7 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 
 	var buf [16]applicable
 	matched := buf[:0]
-	tags := e.tagsFor(req)
+	tags := e.tagsFor(req, anyAccess)
 	for i := range tags {
 		tag := &tags[i]
 		mt := tagMatchType(tag)

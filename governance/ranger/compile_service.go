@@ -12,6 +12,7 @@ func (e *Evaluator) compileService(def *ServiceDef, accessH *hierarchies, polici
 		if maskH, err = newHierarchies(def.Resources, def.DataMaskDef.Resources); err != nil {
 			return fmt.Errorf("data mask definition: %w", err)
 		}
+		e.maskLevels = maskH.levels
 		for _, mt := range def.DataMaskDef.MaskTypes {
 			e.maskTypes[mt.Name] = mt
 		}

@@ -5,7 +5,10 @@ import "fmt"
 // compileTags compiles the tag policies for the service's component: the
 // tag service's access and mask types are normalized ("hive:select" is
 // select for hive), and items for other components are dropped. Tag row
-// filters stay off, as in Ranger by default.
+// filters are compiled only when the tag service definition has a
+// rowFilterDef with resources, which Ranger Admin gives it only with
+// ranger.servicedef.autopropagate.rowfilterdef.to.tag=true (see
+// TagServiceDefFor); otherwise they are ignored, as Ranger's plugins do.
 func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *ServiceDef, policies []Policy) error {
 	if len(tagDef.Resources) != 1 {
 		return fmt.Errorf("a tag service definition has exactly one resource, not %d", len(tagDef.Resources))
@@ -19,6 +22,12 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 	if tagDef.DataMaskDef != nil && len(tagDef.DataMaskDef.Resources) > 0 {
 		if maskH, err = newHierarchies(tagDef.Resources, tagDef.DataMaskDef.Resources); err != nil {
 			return fmt.Errorf("data mask definition: %w", err)
+		}
+	}
+	var filterH *hierarchies
+	if tagDef.RowFilterDef != nil && len(tagDef.RowFilterDef.Resources) > 0 {
+		if filterH, err = newHierarchies(tagDef.Resources, tagDef.RowFilterDef.Resources); err != nil {
+			return fmt.Errorf("row filter definition: %w", err)
 		}
 	}
 	normalize := componentAccessType(def.Name)
@@ -54,7 +63,12 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 			h, dest = accessH, &e.tagAccess
 		case PolicyTypeDataMask:
 			h, dest = maskH, &e.tagMasks
-		case PolicyTypeRowFilter, policyTypeAudit:
+		case PolicyTypeRowFilter:
+			if filterH == nil {
+				continue
+			}
+			h, dest = filterH, &e.tagFilters
+		case policyTypeAudit:
 			continue
 		default:
 			return fmt.Errorf("policy %d (%s): unknown policy type %d", p.ID, p.Name, p.PolicyType)

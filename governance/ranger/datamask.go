@@ -1,10 +1,5 @@
 package ranger
 
-import (
-	"cmp"
-	"slices"
-)
-
 // maskChoice is the mask found so far and the priority it was found at.
 type maskChoice struct {
 	item  *compiledMaskItem
@@ -20,77 +15,99 @@ type maskChoice struct {
 // Inside a policy the first matching item wins, in the order written. A
 // mask found at some priority is final unless a later policy of strictly
 // higher priority matches: so a tag mask beats a resource mask of equal
-// priority, and an OVERRIDE resource mask beats a NORMAL tag mask.
+// priority, and an OVERRIDE resource mask beats a NORMAL tag mask. With
+// Config.MaskPrecedence "resource" the resource masks come first instead,
+// so that it is the resource mask that wins at equal priority.
 func (e *Evaluator) EvalDataMask(req *Request) (DataMaskResult, error) {
-	ec := e.newContext(req)
-	anyAccess := req.isAny()
-	t := -1
-	if !anyAccess {
-		var ok bool
-		if t, ok = e.types.lookup(req.AccessType); !ok {
-			return DataMaskResult{PolicyID: -1}, nil
-		}
-	}
-	var best maskChoice
-	consider := func(p *compiledPolicy, byTag bool) {
-		if best.item != nil && p.priority <= best.p.priority {
-			return
-		}
-		if !inSchedule(p.windows, ec.now) || !allHold(p.conds, ec) {
-			return
-		}
-		for i := range p.masks {
-			if p.masks[i].matches(t, anyAccess, ec) {
-				best = maskChoice{item: &p.masks[i], p: p, byTag: byTag}
-				return
-			}
-		}
-	}
-
-	if tags := e.tagsFor(req); len(tags) > 0 && len(e.tagMasks) > 0 {
-		type candidate struct {
-			p   *compiledPolicy
-			tag *ResourceTag
-		}
-		var cands []candidate
-		for i := range tags {
-			tag := &tags[i]
-			if !policyApplies(tagMatchType(tag), anyAccess) {
-				continue
-			}
-			for _, p := range e.tagMasks {
-				if p.tag.isMatchValue(tag.Type) {
-					cands = append(cands, candidate{p, tag})
-				}
-			}
-		}
-		slices.SortStableFunc(cands, func(a, b candidate) int {
-			if c := cmp.Compare(tagOrder(a.tag), tagOrder(b.tag)); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(b.p.priority, a.p.priority); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.p.name, b.p.name)
-		})
-		for _, c := range cands {
-			ec.tag = c.tag
-			consider(c.p, true)
-		}
-		ec.tag = nil
-	}
-	for _, p := range e.masks {
-		if best.item != nil && p.priority <= best.p.priority {
-			break
-		}
-		if policyApplies(p.matchType(req.Resource), anyAccess) {
-			consider(p, false)
-		}
-	}
-
-	if best.item == nil {
+	s, ok := e.newMaskSearch(req)
+	if !ok {
 		return DataMaskResult{PolicyID: -1}, nil
 	}
+	return s.find(req, e.masks)
+}
+
+// maskSearch looks for the masks of one caller's columns.
+type maskSearch struct {
+	e         *Evaluator
+	ec        *evalContext
+	t         int
+	anyAccess bool
+	best      maskChoice
+}
+
+// newMaskSearch starts looking for the caller's masks; ok is false when
+// the requested access type is one no policy can grant.
+func (e *Evaluator) newMaskSearch(req *Request) (s maskSearch, ok bool) {
+	s = maskSearch{e: e, ec: e.newContext(req), t: -1, anyAccess: req.isAny()}
+	if !s.anyAccess {
+		if s.t, ok = e.types.lookup(req.AccessType); !ok {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// find answers for the column req names, trying resourceMasks: the
+// evaluator's resource mask policies, or those of them that can match
+// the column's table.
+func (s *maskSearch) find(req *Request, resourceMasks []*compiledPolicy) (DataMaskResult, error) {
+	s.ec.req = req
+	s.best = maskChoice{}
+	if s.e.resourceMasksFirst {
+		s.resourceMasks(req, resourceMasks)
+		s.tagMasks(req)
+	} else {
+		s.tagMasks(req)
+		s.resourceMasks(req, resourceMasks)
+	}
+	if s.best.item == nil {
+		return DataMaskResult{PolicyID: -1}, nil
+	}
+	return s.e.maskResult(s.best, req)
+}
+
+func (s *maskSearch) tagMasks(req *Request) {
+	if len(s.e.tagMasks) == 0 {
+		return
+	}
+	applies := func(tag *ResourceTag) bool { return policyApplies(tagMatchType(tag), s.anyAccess) }
+	for _, c := range tagCandidates(s.e.tagsFor(req, s.anyAccess), s.e.tagMasks, applies) {
+		s.ec.tag = c.tag
+		s.consider(c.p, true)
+	}
+	s.ec.tag = nil
+}
+
+func (s *maskSearch) resourceMasks(req *Request, policies []*compiledPolicy) {
+	for _, p := range policies {
+		if s.best.item != nil && p.priority <= s.best.p.priority {
+			break
+		}
+		if policyApplies(p.matchType(req.Resource), s.anyAccess) {
+			s.consider(p, false)
+		}
+	}
+}
+
+// consider takes the policy's first matching item unless a mask of the
+// same or higher priority was found already.
+func (s *maskSearch) consider(p *compiledPolicy, byTag bool) {
+	if s.best.item != nil && p.priority <= s.best.p.priority {
+		return
+	}
+	if !inSchedule(p.windows, s.ec.now) || !allHold(p.conds, s.ec) {
+		return
+	}
+	for i := range p.masks {
+		if p.masks[i].matches(s.t, s.anyAccess, s.ec) {
+			s.best = maskChoice{item: &p.masks[i], p: p, byTag: byTag}
+			return
+		}
+	}
+}
+
+// maskResult is the answer for the chosen mask, its macros resolved.
+func (e *Evaluator) maskResult(best maskChoice, req *Request) (DataMaskResult, error) {
 	info := best.item.info
 	out := DataMaskResult{
 		MaskType:    info.DataMaskType,

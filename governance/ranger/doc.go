@@ -29,8 +29,21 @@
 // policies the highest priority with a decision wins and a deny beats an
 // allow at that priority. EvalDataMask walks tag masks (closest tag first)
 // then resource masks and keeps the first matching item unless a later
-// policy has strictly higher priority; EvalRowFilter takes the first
-// matching item by priority. Both resolve ${{USER.attr}} macros.
+// policy has strictly higher priority; Config.MaskPrecedence "resource"
+// walks resource masks first, so that they win at equal priority.
+// EvalDataMasks answers for every column of a table at once, matching the
+// resource masks against the table only once. EvalRowFilter takes, the
+// same way, the first matching item of tag then resource row filters, as
+// Ranger does; EvalRowFilters returns the first matching item of every
+// applicable row-filter policy, for callers that AND them. A tag row
+// filter reaches a table through a tag on the table, an ancestor or one
+// of its columns. All of them resolve ${{USER.attr}} macros.
+//
+// Tag row filters need a tag service definition with a rowFilterDef, which
+// Ranger Admin serves only with
+// ranger.servicedef.autopropagate.rowfilterdef.to.tag=true;
+// TagServiceDefFor builds the tag service definition Ranger Admin serves
+// for a component, with or without it.
 //
 // RunConformance runs Ranger's own policy-engine test files and Apache
 // Polaris's Ranger authorizer tests against the evaluator; testdata holds

@@ -24,7 +24,20 @@ type Config struct {
 	// policy is evaluated.
 	SuperUsers  []string
 	SuperGroups []string
+	// MaskPrecedence decides between a tag mask and a resource mask of the
+	// same priority: MaskPrecedenceTag (the default when empty) evaluates
+	// tag masks first, in the order of Ranger's plugins, so the tag mask
+	// wins; MaskPrecedenceResource evaluates resource masks first, so the
+	// mask written for the column wins. A mask of strictly higher priority
+	// wins either way.
+	MaskPrecedence string
 }
+
+// Mask precedences (Config.MaskPrecedence).
+const (
+	MaskPrecedenceTag      = "tag"
+	MaskPrecedenceResource = "resource"
+)
 
 // ConfigFromDownload is the Config of a policy download, with its tag
 // policies when it carries them.
@@ -45,15 +58,20 @@ type Evaluator struct {
 	// everyType is the access types an any-access request is tried with.
 	everyType []int
 
-	access, masks, filters []*compiledPolicy
-	tagAccess, tagMasks    []*compiledPolicy
-	tagged                 []taggedResource
+	access, masks, filters          []*compiledPolicy
+	tagAccess, tagMasks, tagFilters []*compiledPolicy
+	tagged                          []taggedResource
+	// resourceMasksFirst: resource masks are evaluated before tag masks
+	// (MaskPrecedenceResource).
+	resourceMasksFirst bool
 
 	roles       *roleGraph
 	usesRoles   bool
 	superUsers  map[string]struct{}
 	superGroups map[string]struct{}
 	maskTypes   map[string]DataMaskTypeDef
+	// maskLevels are the resource levels of the service's data masks.
+	maskLevels map[string]*resourceLevel
 }
 
 // New compiles a configuration. It fails on anything it cannot evaluate
@@ -64,12 +82,17 @@ func New(cfg Config) (*Evaluator, error) {
 	if def == nil {
 		return nil, errors.New("ranger evaluator: no service definition")
 	}
+	resourceMasksFirst, err := parseMaskPrecedence(cfg.MaskPrecedence)
+	if err != nil {
+		return nil, err
+	}
 	e := &Evaluator{
-		types:       newAccessTypeIndex(),
-		roles:       newRoleGraph(cfg.Roles),
-		superUsers:  set(cfg.SuperUsers),
-		superGroups: set(cfg.SuperGroups),
-		maskTypes:   map[string]DataMaskTypeDef{},
+		resourceMasksFirst: resourceMasksFirst,
+		types:              newAccessTypeIndex(),
+		roles:              newRoleGraph(cfg.Roles),
+		superUsers:         set(cfg.SuperUsers),
+		superGroups:        set(cfg.SuperGroups),
+		maskTypes:          map[string]DataMaskTypeDef{},
 	}
 	resources, err := newHierarchies(def.Resources, def.Resources)
 	if err != nil {
@@ -91,13 +114,25 @@ func New(cfg Config) (*Evaluator, error) {
 	for i := adminBit + 1; i < len(e.types.names); i++ {
 		e.everyType = append(e.everyType, i)
 	}
-	for _, list := range [][]*compiledPolicy{e.access, e.masks, e.filters, e.tagAccess, e.tagMasks} {
+	for _, list := range [][]*compiledPolicy{e.access, e.masks, e.filters, e.tagAccess, e.tagMasks, e.tagFilters} {
 		sortPolicies(list)
 		for _, p := range list {
 			e.usesRoles = e.usesRoles || p.usesRoles()
 		}
 	}
 	return e, nil
+}
+
+// parseMaskPrecedence reads Config.MaskPrecedence: whether resource masks
+// come first.
+func parseMaskPrecedence(precedence string) (bool, error) {
+	switch precedence {
+	case "", MaskPrecedenceTag:
+		return false, nil
+	case MaskPrecedenceResource:
+		return true, nil
+	}
+	return false, fmt.Errorf("ranger evaluator: mask precedence %q: want %q or %q", precedence, MaskPrecedenceTag, MaskPrecedenceResource)
 }
 
 // newContext starts the evaluation of a request.

@@ -9,7 +9,7 @@ import (
 
 // serviceDef loads one of the real service definitions in
 // testdata/reference/service-defs (hive, tag, polaris).
-func serviceDef(t *testing.T, name string) *ServiceDef {
+func serviceDef(t testing.TB, name string) *ServiceDef {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "reference", "service-defs", "ranger-servicedef-"+name+".json"))
 	if err != nil {
@@ -23,7 +23,7 @@ func serviceDef(t *testing.T, name string) *ServiceDef {
 }
 
 // policies decodes policies written as Ranger writes them.
-func policies(t *testing.T, js string) []Policy {
+func policies(t testing.TB, js string) []Policy {
 	t.Helper()
 	var ps []Policy
 	if err := json.Unmarshal([]byte(js), &ps); err != nil {
@@ -33,7 +33,7 @@ func policies(t *testing.T, js string) []Policy {
 }
 
 // mustNew builds an evaluator that must build.
-func mustNew(t *testing.T, cfg Config) *Evaluator {
+func mustNew(t testing.TB, cfg Config) *Evaluator {
 	t.Helper()
 	e, err := New(cfg)
 	if err != nil {

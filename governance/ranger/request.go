@@ -139,9 +139,13 @@ type DataMaskResult struct {
 	ByTag       bool
 }
 
-// RowFilterResult is the answer to EvalRowFilter. An empty FilterExpr (and
-// PolicyID -1) means no filter applies.
+// RowFilterResult is the answer to EvalRowFilter, and one of the answers
+// to EvalRowFilters. PolicyID -1 (and an empty FilterExpr) means no filter
+// applies; a policy's item may also have an empty FilterExpr, which admits
+// every row.
 type RowFilterResult struct {
 	FilterExpr string
 	PolicyID   int64
+	// ByTag is true when the filter comes from a tag policy.
+	ByTag bool
 }

@@ -1,7 +1,9 @@
 package ranger
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -36,15 +38,16 @@ func compileServiceTags(h *hierarchies, st *ServiceTags) ([]taggedResource, erro
 // tagsFor returns the tags of the requested resource: the request's own
 // when it brings them, otherwise those of the tag store. A tag on an
 // ancestor applies to the request (ANCESTOR); a tag on a descendant only
-// to any-access (DESCENDANT), as Ranger's tag enricher finds them.
-func (e *Evaluator) tagsFor(req *Request) []ResourceTag {
+// when descendants is set (DESCENDANT): Ranger's tag enricher sets it for
+// any-access, and row filters set it so that a column's tag reaches its
+// table.
+func (e *Evaluator) tagsFor(req *Request, descendants bool) []ResourceTag {
 	if req.TagsGiven {
 		return req.Tags
 	}
 	if len(e.tagged) == 0 {
 		return nil
 	}
-	anyAccess := req.isAny()
 	var out []ResourceTag
 	for i := range e.tagged {
 		tr := &e.tagged[i]
@@ -52,13 +55,51 @@ func (e *Evaluator) tagsFor(req *Request) []ResourceTag {
 		switch {
 		case mt == MatchNone:
 			continue
-		case !anyAccess && mt == MatchDescendant:
+		case !descendants && mt == MatchDescendant:
 			continue
 		}
 		for _, t := range tr.tags {
 			out = append(out, ResourceTag{Type: t.Type, Attributes: t.Attributes, MatchType: mt})
 		}
 	}
+	return out
+}
+
+// tagCandidate is a tag policy reached through one of the resource's tags.
+type tagCandidate struct {
+	p   *compiledPolicy
+	tag *ResourceTag
+}
+
+// tagCandidates pairs the tags that count (applies) with the policies
+// naming them, in the order Ranger evaluates tag masks and row filters:
+// the tag closest to the resource first, then higher priority, then
+// policy name.
+func tagCandidates(tags []ResourceTag, policies []*compiledPolicy, applies func(*ResourceTag) bool) []tagCandidate {
+	if len(tags) == 0 || len(policies) == 0 {
+		return nil
+	}
+	var out []tagCandidate
+	for i := range tags {
+		tag := &tags[i]
+		if !applies(tag) {
+			continue
+		}
+		for _, p := range policies {
+			if p.tag.isMatchValue(tag.Type) {
+				out = append(out, tagCandidate{p, tag})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b tagCandidate) int {
+		if c := cmp.Compare(tagOrder(a.tag), tagOrder(b.tag)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.p.priority, a.p.priority); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p.name, b.p.name)
+	})
 	return out
 }
 
