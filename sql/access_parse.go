@@ -11,7 +11,7 @@ import (
 )
 
 // Access-control statements (GRANT / REVOKE / DENY, roles, SHOW GRANTS,
-// CHECK ACCESS) have a grammar of their own (package extgrammar); every
+// CHECK ACCESS, policies and column tags) have a grammar of their own (package extgrammar); every
 // other statement goes to PostgreSQL's. A query string may mix both, so
 // it is split at the semicolons its tokens hold, each piece offered to the
 // extension grammar, and the pieces it claims blanked out before the rest
@@ -45,7 +45,7 @@ func mayHoldExtension(query string) bool {
 
 // extensionVerb reports the words an extension statement can begin with.
 func extensionVerb(w string) bool {
-	for _, v := range []string{"grant", "revoke", "deny", "show", "check", "create", "drop"} {
+	for _, v := range []string{"grant", "revoke", "deny", "show", "check", "create", "drop", "alter"} {
 		if strings.EqualFold(w, v) {
 			return true
 		}

@@ -45,6 +45,7 @@ func TestMayHoldExtension(t *testing.T) {
 		"SELECT 1; GRANT SELECT ON a.b.c TO ROLE r":      true,
 		"  -- a comment\n/* another */ revoke x":         true,
 		"show grants":                                    true,
+		"ALTER TABLE t SET TAGS (c = ('PII'))":           true,
 		"SELECT ';'; SELECT 2":                           false,
 		"":                                               false,
 	} {

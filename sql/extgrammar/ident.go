@@ -144,3 +144,41 @@ func foldLower(s string) string {
 	}
 	return string(b)
 }
+
+// checkColumnName refuses a column name that is empty, holds a control
+// character or is not UTF-8. Columns are matched by name inside one table
+// and never appear in a path, so, unlike other names, they may hold
+// spaces and punctuation as PostgreSQL and Iceberg allow: a column that
+// could not be named here could not be masked or tagged either.
+func checkColumnName(name string) *pgerror.Error {
+	if name == "" {
+		return pgerror.New(pgerror.InvalidName, `invalid column name "": a name may not be empty`)
+	}
+	if hasControl(name) {
+		return pgerror.New(pgerror.InvalidName,
+			"invalid column name \"%s\": a name may not contain control characters", printable(name))
+	}
+	return nil
+}
+
+// checkTag refuses a tag that is empty, holds a control character or is
+// not UTF-8. Tags keep their case: 'PII' and 'pii' are two tags.
+func checkTag(tag string) *pgerror.Error {
+	if tag == "" {
+		return pgerror.New(pgerror.InvalidName, `invalid tag "": a tag may not be empty`)
+	}
+	if hasControl(tag) {
+		return pgerror.New(pgerror.InvalidName,
+			"invalid tag \"%s\": a tag may not contain control characters", printable(tag))
+	}
+	return nil
+}
+
+// hasControl reports whether s holds a control character or bytes that
+// are not UTF-8.
+func hasControl(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}

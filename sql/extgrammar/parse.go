@@ -18,7 +18,9 @@ import (
 // error is non-nil; the error is a *pgerror.Error with a SQLSTATE and a
 // Position (1-based, in characters, as PostgreSQL reports it): 42601 for
 // malformed text, 0A000 for a form SQE does not implement, 42602 for a
-// name the grants backends cannot carry, 42939 for a reserved role name.
+// name the grants backends cannot carry, 42939 for a reserved role name,
+// 42701 and 42710 for a column or tag listed twice, 22021 for a string
+// that is not UTF-8.
 func Parse(query string) (Statement, bool, error) {
 	toks, err := scanTokens(query)
 	if err != nil {
@@ -60,6 +62,17 @@ func (p *parser) detect() func() (Statement, error) {
 		return p.createRole
 	case t.is(pg_query.Token_DROP) && p.roleLike(1):
 		return p.dropRole
+	case t.is(pg_query.Token_CREATE) && p.createPolicyLike():
+		return p.createPolicy
+	case t.is(pg_query.Token_DROP) && p.dropPolicyLike():
+		return p.dropPolicy
+	// SHOW policies.x and SHOW tags.x name custom settings: PostgreSQL's.
+	case t.is(pg_query.Token_SHOW) && next.isWord("policies") && !p.peekAt(2).is(pg_query.Token_ASCII_46):
+		return p.showPolicies
+	case t.is(pg_query.Token_SHOW) && next.isWord("tags") && !p.peekAt(2).is(pg_query.Token_ASCII_46):
+		return p.showTags
+	case t.is(pg_query.Token_ALTER) && p.alterTableTags():
+		return p.alterTable
 	}
 	return nil
 }

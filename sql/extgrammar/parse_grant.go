@@ -104,13 +104,8 @@ func (p *parser) privilegeGrant(action Action, items []privilegeItem) (Statement
 		}
 		s.WithGrantOption = true
 	}
-	if t := p.peek(); t.is(pg_query.Token_ROWS) || t.isWord("masked") {
-		clause := "ROWS WHERE"
-		if t.isWord("masked") {
-			clause = "MASKED WITH"
-		}
-		return nil, p.unsupported(t, "%s ... %s is not supported", action, clause).
-			WithHint("Row filters and column masks are policies of their own.")
+	if err := p.rowsAndMasks(s); err != nil {
+		return nil, err
 	}
 	if err := p.tail(action); err != nil {
 		return nil, err

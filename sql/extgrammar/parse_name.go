@@ -95,3 +95,21 @@ func currentRoleWord(t token) bool {
 	return t.is(pg_query.Token_CURRENT_USER) || t.is(pg_query.Token_SESSION_USER) ||
 		t.is(pg_query.Token_CURRENT_ROLE)
 }
+
+// columnName reads a column's name: an identifier that checkColumnName
+// accepts.
+func (p *parser) columnName() (string, error) {
+	t := p.peek()
+	if t.is(pg_query.Token_UIDENT) {
+		return "", p.unsupportedToken(t)
+	}
+	if !t.nameStart() {
+		return "", p.syntaxError(t)
+	}
+	p.next()
+	v := t.value()
+	if err := checkColumnName(v); err != nil {
+		return "", p.nameError(t, err)
+	}
+	return v, nil
+}

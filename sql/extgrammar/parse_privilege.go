@@ -53,6 +53,9 @@ func (p *parser) privilegeWords() (privilegeItem, error) {
 	t := p.peek()
 	it := privilegeItem{tok: t}
 	if access, n := p.hyphenated(); n > 0 {
+		if err := checkName(access); err != nil {
+			return it, p.nameError(t, err)
+		}
 		p.at += n
 		it.priv = Privilege{Kind: PrivilegeNative, Native: access}
 		return it, nil

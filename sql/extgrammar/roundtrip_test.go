@@ -8,7 +8,8 @@ import (
 
 // TestRoundTripProperty builds random statements, including names that
 // need quoting (keywords, capitals, quotes, dots, non-ASCII letters,
-// words of this grammar), and checks that each statement's SQL parses
+// words of this grammar) and expressions with comments, quotes and
+// nesting, and checks that each statement's SQL parses
 // back to an equal statement.
 func TestRoundTripProperty(t *testing.T) {
 	g := statementGen{rand.New(rand.NewPCG(20, 26))}
@@ -105,7 +106,9 @@ func (g statementGen) grantees() []Grantee {
 }
 
 func (g statementGen) statement() Statement {
-	switch g.r.IntN(9) {
+	switch g.r.IntN(12) {
+	case 9, 10, 11:
+		return g.gateTwoStatement()
 	case 7:
 		s := &ShowSchemas{}
 		if g.r.IntN(2) == 0 {

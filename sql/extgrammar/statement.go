@@ -4,8 +4,9 @@ import "fmt"
 
 // Statement is one parsed extension statement: *GrantPrivileges,
 // *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
-// *CreateRole, *DropRole, *ShowSchemas or *ShowTables. String renders it as canonical SQL, which
-// parses back to an equal statement.
+// *CreateRole, *DropRole, *ShowSchemas, *ShowTables, *CreatePolicy,
+// *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags or *ShowTags. String
+// renders it as canonical SQL, which parses back to an equal statement.
 type Statement interface {
 	fmt.Stringer
 	extensionStatement()

@@ -5,6 +5,8 @@ import "strings"
 // GrantPrivileges is GRANT, REVOKE or DENY of privileges:
 //
 //	GRANT privilege[, ...] ON object[, ...] TO grantee[, ...] [WITH GRANT OPTION]
+//	GRANT SELECT ON [TABLE] name TO grantee[, ...]
+//	    [MASKED WITH (column AS expression[, ...])] [ROWS WHERE expression]
 //	REVOKE privilege[, ...] ON object[, ...] FROM grantee[, ...]
 //	DENY privilege[, ...] ON object[, ...] TO grantee[, ...]
 //
@@ -19,6 +21,14 @@ type GrantPrivileges struct {
 	// WithGrantOption lets the grantees grant the privileges on (Ranger's
 	// delegate admin). Only a GRANT has it.
 	WithGrantOption bool
+	// RowFilter (ROWS WHERE) and Masks (MASKED WITH) narrow what a GRANT
+	// SELECT on one table lets its grantees see: only the rows the
+	// filter admits, and each masked column's expression in place of its
+	// values. RowFilter is the expression as written, empty when none;
+	// Masks are in the order written, nil when none. No other statement
+	// has them.
+	RowFilter string
+	Masks     []ColumnMask
 }
 
 func (*GrantPrivileges) extensionStatement() {}
@@ -38,7 +48,33 @@ func (s *GrantPrivileges) String() string {
 	if s.WithGrantOption {
 		b.WriteString(" WITH GRANT OPTION")
 	}
+	if len(s.Masks) > 0 {
+		b.WriteString(" MASKED WITH (")
+		for i, m := range s.Masks {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(m.String())
+		}
+		b.WriteString(")")
+	}
+	// The filter comes last: its expression runs to the end.
+	if s.RowFilter != "" {
+		b.WriteString(" ROWS WHERE " + s.RowFilter)
+	}
 	return b.String()
+}
+
+// ColumnMask is one column of MASKED WITH: the column, and the SQL
+// expression over it that the grantees see instead of its values.
+type ColumnMask struct {
+	Column string
+	Expr   string // as written
+}
+
+// String renders the mask as SQL: column AS expression.
+func (m ColumnMask) String() string {
+	return quoteIdent(m.Column) + " AS " + m.Expr
 }
 
 // GrantRoles is GRANT or REVOKE of role membership:
