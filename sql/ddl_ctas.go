@@ -37,9 +37,10 @@ func (s *Session) runSelectInto(ctx context.Context, sel *pg_query.SelectStmt, q
 	return s.createFromQuery(ctx, into, stripped, query, false)
 }
 
-// createFromQuery creates a table shaped like the query's result and,
-// unless WITH NO DATA, appends its rows. Creating and filling are two
-// catalog commits; if filling fails the new table is dropped again, so no
+// createFromQuery creates a table shaped like the query's result, its
+// columns tagged with the column tags their values carry, and, unless
+// WITH NO DATA, appends its rows. Creating and filling are two catalog
+// commits; if filling fails the new table is dropped again, so no
 // half-made table is left.
 func (s *Session) createFromQuery(ctx context.Context, into *pg_query.IntoClause, sel *pg_query.SelectStmt, query string, ifNotExists bool) (Result, error) {
 	switch {
@@ -59,10 +60,15 @@ func (s *Session) createFromQuery(ctx context.Context, into *pg_query.IntoClause
 			return commandResult("CREATE TABLE AS"), nil
 		}
 	}
-	p, err := s.plan(ctx, sel, query, nil)
+	p, err := s.bindSelect(ctx, sel, query, nil)
 	if err != nil {
 		return nil, err
 	}
+	tags, err := carriedTags(p.Root)
+	if err != nil {
+		return nil, err
+	}
+	p = s.optimize(p)
 	cols := p.Root.Columns()
 	if len(into.ColNames) > len(cols) {
 		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
@@ -76,6 +82,10 @@ func (s *Session) createFromQuery(ctx context.Context, into *pg_query.IntoClause
 		return nil, err
 	}
 	opts.ColumnProperties = props
+	if tags != nil {
+		// The columns' tags are part of the table from its creation on.
+		opts.FieldIDProperties = creationTags(fields, tags)
+	}
 	schema := arrow.NewSchema(fields, nil)
 	tbl, err := cat.CreateTable(ctx, ns, name, schema, opts)
 	if err != nil {

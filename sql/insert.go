@@ -95,7 +95,9 @@ func (s *Session) bindInsert(ctx context.Context, ins *pg_query.InsertStmt, quer
 
 // runInsert runs INSERT: the source rows are computed batch by batch and
 // written by storage as one commit, so a failing row commits nothing.
-// RETURNING is computed from the written rows once they are committed.
+// The column tags the rows carry are added to the table first
+// (carryTagsInto). RETURNING is computed from the written rows once they
+// are committed.
 func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query string, params *planner.Params) (Result, error) {
 	s.markQueried()
 	plan, target, err := s.bindInsert(ctx, ins, query, params)
@@ -103,6 +105,9 @@ func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query
 		return nil, err
 	}
 	callerCtx := s.callerContext(ctx)
+	if err := s.carryTagsInto(callerCtx, target, plan.Source); err != nil {
+		return nil, err
+	}
 	src, err := newRowsResult(ctx, callerCtx, planner.Optimize(&planner.Plan{Root: plan.Source}).Root, s.statementLimits())
 	if err != nil {
 		return nil, err

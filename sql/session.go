@@ -298,9 +298,14 @@ func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query stri
 	if err != nil {
 		return nil, err
 	}
+	return s.optimize(p), nil
+}
+
+// optimize turns a bound plan into the one to run.
+func (s *Session) optimize(p *planner.Plan) *planner.Plan {
 	p = planner.Optimize(p)
 	p.Root = s.parallelize(p.Root)
-	return p, nil
+	return p
 }
 
 func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (Result, error) {

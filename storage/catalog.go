@@ -48,6 +48,10 @@ type CreateTableOptions struct {
 	// "<prefix>.<field id>", so that it follows the column's id across
 	// renames, as Iceberg resolves columns.
 	ColumnProperties map[string]map[string]string
+	// FieldIDProperties, when set, returns more properties once the
+	// columns have their field ids (top-level column name → id), for a
+	// property that describes several columns by id in one value.
+	FieldIDProperties func(ids map[string]int) (map[string]string, error)
 }
 
 // Table properties every table created here carries. One delete mode per

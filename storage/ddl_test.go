@@ -175,3 +175,45 @@ func TestCreatePartitioned(t *testing.T) {
 		t.Errorf("unknown partition column: %v", err)
 	}
 }
+
+// TestCreateTableFieldIDProperties checks that properties derived from the
+// columns' field ids are part of the created table, and that failing to
+// derive them creates nothing.
+func TestCreateTableFieldIDProperties(t *testing.T) {
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		derive  func(ids map[string]int) (map[string]string, error)
+		want    string // the property "ids", when created
+		wantErr bool
+	}{
+		{name: "derived", derive: func(ids map[string]int) (map[string]string, error) {
+			return map[string]string{"ids": fmt.Sprintf("id=%d name=%d", ids["id"], ids["name"])}, nil
+		}, want: "id=1 name=2"},
+		{name: "failing", derive: func(map[string]int) (map[string]string, error) {
+			return nil, errors.New("cannot derive")
+		}, wantErr: true},
+	}
+	for _, tt := range tests {
+		tbl, err := cat.CreateTable(ctx, "ns", tt.name, idSchema, CreateTableOptions{FieldIDProperties: tt.derive})
+		if tt.wantErr {
+			if err == nil {
+				t.Errorf("%s: CreateTable succeeded", tt.name)
+			}
+			if _, err := cat.LoadTable(ctx, "ns", tt.name); !errors.Is(err, ErrNoSuchTable) {
+				t.Errorf("%s: LoadTable after a failed create: %v", tt.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: CreateTable: %v", tt.name, err)
+		}
+		if got := tbl.Properties()["ids"]; got != tt.want {
+			t.Errorf("%s: property ids = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

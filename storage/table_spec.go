@@ -14,8 +14,9 @@ import (
 
 // newTableSpec is what every catalog creates a table from: the Iceberg
 // schema with fresh field ids, the caller's properties with the
-// per-column ones keyed by those ids and the storage-managed ones (format
-// version, the one delete mode), and the partition spec.
+// per-column ones keyed by those ids (and those FieldIDProperties derives
+// from them) and the storage-managed ones (format version, the one delete
+// mode), and the partition spec.
 func newTableSpec(id Ident, schema *arrow.Schema, opts CreateTableOptions) (*iceberg.Schema, []catalog.CreateTableOpt, error) {
 	if schema == nil || schema.NumFields() == 0 {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "table %q must have at least one column", id.Table)
@@ -29,6 +30,17 @@ func newTableSpec(id Ident, schema *arrow.Schema, opts CreateTableOptions) (*ice
 	maps.Copy(props, opts.Properties)
 	if err := addColumnProperties(props, sc, opts.ColumnProperties); err != nil {
 		return nil, nil, err
+	}
+	if opts.FieldIDProperties != nil {
+		ids := map[string]int{}
+		for _, f := range sc.Fields() {
+			ids[f.Name] = f.ID
+		}
+		more, err := opts.FieldIDProperties(ids)
+		if err != nil {
+			return nil, nil, fmt.Errorf("create table %s: %w", id, err)
+		}
+		maps.Copy(props, more)
 	}
 	props[propFormatVersion] = formatVersion
 	props[propDeleteMode] = deleteMode
