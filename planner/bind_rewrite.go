@@ -58,7 +58,7 @@ type rewriteTarget struct {
 	// restricted for it.
 	guarded map[int]bool
 	rowID   Column
-	policy    Expr // the row policy's filter, nil without one
+	policy  Expr // the row policy's filter, nil without one
 	// rowFilters are the row policy's expressions, to check new images.
 	rowFilters []string
 }
