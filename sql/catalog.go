@@ -30,8 +30,10 @@ type sessionCatalog struct {
 // callerContext carries the session's identity to storage, where gate one
 // authorizes each catalog call.
 func (s *Session) callerContext(ctx context.Context) context.Context {
-	// Queries evaluate timestamptz in the session's TimeZone.
+	// Queries evaluate timestamptz in the session's TimeZone, and
+	// mask_hash with the server's key.
 	ctx = exec.WithTimeZone(ctx, s.settings.timeZone())
+	ctx = exec.WithMaskKey(ctx, s.engine.cfg.MaskKey)
 	return storage.WithPrincipal(ctx, storage.Principal{
 		User: s.identity.User, Roles: s.identity.Roles, Groups: s.identity.Groups, Token: s.identity.Token,
 	})

@@ -40,6 +40,11 @@ type EngineConfig struct {
 	// Auditor receives a record of every statement and privilege change;
 	// nil audits nothing.
 	Auditor Auditor
+	// MaskKey keys mask_hash (policy.mask_key): the HMAC-SHA256 key of the
+	// MASK_HASH column mask. It reaches queries through their evaluation
+	// context only, never their text or plan. Empty: mask_hash is plain
+	// SHA-256, which a dictionary of likely values reverses.
+	MaskKey []byte
 }
 
 // Engine is what all sessions share.

@@ -91,6 +91,7 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 				}
 			}
 			f.zoned, _ = lookupZonedKernel(x.Name, argTypes)
+			f.keyed, _ = lookupKeyedKernel(x.Name)
 		}
 		for _, a := range x.Args {
 			ev, err := compile(a, input)
@@ -404,6 +405,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 type funcEval struct {
 	kernel scalarKernel
 	zoned  zonedKernel // set when the result depends on the session zone
+	keyed  keyedKernel // set when the result depends on the server's mask key
 	row    planner.RowFunc
 	args   []evaluator
 	res    types.T
@@ -420,6 +422,9 @@ func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	}
 	if f.zoned != nil {
 		return f.zoned(timeZoneOf(ctx), args, f.res)
+	}
+	if f.keyed != nil {
+		return f.keyed(maskKeyOf(ctx), args, f.res)
 	}
 	if len(args) == 0 {
 		// A function without arguments still answers one value per row.

@@ -201,6 +201,8 @@ func lookupZonedKernel(name string, args []types.T) (zonedKernel, bool) {
 			return nil, false
 		}
 		return toCharInZone, true
+	case "mask", "mask_first_n", "mask_last_n", "mask_show_first_n", "mask_show_last_n":
+		return maskZonedKernel(name, args)
 	}
 	return nil, false
 }

@@ -79,6 +79,13 @@ func lookupKernel(name string) (scalarKernel, error) {
 	if k, ok := moreStringKernel(name); ok {
 		return k, nil
 	}
+	if k, ok := maskKernel(name); ok {
+		return k, nil
+	}
+	if name == "mask_hash" {
+		// Unkeyed; evaluation passes the server's key (lookupKeyedKernel).
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return maskHash(nil, args, res) }, nil
+	}
 	return nil, fmt.Errorf("function %s cannot be executed", name)
 }
 

@@ -187,6 +187,12 @@ var scalars = map[string]Scalar{
 	"json_strip_nulls":      {Name: "json_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSON, types.JSON)},
 	"jsonb_strip_nulls":     {Name: "jsonb_strip_nulls", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.JSONB)},
 	"jsonb_pretty":          {Name: "jsonb_pretty", Leakproof: true, Resolve: jsonArgs(types.JSONB, types.Text)},
+	"mask":                  {Name: "mask", Leakproof: true, Resolve: maskArgs(maskOptionCount)},
+	"mask_first_n":          {Name: "mask_first_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
+	"mask_last_n":           {Name: "mask_last_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
+	"mask_show_first_n":     {Name: "mask_show_first_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
+	"mask_show_last_n":      {Name: "mask_show_last_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
+	"mask_hash":             {Name: "mask_hash", Leakproof: true, Resolve: maskHashArgs},
 }
 
 // LookupScalar returns the scalar function named name.
