@@ -40,11 +40,15 @@ type Config struct {
 	PluginID string
 	// Now is the clock the TTL is measured by; nil is time.Now.
 	Now func() time.Time
+	// ProjectTags makes ProjectColumnTags write column tags to Ranger's
+	// tag store ([policy.ranger] project_tags), where Spark and Kyuubi
+	// plugins read them; unset, ProjectColumnTags does nothing.
+	ProjectTags bool
 }
 
 // String describes the configuration without the password, for logs.
 func (c Config) String() string {
-	return fmt.Sprintf("ranger admin %s service %s user %s cache-ttl %s", c.URL, c.ServiceName, c.AdminUser, c.CacheTTL)
+	return fmt.Sprintf("ranger admin %s service %s user %s cache-ttl %s project-tags %t", c.URL, c.ServiceName, c.AdminUser, c.CacheTTL, c.ProjectTags)
 }
 
 // check fills defaults and refuses a configuration that cannot work.

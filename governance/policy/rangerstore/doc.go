@@ -24,6 +24,12 @@
 // unique per service; the store keeps them unique across the two, as
 // the embedded store does, so that DROP POLICY names one policy.
 //
+// Column tags live on the Iceberg table (sqe.column-tags), where SQE
+// reads them; Spark and Kyuubi plugins read Ranger's tag store instead.
+// With project_tags, ProjectColumnTags writes a table's column tags to
+// the tag store too, through the ServiceTags import tagsync uses, which
+// Ranger Admin applies in one transaction.
+//
 // The admin password never appears in an error or a log line, and
 // neither does a response body other than Ranger's own error message.
 package rangerstore

@@ -16,6 +16,9 @@ func TestRangerAdminErrors(t *testing.T) {
 	put := func(s *Store) error { return s.PutPolicy(context.Background(), rowFilter("eu_rows", "true"), false) }
 	drop := func(s *Store) error { _, err := s.DropPolicy(context.Background(), "eu_rows"); return err }
 	snap := func(s *Store) error { _, err := s.Snapshot(context.Background()); return err }
+	project := func(s *Store) error {
+		return s.ProjectColumnTags(context.Background(), "acdemo", "orders", map[string][]string{"ssn": {"PII"}})
+	}
 	for _, tc := range []struct {
 		name    string
 		setup   func(f *fakeRanger, cfg *Config)
@@ -41,10 +44,18 @@ func TestRangerAdminErrors(t *testing.T) {
 			call: snap, code: pgerror.UndefinedObject, message: `Ranger Admin has no service "nosuch"`},
 		{name: "no such service on write", setup: func(_ *fakeRanger, cfg *Config) { cfg.ServiceName = "nosuch" },
 			call: put, code: pgerror.UndefinedObject, message: `Ranger Admin has no service "nosuch"`},
+		{name: "wrong password on tag projection", setup: func(_ *fakeRanger, cfg *Config) { cfg.AdminPassword = "wrong-pw" },
+			call: project, code: pgerror.InvalidAuthorizationSpecification, message: "did not accept the server's credentials"},
+		{name: "tag projection forbidden", setup: func(f *fakeRanger, _ *Config) { f.forbidWrites = true },
+			call: project, code: pgerror.InsufficientPrivilege, message: "permission denied to write the column tags of acdemo.orders to Ranger's tag store"},
+		{name: "server error on tag projection", setup: func(f *fakeRanger, _ *Config) { f.down = true },
+			call: project, code: codeSystemError, message: "Ranger Admin failed to read Ranger service \"query\": HTTP 503"},
+		{name: "no such service on tag projection", setup: func(_ *fakeRanger, cfg *Config) { cfg.ServiceName = "nosuch" },
+			call: project, code: pgerror.UndefinedObject, message: `Ranger Admin has no service "nosuch"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeRanger(t, "query_tag")
-			cfg := Config{URL: f.server.URL, ServiceName: f.service, AdminUser: f.user, AdminPassword: f.password, Now: newClock().now}
+			cfg := Config{URL: f.server.URL, ServiceName: f.service, AdminUser: f.user, AdminPassword: f.password, Now: newClock().now, ProjectTags: true}
 			f.set(func(f *fakeRanger) { tc.setup(f, &cfg) })
 			s, err := New(cfg)
 			if err != nil {

@@ -17,10 +17,10 @@ import (
 // hive-model service and the tag service linked to it: the secure plugin
 // downloads of policies and roles (304 when the version asked for is
 // current), the public v2 service and policy APIs (one policy per name
-// and per resources in a service: errors 3006 and 3010), HTTP basic auth
-// everywhere (401 without), and versions moved as Ranger moves them: a
-// change to a tag policy moves the version of the services linked to the
-// tag service too.
+// and per resources in a service: errors 3006 and 3010), the tag store
+// (fake_tags_test.go), HTTP basic auth everywhere (401 without), and
+// versions moved as Ranger moves them: a change to a tag policy moves the
+// version of the services linked to the tag service too.
 type fakeRanger struct {
 	t                   *testing.T
 	user, password      string
@@ -35,8 +35,9 @@ type fakeRanger struct {
 	roles         []any
 	roleVersion   int64
 	zones         map[string]any // securityZones of the policy download
+	tags          fakeTagStore   // the tag store's resources, tags and maps
 	down          bool           // answer 503 to every request
-	forbidWrites  bool           // answer 403 to policy writes
+	forbidWrites  bool           // answer 403 to policy writes and tag imports
 	hold          chan struct{}  // when set, requests to paths containing holdOn wait for it to close
 	holdOn        string
 	log           []string // requests, in order: "policies -1", "roles 3", "POST query/p1"
@@ -58,6 +59,7 @@ func newFakeRanger(t *testing.T, tagService string) *fakeRanger {
 	mux.HandleFunc("POST /service/public/v2/api/policy", f.auth(f.createPolicy))
 	mux.HandleFunc("PUT /service/public/v2/api/policy/{id}", f.auth(f.updatePolicy))
 	mux.HandleFunc("DELETE /service/public/v2/api/policy/{id}", f.auth(f.deletePolicy))
+	f.serveTagStore(mux)
 	f.server = httptest.NewServer(mux)
 	t.Cleanup(f.server.Close)
 	return f

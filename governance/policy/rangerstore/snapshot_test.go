@@ -327,13 +327,19 @@ func TestOutageAfterTTLIsAnErrorUntilRecovery(t *testing.T) {
 func TestUnreachableRangerAdmin(t *testing.T) {
 	gone := httptest.NewServer(nil)
 	gone.Close()
-	s, err := New(Config{URL: gone.URL, ServiceName: "query", AdminUser: "admin", AdminPassword: "s3cret-pw", Now: newClock().now})
+	s, err := New(Config{URL: gone.URL, ServiceName: "query", AdminUser: "admin", AdminPassword: "s3cret-pw", Now: newClock().now, ProjectTags: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Snapshot(context.Background())
-	if sqlstate(err) != codeSystemError || !strings.Contains(err.Error(), "Ranger Admin at "+gone.URL+" is unreachable") {
-		t.Errorf("error = %v (%s), want 58000: Ranger Admin unreachable", err, sqlstate(err))
+	for what, call := range map[string]func() error{
+		"Snapshot": func() error { _, err := s.Snapshot(context.Background()); return err },
+		"ProjectColumnTags": func() error {
+			return s.ProjectColumnTags(context.Background(), "acdemo", "orders", map[string][]string{"ssn": {"PII"}})
+		},
+	} {
+		if err := call(); sqlstate(err) != codeSystemError || !strings.Contains(err.Error(), "Ranger Admin at "+gone.URL+" is unreachable") {
+			t.Errorf("%s: error = %v (%s), want 58000: Ranger Admin unreachable", what, err, sqlstate(err))
+		}
 	}
 }
 
