@@ -5,9 +5,8 @@ import (
 	"github.com/sqe-db/sqe/planner"
 )
 
-// Passthrough is the gate-two hook before fine-grained policies exist
-// (and for `[policy] engine = "passthrough"`): every column and row of a
-// table the caller could open is visible.
+// Passthrough is the gate-two hook of `[policy] engine = "passthrough"`:
+// every column and row of a table the caller could open is visible.
 type Passthrough struct{}
 
 // SecurityFor returns the open relation for every caller.

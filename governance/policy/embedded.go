@@ -1,0 +1,111 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/sqe-db/sqe/governance"
+	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Embedded keeps gate two's policies in the governance database
+// ([policy] engine = "embedded"). Roles come from the session's identity
+// (token roles and the governance store's, resolved at login), so its
+// snapshots carry none.
+type Embedded struct {
+	gov          *governance.Store
+	hive, tagDef *ranger.ServiceDef
+
+	mu     sync.Mutex
+	cached *Snapshot
+}
+
+var _ Store = (*Embedded)(nil)
+
+// NewEmbedded is the embedded store over gov.
+func NewEmbedded(gov *governance.Store) (*Embedded, error) {
+	hive, tag, err := serviceDefs()
+	if err != nil {
+		return nil, err
+	}
+	return &Embedded{gov: gov, hive: hive, tagDef: tag}, nil
+}
+
+// Snapshot returns the policies at the current version, read again only
+// when the version moved (another statement or node wrote).
+func (e *Embedded) Snapshot(ctx context.Context) (*Snapshot, error) {
+	version, err := e.gov.FinePoliciesVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	cached := e.cached
+	e.mu.Unlock()
+	if cached != nil && cached.Version == version {
+		return cached, nil
+	}
+	snap, err := e.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.cached == nil || snap.Version >= e.cached.Version {
+		e.cached = snap
+	}
+	e.mu.Unlock()
+	return snap, nil
+}
+
+// read loads every policy at one version.
+func (e *Embedded) read(ctx context.Context) (*Snapshot, error) {
+	stored, version, err := e.gov.FinePolicies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap := &Snapshot{Version: version, ServiceDef: e.hive, TagServiceDef: e.tagDef}
+	for i, sp := range stored {
+		var p ranger.Policy
+		if err := json.Unmarshal([]byte(sp.Body), &p); err != nil {
+			return nil, fmt.Errorf("policy %s is unreadable: %w", sp.Name, err)
+		}
+		// Ids are positions in this snapshot: the evaluator reports the
+		// deciding policy by id.
+		p.ID = int64(i + 1)
+		if sp.Service == governance.FinePolicyTag {
+			snap.TagPolicies = append(snap.TagPolicies, p)
+		} else {
+			snap.Policies = append(snap.Policies, p)
+		}
+	}
+	return snap, nil
+}
+
+// PutPolicy stores p under its name.
+func (e *Embedded) PutPolicy(ctx context.Context, p ranger.Policy, replace bool) error {
+	service := governance.FinePolicyHive
+	if IsTagPolicy(&p) {
+		service = governance.FinePolicyTag
+	}
+	p.ID = 0
+	body, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encode policy %s: %w", p.Name, err)
+	}
+	written, err := e.gov.PutFinePolicy(ctx, governance.StoredFinePolicy{Name: p.Name, Service: service, Body: string(body)}, replace)
+	if err != nil {
+		return err
+	}
+	if !written {
+		return pgerror.New(pgerror.DuplicateObject, "policy \"%s\" already exists", p.Name).
+			WithHint("Use CREATE OR REPLACE POLICY to change it.")
+	}
+	return nil
+}
+
+// DropPolicy removes the policy named name.
+func (e *Embedded) DropPolicy(ctx context.Context, name string) (bool, error) {
+	return e.gov.DropFinePolicy(ctx, name)
+}

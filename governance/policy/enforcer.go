@@ -1,0 +1,249 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance/masks"
+	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/planner"
+)
+
+// Config configures an Enforcer.
+type Config struct {
+	Store Store
+	// MaskPrecedence is "tag" (a tag mask beats a resource mask of equal
+	// priority, as Ranger's plugins order them) or "resource".
+	MaskPrecedence string
+	Logger         *slog.Logger
+}
+
+// Enforcer is gate two: it turns a table into what a caller may see of
+// it, from the store's policies.
+type Enforcer struct {
+	cfg Config
+
+	mu       sync.Mutex
+	compiled *compiledSnapshot
+}
+
+// compiledSnapshot is a snapshot's evaluator, kept until the store's
+// version changes.
+type compiledSnapshot struct {
+	version int64
+	snap    *Snapshot
+	eval    *ranger.Evaluator
+}
+
+// NewEnforcer is gate two over cfg.Store.
+func NewEnforcer(cfg Config) *Enforcer {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Enforcer{cfg: cfg}
+}
+
+// SecurityFor is the caller's view of every table.
+func (e *Enforcer) SecurityFor(id auth.Identity) planner.Security {
+	return &callerSecurity{e: e, id: id}
+}
+
+// current returns the compiled form of the store's current snapshot.
+func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, error) {
+	snap, err := e.cfg.Store.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c := e.compiled; c != nil && c.version == snap.Version {
+		return c, nil
+	}
+	eval, err := ranger.New(ranger.Config{
+		ServiceDef: snap.ServiceDef, Policies: snap.Policies,
+		TagServiceDef: snap.TagServiceDef, TagPolicies: snap.TagPolicies,
+		Roles: snap.Roles, MaskPrecedence: e.cfg.MaskPrecedence,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval}
+	return e.compiled, nil
+}
+
+// callerSecurity is one caller's planner.Security.
+type callerSecurity struct {
+	e  *Enforcer
+	id auth.Identity
+}
+
+// Secure builds the caller's relation of t. It never fails: whatever
+// keeps it from knowing the policies (the store, the table's name, its
+// tags) gives a relation that admits no row.
+func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.SecuredRelation, error) {
+	cols := t.Columns()
+	rel := &planner.SecuredRelation{Table: t, Visible: make([]int, len(cols))}
+	for i := range cols {
+		rel.Visible[i] = i
+	}
+	closed := func(why string, err error) (*planner.SecuredRelation, error) {
+		s.e.cfg.Logger.Warn("gate two admits no row", "table", fmt.Sprintf("%s.%s", t.QualifiedName().Schema, t.QualifiedName().Name), "user", s.id.User, "reason", why, "error", err)
+		rel.Masks, rel.RowFilters = nil, []string{"false"}
+		return rel, nil
+	}
+	c, err := s.e.current(ctx)
+	if err != nil {
+		return closed("policies unavailable", err)
+	}
+	name := t.QualifiedName()
+	database := name.Schema
+	if i := strings.LastIndexByte(database, '.'); i >= 0 {
+		database = database[i+1:]
+	}
+	if database == "" || name.Name == "" {
+		return closed("table has no policy key", nil)
+	}
+	var tags map[int][]string
+	if tt, ok := t.(planner.TaggedTable); ok {
+		if tags, err = tt.ColumnTags(); err != nil {
+			return closed("column tags unknown", err)
+		}
+	}
+	roles := s.roles(c.snap)
+	values := sessionValues{user: s.id.User, roles: roles}
+	base := ranger.Request{AccessType: "select", User: s.id.User, Groups: s.id.Groups, Roles: s.id.Roles, TagsGiven: true}
+
+	mreq := base
+	mreq.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}
+	mcols := make([]ranger.MaskColumn, len(cols))
+	for i, col := range cols {
+		mcols[i] = ranger.MaskColumn{Name: col.Name, Tags: resourceTags(tags[i])}
+	}
+	results, err := c.eval.EvalDataMasks(&mreq, mcols)
+	if err != nil {
+		return closed("mask evaluation failed", err)
+	}
+	for i, res := range results {
+		if res.PolicyID < 0 || res.MaskType == "" {
+			continue
+		}
+		expr, ok := maskExpression(res, cols[i].Name, values)
+		if !ok {
+			continue // MASK_NONE
+		}
+		if rel.Masks == nil {
+			rel.Masks = map[int]string{}
+		}
+		rel.Masks[i] = expr
+	}
+
+	req := base
+	req.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}
+	req.Tags = tableTags(tags)
+	filters, err := c.eval.EvalRowFilters(&req)
+	if err != nil {
+		return closed("row filter evaluation failed", err)
+	}
+	for _, f := range filters {
+		if strings.TrimSpace(f.FilterExpr) == "" {
+			continue // a policy item without an expression admits every row
+		}
+		rel.RowFilters = append(rel.RowFilters, foldSessionFunctions(f.FilterExpr, values))
+	}
+	return rel, nil
+}
+
+// maskExpression is the SQL that replaces the column, or ok false for
+// MASK_NONE. A mask SQE cannot build is NULL: the column stays, with no
+// value (fail closed).
+func maskExpression(res ranger.DataMaskResult, column string, v sessionValues) (string, bool) {
+	// The evaluator strips this component's prefix ("hive:"); another
+	// component's MASK_NONE is not an exemption SQE may honour.
+	if res.MaskType == "MASK_NONE" {
+		return "", false
+	}
+	expr, err := masks.Expression(res.MaskType, res.ValueExpr, column)
+	if err != nil {
+		return "NULL", true
+	}
+	if res.ConditionExpr != "" {
+		expr = "CASE WHEN (" + foldSessionFunctions(res.ConditionExpr, v) + ") THEN (" + expr + ") ELSE " + quoteIdent(column) + " END"
+	}
+	return expr, true
+}
+
+// quoteIdent is name as a SQL identifier, always quoted.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// resourceTags are a column's tags as a request carries them.
+func resourceTags(names []string) []ranger.ResourceTag {
+	out := make([]ranger.ResourceTag, len(names))
+	for i, n := range names {
+		out[i] = ranger.ResourceTag{Type: n, MatchType: ranger.MatchSelf}
+	}
+	return out
+}
+
+// tableTags are the tags of any of the table's columns, which a tag row
+// filter applies by.
+func tableTags(tags map[int][]string) []ranger.ResourceTag {
+	var names []string
+	for _, ts := range tags {
+		for _, t := range ts {
+			if !slices.Contains(names, t) {
+				names = append(names, t)
+			}
+		}
+	}
+	slices.Sort(names)
+	return resourceTags(names)
+}
+
+// roles are the caller's roles for is_role_in_session: the session's,
+// and those the store's role download gives the user or its groups,
+// nested roles followed.
+func (s *callerSecurity) roles(snap *Snapshot) []string {
+	out := slices.Clone(s.id.Roles)
+	if snap.Roles == nil {
+		return out
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, r := range snap.Roles.RangerRoles {
+			if slices.Contains(out, r.Name) || !roleHas(r, s.id.User, s.id.Groups, out) {
+				continue
+			}
+			out = append(out, r.Name)
+			changed = true
+		}
+	}
+	return out
+}
+
+// roleHas reports whether r lists the user, one of its groups or one of
+// the roles already held.
+func roleHas(r ranger.Role, user string, groups, roles []string) bool {
+	for _, m := range r.Users {
+		if m.Name == user {
+			return true
+		}
+	}
+	for _, m := range r.Groups {
+		if slices.Contains(groups, m.Name) {
+			return true
+		}
+	}
+	for _, m := range r.Roles {
+		if slices.Contains(roles, m.Name) {
+			return true
+		}
+	}
+	return false
+}
