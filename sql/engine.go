@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
@@ -37,6 +38,10 @@ type EngineConfig struct {
 	// GRANTS and CHECK ACCESS; nil refuses them ([access_control] backend
 	// = "none").
 	Access AccessControl
+	// Policies is gate two's policy store, which CREATE / DROP / SHOW
+	// POLICIES write and read; nil refuses them ([policy] engine =
+	// "passthrough").
+	Policies policy.Store
 	// Auditor receives a record of every statement and privilege change;
 	// nil audits nothing.
 	Auditor Auditor

@@ -46,6 +46,7 @@ func newProcedures() procedures {
 	r := procedures{}
 	r.register(rewriteDataFilesProcedure())
 	r.register(expireSnapshotsProcedure())
+	r.register(reprojectColumnTagsProcedure())
 	return r
 }
 

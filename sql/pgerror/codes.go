@@ -3,6 +3,7 @@ package pgerror
 // SQLSTATE codes used by SQE, named as PostgreSQL's errcodes.txt names them.
 const (
 	SuccessfulCompletion = "00000"
+	Warning              = "01000"
 
 	// Class 08: connection exception.
 	ProtocolViolation = "08P01"
@@ -111,4 +112,5 @@ const (
 
 	// Class XX: internal error.
 	InternalError = "XX000"
+	DataCorrupted = "XX001"
 )
