@@ -207,3 +207,11 @@ func TestReadTranscript(t *testing.T) {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
 }
+
+// TestGateTwoWalkthrough replays spec/002 Part 2 and its worked example
+// through psql as its users against sqe serve --demo, whose gate two
+// masks orders.ssn and keeps the EU rows for engineers.
+func TestGateTwoWalkthrough(t *testing.T) {
+	srv := startTestServer(t, true)
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "gate_two.txt"))
+}

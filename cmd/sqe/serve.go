@@ -112,6 +112,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	gateTwo, policyStore, err := openGateTwo(gov, cfg, logger)
+	if err != nil {
+		return err
+	}
 	for _, cc := range cfg.Catalogs {
 		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, gate)
 		if err != nil {
@@ -122,7 +126,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	engineCfg := sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
-		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl,
+		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore,
+		MaskKey: []byte(cfg.Policy.MaskKey),
 	}
 	auditLog, err := openAuditLog(cfg, logger)
 	if err != nil {
@@ -143,8 +148,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		if err := loadDemoGrants(ctx, accessControl, catalogs[0].Name(), cfg.Auth.AdminRoles, engineCfg.Auditor); err != nil {
 			return err
 		}
+		if err := loadDemoPolicies(ctx, policyStore, demo.Namespace); err != nil {
+			return err
+		}
 	}
-	engine := sql.NewEngine(engineCfg, catalogs, governance.Passthrough{})
+	engine := sql.NewEngine(engineCfg, catalogs, gateTwo)
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
