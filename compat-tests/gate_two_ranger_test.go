@@ -1,0 +1,159 @@
+package compattests
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// policyDownloadAdmin is a Ranger Admin that serves a plugin's policy and
+// role downloads as Ranger documents them: basic auth, 304 when the
+// plugin already has the version, and 503 while it is "down".
+type policyDownloadAdmin struct {
+	t          *testing.T
+	serviceDef json.RawMessage
+
+	mu       sync.Mutex
+	version  int64
+	maskType string
+	down     bool
+}
+
+func (a *policyDownloadAdmin) set(f func(a *policyDownloadAdmin)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f(a)
+}
+
+func (a *policyDownloadAdmin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if user, pass, ok := r.BasicAuth(); !ok || user != "admin" || pass != "ranger-secret" {
+		http.Error(w, `{"statusCode":1,"msgDesc":"Authentication required"}`, http.StatusUnauthorized)
+		return
+	}
+	if a.down {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	switch {
+	case r.URL.Path == "/service/plugins/secure/policies/download/query":
+		if r.URL.Query().Get("lastKnownVersion") == strconv.FormatInt(a.version, 10) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		policy := map[string]any{
+			"id": 7, "name": "orders_ssn", "service": "query", "policyType": 1, "isEnabled": true,
+			"resources": map[string]any{
+				"database": map[string]any{"values": []string{"acdemo"}},
+				"table":    map[string]any{"values": []string{"orders"}},
+				"column":   map[string]any{"values": []string{"ssn"}},
+			},
+			"dataMaskPolicyItems": []any{map[string]any{
+				"accesses":     []any{map[string]any{"type": "select", "isAllowed": true}},
+				"users":        []string{"alice"},
+				"dataMaskInfo": map[string]any{"dataMaskType": a.maskType},
+			}},
+		}
+		writeJSONBody(a.t, w, map[string]any{"serviceName": "query", "serviceId": 3, "policyVersion": a.version,
+			"policies": []any{policy}, "serviceDef": a.serviceDef})
+	case r.URL.Path == "/service/roles/secure/download/query":
+		if r.URL.Query().Get("lastKnownRoleVersion") == "1" {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		writeJSONBody(a.t, w, map[string]any{"serviceName": "query", "roleVersion": 1, "rangerRoles": []any{}})
+	default:
+		http.Error(w, `{"statusCode":1,"msgDesc":"not found"}`, http.StatusNotFound)
+	}
+}
+
+func writeJSONBody(t *testing.T, w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		t.Errorf("encode download: %v", err)
+	}
+}
+
+// TestRangerPolicyEngine runs sqe serve with [policy] engine = "ranger"
+// against a Ranger Admin in this process: the mask it serves applies, a
+// change made in Ranger applies once the cache TTL passes, Ranger down
+// past the TTL admits no row, and enforcement resumes when it is back,
+// without a restart.
+func TestRangerPolicyEngine(t *testing.T) {
+	def, err := os.ReadFile(filepath.Join("..", "governance", "ranger", "testdata", "reference", "service-defs", "ranger-servicedef-hive.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := &policyDownloadAdmin{t: t, serviceDef: def, version: 5, maskType: "MASK_NULL"}
+	ranger := httptest.NewServer(admin)
+	defer ranger.Close()
+
+	dir := t.TempDir()
+	config := fmt.Sprintf("[policy]\nengine = \"ranger\"\n[policy.ranger]\nurl = %q\nservice_name = \"query\"\nadmin_user = \"admin\"\nadmin_password = \"ranger-secret\"\ncache_ttl_secs = 1\n", ranger.URL)
+	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
+	token, err := srv.mintAdmin("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t, 2*time.Minute)
+	conn := connect(t, ctx, srv, token)
+	for _, q := range []string{
+		"CREATE SCHEMA acdemo",
+		"CREATE TABLE acdemo.orders (id int, ssn text)",
+		"INSERT INTO acdemo.orders VALUES (1, '111-11-1111'), (2, '222-22-2222')",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	read := func() string {
+		t.Helper()
+		rows, err := textRowsOf(ctx, conn, "SELECT id, coalesce(ssn, 'NULL') FROM acdemo.orders ORDER BY id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			out[i] = *r[0] + "|" + *r[1]
+		}
+		return strings.Join(out, ",")
+	}
+	eventually := func(want, why string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			got := read()
+			if got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: rows %q, want %q", why, got, want)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if got := read(); got != "1|NULL,2|NULL" {
+		t.Fatalf("Ranger's MASK_NULL for alice: rows %q", got)
+	}
+	admin.set(func(a *policyDownloadAdmin) { a.version, a.maskType = 6, "MASK_SHOW_LAST_4" })
+	eventually("1|xxx-xx-1111,2|xxx-xx-2222", "a mask changed in Ranger after the TTL")
+	admin.set(func(a *policyDownloadAdmin) { a.down = true })
+	eventually("", "Ranger unreachable past the TTL")
+	admin.set(func(a *policyDownloadAdmin) { a.down = false })
+	eventually("1|xxx-xx-1111,2|xxx-xx-2222", "Ranger back")
+	if log := srv.log(); strings.Contains(log, "ranger-secret") {
+		t.Errorf("the server log holds Ranger's password:\n%s", log)
+	}
+}
