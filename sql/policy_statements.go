@@ -116,11 +116,11 @@ func policyGrantees(gs []extgrammar.Grantee) []policy.Grantee {
 	for i, g := range gs {
 		switch g.Kind {
 		case extgrammar.GranteeUser:
-			out[i] = policy.Grantee{Kind: policy.GranteeUser, Name: g.Name}
+			out[i] = policy.Grantee{Kind: grants.GranteeUser, Name: g.Name}
 		case extgrammar.GranteeGroup:
-			out[i] = policy.Grantee{Kind: policy.GranteeGroup, Name: g.Name}
+			out[i] = policy.Grantee{Kind: grants.GranteeGroup, Name: g.Name}
 		default:
-			out[i] = policy.Grantee{Kind: policy.GranteeRole, Name: g.Name}
+			out[i] = policy.Grantee{Kind: grants.GranteeRole, Name: g.Name}
 		}
 	}
 	return out

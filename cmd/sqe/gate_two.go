@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/governance"
+	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/governance/policy/rangerstore"
 	"github.com/sqe-db/sqe/governance/ranger"
@@ -52,7 +53,7 @@ func loadDemoPolicies(ctx context.Context, store policy.Store, namespace string)
 	if store == nil {
 		return nil
 	}
-	engineer := []policy.Grantee{{Kind: policy.GranteeRole, Name: "engineer"}}
+	engineer := []policy.Grantee{{Kind: grants.GranteeRole, Name: "engineer"}}
 	mask, err := policy.ColumnMask("acdemo_mask_ssn", policy.Target{Database: namespace, Table: "orders", Column: "ssn"}, engineer, "MASK_SHOW_LAST_4", "")
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/ranger"
 )
 
@@ -12,20 +13,9 @@ import (
 // item naming its grantees, as Ranger's console would write it, so that
 // Spark reading the same service enforces the same thing.
 
-// GranteeKind is what a policy's grantee names.
-type GranteeKind string
-
-const (
-	GranteeUser  GranteeKind = "USER"
-	GranteeRole  GranteeKind = "ROLE"
-	GranteeGroup GranteeKind = "GROUP"
-)
-
-// Grantee is a user, role or group a policy applies to.
-type Grantee struct {
-	Kind GranteeKind
-	Name string
-}
+// Grantee is a user, role or group a policy applies to (gate one's
+// grantee: the SQL surface names them alike).
+type Grantee = grants.Grantee
 
 // Target is what a policy protects: a table (Database = the Iceberg
 // namespace, as Ranger's hive model names it), one of its columns, or a
@@ -90,9 +80,9 @@ func item(grantees []Grantee) ranger.PolicyItem {
 	it := ranger.PolicyItem{Accesses: []ranger.PolicyItemAccess{{Type: "select"}}}
 	for _, g := range grantees {
 		switch g.Kind {
-		case GranteeUser:
+		case grants.GranteeUser:
 			it.Users = append(it.Users, g.Name)
-		case GranteeGroup:
+		case grants.GranteeGroup:
 			it.Groups = append(it.Groups, g.Name)
 		default:
 			it.Roles = append(it.Roles, g.Name)

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/masks"
 	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/planner"
@@ -111,7 +112,7 @@ func maskSQL(t *testing.T, maskType, column string) string {
 }
 
 var (
-	engineer = []Grantee{{Kind: GranteeRole, Name: "engineer"}}
+	engineer = []Grantee{{Kind: grants.GranteeRole, Name: "engineer"}}
 	bob      = auth.Identity{User: "bob", Roles: []string{"analyst", "engineer"}}
 	alice    = auth.Identity{User: "alice", Roles: []string{"analyst"}}
 	orders   = Target{Database: "acdemo", Table: "orders"}
@@ -157,7 +158,7 @@ func TestSecureAppliesPolicies(t *testing.T) {
 			wantRows: []string{"true", "region = 'bob'"}},
 		{name: "a group grantee matches the token's groups", who: auth.Identity{User: "erin", Groups: []string{"eu-team"}},
 			policies: func(t *testing.T) []ranger.Policy {
-				return []ranger.Policy{filterPolicy(t, "f", orders, []Grantee{{Kind: GranteeGroup, Name: "eu-team"}}, "region = 'EU'")}
+				return []ranger.Policy{filterPolicy(t, "f", orders, []Grantee{{Kind: grants.GranteeGroup, Name: "eu-team"}}, "region = 'EU'")}
 			},
 			wantRows: []string{"region = 'EU'"}},
 		{name: "a tag mask beats a resource mask by default", who: bob, tags: map[int][]string{2: {"PII"}},
