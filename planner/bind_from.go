@@ -393,6 +393,7 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 	if len(rel.RowFilters) > 0 {
 		pred := b.bindPolicyFilters(rel.RowFilters, hidden)
 		node = &Filter{Input: node, Pred: pred, Barrier: true}
+		scan.Secured = true
 	}
 	if len(rel.Masks) > 0 {
 		proj := &Project{Input: node, Masking: true}

@@ -25,6 +25,11 @@ type Scan struct {
 	// Pushed is the leakproof part of the filters above, translated for
 	// Iceberg pruning; nil when nothing was pushed.
 	Pushed iceberg.BooleanExpression
+	// Secured marks a scan under the caller's row filter: how many rows
+	// the table holds, hidden ones included, is not the caller's to see,
+	// so EXPLAIN neither estimates from the table's row count nor reports
+	// the rows the scan read.
+	Secured bool
 }
 
 func (s *Scan) Columns() []Column { return s.Cols }

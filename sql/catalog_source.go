@@ -93,7 +93,7 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 		}
 		info := pgcatalog.TableInfo{
 			Namespace: namespace, Name: name, OID: a.OID(),
-			Columns: a.Columns(), RowEstimate: a.RowEstimate(),
+			Columns: a.Columns(), RowEstimate: c.visibleRowEstimate(ctx, a),
 		}
 		addComments(&info, t)
 		c.addDefaults(ctx, &info, t)
@@ -104,4 +104,19 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 		return nil, err
 	}
 	return append(out, views...), nil
+}
+
+// visibleRowEstimate is the table's row count as pg_class.reltuples and
+// the statistics views show it: unknown (-1) to a caller who sees the
+// table through a row filter, since the count includes the rows it may
+// not see.
+func (c catalogSource) visibleRowEstimate(ctx context.Context, a *tableAdapter) int64 {
+	if c.s.security == nil {
+		return a.RowEstimate()
+	}
+	rel, err := c.s.security.Secure(ctx, a)
+	if err != nil || len(rel.RowFilters) > 0 {
+		return -1
+	}
+	return a.RowEstimate()
 }

@@ -72,10 +72,21 @@ func (s *Session) explainAnalyze(ctx context.Context, root planner.Node, options
 		switch {
 		case !ok || st.Loops == 0:
 			return " (never executed)"
+		case isSecuredScan(n) && timing:
+			// Rows a scan under a row filter read may include hidden ones.
+			return fmt.Sprintf(" (actual time=%.3f..%.3f loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Loops)
+		case isSecuredScan(n):
+			return fmt.Sprintf(" (actual loops=%d)", st.Loops)
 		case timing:
 			return fmt.Sprintf(" (actual time=%.3f..%.3f rows=%d loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Rows/int64(st.Loops), st.Loops)
 		}
 		return fmt.Sprintf(" (actual rows=%d loops=%d)", st.Rows/int64(st.Loops), st.Loops)
 	})
 	return text + fmt.Sprintf("Planning Time: %.3f ms\nExecution Time: %.3f ms\n", ms(planning, 1), ms(execution, 1)), nil
+}
+
+// isSecuredScan reports a scan under the caller's row filter.
+func isSecuredScan(n planner.Node) bool {
+	s, ok := n.(*planner.Scan)
+	return ok && s.Secured
 }
