@@ -10,6 +10,7 @@ import (
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/policy"
+	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
 	"github.com/sqe-db/sqe/storage/demo"
@@ -159,4 +160,35 @@ func TestGateTwoStatements(t *testing.T) {
 			t.Errorf("audit lacks %q; has:\n%s", want, strings.Join(changes, "\n"))
 		}
 	}
+}
+
+// TestGateTwoRestrictedColumn: a column an access policy denies the
+// caller is absent from its relation: * leaves it out, naming it is
+// 42703, assigning it 42501.
+func TestGateTwoRestrictedColumn(t *testing.T) {
+	e, _ := newGatedEngine(t)
+	ctx := context.Background()
+	deny := ranger.Policy{Name: "no_ssn", PolicyType: ranger.PolicyTypeAccess,
+		Resources: map[string]ranger.PolicyResource{
+			"database": {Values: []string{"acdemo"}}, "table": {Values: []string{"orders"}}, "column": {Values: []string{"ssn"}}},
+		DenyPolicyItems: []ranger.PolicyItem{{Accesses: []ranger.PolicyItemAccess{{Type: "select"}}, Roles: []string{"engineer"}}}}
+	if err := e.cfg.Policies.PutPolicy(ctx, deny, false); err != nil {
+		t.Fatal(err)
+	}
+	open := func(user string, roles ...string) *Session {
+		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	carol, bob := open("carol", "sqe_admin"), open("bob", "analyst", "engineer")
+	runGateTwoSteps(t, []gateTwoStep{
+		{s: carol, sql: "GRANT SELECT, UPDATE ON sales_wh.acdemo.orders TO ROLE analyst"},
+		{s: bob, sql: "SELECT * FROM acdemo.orders ORDER BY id LIMIT 1", rows: []string{"1|EU|120.50|2024-01-15"}},
+		{s: bob, sql: "SELECT ssn FROM acdemo.orders", code: pgerror.UndefinedColumn},
+		{s: bob, sql: "SELECT count(*) FROM acdemo.orders WHERE ssn IS NOT NULL", code: pgerror.UndefinedColumn},
+		{s: bob, sql: "UPDATE acdemo.orders SET ssn = 'x' WHERE id = 1", code: pgerror.InsufficientPrivilege},
+		{s: carol, sql: "SELECT ssn FROM acdemo.orders ORDER BY id LIMIT 1", rows: []string{"111-11-1111"}},
+	})
 }

@@ -38,6 +38,9 @@ type compiledSnapshot struct {
 	version int64
 	snap    *Snapshot
 	eval    *ranger.Evaluator
+	// restricts says whether any access policy exists, which could deny
+	// a column: without one no column is asked about.
+	restricts bool
 }
 
 // NewEnforcer is gate two over cfg.Store.
@@ -72,7 +75,8 @@ func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval}
+	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval,
+		restricts: hasAccessPolicy(snap.Policies) || hasAccessPolicy(snap.TagPolicies)}
 	return e.compiled, nil
 }
 
@@ -142,6 +146,10 @@ func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.
 		rel.Masks[i] = expr
 	}
 
+	if c.restricts {
+		s.restrict(c, rel, base, database, name.Name, tags)
+	}
+
 	req := base
 	req.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}
 	req.Tags = tableTags(tags)
@@ -156,6 +164,36 @@ func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.
 		rel.RowFilters = append(rel.RowFilters, foldSessionFunctions(f.FilterExpr, values))
 	}
 	return rel, nil
+}
+
+// restrict removes from rel the columns an access policy explicitly
+// denies the caller (a deny item, or a deny-all-else policy, decided):
+// restriction beats any mask. A column no access policy decides stays:
+// whether the caller may open the table at all is gate one's question.
+func (s *callerSecurity) restrict(c *compiledSnapshot, rel *planner.SecuredRelation, base ranger.Request, database, table string, tags map[int][]string) {
+	cols := rel.Table.Columns()
+	visible := rel.Visible[:0]
+	for _, i := range rel.Visible {
+		req := base
+		req.Resource = ranger.Resource{"database": {database}, "table": {table}, "column": {cols[i].Name}}
+		req.Tags = resourceTags(tags[i])
+		if res := c.eval.IsAccessAllowed(&req); !res.Allowed && res.PolicyID >= 0 {
+			delete(rel.Masks, i)
+			continue
+		}
+		visible = append(visible, i)
+	}
+	rel.Visible = visible
+}
+
+// hasAccessPolicy reports whether any of policies is an access policy.
+func hasAccessPolicy(policies []ranger.Policy) bool {
+	for i := range policies {
+		if policies[i].PolicyType == ranger.PolicyTypeAccess {
+			return true
+		}
+	}
+	return false
 }
 
 // maskExpression is the SQL that replaces the column, or ok false for

@@ -221,6 +221,35 @@ func TestSecureAppliesPolicies(t *testing.T) {
 	}
 }
 
+// TestSecureRestrictsDeniedColumns: an access policy's explicit denial
+// of a column removes it from the caller's relation, whatever mask
+// applies; columns no access policy decides stay.
+func TestSecureRestrictsDeniedColumns(t *testing.T) {
+	deny := ranger.Policy{Name: "no_ssn", PolicyType: ranger.PolicyTypeAccess,
+		Resources: map[string]ranger.PolicyResource{
+			"database": {Values: []string{"acdemo"}}, "table": {Values: []string{"orders"}}, "column": {Values: []string{"ssn"}}},
+		DenyPolicyItems: []ranger.PolicyItem{{Accesses: []ranger.PolicyItemAccess{{Type: "select"}}, Roles: []string{"engineer"}}}}
+	store := newMemStore(t, deny, maskPolicy(t, "m", ssnCol, engineer, "MASK_SHOW_LAST_4", ""))
+	e := NewEnforcer(Config{Store: store})
+	for _, tt := range []struct {
+		who       auth.Identity
+		visible   []int
+		wantMasks int
+	}{
+		{bob, []int{0, 1}, 0},
+		{alice, []int{0, 1, 2}, 0},
+		{auth.Identity{User: "erin", Roles: []string{"engineer"}}, []int{0, 1}, 0},
+	} {
+		rel, err := e.SecurityFor(tt.who).Secure(context.Background(), ordersTable())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rel.Visible, tt.visible) || len(rel.Masks) != tt.wantMasks {
+			t.Errorf("%s: visible %v masks %v, want %v and %d masks", tt.who.User, rel.Visible, rel.Masks, tt.visible, tt.wantMasks)
+		}
+	}
+}
+
 // TestSecureFailsClosed: what keeps gate two from knowing the policies
 // admits no row (spec/002's fail-closed table).
 func TestSecureFailsClosed(t *testing.T) {

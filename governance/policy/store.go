@@ -17,8 +17,9 @@ type Snapshot struct {
 	// where tag row filters are enabled, a row-filter definition.
 	ServiceDef    *ranger.ServiceDef
 	TagServiceDef *ranger.ServiceDef
-	// Policies are the hive service's data-mask and row-filter policies;
-	// TagPolicies the tag service's.
+	// Policies are the hive service's data-mask, row-filter and access
+	// policies (an access policy's explicit denial of a column restricts
+	// it); TagPolicies the tag service's.
 	Policies    []ranger.Policy
 	TagPolicies []ranger.Policy
 	// Roles are the store's roles (Ranger's role download), nil when the

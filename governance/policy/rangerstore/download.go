@@ -117,12 +117,15 @@ func versionOf(v *int64) int64 {
 	return *v
 }
 
-// gateTwoPolicies keeps the row-filter and data-mask policies: access
-// policies decide who may open a table, which is gate one's question.
+// gateTwoPolicies keeps what gate two evaluates: row-filter and
+// data-mask policies, and access policies, whose explicit denials of a
+// column restrict it (gate one, who may open a table, is decided
+// elsewhere). Audit-only policies are left out.
 func gateTwoPolicies(policies []ranger.Policy) []ranger.Policy {
 	var out []ranger.Policy
 	for _, p := range policies {
-		if p.PolicyType == ranger.PolicyTypeDataMask || p.PolicyType == ranger.PolicyTypeRowFilter {
+		switch p.PolicyType {
+		case ranger.PolicyTypeAccess, ranger.PolicyTypeDataMask, ranger.PolicyTypeRowFilter:
 			out = append(out, p)
 		}
 	}

@@ -127,8 +127,8 @@ func TestSnapshotIsThePluginDownload(t *testing.T) {
 	if snap.TagServiceDef == nil || snap.TagServiceDef.Name != "tag" {
 		t.Errorf("TagServiceDef = %+v, want the download's tagPolicies.serviceDef", snap.TagServiceDef)
 	}
-	if got, want := names(snap.Policies), []string{"eu_rows", "ssn_mask"}; !slices.Equal(got, want) {
-		t.Errorf("Policies = %q, want %q (row filters and masks, not access policies)", got, want)
+	if got, want := names(snap.Policies), []string{"eu_rows", "ssn_mask", "all_acdemo"}; !slices.Equal(got, want) {
+		t.Errorf("Policies = %q, want %q (row filters, masks and access policies, whose column denials restrict)", got, want)
 	}
 	if got, want := names(snap.TagPolicies), []string{"pii_mask"}; !slices.Equal(got, want) {
 		t.Errorf("TagPolicies = %q, want %q", got, want)
@@ -263,8 +263,8 @@ func TestSnapshotVersionChangesExactlyWithRanger(t *testing.T) {
 		{name: "access policy added", changed: true,
 			change: func(t *testing.T, f *fakeRanger) { f.add(t, accessPolicy("query", "all_acdemo")) },
 			check: func(t *testing.T, snap *policy.Snapshot) {
-				if got := names(snap.Policies); !slices.Equal(got, []string{"ssn_mask"}) {
-					t.Errorf("Policies = %q, want access policies left out", got)
+				if got := names(snap.Policies); !slices.Equal(got, []string{"ssn_mask", "all_acdemo"}) {
+					t.Errorf("Policies = %q, want the access policy too", got)
 				}
 			}},
 	} {
