@@ -15,7 +15,9 @@
 // governance/rangeradmin (Ranger Admin, enforced by Polaris), planned by
 // governance/grants and evaluated by governance/ranger; gate two, "which
 // rows and values", in governance/policy, whose Enforcer the binder asks
-// for the secured relation of every table it resolves. Passthrough is the
+// for the secured relation of every table it resolves, and whose Ranger
+// store is governance/policy/rangerstore. Both Ranger backends speak to
+// Ranger Admin through governance/rangerrest. Passthrough is the
 // gate-two hook that applies nothing ([policy] engine = "passthrough").
 //
 // Data flow: pgwire authenticates a token (package auth) and asks

@@ -1,23 +1,20 @@
 package rangeradmin
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/sqe-db/sqe/governance/rangerrest"
 )
 
-// client speaks JSON to Ranger Admin with HTTP basic auth.
+// client is Ranger Admin's REST client with reads retried.
 type client struct {
-	base, user, password string
-	http                 *http.Client
-	readAttempts         int
-	retryDelay           time.Duration
+	rest         *rangerrest.Client
+	readAttempts int
+	retryDelay   time.Duration
 }
 
 // API paths, under the base URL.
@@ -34,7 +31,7 @@ func (c *client) get(ctx context.Context, path string, query url.Values, out any
 	var err error
 	for attempt := 1; attempt <= c.readAttempts; attempt++ {
 		err = c.do(ctx, http.MethodGet, path, query, nil, out)
-		var he *httpError
+		var he *rangerrest.HTTPError
 		if err == nil || errors.As(err, &he) && he.Status < 500 || ctx.Err() != nil {
 			return err
 		}
@@ -52,45 +49,10 @@ func (c *client) get(ctx context.Context, path string, query url.Values, out any
 // do sends one request. Writes are not retried: a write whose answer was
 // lost may have landed, and the caller re-reads before writing again.
 func (c *client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
-	u := c.base + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
+	status, err := c.rest.Do(ctx, method, path, query, body, out)
+	if err == nil && status == http.StatusNotModified {
+		// No request here is conditional, so a 304 left out unfilled.
+		return &rangerrest.HTTPError{Method: method, Path: path, Status: status}
 	}
-	var rd io.Reader
-	if body != nil {
-		data, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("%s %s: encode body: %w", method, path, err)
-		}
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	req.SetBasicAuth(c.user, c.password)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		// The error names the URL, which carries no credentials.
-		return &networkError{method: method, path: path, err: err}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return &networkError{method: method, path: path, err: err}
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return newHTTPError(method, path, resp.StatusCode, data)
-	}
-	if out == nil || len(bytes.TrimSpace(data)) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decode answer: %w", method, path, err)
-	}
-	return nil
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/governance/rangerrest"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -194,11 +195,11 @@ func applyDelta[T any](cur, before, after []T, key func(T) string) []T {
 // delegatedError reports a refused grant API call: a 403 is Ranger
 // refusing the grantor at that level.
 func delegatedError(err error, plan grants.Plan, g grants.Grantor, w grants.Write) error {
-	var he *httpError
+	var he *rangerrest.HTTPError
 	if errors.As(err, &he) && he.Status == http.StatusForbidden {
 		e := pgerror.Wrap(err, pgerror.InsufficientPrivilege, "permission denied to %s access on %s",
 			lower(plan.Action), w.Resource).
-			WithDetail("Ranger refused grantor %s at the %s level (%s): %s", g.User, w.Level, w.Resource, he.Message)
+			WithDetail("Ranger refused grantor %s at the %s level (%s): %s", g.User, w.Level, w.Resource, he.Reason())
 		if !w.Named {
 			return e.WithHint("Delegate admin on an object does not reach the levels above it; an administrator can give the grantee discovery first: GRANT USAGE ON %s ...", w.Resource)
 		}

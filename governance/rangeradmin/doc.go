@@ -27,6 +27,8 @@
 // are written outermost first and a failure says which outer levels were
 // left in place.
 //
-// The admin password comes from the configuration or the environment
-// (PasswordEnv) and never appears in an error or a log line.
+// Requests go through governance/rangerrest. The admin password comes
+// from the configuration or the environment (PasswordEnv) and never
+// appears in an error or a log line, and neither does a response body
+// other than Ranger's own error message.
 package rangeradmin

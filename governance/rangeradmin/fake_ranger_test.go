@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sqe-db/sqe/governance/rangerrest/rangertest"
 )
 
 // fakeRanger is Ranger Admin as it documents itself, in memory: the
@@ -63,40 +65,20 @@ func (f *fakeRanger) locked(h http.HandlerFunc) http.HandlerFunc {
 // auth is Spring Security in front of the public API.
 func (f *fakeRanger) auth(h http.HandlerFunc) http.HandlerFunc {
 	return f.locked(func(w http.ResponseWriter, r *http.Request) {
-		u, p, ok := r.BasicAuth()
-		if !ok || u != f.user || p != f.password {
-			w.WriteHeader(http.StatusUnauthorized)
+		if !rangertest.Authenticated(w, r, f.user, f.password) {
 			return
 		}
 		if r.Method == http.MethodGet && f.failGets > 0 {
 			f.failGets--
-			restError(w, http.StatusServiceUnavailable, "Service Unavailable")
+			rangertest.RESTError(w, http.StatusServiceUnavailable, "Service Unavailable")
 			return
 		}
 		if r.Method != http.MethodGet && f.forbidPolicyWrites && strings.Contains(r.URL.Path, "/policy") {
-			restError(w, http.StatusForbidden, "User 'admin' does not have permission on the policy")
+			rangertest.RESTError(w, http.StatusForbidden, "User 'admin' does not have permission on the policy")
 			return
 		}
 		h(w, r)
 	})
-}
-
-func restError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"statusCode": 1, "msgDesc": msg,
-		"messageList": []map[string]any{{"name": "OPER_NOT_ALLOWED_FOR_ENTITY", "message": msg}}})
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func decodeBody(r *http.Request) (map[string]any, error) {
-	var m map[string]any
-	err := json.NewDecoder(r.Body).Decode(&m)
-	return m, err
 }
 
 func (f *fakeRanger) listPolicies(w http.ResponseWriter, r *http.Request) {
@@ -110,7 +92,7 @@ func (f *fakeRanger) listPolicies(w http.ResponseWriter, r *http.Request) {
 	if out == nil {
 		out = []map[string]any{}
 	}
-	writeJSON(w, out)
+	rangertest.WriteJSON(w, out)
 }
 
 func (f *fakeRanger) ids(m map[int64]map[string]any) []int64 {
@@ -128,7 +110,7 @@ func (f *fakeRanger) store(w http.ResponseWriter, id int64, p map[string]any) bo
 	sig := signature(p["resources"])
 	for other, q := range f.policies {
 		if other != id && q["service"] == p["service"] && signature(q["resources"]) == sig {
-			restError(w, http.StatusBadRequest, fmt.Sprintf("(0) Validation failure: error code[3010], reason[Another policy already exists for matching resource: policy-name=[%v], service=[%v]]", q["name"], q["service"]))
+			rangertest.RESTError(w, http.StatusBadRequest, fmt.Sprintf("(0) Validation failure: error code[3010], reason[Another policy already exists for matching resource: policy-name=[%v], service=[%v]]", q["name"], q["service"]))
 			return false
 		}
 	}
@@ -138,9 +120,8 @@ func (f *fakeRanger) store(w http.ResponseWriter, id int64, p map[string]any) bo
 }
 
 func (f *fakeRanger) createPolicy(w http.ResponseWriter, r *http.Request) {
-	p, err := decodeBody(r)
-	if err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	p, ok := rangertest.Decode[map[string]any](w, r)
+	if !ok {
 		return
 	}
 	if f.beforeCreate != nil {
@@ -149,30 +130,29 @@ func (f *fakeRanger) createPolicy(w http.ResponseWriter, r *http.Request) {
 		hook(f)
 	}
 	if describe(p) == f.failCreate {
-		restError(w, http.StatusInternalServerError, "Internal Server Error")
+		rangertest.RESTError(w, http.StatusInternalServerError, "Internal Server Error")
 		return
 	}
 	f.nextID++
 	if f.store(w, f.nextID, p) {
 		f.log = append(f.log, "POST "+describe(p))
-		writeJSON(w, f.policies[f.nextID])
+		rangertest.WriteJSON(w, f.policies[f.nextID])
 	}
 }
 
 func (f *fakeRanger) updatePolicy(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if _, ok := f.policies[id]; !ok {
-		restError(w, http.StatusNotFound, "no policy "+r.PathValue("id"))
+		rangertest.RESTError(w, http.StatusNotFound, "no policy "+r.PathValue("id"))
 		return
 	}
-	p, err := decodeBody(r)
-	if err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	p, ok := rangertest.Decode[map[string]any](w, r)
+	if !ok {
 		return
 	}
 	if f.store(w, id, p) {
 		f.log = append(f.log, "PUT "+describe(p))
-		writeJSON(w, f.policies[id])
+		rangertest.WriteJSON(w, f.policies[id])
 	}
 }
 
@@ -180,7 +160,7 @@ func (f *fakeRanger) deletePolicy(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	p, ok := f.policies[id]
 	if !ok {
-		restError(w, http.StatusNotFound, "no policy "+r.PathValue("id"))
+		rangertest.RESTError(w, http.StatusNotFound, "no policy "+r.PathValue("id"))
 		return
 	}
 	delete(f.policies, id)
@@ -209,7 +189,7 @@ func (f *fakeRanger) grant(w http.ResponseWriter, r *http.Request) {
 		f.store(w, f.nextID, p)
 		f.log = append(f.log, "GRANT "+describe(p))
 	}
-	writeJSON(w, map[string]any{"statusCode": 0})
+	rangertest.WriteJSON(w, map[string]any{"statusCode": 0})
 }
 
 // revoke takes the access types away from the items naming exactly the
@@ -221,7 +201,7 @@ func (f *fakeRanger) revoke(w http.ResponseWriter, r *http.Request) {
 	}
 	p := f.exact(resources)
 	if p == nil {
-		writeJSON(w, map[string]any{"statusCode": 0})
+		rangertest.WriteJSON(w, map[string]any{"statusCode": 0})
 		return
 	}
 	var items []any
@@ -244,13 +224,12 @@ func (f *fakeRanger) revoke(w http.ResponseWriter, r *http.Request) {
 	p["policyItems"] = items
 	f.policies[int64(p["id"].(float64))] = echoed(p)
 	f.log = append(f.log, "REVOKE "+describe(p))
-	writeJSON(w, map[string]any{"statusCode": 0})
+	rangertest.WriteJSON(w, map[string]any{"statusCode": 0})
 }
 
 func (f *fakeRanger) grantRequest(w http.ResponseWriter, r *http.Request) (grantRevokeRequest, map[string]any, bool) {
-	var req grantRevokeRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	req, ok := rangertest.Decode[grantRevokeRequest](w, r)
+	if !ok {
 		return req, nil, false
 	}
 	resources := map[string]any{}
@@ -258,7 +237,7 @@ func (f *fakeRanger) grantRequest(w http.ResponseWriter, r *http.Request) (grant
 		resources[k] = map[string]any{"values": []any{v}}
 	}
 	if !f.mayDelegate(req.Grantor, req.Resource, req.AccessTypes) {
-		restError(w, http.StatusForbidden, "User doesn't have necessary permission to grant access")
+		rangertest.RESTError(w, http.StatusForbidden, "User doesn't have necessary permission to grant access")
 		return req, nil, false
 	}
 	return req, resources, true
@@ -326,32 +305,34 @@ func (f *fakeRanger) listRoles(w http.ResponseWriter, r *http.Request) {
 	for _, id := range f.ids(f.roles) {
 		out = append(out, f.roles[id])
 	}
-	writeJSON(w, out)
+	rangertest.WriteJSON(w, out)
 }
 
 func (f *fakeRanger) createRole(w http.ResponseWriter, r *http.Request) {
-	role, err := decodeBody(r)
-	if err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	role, ok := rangertest.Decode[map[string]any](w, r)
+	if !ok {
 		return
 	}
 	f.nextID++
 	role["id"] = float64(f.nextID)
 	f.roles[f.nextID] = role
 	f.log = append(f.log, fmt.Sprintf("POST role %v", role["name"]))
-	writeJSON(w, role)
+	rangertest.WriteJSON(w, role)
 }
 
 func (f *fakeRanger) updateRole(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	role, err := decodeBody(r)
-	if err != nil || f.roles[id] == nil {
-		restError(w, http.StatusBadRequest, "bad role")
+	role, ok := rangertest.Decode[map[string]any](w, r)
+	if !ok {
+		return
+	}
+	if f.roles[id] == nil {
+		rangertest.RESTError(w, http.StatusBadRequest, "bad role")
 		return
 	}
 	f.roles[id] = role
 	f.log = append(f.log, fmt.Sprintf("PUT role %v", role["name"]))
-	writeJSON(w, role)
+	rangertest.WriteJSON(w, role)
 }
 
 func (f *fakeRanger) deleteRole(w http.ResponseWriter, r *http.Request) {

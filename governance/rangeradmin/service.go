@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/governance/rangerrest"
 )
 
 // Service is gate one's Ranger backend. It keeps no state of its own
@@ -35,7 +36,7 @@ func New(cfg Config) (*Service, error) {
 	if err := json.Unmarshal(grants.PolarisServiceDef(), &sd); err != nil {
 		return nil, fmt.Errorf("ranger backend: polaris service definition: %w", err)
 	}
-	c := &client{base: cfg.URL, user: cfg.AdminUser, password: cfg.AdminPassword, http: cfg.HTTPClient,
+	c := &client{rest: rangerrest.New(rangerrest.Config{URL: cfg.URL, User: cfg.AdminUser, Password: cfg.AdminPassword, HTTPClient: cfg.HTTPClient}),
 		readAttempts: cfg.ReadAttempts, retryDelay: cfg.RetryDelay}
 	return &Service{cfg: cfg, client: c, profile: profile, sd: &sd}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/governance/rangerrest"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -55,7 +56,7 @@ func (s *Store) fetch(ctx context.Context, known versions, activated time.Time) 
 		"supportsPolicyDeltas": {"false"},
 	}
 	var pd policyDownload
-	status, err := s.client.do(ctx, http.MethodGet, policiesDownloadPath+service, q, nil, &pd)
+	status, err := s.client.Do(ctx, http.MethodGet, policiesDownloadPath+service, q, nil, &pd)
 	if err != nil {
 		return d, s.downloadError(err, "policies")
 	}
@@ -69,7 +70,7 @@ func (s *Store) fetch(ctx context.Context, known versions, activated time.Time) 
 		"pluginId":             {s.cfg.PluginID},
 	}
 	var roles ranger.Roles
-	status, err = s.client.do(ctx, http.MethodGet, rolesDownloadPath+service, q, nil, &roles)
+	status, err = s.client.Do(ctx, http.MethodGet, rolesDownloadPath+service, q, nil, &roles)
 	if err != nil {
 		return d, s.downloadError(err, "roles")
 	}
@@ -82,7 +83,7 @@ func (s *Store) fetch(ctx context.Context, known versions, activated time.Time) 
 // downloadError says what failed. Ranger answers a download for a
 // service it does not have with 400 "Service:<name> not found".
 func (s *Store) downloadError(err error, what string) error {
-	var he *httpError
+	var he *rangerrest.HTTPError
 	if errors.As(err, &he) && (he.Status == http.StatusNotFound ||
 		he.Status == http.StatusBadRequest && strings.Contains(he.Message, "Service:"+s.cfg.ServiceName+" not found")) {
 		return noSuchService(err, s.cfg.ServiceName)

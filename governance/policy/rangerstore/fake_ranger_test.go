@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sqe-db/sqe/governance/rangerrest/rangertest"
 )
 
 // fakeRanger is Ranger Admin as it documents itself, in memory, for one
@@ -84,8 +86,7 @@ func (f *fakeRanger) auth(h http.HandlerFunc) http.HandlerFunc {
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		if u, p, ok := r.BasicAuth(); !ok || u != f.user || p != f.password {
-			w.WriteHeader(http.StatusUnauthorized)
+		if !rangertest.Authenticated(w, r, f.user, f.password) {
 			return
 		}
 		if f.down {
@@ -107,19 +108,8 @@ func (f *fakeRanger) holding(r *http.Request) chan struct{} {
 	return nil
 }
 
-func restError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"statusCode": 1, "msgDesc": msg})
-}
-
 func validationError(w http.ResponseWriter, code int, reason string) {
-	restError(w, http.StatusBadRequest, fmt.Sprintf("(0) Validation failure: error code[%d], reason[%s], field[null], subfield[null], type[]", code, reason))
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
+	rangertest.RESTError(w, http.StatusBadRequest, fmt.Sprintf("(0) Validation failure: error code[%d], reason[%s], field[null], subfield[null], type[]", code, reason))
 }
 
 // lastKnown is a download's version parameter; Ranger's default is -1.
@@ -136,7 +126,7 @@ func (f *fakeRanger) downloadPolicies(w http.ResponseWriter, r *http.Request) {
 	f.log = append(f.log, fmt.Sprintf("policies %d", last))
 	f.pluginIDs = append(f.pluginIDs, r.URL.Query().Get("pluginId"))
 	if r.PathValue("service") != f.service {
-		restError(w, http.StatusBadRequest, "Service:"+r.PathValue("service")+" not found")
+		rangertest.RESTError(w, http.StatusBadRequest, "Service:"+r.PathValue("service")+" not found")
 		return
 	}
 	if last == f.policyVersion[f.service] {
@@ -154,21 +144,21 @@ func (f *fakeRanger) downloadPolicies(w http.ResponseWriter, r *http.Request) {
 	if f.zones != nil {
 		out["securityZones"] = f.zones
 	}
-	writeJSON(w, out)
+	rangertest.WriteJSON(w, out)
 }
 
 func (f *fakeRanger) downloadRoles(w http.ResponseWriter, r *http.Request) {
 	last := lastKnown(r, "lastKnownRoleVersion")
 	f.log = append(f.log, fmt.Sprintf("roles %d", last))
 	if r.PathValue("service") != f.service {
-		restError(w, http.StatusBadRequest, "Service:"+r.PathValue("service")+" not found")
+		rangertest.RESTError(w, http.StatusBadRequest, "Service:"+r.PathValue("service")+" not found")
 		return
 	}
 	if last == f.roleVersion {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeJSON(w, map[string]any{"serviceName": r.PathValue("service"), "roleVersion": f.roleVersion,
+	rangertest.WriteJSON(w, map[string]any{"serviceName": r.PathValue("service"), "roleVersion": f.roleVersion,
 		"roleUpdateTime": 1767225600000, "rangerRoles": f.roles})
 }
 
@@ -176,22 +166,22 @@ func (f *fakeRanger) getService(w http.ResponseWriter, r *http.Request) {
 	f.log = append(f.log, "GET service "+r.PathValue("name"))
 	switch r.PathValue("name") {
 	case f.service:
-		writeJSON(w, map[string]any{"id": 1, "name": f.service, "type": "hive", "isEnabled": true,
+		rangertest.WriteJSON(w, map[string]any{"id": 1, "name": f.service, "type": "hive", "isEnabled": true,
 			"tagService": f.tagService, "configs": map[string]any{"username": "hive"}})
 	case f.tagService:
-		writeJSON(w, map[string]any{"id": 2, "name": f.tagService, "type": "tag", "isEnabled": true, "configs": map[string]any{}})
+		rangertest.WriteJSON(w, map[string]any{"id": 2, "name": f.tagService, "type": "tag", "isEnabled": true, "configs": map[string]any{}})
 	default:
-		restError(w, http.StatusNotFound, "Not found")
+		rangertest.RESTError(w, http.StatusNotFound, "Not found")
 	}
 }
 
 func (f *fakeRanger) getPolicyByName(w http.ResponseWriter, r *http.Request) {
 	f.log = append(f.log, "GET "+r.PathValue("service")+"/"+r.PathValue("name"))
 	if id := f.byName(r.PathValue("service"), r.PathValue("name")); id != 0 {
-		writeJSON(w, f.policies[id])
+		rangertest.WriteJSON(w, f.policies[id])
 		return
 	}
-	restError(w, http.StatusNotFound, "Not found")
+	rangertest.RESTError(w, http.StatusNotFound, "Not found")
 }
 
 func (f *fakeRanger) createPolicy(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +192,7 @@ func (f *fakeRanger) createPolicy(w http.ResponseWriter, r *http.Request) {
 	f.log = append(f.log, fmt.Sprintf("POST %v/%v", p["service"], p["name"]))
 	f.nextID++
 	if f.store(w, f.nextID, p) {
-		writeJSON(w, f.policies[f.nextID])
+		rangertest.WriteJSON(w, f.policies[f.nextID])
 	}
 }
 
@@ -214,17 +204,17 @@ func (f *fakeRanger) updatePolicy(w http.ResponseWriter, r *http.Request) {
 	}
 	f.log = append(f.log, fmt.Sprintf("PUT %v/%v", p["service"], p["name"]))
 	if body, ok := p["id"].(float64); ok && int64(body) != id {
-		restError(w, http.StatusBadRequest, "policyID mismatch")
+		rangertest.RESTError(w, http.StatusBadRequest, "policyID mismatch")
 		return
 	}
 	old, ok := f.policies[id]
 	if !ok {
-		restError(w, http.StatusNotFound, "Not found")
+		rangertest.RESTError(w, http.StatusNotFound, "Not found")
 		return
 	}
 	p["version"] = old["version"].(float64) + 1
 	if f.store(w, id, p) {
-		writeJSON(w, f.policies[id])
+		rangertest.WriteJSON(w, f.policies[id])
 	}
 }
 
@@ -232,12 +222,12 @@ func (f *fakeRanger) deletePolicy(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	p, ok := f.policies[id]
 	if !ok {
-		restError(w, http.StatusNotFound, "Not found")
+		rangertest.RESTError(w, http.StatusNotFound, "Not found")
 		return
 	}
 	f.log = append(f.log, fmt.Sprintf("DELETE %v/%v", p["service"], p["name"]))
 	if f.forbidWrites {
-		restError(w, http.StatusForbidden, "User 'admin' does not have delegated-admin privilege on given resources")
+		rangertest.RESTError(w, http.StatusForbidden, "User 'admin' does not have delegated-admin privilege on given resources")
 		return
 	}
 	delete(f.policies, id)
@@ -246,13 +236,12 @@ func (f *fakeRanger) deletePolicy(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *fakeRanger) decode(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
-	var p map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	p, ok := rangertest.Decode[map[string]any](w, r)
+	if !ok {
 		return nil, false
 	}
 	if f.forbidWrites {
-		restError(w, http.StatusForbidden, "User 'admin' does not have delegated-admin privilege on given resources")
+		rangertest.RESTError(w, http.StatusForbidden, "User 'admin' does not have delegated-admin privilege on given resources")
 		return nil, false
 	}
 	return p, true

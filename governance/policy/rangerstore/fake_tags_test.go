@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/governance/rangerrest/rangertest"
 )
 
 // fakeTagStore is Ranger Admin's tag store as its REST API shows it: tag
@@ -67,18 +68,17 @@ func (f *fakeRanger) listTagResources(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	writeJSON(w, out)
+	rangertest.WriteJSON(w, out)
 }
 
 func (f *fakeRanger) importServiceTags(w http.ResponseWriter, r *http.Request) {
-	var st importedTags
-	if err := json.NewDecoder(r.Body).Decode(&st); err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+	st, ok := rangertest.Decode[importedTags](w, r)
+	if !ok {
 		return
 	}
 	f.log = append(f.log, "PUT importservicetags "+st.Op)
 	if f.forbidWrites {
-		restError(w, http.StatusForbidden, "Access is denied")
+		rangertest.RESTError(w, http.StatusForbidden, "Access is denied")
 		return
 	}
 	next := f.tags.clone()
@@ -92,7 +92,7 @@ func (f *fakeRanger) importServiceTags(w http.ResponseWriter, r *http.Request) {
 		// Ranger logs an unknown op and changes nothing.
 	}
 	if err != nil {
-		restError(w, http.StatusBadRequest, err.Error())
+		rangertest.RESTError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	f.tags = next

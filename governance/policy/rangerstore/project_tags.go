@@ -120,7 +120,7 @@ func checkResourceName(name string) error {
 // and keeps this table's column resources.
 func (s *Store) tableColumnResources(ctx context.Context, database, table string) ([]ranger.ServiceResource, error) {
 	var all []ranger.ServiceResource
-	_, err := s.client.do(ctx, http.MethodGet, tagResourcesPath+url.PathEscape(s.cfg.ServiceName), nil, nil, &all)
+	_, err := s.client.Do(ctx, http.MethodGet, tagResourcesPath+url.PathEscape(s.cfg.ServiceName), nil, nil, &all)
 	if err != nil {
 		return nil, s.userError(err, fmt.Sprintf("read the tagged resources of Ranger service %q", s.cfg.ServiceName))
 	}
@@ -216,6 +216,6 @@ func projection(service, database, table string, want map[string][]string, exist
 
 // importServiceTags uploads one ServiceTags; Ranger answers 204.
 func (s *Store) importServiceTags(ctx context.Context, st ranger.ServiceTags) error {
-	_, err := s.client.do(ctx, http.MethodPut, importServiceTagsPath, nil, &st, nil)
+	_, err := s.client.Do(ctx, http.MethodPut, importServiceTagsPath, nil, &st, nil)
 	return err
 }

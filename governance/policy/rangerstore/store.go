@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/governance/policy"
+	"github.com/sqe-db/sqe/governance/rangerrest"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // Store keeps gate two's policies in Ranger Admin.
 type Store struct {
 	cfg    Config
-	client *client
+	client *rangerrest.Client
 
 	mu sync.Mutex
 	// snap is the last snapshot downloaded, nil until the first; known
@@ -49,9 +50,11 @@ func New(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	rest := rangerrest.New(rangerrest.Config{URL: cfg.URL, User: cfg.AdminUser, Password: cfg.AdminPassword,
+		HTTPClient: cfg.HTTPClient, MaxAnswer: maxAnswer})
 	return &Store{
 		cfg:    cfg,
-		client: &client{base: cfg.URL, user: cfg.AdminUser, password: cfg.AdminPassword, http: cfg.HTTPClient},
+		client: rest,
 		known:  unknownVersions,
 	}, nil
 }

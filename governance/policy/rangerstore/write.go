@@ -10,6 +10,7 @@ import (
 
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/governance/rangerrest"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -68,9 +69,9 @@ func (s *Store) PutPolicy(ctx context.Context, p ranger.Policy, replace bool) er
 		}
 	}
 	if p.ID != 0 {
-		_, err = s.client.do(ctx, http.MethodPut, policyPath+"/"+strconv.FormatInt(p.ID, 10), nil, &p, nil)
+		_, err = s.client.Do(ctx, http.MethodPut, policyPath+"/"+strconv.FormatInt(p.ID, 10), nil, &p, nil)
 	} else {
-		_, err = s.client.do(ctx, http.MethodPost, policyPath, nil, &p, nil)
+		_, err = s.client.Do(ctx, http.MethodPost, policyPath, nil, &p, nil)
 	}
 	if err != nil {
 		return s.writeError(err, p.Name, target)
@@ -109,8 +110,8 @@ func (s *Store) DropPolicy(ctx context.Context, name string) (bool, error) {
 // now: it can be changed in Ranger's console at any time.
 func (s *Store) services(ctx context.Context) (services, error) {
 	var rs rangerService
-	_, err := s.client.do(ctx, http.MethodGet, servicePath+"name/"+url.PathEscape(s.cfg.ServiceName), nil, nil, &rs)
-	if statusOf(err) == http.StatusNotFound {
+	_, err := s.client.Do(ctx, http.MethodGet, servicePath+"name/"+url.PathEscape(s.cfg.ServiceName), nil, nil, &rs)
+	if rangerrest.StatusOf(err) == http.StatusNotFound {
 		return services{}, noSuchService(err, s.cfg.ServiceName)
 	}
 	if err != nil {
@@ -128,9 +129,9 @@ func (s *Store) findPolicy(ctx context.Context, svcs services, name string) ([]n
 		}
 		var p ranger.Policy
 		path := servicePath + url.PathEscape(service) + "/policy/" + url.PathEscape(name)
-		_, err := s.client.do(ctx, http.MethodGet, path, nil, nil, &p)
+		_, err := s.client.Do(ctx, http.MethodGet, path, nil, nil, &p)
 		switch {
-		case statusOf(err) == http.StatusNotFound:
+		case rangerrest.StatusOf(err) == http.StatusNotFound:
 			continue
 		case err != nil:
 			return nil, s.userError(err, fmt.Sprintf("look up policy \"%s\" in Ranger service %q", name, service))
@@ -143,8 +144,8 @@ func (s *Store) findPolicy(ctx context.Context, svcs services, name string) ([]n
 // deletePolicy removes a policy found by name. One already gone (deleted
 // meanwhile in the console) is not an error.
 func (s *Store) deletePolicy(ctx context.Context, f namedPolicy) error {
-	_, err := s.client.do(ctx, http.MethodDelete, policyPath+"/"+strconv.FormatInt(f.policy.ID, 10), nil, nil, nil)
-	if err != nil && statusOf(err) != http.StatusNotFound {
+	_, err := s.client.Do(ctx, http.MethodDelete, policyPath+"/"+strconv.FormatInt(f.policy.ID, 10), nil, nil, nil)
+	if err != nil && rangerrest.StatusOf(err) != http.StatusNotFound {
 		return s.userError(err, fmt.Sprintf("drop policy \"%s\" from Ranger service %q", f.policy.Name, f.service))
 	}
 	return nil
@@ -153,16 +154,16 @@ func (s *Store) deletePolicy(ctx context.Context, f namedPolicy) error {
 // writeError explains a refused create or update: Ranger's validation
 // messages are for the author of the policy.
 func (s *Store) writeError(err error, name, service string) error {
-	var he *httpError
+	var he *rangerrest.HTTPError
 	if !errors.As(err, &he) {
 		return s.userError(err, fmt.Sprintf("write policy \"%s\" to Ranger service %q", name, service))
 	}
-	switch he.validationCode() {
-	case errorNameConflict:
+	switch he.ValidationCode() {
+	case rangerrest.ValidationNameConflict:
 		// Created meanwhile by someone else.
 		return pgerror.Wrap(err, pgerror.DuplicateObject, "policy \"%s\" already exists", name).
 			WithHint("Use CREATE OR REPLACE POLICY to change it.")
-	case errorResourceConflict:
+	case rangerrest.ValidationResourceConflict:
 		return pgerror.Wrap(err, pgerror.DuplicateObject, "another policy in Ranger service %q already covers the resources of policy \"%s\"", service, name).
 			WithDetail("Ranger Admin answered: %s", he.Message).
 			WithHint("Ranger allows one policy of a kind per resource: add the grantees to that policy, or replace it.")
