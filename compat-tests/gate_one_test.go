@@ -182,6 +182,7 @@ func TestGateOneWalkthrough(t *testing.T) {
 	}
 	for _, want := range []string{
 		"sqe-demo-loader GRANT table sales_wh.acdemo.orders [ROLE analyst] ok",
+		"sqe-demo-loader CREATE POLICY table sales_wh.acdemo.orders [ROLE engineer] ok",
 		"alice GRANT TABLE sales_wh.acdemo.orders [ROLE analyst] 42501",
 		"carol REVOKE table sales_wh.acdemo.orders [ROLE analyst] ok",
 		"bob DENY TABLE sales_wh.acdemo.orders [USER alice] 42501",

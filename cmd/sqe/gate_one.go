@@ -47,6 +47,27 @@ func openGateOne(gov *governance.Store, cfg Config, logger *slog.Logger) (storag
 	return svc, svc, nil
 }
 
+// auditDemoChange records one of the demo's privilege changes, made as
+// the demo loader, when auditing is on.
+func auditDemoChange(auditor sql.Auditor, catalog string, adminRoles []string, action string, privileges []string, object string, grantees []grants.Grantee, err error) {
+	if auditor == nil {
+		return
+	}
+	rec := audit.PrivilegeChange{Caller: audit.Caller{User: demoLoader, Roles: adminRoles, Database: catalog},
+		Time: time.Now(), Action: action, Privileges: privileges, Object: object, Result: audit.OutcomeOK}
+	for _, g := range grantees {
+		rec.Grantees = append(rec.Grantees, g.String())
+	}
+	if err != nil {
+		pe := pgerror.From(err)
+		rec.Result, rec.Error = pe.Code, pe.Message
+	}
+	auditor.PrivilegeChange(rec)
+}
+
+// demoLoader is who the demo's changes are made as.
+const demoLoader = "sqe-demo-loader"
+
 // loadDemoGrants writes the demo's gate-one state (DESIGN "Embedded
 // default"), idempotently: discovery of the demo schema for analyst and
 // engineer, SELECT on acdemo.orders for analyst, and SELECT on the
@@ -58,7 +79,7 @@ func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, a
 	if ac == nil {
 		return nil
 	}
-	loader := access.Caller{User: "sqe-demo-loader", Roles: adminRoles}
+	loader := access.Caller{User: demoLoader, Roles: adminRoles}
 	role := func(names ...string) []grants.Grantee {
 		out := make([]grants.Grantee, len(names))
 		for i, n := range names {
@@ -75,19 +96,7 @@ func loadDemoGrants(ctx context.Context, ac sql.AccessControl, catalog string, a
 			Grantees: role("analyst")},
 	} {
 		_, err := ac.Change(ctx, loader, grants.ActionGrant, st)
-		if auditor != nil {
-			rec := audit.PrivilegeChange{Caller: audit.Caller{User: loader.User, Roles: loader.Roles, Database: catalog},
-				Time: time.Now(), Action: string(grants.ActionGrant), Privileges: st.Privileges, Object: st.Object.String(),
-				Result: audit.OutcomeOK}
-			for _, g := range st.Grantees {
-				rec.Grantees = append(rec.Grantees, g.String())
-			}
-			if err != nil {
-				pe := pgerror.From(err)
-				rec.Result, rec.Error = pe.Code, pe.Message
-			}
-			auditor.PrivilegeChange(rec)
-		}
+		auditDemoChange(auditor, catalog, adminRoles, string(grants.ActionGrant), st.Privileges, st.Object.String(), st.Grantees, err)
 		if err != nil {
 			return fmt.Errorf("demo grants: %w", err)
 		}

@@ -48,8 +48,9 @@ func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger) (sql.Se
 
 // loadDemoPolicies writes the demo's gate-two state (DESIGN "Embedded
 // default"), idempotently: engineers see acdemo.orders' ssn through
-// MASK_SHOW_LAST_4 and only its EU rows.
-func loadDemoPolicies(ctx context.Context, store policy.Store, namespace string) error {
+// MASK_SHOW_LAST_4 and only its EU rows. Each write is audited as the
+// demo loader's.
+func loadDemoPolicies(ctx context.Context, store policy.Store, catalog, namespace string, adminRoles []string, auditor sql.Auditor) error {
 	if store == nil {
 		return nil
 	}
@@ -63,7 +64,9 @@ func loadDemoPolicies(ctx context.Context, store policy.Store, namespace string)
 		return err
 	}
 	for _, p := range []ranger.Policy{mask, filter} {
-		if err := store.PutPolicy(ctx, p, true); err != nil {
+		err := store.PutPolicy(ctx, p, true)
+		auditDemoChange(auditor, catalog, adminRoles, "CREATE POLICY", nil, "table "+catalog+"."+namespace+".orders", engineer, err)
+		if err != nil {
 			return fmt.Errorf("demo policy %s: %w", p.Name, err)
 		}
 	}

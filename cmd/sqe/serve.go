@@ -148,7 +148,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		if err := loadDemoGrants(ctx, accessControl, catalogs[0].Name(), cfg.Auth.AdminRoles, engineCfg.Auditor); err != nil {
 			return err
 		}
-		if err := loadDemoPolicies(ctx, policyStore, demo.Namespace); err != nil {
+		if err := loadDemoPolicies(ctx, policyStore, catalogs[0].Name(), demo.Namespace, cfg.Auth.AdminRoles, engineCfg.Auditor); err != nil {
 			return err
 		}
 	}
@@ -194,7 +194,7 @@ func loadDemo(ctx context.Context, gov *governance.Store, cat storage.Catalog, a
 	if err := gov.LoadDemoRoles(ctx); err != nil {
 		return fmt.Errorf("demo roles: %w", err)
 	}
-	admin := storage.WithPrincipal(ctx, storage.Principal{User: "sqe-demo-loader", Roles: adminRoles})
+	admin := storage.WithPrincipal(ctx, storage.Principal{User: demoLoader, Roles: adminRoles})
 	if err := demo.Load(admin, cat, demoSalesRows); err != nil {
 		return fmt.Errorf("demo tables: %w", err)
 	}
