@@ -144,13 +144,40 @@ func TestRangerPolicyEngine(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 		}
 	}
+	// SHOW ACCESS names Ranger's policy behind the mask, and Ranger down
+	// as the reason no row is admitted.
+	explain := func() string {
+		t.Helper()
+		rows, err := textRowsOf(ctx, conn, "SHOW ACCESS ON acdemo.orders FOR USER alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			switch *r[0] {
+			case "ssn":
+				out = append(out, strings.Join([]string{*r[0], *r[1], *r[2], *r[4], *r[5], *r[6]}, "|"))
+			case "(rows)":
+				// The reason, without the store's own message.
+				reason := strings.SplitN(*r[7], ": ", 3)
+				out = append(out, strings.Join(append([]string{*r[0], *r[1], *r[6]}, reason[:min(2, len(reason))]...), "|"))
+			}
+		}
+		return strings.Join(out, ",")
+	}
 	if got := read(); got != "1|NULL,2|NULL" {
 		t.Fatalf("Ranger's MASK_NULL for alice: rows %q", got)
+	}
+	if got, want := explain(), "ssn|masked|MASK_NULL|orders_ssn|resource|ranger"; got != want {
+		t.Errorf("SHOW ACCESS: %q, want %q", got, want)
 	}
 	admin.set(func(a *policyDownloadAdmin) { a.version, a.maskType = 6, "MASK_SHOW_LAST_4" })
 	eventually("1|xxx-xx-1111,2|xxx-xx-2222", "a mask changed in Ranger after the TTL")
 	admin.set(func(a *policyDownloadAdmin) { a.down = true })
 	eventually("", "Ranger unreachable past the TTL")
+	if got, want := explain(), "ssn|raw||||,(rows)|no rows|ranger|fail closed|policy store unreachable"; got != want {
+		t.Errorf("SHOW ACCESS with Ranger down: %q, want %q", got, want)
+	}
 	admin.set(func(a *policyDownloadAdmin) { a.down = false })
 	eventually("1|xxx-xx-1111,2|xxx-xx-2222", "Ranger back")
 	if log := srv.log(); strings.Contains(log, "ranger-secret") {

@@ -23,7 +23,7 @@ type AccessControl interface {
 	GrantRoles(ctx context.Context, caller access.Caller, roles []string, members []access.RoleMember) error
 	RevokeRoles(ctx context.Context, caller access.Caller, roles []string, members []access.RoleMember) error
 	ShowGrants(ctx context.Context, caller access.Caller, f access.GrantFilter) ([]access.GrantRow, error)
-	CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (bool, string, error)
+	CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (access.Decision, error)
 	EffectiveGrants(ctx context.Context, caller access.Caller, user string) ([]access.GrantRow, error)
 }
 
@@ -42,6 +42,8 @@ func accessColumns(st extgrammar.Statement) []Column {
 		return textColumns(grantColumns...)
 	case *extgrammar.CheckAccess:
 		return textColumns(checkColumns...)
+	case *extgrammar.ShowAccess:
+		return textColumns(showAccessColumns...)
 	}
 	if c := policyStatementColumns(st); c != nil {
 		return c
@@ -57,6 +59,9 @@ func (s *Session) caller() access.Caller {
 // transaction block: a policy written cannot be rolled back, so inside a
 // block they are refused, as PostgreSQL refuses CREATE DATABASE there.
 func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Result, error) {
+	if x, ok := st.(*extgrammar.ShowAccess); ok {
+		return s.runShowAccess(ctx, x)
+	}
 	if res, ok, err := s.runShowObjects(ctx, st); ok {
 		return res, err
 	}
@@ -132,15 +137,15 @@ func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Resul
 		if err != nil {
 			return nil, err
 		}
-		allowed, reason, err := ac.CheckAccess(ctx, caller, privilegeName(x.Privilege), obj, x.User)
+		d, err := ac.CheckAccess(ctx, caller, privilegeName(x.Privilege), obj, x.User)
 		if err != nil {
 			return nil, err
 		}
 		v := "false"
-		if allowed {
+		if d.Allowed {
 			v = "true"
 		}
-		return newTextResult(checkColumns, [][]string{{v, reason}}, "SHOW")
+		return newTextResult(checkColumns, [][]string{{v, d.Reason}}, "SHOW")
 	}
 	return nil, pgerror.Unsupported("%s is not supported yet", statementVerb(st))
 }

@@ -42,6 +42,9 @@ type EngineConfig struct {
 	// POLICIES write and read; nil refuses them ([policy] engine =
 	// "passthrough").
 	Policies policy.Store
+	// Roles gives another user's roles to SHOW ACCESS, as a session of
+	// theirs gets them at login; nil leaves them unknown.
+	Roles RoleSource
 	// Auditor receives a record of every statement and privilege change;
 	// nil audits nothing.
 	Auditor Auditor

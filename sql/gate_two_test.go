@@ -44,7 +44,7 @@ func newGatedEngine(t *testing.T) (*Engine, *memoryAuditor) {
 		t.Fatal(err)
 	}
 	m := &memoryAuditor{}
-	e := NewEngine(EngineConfig{AdminRoles: admin, Access: svc, Auditor: m, Policies: store},
+	e := NewEngine(EngineConfig{AdminRoles: admin, Access: svc, Auditor: m, Policies: store, Roles: gov},
 		[]storage.Catalog{cat}, policy.NewEnforcer(policy.Config{Store: store}))
 	return e, m
 }

@@ -81,11 +81,16 @@ func (s *Session) requirePolicyAdmin(verb string, change bool) error {
 }
 
 // policyTable resolves a policy's table (the session's database and
-// search path fill in missing parts) and returns it with its columns.
+// search path fill in missing parts) and returns it with its columns. A
+// view has no policies of its own: they apply at its base tables.
 func (s *Session) policyTable(ctx context.Context, parts []string) (grants.Object, *tableAdapter, error) {
 	obj, err := s.resolveGrantObject(ctx, extgrammar.Object{Kind: extgrammar.ObjectTable, Name: parts}, false)
 	if err != nil {
 		return grants.Object{}, nil, err
+	}
+	if obj.Kind == grants.ObjectView {
+		return grants.Object{}, nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is a view", obj.Name).
+			WithHint("Policies and tags apply at a view's base tables.")
 	}
 	cat, err := s.engine.catalog(obj.Catalog)
 	if err != nil {

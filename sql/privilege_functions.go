@@ -383,8 +383,8 @@ func (q *privilegeQuery) holdsFor(user string, target privilegeTarget, p request
 	if !ok {
 		return false, nil
 	}
-	allowed, _, err := ac.CheckAccess(q.index.ctx, caller, privilege, obj, user)
-	return allowed && !p.grantOption, err
+	d, err := ac.CheckAccess(q.index.ctx, caller, privilege, obj, user)
+	return d.Allowed && !p.grantOption, err
 }
 
 // grantQuestion is the GRANT privilege and object an inquiry corresponds

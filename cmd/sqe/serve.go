@@ -126,7 +126,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	engineCfg := sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
-		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore,
+		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore, Roles: gov,
 		MaskKey: []byte(cfg.Policy.MaskKey),
 	}
 	auditLog, err := openAuditLog(cfg, logger)

@@ -34,10 +34,30 @@ func CheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, pri
 	return grants.Write{}, fmt.Errorf("check access: %s on %s names no access type", privilege, obj)
 }
 
+// Decision is gate one's answer to CHECK ACCESS.
+type Decision struct {
+	Allowed bool
+	// Reason words the answer: allowed or denied via the grantee that
+	// decided, or no matching grant.
+	Reason string
+	// Policy names the policy that decided; empty when none did (no
+	// matching grant, or an administrator role).
+	Policy string
+	// Store is the backend keeping the policies: StoreEmbedded or
+	// StoreRanger.
+	Store string
+}
+
+// The gate-one backends, as [access_control] backend names them.
+const (
+	StoreEmbedded = "embedded"
+	StoreRanger   = "ranger"
+)
+
 // Decide evaluates w for user with roles and words the answer: allowed or
 // denied via the grantee that decided, or no matching grant. policies are
-// the ones eval was compiled from, to name that grantee.
-func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) (bool, string) {
+// the ones eval was compiled from, to name that grantee and the policy.
+func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
 	res := eval.IsAccessAllowed(&ranger.Request{
 		Resource:   RequestResource(w.Resource),
 		AccessType: w.Accesses[0], AccessTypes: w.Accesses,
@@ -45,11 +65,13 @@ func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, us
 	})
 	switch {
 	case res.Allowed:
-		return true, "Allowed via " + viaOf(policies, res.PolicyID, true, user, roles)
+		via, policy := viaOf(policies, res.PolicyID, true, user, roles)
+		return Decision{Allowed: true, Reason: "Allowed via " + via, Policy: policy}
 	case res.PolicyID > 0:
-		return false, "Denied via " + viaOf(policies, res.PolicyID, false, user, roles)
+		via, policy := viaOf(policies, res.PolicyID, false, user, roles)
+		return Decision{Reason: "Denied via " + via, Policy: policy}
 	default:
-		return false, fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(w.Accesses, ", "), w.Resource)
+		return Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(w.Accesses, ", "), w.Resource)}
 	}
 }
 
@@ -66,11 +88,11 @@ func RequestResource(r grants.Resource) ranger.Resource {
 }
 
 // viaOf names the grantee of the deciding policy's items that matches the
-// user: the user itself first, then its roles in order.
-func viaOf(policies []ranger.Policy, id int64, allowed bool, user string, roles []string) string {
+// user (the user itself first, then its roles in order) and the policy.
+func viaOf(policies []ranger.Policy, id int64, allowed bool, user string, roles []string) (via, policy string) {
 	i := slices.IndexFunc(policies, func(p ranger.Policy) bool { return p.ID == id })
 	if i < 0 {
-		return "a policy"
+		return "a policy", ""
 	}
 	p := policies[i]
 	items := p.DenyPolicyItems
@@ -79,15 +101,15 @@ func viaOf(policies []ranger.Policy, id int64, allowed bool, user string, roles 
 	}
 	for _, it := range items {
 		if slices.Contains(it.Users, user) {
-			return fmt.Sprintf("USER '%s'", user)
+			return fmt.Sprintf("USER '%s'", user), p.Name
 		}
 	}
 	for _, r := range roles {
 		for _, it := range items {
 			if slices.Contains(it.Roles, r) {
-				return fmt.Sprintf("ROLE '%s'", r)
+				return fmt.Sprintf("ROLE '%s'", r), p.Name
 			}
 		}
 	}
-	return fmt.Sprintf("policy %q", p.Name)
+	return fmt.Sprintf("policy %q", p.Name), p.Name
 }

@@ -163,25 +163,32 @@ func grantorOf(labels []string) string {
 
 // CheckAccess answers whether user holds privilege on obj at the level the
 // privilege names, with the user's roles as the governance store gives
-// them (nested roles followed), evaluated exactly as enforcement evaluates
-// it, and why: the grantee through which it is allowed or denied. An
-// administrator may ask about anyone, others only about themselves.
-func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege string, obj grants.Object, user string) (bool, string, error) {
+// them (nested roles followed) and, when users ask about themselves, their
+// session's token roles too, as enforcement sees them; evaluated exactly
+// as enforcement evaluates it, and why: the grantee through which it is
+// allowed or denied, and the policy. An administrator may ask about
+// anyone, others only about themselves.
+func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege string, obj grants.Object, user string) (Decision, error) {
 	named, err := CheckTarget(s.profile, caller, s.isAdmin(caller.Roles), privilege, obj, user, s.cfg.Realm)
 	if err != nil {
-		return false, "", err
+		return Decision{}, err
 	}
-	roles, err := s.store.EffectiveRoles(ctx, user, nil)
+	var tokenRoles []string
+	if caller.User == user {
+		tokenRoles = caller.Roles
+	}
+	roles, err := s.store.EffectiveRoles(ctx, user, tokenRoles)
 	if err != nil {
-		return false, "", err
+		return Decision{}, err
 	}
 	if s.isAdmin(roles) {
-		return true, fmt.Sprintf("Allowed: %s holds an administrator role", user), nil
+		return Decision{Allowed: true, Reason: fmt.Sprintf("Allowed: %s holds an administrator role", user), Store: StoreEmbedded}, nil
 	}
 	c, err := s.current(ctx)
 	if err != nil {
-		return false, "", err
+		return Decision{}, err
 	}
-	allowed, reason := Decide(c.eval, c.ranger, named, user, roles)
-	return allowed, reason, nil
+	d := Decide(c.eval, c.ranger, named, user, roles)
+	d.Store = StoreEmbedded
+	return d, nil
 }

@@ -17,5 +17,9 @@
 // see, the row filters to AND in a barrier above the scan, and a mask
 // expression per masked column. Everything fails closed: a store that
 // cannot answer admits no row, a mask that cannot be built nulls its
-// column, a filter that cannot be parsed admits no row.
+// column, a filter that cannot be parsed admits no row. Explain makes the
+// same evaluation and describes it for SHOW ACCESS: per column the mask
+// and the deciding policy (named back from the evaluator's policy id, with
+// the tag a tag policy applied through), each row filter's policy, and
+// why no row is admitted when the evaluation failed closed.
 package policy

@@ -105,6 +105,9 @@ func (e *Embedded) PutPolicy(ctx context.Context, p ranger.Policy, replace bool)
 	return nil
 }
 
+// Engine is EngineEmbedded.
+func (e *Embedded) Engine() string { return EngineEmbedded }
+
 // DropPolicy removes the policy named name.
 func (e *Embedded) DropPolicy(ctx context.Context, name string) (bool, error) {
 	return e.gov.DropFinePolicy(ctx, name)

@@ -56,16 +56,17 @@ func (e *Enforcer) SecurityFor(id auth.Identity) planner.Security {
 	return &callerSecurity{e: e, id: id}
 }
 
-// current returns the compiled form of the store's current snapshot.
-func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, error) {
+// current returns the compiled form of the store's current snapshot; on
+// failure, why the policies are unknown.
+func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, string, error) {
 	snap, err := e.cfg.Store.Snapshot(ctx)
 	if err != nil {
-		return nil, err
+		return nil, closedStoreUnreachable, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if c := e.compiled; c != nil && c.version == snap.Version {
-		return c, nil
+		return c, "", nil
 	}
 	eval, err := ranger.New(ranger.Config{
 		ServiceDef: snap.ServiceDef, Policies: snap.Policies,
@@ -73,11 +74,11 @@ func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, error) {
 		Roles: snap.Roles, MaskPrecedence: e.cfg.MaskPrecedence,
 	})
 	if err != nil {
-		return nil, err
+		return nil, closedUncompilable, err
 	}
 	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval,
 		restricts: hasAccessPolicy(snap.Policies) || hasAccessPolicy(snap.TagPolicies)}
-	return e.compiled, nil
+	return e.compiled, "", nil
 }
 
 // callerSecurity is one caller's planner.Security.
@@ -90,37 +91,84 @@ type callerSecurity struct {
 // keeps it from knowing the policies (the store, the table's name, its
 // tags) gives a relation that admits no row.
 func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.SecuredRelation, error) {
+	ev := s.e.evaluate(ctx, s.id, t)
+	if ev.closed != "" {
+		name := t.QualifiedName()
+		s.e.cfg.Logger.Warn("gate two admits no row", "table", fmt.Sprintf("%s.%s", name.Schema, name.Name), "user", s.id.User, "reason", ev.closed, "error", ev.err)
+	}
+	return ev.rel, nil
+}
+
+// evaluation is gate two's answer for one caller and table and what it
+// was decided from: Secure hands out the relation, Explain describes it.
+type evaluation struct {
+	rel  *planner.SecuredRelation
+	snap *Snapshot // nil when the policies are unknown
+	// masks are the evaluator's answers in column order; filters the row
+	// filters that apply, with filterExprs their SQL for the caller (""
+	// for an item without an expression, which admits every row).
+	masks       []ranger.DataMaskResult
+	filters     []ranger.RowFilterResult
+	filterExprs []string
+	// maskFailures are the masks that could not be built, by column: the
+	// column is NULL.
+	maskFailures map[int]error
+	// restrictions are the access decisions that removed columns, by
+	// column.
+	restrictions map[int]ranger.AccessResult
+	// roles are the caller's roles as the session functions see them.
+	roles []string
+	// closed is why the relation admits no row, "" when the policies were
+	// evaluated; err is what caused it, when anything did.
+	closed string
+	err    error
+}
+
+// Reasons the relation admits no row.
+const (
+	closedStoreUnreachable = "policy store unreachable"
+	closedUncompilable     = "policies cannot be compiled"
+	closedNoPolicyKey      = "table has no policy key"
+	closedTagsUnknown      = "column tags unknown"
+	closedMaskFailed       = "mask evaluation failed"
+	closedFilterFailed     = "row filter evaluation failed"
+)
+
+// evaluate decides what id sees of t.
+func (e *Enforcer) evaluate(ctx context.Context, id auth.Identity, t planner.Table) *evaluation {
 	cols := t.Columns()
-	rel := &planner.SecuredRelation{Table: t, Visible: make([]int, len(cols))}
+	ev := &evaluation{rel: &planner.SecuredRelation{Table: t, Visible: make([]int, len(cols))}, roles: id.Roles}
 	for i := range cols {
-		rel.Visible[i] = i
+		ev.rel.Visible[i] = i
 	}
-	closed := func(why string, err error) (*planner.SecuredRelation, error) {
-		s.e.cfg.Logger.Warn("gate two admits no row", "table", fmt.Sprintf("%s.%s", t.QualifiedName().Schema, t.QualifiedName().Name), "user", s.id.User, "reason", why, "error", err)
-		rel.Masks, rel.RowFilters = nil, []string{"false"}
-		return rel, nil
+	closed := func(why string, err error) *evaluation {
+		ev.rel.Masks, ev.rel.RowFilters = nil, []string{"false"}
+		ev.masks, ev.filters, ev.filterExprs, ev.maskFailures, ev.restrictions = nil, nil, nil, nil, nil
+		ev.closed, ev.err = why, err
+		return ev
 	}
-	c, err := s.e.current(ctx)
+	c, why, err := e.current(ctx)
 	if err != nil {
-		return closed("policies unavailable", err)
+		return closed(why, err)
 	}
+	ev.snap = c.snap
 	name := t.QualifiedName()
 	database := name.Schema
 	if i := strings.LastIndexByte(database, '.'); i >= 0 {
 		database = database[i+1:]
 	}
 	if database == "" || name.Name == "" {
-		return closed("table has no policy key", nil)
+		return closed(closedNoPolicyKey, nil)
 	}
 	var tags map[int][]string
 	if tt, ok := t.(planner.TaggedTable); ok {
 		if tags, err = tt.ColumnTags(); err != nil {
-			return closed("column tags unknown", err)
+			return closed(closedTagsUnknown, err)
 		}
 	}
-	roles := s.roles(c.snap)
-	values := sessionValues{user: s.id.User, roles: roles}
-	base := ranger.Request{AccessType: "select", User: s.id.User, Groups: s.id.Groups, Roles: s.id.Roles, TagsGiven: true}
+	ev.roles = sessionRoles(id, c.snap)
+	values := sessionValues{user: id.User, roles: ev.roles}
+	base := ranger.Request{AccessType: "select", User: id.User, Groups: id.Groups, Roles: id.Roles, TagsGiven: true}
 
 	mreq := base
 	mreq.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}
@@ -128,62 +176,73 @@ func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.
 	for i, col := range cols {
 		mcols[i] = ranger.MaskColumn{Name: col.Name, Tags: resourceTags(tags[i])}
 	}
-	results, err := c.eval.EvalDataMasks(&mreq, mcols)
-	if err != nil {
-		return closed("mask evaluation failed", err)
+	if ev.masks, err = c.eval.EvalDataMasks(&mreq, mcols); err != nil {
+		return closed(closedMaskFailed, err)
 	}
-	for i, res := range results {
+	for i, res := range ev.masks {
 		if res.PolicyID < 0 || res.MaskType == "" {
 			continue
 		}
-		expr, ok := maskExpression(res, cols[i].Name, values)
+		expr, ok, buildErr := maskExpression(res, cols[i].Name, values)
 		if !ok {
 			continue // MASK_NONE
 		}
-		if rel.Masks == nil {
-			rel.Masks = map[int]string{}
+		if ev.rel.Masks == nil {
+			ev.rel.Masks = map[int]string{}
 		}
-		rel.Masks[i] = expr
+		ev.rel.Masks[i] = expr
+		if buildErr != nil {
+			if ev.maskFailures == nil {
+				ev.maskFailures = map[int]error{}
+			}
+			ev.maskFailures[i] = buildErr
+		}
 	}
 
 	if c.restricts {
-		s.restrict(c, rel, base, database, name.Name, tags)
+		ev.restrict(c.eval, base, database, name.Name, tags)
 	}
 
 	req := base
 	req.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}
 	req.Tags = tableTags(tags)
-	filters, err := c.eval.EvalRowFilters(&req)
-	if err != nil {
-		return closed("row filter evaluation failed", err)
+	if ev.filters, err = c.eval.EvalRowFilters(&req); err != nil {
+		return closed(closedFilterFailed, err)
 	}
-	for _, f := range filters {
+	ev.filterExprs = make([]string, len(ev.filters))
+	for i, f := range ev.filters {
 		if strings.TrimSpace(f.FilterExpr) == "" {
 			continue // a policy item without an expression admits every row
 		}
-		rel.RowFilters = append(rel.RowFilters, foldSessionFunctions(f.FilterExpr, values))
+		ev.filterExprs[i] = foldSessionFunctions(f.FilterExpr, values)
+		ev.rel.RowFilters = append(ev.rel.RowFilters, ev.filterExprs[i])
 	}
-	return rel, nil
+	return ev
 }
 
-// restrict removes from rel the columns an access policy explicitly
-// denies the caller (a deny item, or a deny-all-else policy, decided):
-// restriction beats any mask. A column no access policy decides stays:
-// whether the caller may open the table at all is gate one's question.
-func (s *callerSecurity) restrict(c *compiledSnapshot, rel *planner.SecuredRelation, base ranger.Request, database, table string, tags map[int][]string) {
-	cols := rel.Table.Columns()
-	visible := rel.Visible[:0]
-	for _, i := range rel.Visible {
+// restrict removes from the relation the columns an access policy
+// explicitly denies the caller (a deny item, or a deny-all-else policy,
+// decided): restriction beats any mask. A column no access policy decides
+// stays: whether the caller may open the table at all is gate one's
+// question.
+func (ev *evaluation) restrict(eval *ranger.Evaluator, base ranger.Request, database, table string, tags map[int][]string) {
+	cols := ev.rel.Table.Columns()
+	visible := ev.rel.Visible[:0]
+	for _, i := range ev.rel.Visible {
 		req := base
 		req.Resource = ranger.Resource{"database": {database}, "table": {table}, "column": {cols[i].Name}}
 		req.Tags = resourceTags(tags[i])
-		if res := c.eval.IsAccessAllowed(&req); !res.Allowed && res.PolicyID >= 0 {
-			delete(rel.Masks, i)
+		if res := eval.IsAccessAllowed(&req); !res.Allowed && res.PolicyID >= 0 {
+			delete(ev.rel.Masks, i)
+			if ev.restrictions == nil {
+				ev.restrictions = map[int]ranger.AccessResult{}
+			}
+			ev.restrictions[i] = res
 			continue
 		}
 		visible = append(visible, i)
 	}
-	rel.Visible = visible
+	ev.rel.Visible = visible
 }
 
 // hasAccessPolicy reports whether any of policies is an access policy.
@@ -197,22 +256,22 @@ func hasAccessPolicy(policies []ranger.Policy) bool {
 }
 
 // maskExpression is the SQL that replaces the column, or ok false for
-// MASK_NONE. A mask SQE cannot build is NULL: the column stays, with no
-// value (fail closed).
-func maskExpression(res ranger.DataMaskResult, column string, v sessionValues) (string, bool) {
+// MASK_NONE. A mask SQE cannot build is NULL, with the reason in buildErr:
+// the column stays, with no value (fail closed).
+func maskExpression(res ranger.DataMaskResult, column string, v sessionValues) (expr string, ok bool, buildErr error) {
 	// The evaluator strips this component's prefix ("hive:"); another
 	// component's MASK_NONE is not an exemption SQE may honour.
 	if res.MaskType == "MASK_NONE" {
-		return "", false
+		return "", false, nil
 	}
 	expr, err := masks.Expression(res.MaskType, res.ValueExpr, column)
 	if err != nil {
-		return "NULL", true
+		return "NULL", true, err
 	}
 	if res.ConditionExpr != "" {
 		expr = "CASE WHEN (" + foldSessionFunctions(res.ConditionExpr, v) + ") THEN (" + expr + ") ELSE " + quoteIdent(column) + " END"
 	}
-	return expr, true
+	return expr, true, nil
 }
 
 // quoteIdent is name as a SQL identifier, always quoted.
@@ -244,18 +303,18 @@ func tableTags(tags map[int][]string) []ranger.ResourceTag {
 	return resourceTags(names)
 }
 
-// roles are the caller's roles for is_role_in_session: the session's,
-// and those the store's role download gives the user or its groups,
-// nested roles followed.
-func (s *callerSecurity) roles(snap *Snapshot) []string {
-	out := slices.Clone(s.id.Roles)
+// sessionRoles are the caller's roles for is_role_in_session: the
+// session's, and those the store's role download gives the user or its
+// groups, nested roles followed.
+func sessionRoles(id auth.Identity, snap *Snapshot) []string {
+	out := slices.Clone(id.Roles)
 	if snap.Roles == nil {
 		return out
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, r := range snap.Roles.RangerRoles {
-			if slices.Contains(out, r.Name) || !roleHas(r, s.id.User, s.id.Groups, out) {
+			if slices.Contains(out, r.Name) || !roleHas(r, id.User, id.Groups, out) {
 				continue
 			}
 			out = append(out, r.Name)

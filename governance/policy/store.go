@@ -40,7 +40,16 @@ type Store interface {
 	// DropPolicy removes the policy named name and reports whether it
 	// existed.
 	DropPolicy(ctx context.Context, name string) (bool, error)
+	// Engine is the [policy] engine the store implements (EngineEmbedded,
+	// EngineRanger), which SHOW ACCESS names as the policies' store.
+	Engine() string
 }
+
+// The stores, as [policy] engine names them.
+const (
+	EngineEmbedded = "embedded"
+	EngineRanger   = "ranger"
+)
 
 // IsTagPolicy reports whether p belongs to the tag service: its only
 // resource is the tag.

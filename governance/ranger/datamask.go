@@ -5,6 +5,7 @@ type maskChoice struct {
 	item  *compiledMaskItem
 	p     *compiledPolicy
 	byTag bool
+	tag   string // the tag a tag policy was reached through
 }
 
 // EvalDataMask answers which mask applies to the requested column.
@@ -101,6 +102,9 @@ func (s *maskSearch) consider(p *compiledPolicy, byTag bool) {
 	for i := range p.masks {
 		if p.masks[i].matches(s.t, s.anyAccess, s.ec) {
 			s.best = maskChoice{item: &p.masks[i], p: p, byTag: byTag}
+			if byTag {
+				s.best.tag = s.ec.tag.Type
+			}
 			return
 		}
 	}
@@ -114,6 +118,7 @@ func (e *Evaluator) maskResult(best maskChoice, req *Request) (DataMaskResult, e
 		Transformer: e.maskTypes[info.DataMaskType].Transformer,
 		PolicyID:    best.p.id,
 		ByTag:       best.byTag,
+		Tag:         best.tag,
 	}
 	var err error
 	if out.ValueExpr, err = resolveMacros(info.ValueExpr, req, best.p.id); err != nil {

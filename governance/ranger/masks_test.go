@@ -49,15 +49,15 @@ func TestDataMask(t *testing.T) {
 		col      string
 		mask     string
 		policyID int64
-		byTag    bool
+		tag      string // the tag a tag policy was reached through
 	}{
-		{"first matching item, in written order", "alice", []string{"analysts"}, nil, "ssn", "MASK_SHOW_LAST_4", 1, false},
-		{"a later item", "ann", []string{"analysts"}, nil, "ssn", "MASK_NULL", 1, false},
-		{"no item matches", "zed", nil, nil, "ssn", "", -1, false},
-		{"an OVERRIDE resource mask beats a NORMAL tag mask", "boss", nil, nil, "ssn", "MASK_NONE", 2, false},
-		{"the column's own tag before its table's", "carl", nil, nil, "ssn", "MASK_HASH", 101, true},
-		{"a tag mask beats a resource mask of equal priority", "carl", nil, nil, "name", "MASK_NULL", 102, true},
-		{"the table's tag reaches every column", "erin", nil, nil, "salary", "MASK_NULL", 102, true},
+		{"first matching item, in written order", "alice", []string{"analysts"}, nil, "ssn", "MASK_SHOW_LAST_4", 1, ""},
+		{"a later item", "ann", []string{"analysts"}, nil, "ssn", "MASK_NULL", 1, ""},
+		{"no item matches", "zed", nil, nil, "ssn", "", -1, ""},
+		{"an OVERRIDE resource mask beats a NORMAL tag mask", "boss", nil, nil, "ssn", "MASK_NONE", 2, ""},
+		{"the column's own tag before its table's", "carl", nil, nil, "ssn", "MASK_HASH", 101, "PII"},
+		{"a tag mask beats a resource mask of equal priority", "carl", nil, nil, "name", "MASK_NULL", 102, "CONFIDENTIAL"},
+		{"the table's tag reaches every column", "erin", nil, nil, "salary", "MASK_NULL", 102, "CONFIDENTIAL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,8 +67,8 @@ func TestDataMask(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.MaskType != tc.mask || got.PolicyID != tc.policyID || got.ByTag != tc.byTag {
-				t.Errorf("got %s policy=%d byTag=%v, want %s policy=%d byTag=%v", got.MaskType, got.PolicyID, got.ByTag, tc.mask, tc.policyID, tc.byTag)
+			if got.MaskType != tc.mask || got.PolicyID != tc.policyID || got.ByTag != (tc.tag != "") || got.Tag != tc.tag {
+				t.Errorf("got %s policy=%d byTag=%v tag=%q, want %s policy=%d tag=%q", got.MaskType, got.PolicyID, got.ByTag, got.Tag, tc.mask, tc.policyID, tc.tag)
 			}
 		})
 	}

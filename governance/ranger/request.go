@@ -137,6 +137,9 @@ type DataMaskResult struct {
 	Transformer string
 	PolicyID    int64
 	ByTag       bool
+	// Tag is the tag through which a tag policy applied (the column's
+	// tag its resource matched); empty for a resource policy.
+	Tag string
 }
 
 // RowFilterResult is the answer to EvalRowFilter, and one of the answers
@@ -148,4 +151,7 @@ type RowFilterResult struct {
 	PolicyID   int64
 	// ByTag is true when the filter comes from a tag policy.
 	ByTag bool
+	// Tag is the tag through which the tag policy applied; empty for a
+	// resource policy.
+	Tag string
 }

@@ -8,6 +8,7 @@ type filterMatch struct {
 	p     *compiledPolicy
 	item  *compiledFilterItem
 	byTag bool
+	tag   string // the tag a tag policy was reached through
 }
 
 // EvalRowFilter answers which row filter applies to the requested table,
@@ -86,7 +87,7 @@ func (e *Evaluator) matchRowFilters(req *Request) []filterMatch {
 			}
 			ec.tag = c.tag
 			if it := first(c.p); it != nil {
-				out = append(out, filterMatch{p: c.p, item: it, byTag: true})
+				out = append(out, filterMatch{p: c.p, item: it, byTag: true, tag: c.tag.Type})
 			}
 		}
 		ec.tag = nil
@@ -108,5 +109,5 @@ func (m *filterMatch) result(req *Request) (RowFilterResult, error) {
 	if err != nil {
 		return RowFilterResult{PolicyID: -1}, err
 	}
-	return RowFilterResult{FilterExpr: expr, PolicyID: m.p.id, ByTag: m.byTag}, nil
+	return RowFilterResult{FilterExpr: expr, PolicyID: m.p.id, ByTag: m.byTag, Tag: m.tag}, nil
 }

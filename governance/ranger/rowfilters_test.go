@@ -78,10 +78,12 @@ func rowFilterEvaluator(t *testing.T, tagRowFilters bool) *Evaluator {
 // the table itself, its database or its columns.
 func TestEvalRowFilters(t *testing.T) {
 	e := rowFilterEvaluator(t, true)
+	// tag is the tag a tag policy was reached through, empty for a
+	// resource policy.
 	type filter struct {
-		expr  string
-		id    int64
-		byTag bool
+		expr string
+		id   int64
+		tag  string
 	}
 	tests := []struct {
 		name   string
@@ -93,19 +95,19 @@ func TestEvalRowFilters(t *testing.T) {
 		want   []filter
 	}{
 		{"column tags reach the table, one filter per policy, tags first", "ann", nil, nil, column("hr", "emp"), nil,
-			[]filter{{"clearance >= 3", 102, true}, {"dept = 'hr'", 101, true}, {"active", 4, false}, {"region = 'EU'", 1, false}}},
+			[]filter{{"clearance >= 3", 102, "PII"}, {"dept = 'hr'", 101, "PII"}, {"active", 4, ""}, {"region = 'EU'", 1, ""}}},
 		{"a table's tag; higher priority first among tag policies", "bob", []string{"analysts"}, nil, column("fin", "ledger"), nil,
-			[]filter{{"1 = 1", 105, true}, {"amount < 1000", 103, true}, {"year = 2024", 2, false}}},
+			[]filter{{"1 = 1", 105, "FINANCE"}, {"amount < 1000", 103, "FINANCE"}, {"year = 2024", 2, ""}}},
 		{"a database's tag reaches its tables, macros resolved", "dave", nil, map[string]string{"country": "FR"}, column("geo", "cities"), nil,
-			[]filter{{"country = 'FR'", 104, true}}},
+			[]filter{{"country = 'FR'", 104, "GEO"}}},
 		{"another table's tags do not apply", "ann", nil, nil, column("hr", "dept"), nil, nil},
 		{"no item for the caller", "zed", nil, nil, column("hr", "emp"), nil, nil},
 		{"tags given by the request", "ann", nil, nil, column("x", "y"), []ResourceTag{{Type: "PII", MatchType: MatchSelf}},
-			[]filter{{"dept = 'hr'", 101, true}}},
+			[]filter{{"dept = 'hr'", 101, "PII"}}},
 		{"a given tag of a column", "ann", nil, nil, column("x", "y"), []ResourceTag{{Type: "PII", Attributes: map[string]string{"level": "high"}, MatchType: MatchDescendant}},
-			[]filter{{"clearance >= 3", 102, true}, {"dept = 'hr'", 101, true}}},
+			[]filter{{"clearance >= 3", 102, "PII"}, {"dept = 'hr'", 101, "PII"}}},
 		{"given tags replace the store", "ann", nil, nil, column("hr", "emp"), []ResourceTag{},
-			[]filter{{"active", 4, false}, {"region = 'EU'", 1, false}}},
+			[]filter{{"active", 4, ""}, {"region = 'EU'", 1, ""}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,7 +122,10 @@ func TestEvalRowFilters(t *testing.T) {
 			}
 			var gotF []filter
 			for _, r := range got {
-				gotF = append(gotF, filter{r.FilterExpr, r.PolicyID, r.ByTag})
+				if r.ByTag != (r.Tag != "") {
+					t.Errorf("%+v: ByTag disagrees with Tag", r)
+				}
+				gotF = append(gotF, filter{r.FilterExpr, r.PolicyID, r.Tag})
 			}
 			if !slices.Equal(gotF, tc.want) {
 				t.Errorf("got %v\nwant %v", gotF, tc.want)

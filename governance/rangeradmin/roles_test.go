@@ -33,12 +33,12 @@ func TestCheckAccessFollowsNestedRoles(t *testing.T) {
 	}
 	check := func(when string) {
 		for _, c := range cases {
-			allowed, reason, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, c.user)
+			d, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, c.user)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if allowed != c.allowed || !strings.HasPrefix(reason, c.reason) {
-				t.Errorf("%s: CHECK ACCESS for %s = %v %q, want %v %q", when, c.user, allowed, reason, c.allowed, c.reason)
+			if d.Allowed != c.allowed || !strings.HasPrefix(d.Reason, c.reason) || d.Store != access.StoreRanger {
+				t.Errorf("%s: CHECK ACCESS for %s = %+v, want %v %q", when, c.user, d, c.allowed, c.reason)
 			}
 		}
 	}
@@ -51,7 +51,7 @@ func TestCheckAccessFollowsNestedRoles(t *testing.T) {
 	}{"alice", false, "Denied via ROLE 'analyst'"}
 	check("after denying analyst")
 
-	if _, _, err := s.CheckAccess(context.Background(), access.Caller{User: "alice"}, "SELECT", orders, "bob"); err == nil {
+	if _, err := s.CheckAccess(context.Background(), access.Caller{User: "alice"}, "SELECT", orders, "bob"); err == nil {
 		t.Error("alice may check bob's access")
 	}
 }

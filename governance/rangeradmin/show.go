@@ -47,14 +47,14 @@ func (s *Service) EffectiveGrants(ctx context.Context, caller access.Caller, use
 // is not seen. It is introspection: Polaris's decision is the one that
 // counts. An administrator may ask about anyone, others only about
 // themselves.
-func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (bool, string, error) {
+func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (access.Decision, error) {
 	named, err := access.CheckTarget(s.profile, caller, s.isAdmin(caller.Roles), privilege, obj, user, s.cfg.Realm)
 	if err != nil {
-		return false, "", err
+		return access.Decision{}, err
 	}
 	snap, err := s.policies(ctx)
 	if err != nil {
-		return false, "", err
+		return access.Decision{}, err
 	}
 	var roleNote string
 	var roles []string
@@ -67,7 +67,7 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 	for _, data := range snap.raw {
 		var p ranger.Policy
 		if err := json.Unmarshal(data, &p); err != nil {
-			return false, "", fmt.Errorf("check access: decode policy: %w", err)
+			return access.Decision{}, fmt.Errorf("check access: decode policy: %w", err)
 		}
 		if p.PolicyType == ranger.PolicyTypeAccess {
 			policies = append(policies, p)
@@ -75,11 +75,12 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 	}
 	eval, err := ranger.New(ranger.Config{ServiceDef: s.sd, Policies: policies})
 	if err != nil {
-		return false, "", fmt.Errorf("check access: compile policies: %w", err)
+		return access.Decision{}, fmt.Errorf("check access: compile policies: %w", err)
 	}
-	allowed, reason := access.Decide(eval, policies, named, user, roles)
-	if !allowed {
-		reason += roleNote
+	d := access.Decide(eval, policies, named, user, roles)
+	if !d.Allowed {
+		d.Reason += roleNote
 	}
-	return allowed, reason, nil
+	d.Store = access.StoreRanger
+	return d, nil
 }

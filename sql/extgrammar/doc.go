@@ -5,11 +5,12 @@
 // two's: CREATE [OR REPLACE] POLICY ... ON TABLE or ON TAG (row filters
 // and column masks), DROP POLICY, SHOW POLICIES, GRANT SELECT ... ROWS
 // WHERE and MASKED WITH, ALTER TABLE ... SET TAGS and UNSET TAGS, and SHOW
-// TAGS. PostgreSQL's grammar has none of these, or reads the text
-// differently from what SQE means by it, so they get a small grammar of
-// their own; every other statement still goes to pg_query unchanged,
-// among them PostgreSQL's own CREATE POLICY name ON table and DROP POLICY
-// name ON table (row security) and every other ALTER TABLE.
+// TAGS. Both gates': SHOW ACCESS ON table FOR USER name. PostgreSQL's
+// grammar has none of these, or reads the text differently from what SQE
+// means by it, so they get a small grammar of their own; every other
+// statement still goes to pg_query unchanged, among them PostgreSQL's own
+// CREATE POLICY name ON table and DROP POLICY name ON table (row
+// security), every other ALTER TABLE, and SHOW access (a setting).
 //
 // A statement flows in four steps. Detect: Parse looks at the first few
 // words (up to the table's name and SET TAGS in ALTER TABLE) and answers ok=false for anything that is not one of these

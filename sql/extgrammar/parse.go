@@ -58,6 +58,9 @@ func (p *parser) detect() func() (Statement, error) {
 		return p.showObjects
 	case t.is(pg_query.Token_CHECK) && next.is(pg_query.Token_ACCESS):
 		return p.checkAccess
+	// SHOW access alone (and SHOW access.x) is PostgreSQL's setting lookup.
+	case t.is(pg_query.Token_SHOW) && next.is(pg_query.Token_ACCESS) && p.peekAt(2).is(pg_query.Token_ON):
+		return p.showAccess
 	case t.is(pg_query.Token_CREATE) && p.roleLike(1):
 		return p.createRole
 	case t.is(pg_query.Token_DROP) && p.roleLike(1):

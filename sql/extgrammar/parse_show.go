@@ -57,6 +57,23 @@ func (p *parser) checkAccess() (Statement, error) {
 	return &CheckAccess{Privilege: it.priv, Object: obj, User: user}, nil
 }
 
+// showAccess reads SHOW ACCESS ON [TABLE] name FOR USER user.
+func (p *parser) showAccess() (Statement, error) {
+	p.next()
+	p.next()
+	p.next()
+	p.accept(pg_query.Token_TABLE)
+	table, err := p.qualifiedName(3)
+	if err != nil {
+		return nil, err
+	}
+	user, err := p.forUser()
+	if err != nil {
+		return nil, err
+	}
+	return &ShowAccess{Table: table, User: user}, nil
+}
+
 // forUser reads FOR USER name.
 func (p *parser) forUser() (string, error) {
 	if err := p.expect(pg_query.Token_FOR); err != nil {

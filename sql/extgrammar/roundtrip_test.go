@@ -106,9 +106,11 @@ func (g statementGen) grantees() []Grantee {
 }
 
 func (g statementGen) statement() Statement {
-	switch g.r.IntN(12) {
+	switch g.r.IntN(13) {
 	case 9, 10, 11:
 		return g.gateTwoStatement()
+	case 12:
+		return &ShowAccess{Table: g.parts(3), User: g.name()}
 	case 7:
 		s := &ShowSchemas{}
 		if g.r.IntN(2) == 0 {

@@ -4,9 +4,10 @@ import "fmt"
 
 // Statement is one parsed extension statement: *GrantPrivileges,
 // *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
-// *CreateRole, *DropRole, *ShowSchemas, *ShowTables, *CreatePolicy,
-// *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags or *ShowTags. String
-// renders it as canonical SQL, which parses back to an equal statement.
+// *ShowAccess, *CreateRole, *DropRole, *ShowSchemas, *ShowTables,
+// *CreatePolicy, *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags or
+// *ShowTags. String renders it as canonical SQL, which parses back to an
+// equal statement.
 type Statement interface {
 	fmt.Stringer
 	extensionStatement()

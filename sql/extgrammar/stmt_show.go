@@ -55,3 +55,18 @@ func (s *CheckAccess) String() string {
 	return "CHECK ACCESS " + s.Privilege.String() + " ON " + s.Object.String() +
 		" FOR USER " + quoteIdent(s.User)
 }
+
+// ShowAccess is SHOW ACCESS ON [TABLE] name FOR USER user: what the user
+// sees of the table (each column raw, masked or hidden, the row filters)
+// and the policies that decide it, at both gates.
+type ShowAccess struct {
+	Table []string // dotted name parts, as Object's
+	User  string
+}
+
+func (*ShowAccess) extensionStatement() {}
+
+// String renders the statement as canonical SQL.
+func (s *ShowAccess) String() string {
+	return "SHOW ACCESS ON TABLE " + qualifiedName(s.Table) + " FOR USER " + quoteIdent(s.User)
+}

@@ -155,6 +155,9 @@ func (s *Store) apply(d download, gen uint64) (*policy.Snapshot, error) {
 	return s.snap, nil
 }
 
+// Engine is policy.EngineRanger.
+func (s *Store) Engine() string { return policy.EngineRanger }
+
 // Flush makes the next Snapshot download again: SQE's own writes are
 // seen at once rather than after the TTL.
 func (s *Store) Flush() {
