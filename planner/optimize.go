@@ -74,6 +74,18 @@ func pushFiltersIntoScan(n Node) Node {
 			}
 			scan = s
 			preds = append(preds, SplitConjuncts(in.Pred)...)
+		case *Project:
+			// A user filter above a masking projection. A column the
+			// projection passes through unmasked keeps its scan column's
+			// id, so only conjuncts on those translate; a masked column is
+			// a new one no scan has. The barrier below pushes its own
+			// predicate when it is visited.
+			if !in.Masking {
+				return
+			}
+			if scan = scanUnderBarrier(in.Input); scan == nil {
+				return
+			}
 		default:
 			return
 		}
@@ -93,6 +105,20 @@ func pushFiltersIntoScan(n Node) Node {
 		}
 	})
 	return n
+}
+
+// scanUnderBarrier is n when it is a scan, or the scan under n when n is
+// a barrier filter; nil otherwise.
+func scanUnderBarrier(n Node) *Scan {
+	switch x := n.(type) {
+	case *Scan:
+		return x
+	case *Filter:
+		if s, ok := x.Input.(*Scan); ok && x.Barrier {
+			return s
+		}
+	}
+	return nil
 }
 
 // toIceberg translates a simple comparison of a scan column with a
@@ -212,11 +238,21 @@ func pruneScanColumns(root Node) Node {
 	for _, c := range root.Columns() {
 		used[c.ID] = true
 	}
+	// A barrier filter reads its scan's columns below the masking
+	// projection: they count for the scan, not for the projection.
+	policy := map[ColumnID]bool{}
 	walk(root, func(n Node) {
 		switch x := n.(type) {
 		case *Filter:
-			ExprColumns(x.Pred, used)
+			if x.Barrier {
+				ExprColumns(x.Pred, policy)
+			} else {
+				ExprColumns(x.Pred, used)
+			}
 		case *Project:
+			if x.Masking {
+				return // narrowed below, to what the rest reads
+			}
 			for _, e := range x.Exprs {
 				ExprColumns(e, used)
 			}
@@ -265,6 +301,10 @@ func pruneScanColumns(root Node) Node {
 			}
 		}
 	})
+	walk(root, pruneMaskingProject(used))
+	for id := range policy {
+		used[id] = true
+	}
 	walk(root, func(n Node) {
 		s, ok := n.(*Scan)
 		if !ok {
@@ -281,6 +321,31 @@ func pruneScanColumns(root Node) Node {
 		s.Cols, s.TableColumns = cols, idx
 	})
 	return root
+}
+
+// pruneMaskingProject narrows each masking projection to the outputs used
+// marks, and marks what those read. The binder gives that projection
+// every visible column of its table, so that a mask applies wherever the
+// column is named; a mask nothing reads would still run on every row.
+// Dropping it shows nothing more (the barrier filter below stays) and
+// cannot hide an error, as mask functions never fail.
+func pruneMaskingProject(used map[ColumnID]bool) func(Node) {
+	return func(n Node) {
+		p, ok := n.(*Project)
+		if !ok || !p.Masking {
+			return
+		}
+		var exprs []Expr
+		var cols []Column
+		for i, c := range p.Cols {
+			if used[c.ID] {
+				exprs = append(exprs, p.Exprs[i])
+				cols = append(cols, c)
+				ExprColumns(p.Exprs[i], used)
+			}
+		}
+		p.Exprs, p.Cols = exprs, cols
+	}
 }
 
 // walk visits every node of the tree, parents first.
