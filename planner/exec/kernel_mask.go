@@ -105,8 +105,9 @@ func maskStrings(f maskFunc, in *array.String, opts *maskOptions) arrow.Array {
 	b.Reserve(in.Len())
 	b.ReserveData(len(in.ValueBytes()))
 	buf := make([]byte, 0, 64)
+	nulls := in.NullN() > 0
 	for i := 0; i < in.Len(); i++ {
-		if in.IsNull(i) {
+		if nulls && in.IsNull(i) {
 			b.AppendNull()
 			continue
 		}
@@ -120,6 +121,15 @@ func maskStrings(f maskFunc, in *array.String, opts *maskOptions) arrow.Array {
 // appendMaskedText appends v with f's span replaced. Bytes that are not
 // UTF-8 count as one character each, of the other class.
 func appendMaskedText(dst []byte, f maskFunc, v string, s *maskSettings) []byte {
+	if isASCII(v) {
+		return appendMaskedASCII(dst, f, v, s)
+	}
+	return appendMaskedRunes(dst, f, v, s)
+}
+
+// appendMaskedRunes is appendMaskedText for any text, character by
+// character.
+func appendMaskedRunes(dst []byte, f maskFunc, v string, s *maskSettings) []byte {
 	lo, hi := f.span(utf8.RuneCountInString(v), s.count)
 	if lo >= hi {
 		return append(dst, v...)
@@ -141,6 +151,38 @@ func appendMaskedText(dst []byte, f maskFunc, v string, s *maskSettings) []byte 
 		i += w
 	}
 	return dst
+}
+
+// appendMaskedASCII is appendMaskedText for text of ASCII characters
+// only, where characters are bytes: what lies outside the span is copied
+// whole.
+func appendMaskedASCII(dst []byte, f maskFunc, v string, s *maskSettings) []byte {
+	lo, hi := f.span(len(v), s.count)
+	if lo >= hi {
+		return append(dst, v...)
+	}
+	dst = append(dst, v[:lo]...)
+	for i := lo; i < hi; i++ {
+		switch rep := s.replacement(rune(v[i])); {
+		case rep == keep:
+			dst = append(dst, v[i])
+		case rep < utf8.RuneSelf:
+			dst = append(dst, byte(rep))
+		default:
+			dst = utf8.AppendRune(dst, rep)
+		}
+	}
+	return append(dst, v[hi:]...)
+}
+
+// isASCII reports whether every byte of v is below 0x80.
+func isASCII(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // replacement is the character that replaces r, or keep.

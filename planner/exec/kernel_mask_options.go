@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -155,12 +156,16 @@ func sameInEveryRow(a arrow.Array) bool {
 	}
 	switch x := a.(type) {
 	case *array.String:
-		first := x.Value(0)
+		// Every value is as long as the first, and the values' bytes
+		// repeat with that period: the first value n times.
+		offsets, data := x.ValueOffsets(), x.ValueBytes()
+		width := offsets[1] - offsets[0]
 		for i := 1; i < n; i++ {
-			if x.Value(i) != first {
+			if offsets[i+1]-offsets[i] != width {
 				return false
 			}
 		}
+		return bytes.Equal(data[width:], data[:len(data)-int(width)])
 	case *array.Int64:
 		first := x.Value(0)
 		for i := 1; i < n; i++ {

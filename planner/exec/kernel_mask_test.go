@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // TestMaskTextCharacters covers what SQL literals cannot hold: bytes
@@ -70,6 +72,33 @@ func FuzzMaskText(f *testing.F) {
 	})
 }
 
+// FuzzMaskASCII checks that text of ASCII characters masks the same
+// byte by byte as character by character, whatever the replacements.
+func FuzzMaskASCII(f *testing.F) {
+	f.Add("111-11-1111", uint8(maskShowLastN), 4, int32('x'), int32('*'))
+	f.Add("Ab1 -", uint8(maskAll), 0, int32('é'), int32(keep))
+	f.Add("", uint8(maskFirstN), 3, int32('x'), int32('x'))
+	f.Fuzz(func(t *testing.T, in string, fn uint8, count int, upper, other int32) {
+		if !isASCII(in) {
+			return
+		}
+		s := defaultMaskSettings()
+		s.count = max(0, count)
+		for _, opt := range []struct {
+			r   int32
+			set *rune
+		}{{upper, &s.upper}, {other, &s.other}} {
+			if opt.r == keep || (opt.r > 0 && utf8.ValidRune(opt.r)) {
+				*opt.set = opt.r
+			}
+		}
+		mf := maskFunc(fn % 5)
+		if got, want := string(appendMaskedASCII(nil, mf, in, &s)), string(appendMaskedRunes(nil, mf, in, &s)); got != want {
+			t.Fatalf("%q: %q byte by byte, %q character by character", in, got, want)
+		}
+	})
+}
+
 // FuzzMaskInteger checks, for any value and options, that the result
 // stays in the type's range, keeps the sign, and keeps the digits outside
 // the span unless clamped.
@@ -118,4 +147,37 @@ func magnitude(v int64) uint64 {
 		return -uint64(v)
 	}
 	return uint64(v)
+}
+
+// TestSameInEveryRow covers the check that lets a mask read its options
+// once per batch, on text options of equal and unequal lengths, NULLs,
+// and a slice that starts past its array's first value.
+func TestSameInEveryRow(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []any
+		from int // the array is sliced from this row
+		want bool
+	}{
+		{"one value", []any{"x"}, 0, true},
+		{"repeated", []any{"x", "x", "x"}, 0, true},
+		{"empty strings", []any{"", ""}, 0, true},
+		{"empty then not", []any{"", "x"}, 0, false},
+		{"same length, other bytes", []any{"ab", "ab", "ac"}, 0, false},
+		{"rotated", []any{"ab", "ba"}, 0, false},
+		{"same bytes, other lengths", []any{"a", "aa", "a"}, 0, false},
+		{"all NULL", []any{nil, nil}, 0, true},
+		{"some NULL", []any{"x", nil}, 0, false},
+		{"slice of repeats", []any{"y", "x", "x"}, 1, true},
+		{"slice with a difference", []any{"x", "x", "y"}, 1, false},
+	}
+	for _, tc := range tests {
+		a := stringArray(t, tc.in)
+		s := array.NewSlice(a, int64(tc.from), int64(len(tc.in)))
+		if got := sameInEveryRow(s); got != tc.want {
+			t.Errorf("%s: sameInEveryRow(%q[%d:]) = %v, want %v", tc.name, tc.in, tc.from, got, tc.want)
+		}
+		s.Release()
+		a.Release()
+	}
 }
