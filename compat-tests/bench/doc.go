@@ -35,6 +35,12 @@
 // answer that differs from PostgreSQL's fails the run. Flag -suite chooses
 // the parts.
 //
+// A third part (-suite policy, policy_suite.go) measures gate two's
+// overhead: one table of -policy-rows generated rows (ten million by
+// default), read by a user no policy applies to and by a user with one
+// row filter that keeps every row and two column masks, taking turns on
+// the same server; it prints each query's time for both and their ratio.
+//
 // -suite copy (never part of "all") measures loading instead: it writes
 // -copy-rows lineitem-like rows (default one million) to a text file and
 // loads it with psql's \copy (COPY ... FROM STDIN) into an empty SQE table

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,11 +28,12 @@ type options struct {
 	runs      int
 	largeRows int
 	pgBin     string
-	// suite is "all", "sales" (acdemo.sales), "tpch" or "copy" (COPY FROM
-	// STDIN, never part of "all").
-	suite    string
-	copyRows int
-	tpch     tpchOptions
+	// suite is "all", "sales" (acdemo.sales), "tpch", "policy" (gate
+	// two's overhead) or "copy" (COPY FROM STDIN, never part of "all").
+	suite      string
+	copyRows   int
+	policyRows int
+	tpch       tpchOptions
 }
 
 func main() {
@@ -39,8 +41,9 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
-	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, or copy (COPY FROM STDIN)")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), or copy (COPY FROM STDIN)")
 	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
+	flag.IntVar(&opts.policyRows, "policy-rows", 10_000_000, "rows of the policy suite's table")
 	flag.Float64Var(&opts.tpch.sf, "tpch-sf", 1, "TPC-H scale factor")
 	flag.IntVar(&opts.tpch.runs, "tpch-runs", 3, "timed runs per TPC-H query, after one warm-up")
 	flag.StringVar(&opts.tpch.cacheDir, "tpch-cache", "", "directory keeping generated TPC-H data between runs (default: the user cache dir)")
@@ -48,12 +51,12 @@ func main() {
 	flag.Int64Var(&opts.tpch.sqeMemLimit, "tpch-sqe-mem", 6<<30, "bytes of resident memory past which the SQE server is stopped during a TPC-H query")
 	flag.BoolVar(&opts.tpch.duckdb, "duckdb", true, "also run the TPC-H queries on DuckDB (module compat-tests/bench/duckdb)")
 	flag.Parse()
-	if opts.runs < 1 || opts.largeRows < 1 || opts.tpch.runs < 1 || !(opts.tpch.sf > 0) {
-		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -tpch-runs and -tpch-sf must be positive")
+	if opts.runs < 1 || opts.largeRows < 1 || opts.policyRows < 1 || opts.tpch.runs < 1 || !(opts.tpch.sf > 0) {
+		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-sf must be positive")
 		os.Exit(2)
 	}
-	if opts.suite != "all" && opts.suite != "sales" && opts.suite != "tpch" && opts.suite != "copy" {
-		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch or copy")
+	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "copy"}, opts.suite) {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy or copy")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -95,11 +98,14 @@ func run(ctx context.Context, opts options) (err error) {
 		return runCopySuite(ctx, opts, bin, work)
 	}
 	var errs []error
-	if opts.suite != "tpch" {
+	if opts.suite == "all" || opts.suite == "sales" {
 		errs = append(errs, runSales(ctx, opts, bin, work))
 	}
-	if opts.suite != "sales" {
+	if opts.suite == "all" || opts.suite == "tpch" {
 		errs = append(errs, runTPCH(ctx, opts, root, bin, work))
+	}
+	if opts.suite == "all" || opts.suite == "policy" {
+		errs = append(errs, runPolicySuite(ctx, opts, bin, work))
 	}
 	return errors.Join(errs...)
 }

@@ -59,18 +59,27 @@ func timeQuery(ctx context.Context, conn *pgx.Conn, sql string, runs int, keepAn
 	}
 	t.rows, t.answer = n, answer
 	for range runs {
-		start := time.Now()
-		n, _, err := readAll(ctx, conn, sql, false)
-		elapsed := time.Since(start)
-		if err != nil {
+		if err := t.timeRun(ctx, conn, sql); err != nil {
 			return t, err
 		}
-		if n != t.rows {
-			return t, fmt.Errorf("returned %d rows, the warm-up returned %d", n, t.rows)
-		}
-		t.runs = append(t.runs, elapsed)
 	}
 	return t, nil
+}
+
+// timeRun runs sql once more, timed from sending the query to having read
+// the last row, and checks it returned as many rows as the warm-up.
+func (t *timing) timeRun(ctx context.Context, conn *pgx.Conn, sql string) error {
+	start := time.Now()
+	n, _, err := readAll(ctx, conn, sql, false)
+	elapsed := time.Since(start)
+	if err != nil {
+		return err
+	}
+	if n != t.rows {
+		return fmt.Errorf("returned %d rows, the warm-up returned %d", n, t.rows)
+	}
+	t.runs = append(t.runs, elapsed)
+	return nil
 }
 
 // readAll reads every row of sql's result without decoding it (the text

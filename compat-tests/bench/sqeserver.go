@@ -55,13 +55,19 @@ type sqeServer struct {
 // free loopback port and waits until it listens. The server runs in
 // workDir, without SQE_ variables, so no stray configuration applies.
 func startSQE(ctx context.Context, bin, workDir, dataDir string, demo bool, name string) (*sqeServer, error) {
+	return startSQEWith(ctx, bin, workDir, dataDir, demo, name, nil)
+}
+
+// startSQEWith is startSQE with extra environment variables (KEY=value),
+// the configuration a suite sets on purpose.
+func startSQEWith(ctx context.Context, bin, workDir, dataDir string, demo bool, name string, env []string) (*sqeServer, error) {
 	args := []string{"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}
 	if demo {
 		args = append(args, "--demo")
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = workDir
-	cmd.Env = withoutSQEVars(os.Environ())
+	cmd.Env = append(withoutSQEVars(os.Environ()), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -103,14 +109,20 @@ func startSQE(ctx context.Context, bin, workDir, dataDir string, demo bool, name
 // Stop shuts the server down as an operator would (SIGTERM).
 func (s *sqeServer) Stop() error { return s.stop(syscall.SIGTERM, 15*time.Second) }
 
-// connect opens a pgx connection with a fresh token from the data
-// directory's embedded issuer, in the simple query protocol SQE speaks.
+// connect opens a pgx connection as the bench administrator with a fresh
+// token from the data directory's embedded issuer, in the simple query
+// protocol SQE speaks.
 func (s *sqeServer) connect(ctx context.Context) (*pgx.Conn, error) {
+	return s.connectAs(ctx, benchUser, []string{benchAdminRole})
+}
+
+// connectAs is connect as user, whose token carries roles.
+func (s *sqeServer) connectAs(ctx context.Context, user string, roles []string) (*pgx.Conn, error) {
 	iss, err := auth.OpenEmbeddedIssuer(s.dataDir)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	token, err := iss.Mint(auth.TokenRequest{User: benchUser, Roles: []string{benchAdminRole}, TTL: time.Hour})
+	token, err := iss.Mint(auth.TokenRequest{User: user, Roles: roles, TTL: time.Hour})
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
@@ -118,7 +130,7 @@ func (s *sqeServer) connect(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=%s dbname=%s sslmode=disable", host, port, benchUser, sqeDatabase))
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=%s dbname=%s sslmode=disable", host, port, user, sqeDatabase))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
