@@ -8,11 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqe-db/sqe/auth"
-	"github.com/sqe-db/sqe/governance"
-	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/audit"
-	"github.com/sqe-db/sqe/storage"
-	"github.com/sqe-db/sqe/storage/demo"
 )
 
 // memoryAuditor keeps the records it is given.
@@ -34,36 +30,8 @@ func (m *memoryAuditor) PrivilegeChange(c audit.PrivilegeChange) {
 	m.changes = append(m.changes, c)
 }
 
-// newAuditedEngine is an engine with gate one (embedded) over the demo
-// tables, auditing into the returned memoryAuditor.
-func newAuditedEngine(t *testing.T) (*Engine, *memoryAuditor) {
-	t.Helper()
-	ctx := context.Background()
-	store, err := governance.OpenStore(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	admin := []string{"sqe_admin"}
-	svc, err := access.New(store, access.Config{AdminRoles: admin})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := storage.OpenEmbedded(ctx, "sales_wh", t.TempDir(), svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	if err := demo.Load(storage.WithPrincipal(ctx, storage.Principal{User: "loader", Roles: admin}), cat, 100); err != nil {
-		t.Fatal(err)
-	}
-	m := &memoryAuditor{}
-	e := NewEngine(EngineConfig{AdminRoles: admin, Access: svc, Auditor: m}, []storage.Catalog{cat}, governance.Passthrough{})
-	return e, m
-}
-
 func TestAuditRecords(t *testing.T) {
-	e, m := newAuditedEngine(t)
+	e, m := newGatedEngine(t)
 	ctx := context.Background()
 	open := func(user string, pid int32, roles ...string) *Session {
 		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles, Token: "secret-login-token"}, "sales_wh", nil)

@@ -1,11 +1,8 @@
 package sql
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/sqe-db/sqe/auth"
 )
 
 // TestGateTwoLeakProbes: adversarial queries by a caller who sees
@@ -15,14 +12,7 @@ import (
 // statistics do not count the hidden row.
 func TestGateTwoLeakProbes(t *testing.T) {
 	e, _ := newGatedEngine(t)
-	ctx := context.Background()
-	open := func(user string, roles ...string) *Session {
-		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func(user string, roles ...string) *Session { return openAs(t, e, user, roles...) }
 	carol, bob := open("carol", "sqe_admin"), open("bob", "analyst", "engineer")
 	for _, q := range []string{
 		"GRANT SELECT ON sales_wh.acdemo.orders TO ROLE analyst",

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/policy"
@@ -86,14 +85,7 @@ func runGateTwoSteps(t *testing.T, steps []gateTwoStep) {
 // through them as the principals they name.
 func TestGateTwoStatements(t *testing.T) {
 	e, m := newGatedEngine(t)
-	ctx := context.Background()
-	open := func(user string, roles ...string) *Session {
-		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func(user string, roles ...string) *Session { return openAs(t, e, user, roles...) }
 	carol, bob, alice, dave := open("carol", "sqe_admin"), open("bob", "analyst", "engineer"), open("alice", "analyst"), open("dave")
 	const raw = "1|EU|111-11-1111"
 	runGateTwoSteps(t, []gateTwoStep{
@@ -175,13 +167,7 @@ func TestGateTwoRestrictedColumn(t *testing.T) {
 	if err := e.cfg.Policies.PutPolicy(ctx, deny, false); err != nil {
 		t.Fatal(err)
 	}
-	open := func(user string, roles ...string) *Session {
-		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func(user string, roles ...string) *Session { return openAs(t, e, user, roles...) }
 	carol, bob := open("carol", "sqe_admin"), open("bob", "analyst", "engineer")
 	runGateTwoSteps(t, []gateTwoStep{
 		{s: carol, sql: "GRANT SELECT, UPDATE ON sales_wh.acdemo.orders TO ROLE analyst"},

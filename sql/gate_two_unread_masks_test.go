@@ -1,10 +1,7 @@
 package sql
 
 import (
-	"context"
 	"testing"
-
-	"github.com/sqe-db/sqe/auth"
 )
 
 // TestGateTwoUnreadMasks reads through a masking projection that the
@@ -13,14 +10,7 @@ import (
 // below the mask. The answers must be those of the policies as written.
 func TestGateTwoUnreadMasks(t *testing.T) {
 	e, _ := newGatedEngine(t)
-	ctx := context.Background()
-	open := func(user string, roles ...string) *Session {
-		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	open := func(user string, roles ...string) *Session { return openAs(t, e, user, roles...) }
 	carol, erin, bob := open("carol", "sqe_admin"), open("erin", "masked_only"), open("bob", "engineer")
 	runGateTwoSteps(t, []gateTwoStep{
 		{s: carol, sql: "GRANT SELECT ON sales_wh.acdemo.orders TO ROLE masked_only"},

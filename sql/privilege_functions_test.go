@@ -1,11 +1,9 @@
 package sql
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -13,15 +11,8 @@ import (
 // what enforcement would decide, for the session user and (administrators
 // only) for others; errors are PostgreSQL's.
 func TestPrivilegeFunctionsAnswerFromGateOne(t *testing.T) {
-	e, _ := newAuditedEngine(t)
-	ctx := context.Background()
-	open := func(user string, roles ...string) *Session {
-		s, err := e.NewSession(ctx, auth.Identity{User: user, Roles: roles}, "sales_wh", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	e, _ := newGatedEngine(t)
+	open := func(user string, roles ...string) *Session { return openAs(t, e, user, roles...) }
 	carol, alice, dave := open("carol", "sqe_admin"), open("alice", "analyst"), open("dave")
 	for _, q := range []string{
 		// alice's analyst role comes from her token in her own sessions,
