@@ -8,7 +8,10 @@ import (
 )
 
 // name reads one identifier and checks it (checkName).
-func (p *parser) name() (string, error) {
+func (p *parser) name() (string, error) { return p.identifier(checkName) }
+
+// identifier reads one identifier and checks it with check.
+func (p *parser) identifier(check func(string) *pgerror.Error) (string, error) {
 	t := p.peek()
 	if t.is(pg_query.Token_UIDENT) {
 		return "", p.unsupportedToken(t)
@@ -18,7 +21,7 @@ func (p *parser) name() (string, error) {
 	}
 	p.next()
 	v := t.value()
-	if err := checkName(v); err != nil {
+	if err := check(v); err != nil {
 		return "", p.nameError(t, err)
 	}
 	return v, nil
@@ -98,18 +101,4 @@ func currentRoleWord(t token) bool {
 
 // columnName reads a column's name: an identifier that checkColumnName
 // accepts.
-func (p *parser) columnName() (string, error) {
-	t := p.peek()
-	if t.is(pg_query.Token_UIDENT) {
-		return "", p.unsupportedToken(t)
-	}
-	if !t.nameStart() {
-		return "", p.syntaxError(t)
-	}
-	p.next()
-	v := t.value()
-	if err := checkColumnName(v); err != nil {
-		return "", p.nameError(t, err)
-	}
-	return v, nil
-}
+func (p *parser) columnName() (string, error) { return p.identifier(checkColumnName) }
