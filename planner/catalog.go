@@ -40,8 +40,10 @@ type Table interface {
 	// RowEstimate is the table's row count from metadata, or -1.
 	RowEstimate() int64
 	// Scan streams the given columns (indices into Columns) of the rows
-	// that filter may match; filter, when not nil, is used for pruning and
-	// applied per row. Batches carry the columns in the order asked.
+	// that filter may match; filter, when not nil, is used for pruning:
+	// rows it rejects may still come back, since the plan evaluates the
+	// same predicate above the scan. Batches carry the columns in the
+	// order asked.
 	Scan(ctx context.Context, columns []int, filter iceberg.BooleanExpression) (RecordStream, error)
 }
 

@@ -203,7 +203,7 @@ func (a *tableAdapter) Scan(ctx context.Context, columns []int, filter iceberg.B
 	for i, c := range columns {
 		names[i] = a.cols[c].Name
 	}
-	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter})
+	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (a *tableAdapter) ScanMorsels(ctx context.Context, columns []int, filter ic
 	for i, c := range columns {
 		names[i] = a.cols[c].Name
 	}
-	m, err := a.t.Morsels(ctx, storage.ScanRequest{Columns: names, Filter: filter})
+	m, err := a.t.Morsels(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true})
 	if err != nil {
 		return nil, err
 	}

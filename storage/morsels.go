@@ -48,7 +48,7 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	if len(req.Columns) > 0 {
 		opts = append(opts, table.WithSelectedFields(wanted...))
 	}
-	if req.Filter != nil {
+	if req.Filter != nil && !req.PruneOnly {
 		opts = append(opts, table.WithRowFilter(req.Filter))
 	}
 	tasks, err := t.planInCommitOrder(ctx, req.Filter, 0)

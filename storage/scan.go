@@ -29,6 +29,11 @@ type ScanRequest struct {
 	// Filter prunes files by partition and column statistics and is applied
 	// to every row; nil means no filter.
 	Filter iceberg.BooleanExpression
+	// PruneOnly uses Filter to prune files only and returns their rows
+	// unfiltered, for a caller that evaluates the same predicate on every
+	// row itself: iceberg-go's row filter copies every column of every
+	// batch, even when every row passes.
+	PruneOnly bool
 	// Limit > 0 stops the scan after that many rows.
 	Limit int64
 	// BatchSize caps rows per batch; 0 means 8192.
@@ -65,7 +70,7 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	if len(req.Columns) > 0 {
 		opts = append(opts, table.WithSelectedFields(wanted...))
 	}
-	if req.Filter != nil {
+	if req.Filter != nil && !req.PruneOnly {
 		opts = append(opts, table.WithRowFilter(req.Filter))
 	}
 	if req.Limit > 0 {
