@@ -14,9 +14,20 @@
 // bounded by statement_timeout, so a query too large fails with 53200 and
 // a cancelled or timed-out one stops with 57014.
 //
+// Statements PostgreSQL has no grammar for are read by sql/extgrammar
+// first (Parse splits a query at its semicolons and offers each piece):
+// gate one's GRANT / REVOKE / DENY, roles, SHOW GRANTS and CHECK ACCESS go
+// to the configured AccessControl (access_statements.go); gate two's
+// CREATE / DROP / SHOW POLICIES, the GRANT ... ROWS WHERE / MASKED WITH
+// forms and SET / UNSET / SHOW TAGS to the policy store
+// (policy_statements.go, tag_statements.go); SHOW ACCESS asks both gates
+// (show_access.go). Column tags live on the table property
+// sqe.column-tags, keyed by field id (column_tags.go), and follow data
+// into CREATE TABLE AS and INSERT ... SELECT (column_tags_carry.go).
+//
 // With an Auditor configured (governance/audit), each statement is
 // recorded when it ends, with its duration, row count and SQLSTATE, and
-// each GRANT, REVOKE, DENY and role statement with its result.
+// each GRANT, REVOKE, DENY, role, policy and tag statement with its result.
 //
 // Engine holds what sessions share (catalogs, governance); a Session holds
 // one client's identity and settings and is used by one goroutine at a

@@ -293,7 +293,11 @@ func (s *Session) grantPolicies(ctx context.Context, x *extgrammar.GrantPrivileg
 	if x.RowFilter == "" && len(x.Masks) == 0 {
 		return nil
 	}
-	store, err := s.policyStore("GRANT ... " + map[bool]string{true: "ROWS WHERE", false: "MASKED WITH"}[x.RowFilter != ""])
+	form := "GRANT ... MASKED WITH"
+	if x.RowFilter != "" {
+		form = "GRANT ... ROWS WHERE"
+	}
+	store, err := s.policyStore(form)
 	if err != nil {
 		return err
 	}
