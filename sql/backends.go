@@ -62,17 +62,10 @@ func (s *Session) BackendOwner() BackendOwner {
 	return BackendOwner{User: s.identity.User, Superuser: s.superuser}
 }
 
-// severityWarning is the severity of a NoticeResponse that warns.
-const severityWarning = "WARNING"
-
 // warn queues a WARNING for the client (sent before the statement's
 // completion or error).
 func (s *Session) warn(format string, args ...any) {
-	n := pgerror.New("01000", format, args...)
-	n.Severity = severityWarning
-	s.backend.mu.Lock()
-	s.backend.notices = append(s.backend.notices, n)
-	s.backend.mu.Unlock()
+	s.queueNotice(severityWarning, pgerror.Warning, "", format, args...)
 }
 
 // TakeNotices returns and forgets the notices (warnings) raised since the

@@ -97,14 +97,22 @@ func (s *Session) refuseWriteInBlock(what string) error {
 		WithHint("Run it outside BEGIN ... COMMIT (autocommit); each statement is atomic on its own.")
 }
 
-// severityNotice is the severity of an informational NoticeResponse.
-const severityNotice = "NOTICE"
+// The severities of the NoticeResponses a statement queues.
+const (
+	severityNotice  = "NOTICE"
+	severityWarning = "WARNING"
+)
 
 // notice queues a NOTICE for the client, as PostgreSQL sends for IF [NOT]
 // EXISTS skips and cascades.
 func (s *Session) notice(code, detail, format string, args ...any) {
+	s.queueNotice(severityNotice, code, detail, format, args...)
+}
+
+// queueNotice queues a NoticeResponse of the given severity.
+func (s *Session) queueNotice(severity, code, detail, format string, args ...any) {
 	n := pgerror.New(code, format, args...)
-	n.Severity = severityNotice
+	n.Severity = severity
 	n.Detail = detail
 	s.backend.mu.Lock()
 	s.backend.notices = append(s.backend.notices, n)

@@ -72,10 +72,7 @@ func reprojectColumnTagsProcedure() *procedure {
 // warnProjection tells the client its tags are set in SQE but not in
 // Ranger's tag store, and how to retry.
 func (s *Session) warnProjection(table string, err error) {
-	n := pgerror.New(pgerror.Warning, "column tags of %s are set, but writing them to Ranger's tag store failed: %s", table, pgerror.From(err).Message)
-	n.Severity = "WARNING"
-	n.Detail = "Run CALL system.reproject_column_tags(table => '" + strings.ReplaceAll(table, "'", "''") + "') to retry."
-	s.backend.mu.Lock()
-	s.backend.notices = append(s.backend.notices, n)
-	s.backend.mu.Unlock()
+	s.queueNotice(severityWarning, pgerror.Warning,
+		"Run CALL system.reproject_column_tags(table => '"+strings.ReplaceAll(table, "'", "''")+"') to retry.",
+		"column tags of %s are set, but writing them to Ranger's tag store failed: %s", table, pgerror.From(err).Message)
 }

@@ -62,7 +62,7 @@ func (s *Session) runSetTags(ctx context.Context, parts []string, set []extgramm
 		}
 		changes = append(changes, c)
 	}
-	_, err = a.t.Alter(s.callerContext(ctx), func(al *storage.Alteration) error {
+	altered, err := a.t.Alter(s.callerContext(ctx), func(al *storage.Alteration) error {
 		props, err := al.Properties()
 		if err != nil {
 			return err
@@ -72,11 +72,7 @@ func (s *Session) runSetTags(ctx context.Context, parts []string, set []extgramm
 			return pgerror.Wrap(err, pgerror.DataCorrupted, "the column tags of table %s cannot be read", obj.Name)
 		}
 		for _, c := range set {
-			id, _ := idOf(c.Column)
-			e := doc[id]
-			e.Name = c.Column
-			e.Tags = append(e.Tags, c.Tags...)
-			doc[id] = e
+			doc.add(fieldIDs[c.Column], c.Column, c.Tags)
 		}
 		for _, c := range unset {
 			id, _ := idOf(c)
@@ -91,7 +87,7 @@ func (s *Session) runSetTags(ctx context.Context, parts []string, set []extgramm
 	if err != nil {
 		return nil, err
 	}
-	if _, a, err := s.policyTable(ctx, parts); err == nil {
+	if a, err := newTableAdapter(altered); err == nil {
 		if _, _, err := s.projectTags(ctx, a); err != nil {
 			s.warnProjection(obj.String(), err)
 		}
