@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/storage"
+	"github.com/sqe-db/sqe/storage/demo"
 )
 
 // The policy suite's table, policybench.orders(id bigint NOT NULL, region
@@ -64,22 +65,8 @@ func preparePolicyDir(ctx context.Context, dataDir string, rows int) (err error)
 	if err != nil {
 		return fmt.Errorf("prepare policy data dir: %w", err)
 	}
-	gen := newOrdersGen(schema)
-	for start := 0; start < rows; start += policyRowsPerCommit {
-		end := min(start+policyRowsPerCommit, rows)
-		rdr := array.ReaderFromIter(schema, func(yield func(arrow.RecordBatch, error) bool) {
-			for lo := start; lo < end; lo += policyRowsPerBatch {
-				if !yield(gen.batch(int64(lo)+1, min(policyRowsPerBatch, end-lo)), nil) {
-					return
-				}
-			}
-		})
-		next, err := t.Append(loader, rdr)
-		rdr.Release()
-		if err != nil {
-			return fmt.Errorf("prepare policy data dir: append rows %d-%d: %w", start+1, end, err)
-		}
-		t = next
+	if _, err := demo.AppendGenerated(loader, t, schema, rows, policyRowsPerCommit, policyRowsPerBatch, newOrdersGen(schema).batch); err != nil {
+		return fmt.Errorf("prepare policy data dir: append rows: %w", err)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -75,7 +74,3 @@ func fill(ctx context.Context, cat storage.Catalog, name string, schema *arrow.S
 	return nil
 }
 
-// readerOf wraps a lazily generated sequence of batches as a RecordReader.
-func readerOf(schema *arrow.Schema, batches func(yield func(arrow.RecordBatch, error) bool)) array.RecordReader {
-	return array.ReaderFromIter(schema, batches)
-}

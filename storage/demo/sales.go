@@ -44,27 +44,11 @@ var (
 
 const days = 365 + 366
 
-// appendSales writes rows generated rows to t, one commit per rowsPerCommit
-// rows, generating each batch only when the writer asks for it.
+// appendSales writes rows generated rows to t, one commit per
+// rowsPerCommit rows.
 func appendSales(ctx context.Context, t *storage.Table, rows int) error {
-	gen := newSalesGen()
-	for start := 0; start < rows; start += rowsPerCommit {
-		end := min(start+rowsPerCommit, rows)
-		rdr := readerOf(salesSchema, func(yield func(arrow.RecordBatch, error) bool) {
-			for lo := start; lo < end; lo += rowsPerBatch {
-				if !yield(gen.batch(int64(lo)+1, min(rowsPerBatch, end-lo)), nil) {
-					return
-				}
-			}
-		})
-		next, err := t.Append(ctx, rdr)
-		rdr.Release()
-		if err != nil {
-			return err
-		}
-		t = next
-	}
-	return nil
+	_, err := AppendGenerated(ctx, t, salesSchema, rows, rowsPerCommit, rowsPerBatch, newSalesGen().batch)
+	return err
 }
 
 // salesGen draws sales rows from one fixed-seed PCG stream, in id order.
