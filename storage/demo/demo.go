@@ -73,4 +73,3 @@ func fill(ctx context.Context, cat storage.Catalog, name string, schema *arrow.S
 	}
 	return nil
 }
-
