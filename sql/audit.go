@@ -119,11 +119,18 @@ func tagRows(tag string) (int64, bool) {
 
 // auditChange records a privilege change and its result.
 func (s *Session) auditChange(action string, privileges []string, object string, grantees []string, err error) {
-	a := s.auditor()
+	RecordPrivilegeChange(s.auditor(), s.auditCaller(), action, privileges, object, grantees, err)
+}
+
+// RecordPrivilegeChange gives a an audit record of a privilege change
+// made by caller, with err's SQLSTATE and message as its result; nothing
+// when a is nil (auditing off). Changes made outside a session (the
+// demo's) are recorded the same way.
+func RecordPrivilegeChange(a Auditor, caller audit.Caller, action string, privileges []string, object string, grantees []string, err error) {
 	if a == nil {
 		return
 	}
-	c := audit.PrivilegeChange{Caller: s.auditCaller(), Time: time.Now(), Action: action, Privileges: privileges,
+	c := audit.PrivilegeChange{Caller: caller, Time: time.Now(), Action: action, Privileges: privileges,
 		Object: object, Grantees: grantees, Result: audit.OutcomeOK}
 	if err != nil {
 		pe := pgerror.From(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/governance/access"
@@ -12,7 +11,6 @@ import (
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/rangeradmin"
 	"github.com/sqe-db/sqe/sql"
-	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -50,19 +48,11 @@ func openGateOne(gov *governance.Store, cfg Config, logger *slog.Logger) (storag
 // auditDemoChange records one of the demo's privilege changes, made as
 // the demo loader, when auditing is on.
 func auditDemoChange(auditor sql.Auditor, catalog string, adminRoles []string, action string, privileges []string, object string, grantees []grants.Grantee, err error) {
-	if auditor == nil {
-		return
+	names := make([]string, len(grantees))
+	for i, g := range grantees {
+		names[i] = g.String()
 	}
-	rec := audit.PrivilegeChange{Caller: audit.Caller{User: demoLoader, Roles: adminRoles, Database: catalog},
-		Time: time.Now(), Action: action, Privileges: privileges, Object: object, Result: audit.OutcomeOK}
-	for _, g := range grantees {
-		rec.Grantees = append(rec.Grantees, g.String())
-	}
-	if err != nil {
-		pe := pgerror.From(err)
-		rec.Result, rec.Error = pe.Code, pe.Message
-	}
-	auditor.PrivilegeChange(rec)
+	sql.RecordPrivilegeChange(auditor, audit.Caller{User: demoLoader, Roles: adminRoles, Database: catalog}, action, privileges, object, names, err)
 }
 
 // demoLoader is who the demo's changes are made as.
