@@ -100,6 +100,11 @@ func maskKernel(name string) (scalarKernel, bool) {
 
 // maskStrings masks each string of in.
 func maskStrings(f maskFunc, in *array.String, opts *maskOptions) arrow.Array {
+	if opts.uniform {
+		if out, ok := maskASCIIStrings(f, in, &opts.first); ok {
+			return out
+		}
+	}
 	b := array.NewStringBuilder(memory.DefaultAllocator)
 	defer b.Release()
 	b.Reserve(in.Len())
@@ -175,9 +180,18 @@ func appendMaskedASCII(dst []byte, f maskFunc, v string, s *maskSettings) []byte
 	return append(dst, v[hi:]...)
 }
 
-// isASCII reports whether every byte of v is below 0x80.
-func isASCII(v string) bool {
-	for i := 0; i < len(v); i++ {
+// isASCII reports whether every byte of v is below 0x80, eight bytes at
+// a time.
+func isASCII[T string | []byte](v T) bool {
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		w := uint64(v[i]) | uint64(v[i+1])<<8 | uint64(v[i+2])<<16 | uint64(v[i+3])<<24 |
+			uint64(v[i+4])<<32 | uint64(v[i+5])<<40 | uint64(v[i+6])<<48 | uint64(v[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(v); i++ {
 		if v[i] >= utf8.RuneSelf {
 			return false
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/types"
@@ -55,7 +56,9 @@ func lookupKeyedKernel(name string) (keyedKernel, bool) {
 	return nil, false
 }
 
-// maskHash hashes each string of args[0] with key.
+// maskHash hashes each string of args[0] with key. Every hash is 64
+// characters, so the result is written straight into its buffers: the
+// input's validity bitmap is shared, and a NULL takes no characters.
 func maskHash(key []byte, args []arrow.Array, res types.T) (arrow.Array, error) {
 	in, ok := args[0].(*array.String)
 	if !ok {
@@ -67,22 +70,59 @@ func maskHash(key []byte, args []arrow.Array, res types.T) (arrow.Array, error) 
 	} else {
 		h = sha256.New()
 	}
-	b := array.NewStringBuilder(memory.DefaultAllocator)
-	defer b.Release()
-	b.Reserve(in.Len())
-	b.ReserveData(in.Len() * 2 * sha256.Size)
-	data, offsets := in.ValueBytes(), in.ValueOffsets()
+	const width = 2 * sha256.Size
+	n := in.Len()
+	offBuf := memory.NewResizableBuffer(memory.DefaultAllocator)
+	defer offBuf.Release()
+	offBuf.Resize((n + 1) * arrow.Int32SizeBytes)
+	offsets := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	dataBuf := memory.NewResizableBuffer(memory.DefaultAllocator)
+	defer dataBuf.Release()
+	dataBuf.Resize((n - in.NullN()) * width)
+	text := dataBuf.Bytes()
 	var sum [sha256.Size]byte
-	var text [2 * sha256.Size]byte
-	for i := 0; i < in.Len(); i++ {
+	values, valueOffsets := in.ValueBytes(), in.ValueOffsets()
+	at := 0
+	for i := 0; i < n; i++ {
+		offsets[i] = int32(at)
 		if in.IsNull(i) {
-			b.AppendNull()
 			continue
 		}
 		h.Reset()
-		h.Write(data[offsets[i]-offsets[0] : offsets[i+1]-offsets[0]])
-		hex.Encode(text[:], h.Sum(sum[:0]))
-		b.BinaryBuilder.Append(text[:])
+		_, _ = h.Write(values[valueOffsets[i]-valueOffsets[0] : valueOffsets[i+1]-valueOffsets[0]])
+		hex.Encode(text[at:at+width], h.Sum(sum[:0]))
+		at += width
 	}
-	return b.NewArray(), nil
+	offsets[n] = int32(at)
+	validity := validityOf(in)
+	if validity != nil {
+		defer validity.Release()
+	}
+	data := array.NewData(arrow.BinaryTypes.String, n, []*memory.Buffer{validity, offBuf, dataBuf}, nil, in.NullN(), 0)
+	defer data.Release()
+	return array.NewStringData(data), nil
+}
+
+// validityOf is a's validity bitmap as a buffer starting at its first
+// row: shared when a is not a slice, copied bit by bit when it is. It
+// is nil when a has no NULL.
+func validityOf(a arrow.Array) *memory.Buffer {
+	if a.NullN() == 0 {
+		return nil
+	}
+	if a.Data().Offset() == 0 {
+		buf := a.Data().Buffers()[0]
+		buf.Retain()
+		return buf
+	}
+	buf := memory.NewResizableBuffer(memory.DefaultAllocator)
+	buf.Resize(int(bitutil.BytesForBits(int64(a.Len()))))
+	bits := buf.Bytes()
+	clear(bits)
+	for i := 0; i < a.Len(); i++ {
+		if a.IsValid(i) {
+			bitutil.SetBit(bits, i)
+		}
+	}
+	return buf
 }
