@@ -392,7 +392,7 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 	var node Node = scan
 	if len(rel.RowFilters) > 0 {
 		pred := b.bindPolicyFilters(rel.RowFilters, hidden)
-		node = &Filter{Input: node, Pred: pred, Barrier: true}
+		node = &Filter{Input: node, Pred: pred, Barrier: true, Proven: proveRowFilter(b.ctx, scan, pred)}
 		scan.Secured = true
 	}
 	if len(rel.Masks) > 0 {

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/iceberg-go"
 
@@ -241,12 +243,18 @@ func pruneScanColumns(root Node) Node {
 	// A barrier filter reads its scan's columns below the masking
 	// projection: they count for the scan, not for the projection.
 	policy := map[ColumnID]bool{}
+	proven := map[ColumnID]bool{}
 	walk(root, func(n Node) {
 		switch x := n.(type) {
 		case *Filter:
-			if x.Barrier {
+			switch {
+			case x.Proven:
+				// Passes rows through unevaluated: its columns stay in
+				// the plan, unread unless something else reads them.
+				ExprColumns(x.Pred, proven)
+			case x.Barrier:
 				ExprColumns(x.Pred, policy)
-			} else {
+			default:
 				ExprColumns(x.Pred, used)
 			}
 		case *Project:
@@ -312,13 +320,23 @@ func pruneScanColumns(root Node) Node {
 		}
 		var cols []Column
 		var idx []int
+		var unread []bool
 		for i, c := range s.Cols {
-			if used[c.ID] {
+			switch {
+			case used[c.ID]:
 				cols = append(cols, c)
 				idx = append(idx, s.TableColumns[i])
+				unread = append(unread, false)
+			case proven[c.ID]:
+				cols = append(cols, c)
+				idx = append(idx, s.TableColumns[i])
+				unread = append(unread, true)
 			}
 		}
 		s.Cols, s.TableColumns = cols, idx
+		if slices.Contains(unread, true) {
+			s.Unread = unread
+		}
 	})
 	return root
 }

@@ -30,6 +30,12 @@ type Scan struct {
 	// so EXPLAIN neither estimates from the table's row count nor reports
 	// the rows the scan read.
 	Secured bool
+	// Unread marks, one for one with Cols, the columns that only a proven
+	// row filter names: the scan returns them as NULLs without reading
+	// them. Nil when every column is read. EXPLAIN shows them as read, so
+	// a plan does not tell whether the filter was proven (which would say
+	// whether the table holds rows it hides).
+	Unread []bool
 }
 
 func (s *Scan) Columns() []Column { return s.Cols }
@@ -42,6 +48,11 @@ type Filter struct {
 	// Barrier marks a row filter from a policy: predicates from above may
 	// move below it only if they are leakproof.
 	Barrier bool
+	// Proven marks a barrier whose table proved from file statistics that
+	// it admits every row of this snapshot (RowFilterProver): it passes
+	// rows through unevaluated and its columns are not read (Scan.Unread).
+	// EXPLAIN does not show it.
+	Proven bool
 }
 
 func (f *Filter) Columns() []Column { return f.Input.Columns() }
@@ -152,6 +163,7 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 			kind = "BarrierFilter"
 		}
 		fmt.Fprintf(b, "%s %s", kind, x.Pred)
+
 	case *Project:
 		fmt.Fprintf(b, "Project %s", joinExprs(x.Exprs))
 	case *Aggregate:

@@ -243,3 +243,12 @@ func (m morsels) Open(ctx context.Context, i int) (planner.RecordStream, error) 
 	}
 	return recordStream{st}, nil
 }
+
+// AdmitsEveryRow reports whether the table's file statistics prove that
+// filter admits every row of this snapshot. An error (a manifest that
+// cannot be read) is doubt, so the filter runs, and the scan that follows
+// reports the failure.
+func (a *tableAdapter) AdmitsEveryRow(ctx context.Context, filter iceberg.BooleanExpression) bool {
+	ok, err := a.t.AdmitsEveryRow(ctx, filter)
+	return err == nil && ok
+}

@@ -31,12 +31,8 @@ func startWorkers(ctx context.Context, g *planner.Gather, n int, work func(g *wo
 	if !ok {
 		return nil, errNotMorselTable(g.Scan)
 	}
-	cols := g.Scan.TableColumns
-	if len(g.Scan.Cols) == 0 {
-		// As the serial scan: read the narrowest column for the counts.
-		cols = []int{0}
-	}
-	m, err := t.ScanMorsels(ctx, cols, g.Scan.Pushed)
+	// The columns the workers' morsel scans expect (scanColumnsOf).
+	m, err := t.ScanMorsels(ctx, scanColumnsOf(g.Scan).table, g.Scan.Pushed)
 	if err != nil {
 		return nil, wrapScanErr(g.Scan, err)
 	}

@@ -67,6 +67,13 @@ func TestLeakproofJoinFiltersStayAboveBarrier(t *testing.T) {
 // as "a|b" with NULL for nulls.
 func runSecured(t *testing.T, tbl *memTable, sec planner.Security, sql string) ([]string, error) {
 	t.Helper()
+	return runSecuredWorkers(t, tbl, sec, sql, 1)
+}
+
+// runSecuredWorkers is runSecured with the plan's pipelines run by
+// workers goroutines (1: the serial plan).
+func runSecuredWorkers(t *testing.T, tbl *memTable, sec planner.Security, sql string, workers int) ([]string, error) {
+	t.Helper()
 	ctx := context.Background()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
@@ -77,6 +84,7 @@ func runSecured(t *testing.T, tbl *memTable, sec planner.Security, sql string) (
 		return nil, err
 	}
 	p = planner.Optimize(p)
+	p.Root = exec.Parallelize(p.Root, workers, 0)
 	op, err := exec.Build(ctx, p.Root)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sqe-db/sqe/planner"
 )
@@ -48,12 +47,11 @@ func morselFeedFor(ctx context.Context, n *planner.Scan) *morselFeed {
 type morselScan struct {
 	feed   *morselFeed
 	stream planner.RecordStream
-	schema *arrow.Schema
-	noCols bool
+	batch  *batchAssembler
 }
 
 func newMorselScan(n *planner.Scan, f *morselFeed) *morselScan {
-	return &morselScan{feed: f, schema: schemaOf(n.Cols), noCols: len(n.Cols) == 0}
+	return &morselScan{feed: f, batch: newBatchAssembler(schemaOf(n.Cols), scanColumnsOf(n))}
 }
 
 func (s *morselScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -82,7 +80,7 @@ func (s *morselScan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			b.Release()
 			continue
 		}
-		return renameBatch(s.schema, s.noCols, b), nil
+		return s.batch.assemble(b), nil
 	}
 	return nil, nil
 }
@@ -94,18 +92,7 @@ func (s *morselScan) closeStream() {
 	}
 }
 
-func (s *morselScan) Close() { s.closeStream() }
-
-// renameBatch puts a storage batch under the plan's schema (the arrays are
-// shared, not copied), or keeps only its row count for a scan that needs
-// no column. It takes b's reference.
-func renameBatch(schema *arrow.Schema, noCols bool, b arrow.RecordBatch) arrow.RecordBatch {
-	var out arrow.RecordBatch
-	if noCols {
-		out = array.NewRecordBatch(schema, nil, b.NumRows())
-	} else {
-		out = array.NewRecordBatch(schema, b.Columns(), b.NumRows())
-	}
-	b.Release()
-	return out
+func (s *morselScan) Close() {
+	s.closeStream()
+	s.batch.release()
 }

@@ -34,6 +34,10 @@ type memTable struct {
 	scans []iceberg.BooleanExpression
 	// batchMorsels makes each batch a morsel (see ScanMorsels).
 	batchMorsels bool
+	// scanColumns records the columns each scan read.
+	scanColumns [][]int
+	// admitsEveryRow is AdmitsEveryRow's answer.
+	admitsEveryRow bool
 }
 
 func (m *memTable) QualifiedName() planner.TableName {
@@ -45,6 +49,7 @@ func (m *memTable) RowEstimate() int64             { return -1 }
 
 func (m *memTable) Scan(_ context.Context, columns []int, filter iceberg.BooleanExpression) (planner.RecordStream, error) {
 	m.scans = append(m.scans, filter)
+	m.scanColumns = append(m.scanColumns, columns)
 	var out []arrow.RecordBatch
 	for _, b := range m.batches {
 		arrs := make([]arrow.Array, len(columns))

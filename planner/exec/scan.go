@@ -12,26 +12,22 @@ import (
 	"github.com/sqe-db/sqe/planner"
 )
 
-// scan streams a table's batches. A scan that needs no column (count(*))
-// still reads the narrowest one, for the row counts.
+// scan streams a table's batches (see scanColumns for what it reads).
 type scan struct {
 	node   *planner.Scan
 	stream planner.RecordStream
-	schema *arrow.Schema
-	noCols bool
+	cols   scanColumns
+	batch  *batchAssembler
 }
 
 func newScan(n *planner.Scan) *scan {
-	return &scan{node: n, schema: schemaOf(n.Cols), noCols: len(n.Cols) == 0}
+	cols := scanColumnsOf(n)
+	return &scan{node: n, cols: cols, batch: newBatchAssembler(schemaOf(n.Cols), cols)}
 }
 
 func (s *scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if s.stream == nil {
-		cols := s.node.TableColumns
-		if s.noCols {
-			cols = []int{0}
-		}
-		st, err := s.node.Table.Scan(ctx, cols, s.node.Pushed)
+		st, err := s.node.Table.Scan(ctx, s.cols.table, s.node.Pushed)
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.node.Table.QualifiedName().Name, err)
 		}
@@ -54,11 +50,12 @@ func (s *scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		}
 		// Storage names fields after the table; the plan names them after
 		// its columns.
-		return renameBatch(s.schema, s.noCols, b), nil
+		return s.batch.assemble(b), nil
 	}
 }
 
 func (s *scan) Close() {
+	s.batch.release()
 	if s.stream != nil {
 		s.stream.Close()
 		s.stream = nil
