@@ -98,7 +98,12 @@ func TestRangerPolicyEngine(t *testing.T) {
 	defer ranger.Close()
 
 	dir := t.TempDir()
-	config := fmt.Sprintf("[policy]\nengine = \"ranger\"\n[policy.ranger]\nurl = %q\nservice_name = \"query\"\nadmin_user = \"admin\"\nadmin_password = \"ranger-secret\"\ncache_ttl_secs = 1\n", ranger.URL)
+	// The password is a secret: sqe.toml names the file that holds it.
+	passwordFile := filepath.Join(dir, "ranger-password")
+	if err := os.WriteFile(passwordFile, []byte("ranger-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf("[policy]\nengine = \"ranger\"\n[policy.ranger]\nurl = %q\nservice_name = \"query\"\nadmin_user = \"admin\"\nadmin_password_file = %q\ncache_ttl_secs = 1\n", ranger.URL, passwordFile)
 	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}

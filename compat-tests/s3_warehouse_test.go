@@ -15,9 +15,14 @@ import (
 
 // writeS3Config writes dir/sqe.toml: the embedded catalog sales_wh with its
 // warehouse at s3://bucket/wh in the store at endpoint, signed with
-// accessKey and the store's secret key.
+// accessKey and the store's secret key, which (a secret, refused in
+// sqe.toml) the server reads from the file dir/s3-secret-key.
 func writeS3Config(t *testing.T, dir, endpoint, accessKey string) {
 	t.Helper()
+	secretFile := filepath.Join(dir, "s3-secret-key")
+	if err := os.WriteFile(secretFile, []byte(s3fake.SecretKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	config := fmt.Sprintf(`[[catalog]]
 name = %q
 type = "embedded"
@@ -25,8 +30,9 @@ warehouse = "s3://bucket/wh"
 [catalog.properties]
 "s3.endpoint" = %q
 "s3.access-key-id" = %q
+[catalog.property_files]
 "s3.secret-access-key" = %q
-`, demoDatabase, endpoint, accessKey, s3fake.SecretKey)
+`, demoDatabase, endpoint, accessKey, secretFile)
 	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +111,8 @@ func TestS3WarehouseOverWire(t *testing.T) {
 	execAll(t, ctx, conn, "TRUNCATE s.t", "DROP TABLE s.t", "DROP SCHEMA s")
 
 	if log := srv.log(); strings.Contains(log, s3fake.SecretKey) || !strings.Contains(log, "catalog.warehouse=s3://bucket/wh") ||
-		!strings.Contains(log, "catalog.properties.s3.secret-access-key=[REDACTED]") {
+		!strings.Contains(log, "catalog.properties.s3.secret-access-key=[REDACTED]") ||
+		!strings.Contains(log, "config.catalog.sales_wh.properties.s3.secret-access-key=[REDACTED]") {
 		t.Errorf("server log should name the warehouse and redact the secret key:\n%s", log)
 	}
 }

@@ -41,6 +41,10 @@ func objectStorePropertyKeys() []string {
 	return keys
 }
 
+// ObjectStorePropertyKeys are the catalog properties that configure an
+// S3-compatible store, sorted.
+func ObjectStorePropertyKeys() []string { return objectStorePropertyKeys() }
+
 // IsSecretProperty reports whether a catalog property holds a secret that
 // must never be printed: a secret key, a session token, a credential, an
 // authorization header.

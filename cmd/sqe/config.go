@@ -15,7 +15,10 @@ import (
 
 // Config is sqe.toml. Every key can be overridden by an environment
 // variable: SQE_ + the key path in upper case with "__" between levels,
-// e.g. SQE_PGWIRE__LISTEN or SQE_AUTH__ADMIN_ROLES='["a","b"]'.
+// e.g. SQE_PGWIRE__LISTEN or SQE_AUTH__ADMIN_ROLES='["a","b"]'. A key
+// tagged secret is refused in the file (secrets.go): it comes from its
+// environment variable or from the file its "_file" companion names.
+// docs/configuration.md documents every key; a test keeps the two equal.
 type Config struct {
 	DataDir string `toml:"data_dir"`
 	// Demo loads the demo tables, roles and policies at start.
@@ -84,9 +87,11 @@ type Config struct {
 			// the realm Polaris sends).
 			Realm     string `toml:"realm"`
 			AdminUser string `toml:"admin_user"`
-			// AdminPassword belongs in the environment
-			// (SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD), not the file.
-			AdminPassword string `toml:"admin_password"`
+			// AdminPassword comes from the environment
+			// (SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD) or from the
+			// file AdminPasswordFile names, never from sqe.toml.
+			AdminPassword     string `toml:"admin_password" secret:"true"`
+			AdminPasswordFile string `toml:"admin_password_file"`
 		} `toml:"ranger"`
 	} `toml:"access_control"`
 
@@ -96,10 +101,11 @@ type Config struct {
 		// its linked tag service) or "passthrough" (no row filters or
 		// masks).
 		Engine string `toml:"engine"`
-		// MaskKey keys MASK_HASH (HMAC-SHA256). Set it from the
-		// environment (SQE_POLICY__MASK_KEY); without it hashes are
-		// unkeyed and a warning is logged at start.
-		MaskKey string `toml:"mask_key"`
+		// MaskKey keys MASK_HASH (HMAC-SHA256), from the environment
+		// (SQE_POLICY__MASK_KEY) or the file MaskKeyFile names; without
+		// it hashes are unkeyed and a warning is logged at start.
+		MaskKey     string `toml:"mask_key" secret:"true"`
+		MaskKeyFile string `toml:"mask_key_file"`
 		// MaskPrecedence is "tag" (a tag mask beats a resource mask, as
 		// Ranger's plugins order them) or "resource".
 		MaskPrecedence string `toml:"mask_precedence"`
@@ -107,9 +113,10 @@ type Config struct {
 			URL         string `toml:"url"`
 			ServiceName string `toml:"service_name"`
 			AdminUser   string `toml:"admin_user"`
-			// AdminPassword belongs in the environment
-			// (SQE_POLICY__RANGER__ADMIN_PASSWORD).
-			AdminPassword string `toml:"admin_password"`
+			// AdminPassword comes from the environment
+			// (SQE_POLICY__RANGER__ADMIN_PASSWORD) or AdminPasswordFile.
+			AdminPassword     string `toml:"admin_password" secret:"true"`
+			AdminPasswordFile string `toml:"admin_password_file"`
 			// CacheTTLSecs bounds how long a policy change made outside
 			// SQE (the Ranger console) may take to apply.
 			CacheTTLSecs int `toml:"cache_ttl_secs"`
@@ -151,16 +158,25 @@ type CatalogConfig struct {
 	// ServiceToken or Credential ("client_id:secret") make SQE call the
 	// catalog as one service identity for every user, which bypasses the
 	// catalog's per-user authorization. Unset (the default), each request
-	// carries the user's own login token.
-	ServiceToken string `toml:"service_token"`
-	Credential   string `toml:"credential"`
+	// carries the user's own login token. Both are secrets: from the
+	// environment or from the files their "_file" companions name.
+	ServiceToken     string `toml:"service_token" secret:"true"`
+	ServiceTokenFile string `toml:"service_token_file"`
+	Credential       string `toml:"credential" secret:"true"`
+	CredentialFile   string `toml:"credential_file"`
 	// Properties are extra catalog properties, e.g. "s3.endpoint",
 	// "s3.region" or (rest only) "header.X-Name". AWS credentials come from
 	// the environment unless s3.access-key-id / s3.secret-access-key are
 	// set. An embedded catalog takes only the S3 keys, and only with an
-	// s3:// warehouse.
+	// s3:// warehouse. A secret property (storage.IsSecretProperty) is
+	// refused here; it comes from the environment or PropertyFiles.
 	Properties map[string]string `toml:"properties"`
+	// PropertyFiles maps a property to a file holding its value.
+	PropertyFiles map[string]string `toml:"property_files"`
 }
+
+// defaultCatalogName is the one catalog of a configuration that names none.
+const defaultCatalogName = "sales_wh"
 
 func defaultConfig() Config {
 	var c Config
@@ -195,6 +211,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		if _, err := toml.Decode(string(data), &raw); err != nil {
 			return Config{}, fmt.Errorf("config %s: %w", path, err)
 		}
+		if err := refuseFileSecrets(raw); err != nil {
+			return Config{}, fmt.Errorf("config %s: %w", path, err)
+		}
 	case os.IsNotExist(err) && !explicit:
 	default:
 		return Config{}, fmt.Errorf("config: %w", err)
@@ -219,8 +238,11 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		sort.Strings(keys)
 		return Config{}, fmt.Errorf("config: unknown key(s): %s", strings.Join(keys, ", "))
 	}
+	if err := readSecretFiles(&cfg); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
 	if len(cfg.Catalogs) == 0 {
-		cfg.Catalogs = []CatalogConfig{{Name: "sales_wh", Type: "embedded"}}
+		cfg.Catalogs = []CatalogConfig{{Name: defaultCatalogName, Type: "embedded"}}
 	}
 	if cfg.Query.MemoryLimit == 0 {
 		cfg.Query.MemoryLimit = ByteSize(defaultMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"))
@@ -289,6 +311,12 @@ func applyEnv(raw map[string]any, environ []string) error {
 		if !ok || !strings.HasPrefix(name, "SQE_") {
 			continue
 		}
+		if rest, ok := strings.CutPrefix(name, catalogEnvPrefix); ok {
+			if err := applyCatalogEnv(raw, name, rest, value); err != nil {
+				return err
+			}
+			continue
+		}
 		path := strings.Split(strings.ToLower(strings.TrimPrefix(name, "SQE_")), "__")
 		m := raw
 		for _, p := range path[:len(path)-1] {
@@ -299,12 +327,17 @@ func applyEnv(raw map[string]any, environ []string) error {
 			}
 			m = next
 		}
-		var parsed map[string]any
-		if _, err := toml.Decode("v = "+value, &parsed); err == nil {
-			m[path[len(path)-1]] = parsed["v"]
-		} else {
-			m[path[len(path)-1]] = value
-		}
+		m[path[len(path)-1]] = typedEnvValue(strings.Join(path, "."), value)
 	}
 	return nil
+}
+
+// envValue is an environment variable's value as a TOML value when it
+// parses as one (number, boolean, array), else the string itself.
+func envValue(value string) any {
+	var parsed map[string]any
+	if _, err := toml.Decode("v = "+value, &parsed); err == nil {
+		return parsed["v"]
+	}
+	return value
 }

@@ -11,12 +11,12 @@ import (
 
 func TestLoadConfigRESTCatalog(t *testing.T) {
 	dir := t.TempDir()
-	load := func(body string) (Config, error) {
+	load := func(body string, env ...string) (Config, error) {
 		p := filepath.Join(dir, "sqe.toml")
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		return loadConfig(p, true, nil)
+		return loadConfig(p, true, env)
 	}
 	cfg, err := load(`
 [[catalog]]
@@ -45,13 +45,18 @@ type = "embedded"
 		t.Errorf("rest catalog: %+v", c)
 	}
 
-	for _, tc := range []struct{ name, body, want string }{
-		{"no uri", "[[catalog]]\nname = \"x\"\ntype = \"rest\"\n", "needs a uri"},
-		{"token and credential", "[[catalog]]\nname = \"x\"\ntype = \"rest\"\nuri = \"http://p\"\nservice_token = \"t\"\ncredential = \"a:b\"\n", "not both"},
-		{"rest keys on embedded", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nuri = \"http://p\"\n", "apply to type \"rest\" only"},
+	for _, tc := range []struct {
+		name, body string
+		env        []string
+		want       string
+	}{
+		{"no uri", "[[catalog]]\nname = \"x\"\ntype = \"rest\"\n", nil, "needs a uri"},
+		{"token and credential", "[[catalog]]\nname = \"x\"\ntype = \"rest\"\nuri = \"http://p\"\n",
+			[]string{"SQE_CATALOG__X__SERVICE_TOKEN=t", "SQE_CATALOG__X__CREDENTIAL=a:b"}, "not both"},
+		{"rest keys on embedded", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nuri = \"http://p\"\n", nil, "apply to type \"rest\" only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := load(tc.body); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := load(tc.body, tc.env...); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
@@ -60,12 +65,12 @@ type = "embedded"
 
 func TestLoadConfigEmbeddedCatalogInObjectStorage(t *testing.T) {
 	dir := t.TempDir()
-	load := func(body string) (Config, error) {
+	load := func(body string, env ...string) (Config, error) {
 		p := filepath.Join(dir, "sqe.toml")
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		return loadConfig(p, true, nil)
+		return loadConfig(p, true, env)
 	}
 	cfg, err := load(`
 [[catalog]]
@@ -86,16 +91,21 @@ warehouse = "s3://lake-bucket/warehouse"
 	}
 
 	const secret = "wJalrXUtnFEMI-never-printed"
-	for _, tc := range []struct{ name, body, want string }{
-		{"scheme", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"gs://b/w\"\n", `scheme "gs" is not supported`},
-		{"relative path", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"wh\"\n", "not a location URI"},
-		{"properties without s3 warehouse", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\n[catalog.properties]\n\"s3.region\" = \"r\"\n", "need an s3:// warehouse"},
-		{"unknown property", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"s3://bkt/w\"\n[catalog.properties]\n\"s3.regoin\" = \"r\"\n", `catalog x: unknown property "s3.regoin"`},
-		{"secret without key", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"s3://bkt/w\"\n[catalog.properties]\n\"s3.secret-access-key\" = \"" + secret + "\"\n", "set both s3.access-key-id and s3.secret-access-key"},
-		{"rest key on embedded", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nservice_token = \"t\"\n", "apply to type \"rest\" only"},
+	for _, tc := range []struct {
+		name, body string
+		env        []string
+		want       string
+	}{
+		{"scheme", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"gs://b/w\"\n", nil, `scheme "gs" is not supported`},
+		{"relative path", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"wh\"\n", nil, "not a location URI"},
+		{"properties without s3 warehouse", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\n[catalog.properties]\n\"s3.region\" = \"r\"\n", nil, "need an s3:// warehouse"},
+		{"unknown property", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"s3://bkt/w\"\n[catalog.properties]\n\"s3.regoin\" = \"r\"\n", nil, `catalog x: unknown property "s3.regoin"`},
+		{"secret without key", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\nwarehouse = \"s3://bkt/w\"\n",
+			[]string{"SQE_CATALOG__X__PROPERTIES__S3_SECRET_ACCESS_KEY=" + secret}, "set both s3.access-key-id and s3.secret-access-key"},
+		{"rest key on embedded", "[[catalog]]\nname = \"x\"\ntype = \"embedded\"\n", []string{"SQE_CATALOG__X__SERVICE_TOKEN=t"}, "apply to type \"rest\" only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := load(tc.body)
+			_, err := load(tc.body, tc.env...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

@@ -76,6 +76,7 @@ func newLogger(cfg Config) (*slog.Logger, error) {
 // serve runs the server until ctx is cancelled (SIGINT / SIGTERM), then
 // stops accepting, cancels running statements and closes the stores.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	logger.Info("configuration", "config", effectiveConfig(cfg))
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
