@@ -24,9 +24,10 @@ run: build
 
 # Tools the tests drive: real clients (psql, node-postgres through node
 # and npm, psycopg2 and SQLAlchemy under Debian's own python3, pgjdbc
-# with a JDK) and
+# with a JDK),
 # PostgreSQL's server binaries (the reference the wire scripts and
-# differential tests compare with). The npm package itself is installed
+# differential tests compare with) and shellcheck (the docker quickstart's
+# setup scripts). The npm package itself is installed
 # by its test with `npm ci` from compat-tests/node/package-lock.json.
 test-deps: build-deps
 	@missing=""; \
@@ -38,6 +39,7 @@ test-deps: build-deps
 	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
 	command -v javac >/dev/null || missing="$$missing default-jdk-headless"; \
 	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \
+	command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Creates the quickstart's Polaris state as root: the catalog "lake" over
-# the MinIO bucket, the principals alice, bob and dave (the names Keycloak
-# puts in preferred_username), the principal roles analyst and engineer,
-# and the grants: analysts read every table, engineers also write.
+# Creates the quickstart's Polaris state as root: the catalog sales_wh over
+# the MinIO bucket and the principals alice, bob, carol and dave (the names
+# Keycloak puts in preferred_username). Who may do what is not kept here:
+# Polaris asks Ranger (service "polaris"), where ranger/setup.sh put the
+# administrators' policies and SQE's GRANT statements put the rest.
+# Idempotent: an object that exists already (HTTP 409) is left as it is.
 set -eu
 API=http://polaris:8181/api
 TOKEN=$(curl -sf "$API/catalog/v1/oauth/tokens" \
@@ -10,33 +12,23 @@ TOKEN=$(curl -sf "$API/catalog/v1/oauth/tokens" \
   | sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p')
 [ -n "$TOKEN" ] || { echo "no root token from Polaris" >&2; exit 1; }
 
-call() { # method path [json]
-  curl -sS --fail-with-body -X "$1" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-    "$API/management/v1$2" ${3:+-d "$3"}
-  echo
+# create PATH JSON: POST to the management API; 409 (exists) is success.
+create() {
+  status=$(curl -sS -o /tmp/polaris-answer -w '%{http_code}' -X POST \
+    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    "$API/management/v1$1" -d "$2")
+  case "$status" in
+    2??|409) echo "POST $1: $status" ;;
+    *) echo "POST $1: $status $(cat /tmp/polaris-answer)" >&2; exit 1 ;;
+  esac
 }
 
-call POST /catalogs '{"catalog":{"name":"lake","type":"INTERNAL",
-  "properties":{"default-base-location":"s3://warehouse/lake"},
-  "storageConfigInfo":{"storageType":"S3","allowedLocations":["s3://warehouse/lake"],
+create /catalogs '{"catalog":{"name":"sales_wh","type":"INTERNAL",
+  "properties":{"default-base-location":"s3://warehouse/sales_wh"},
+  "storageConfigInfo":{"storageType":"S3","allowedLocations":["s3://warehouse/sales_wh"],
     "endpoint":"http://minio:9000","endpointInternal":"http://minio:9000","pathStyleAccess":true}}}'
 
-for role in analyst engineer; do
-  call POST /principal-roles "{\"principalRole\":{\"name\":\"$role\"}}"
+for user in alice bob carol dave; do
+  create /principals "{\"principal\":{\"name\":\"$user\"}}"
 done
-for user in alice bob dave; do
-  call POST /principals "{\"principal\":{\"name\":\"$user\"}}" >/dev/null
-done
-call PUT /principals/alice/principal-roles '{"principalRole":{"name":"analyst"}}'
-call PUT /principals/bob/principal-roles '{"principalRole":{"name":"analyst"}}'
-call PUT /principals/bob/principal-roles '{"principalRole":{"name":"engineer"}}'
-
-call POST /catalogs/lake/catalog-roles '{"catalogRole":{"name":"reader"}}'
-call POST /catalogs/lake/catalog-roles '{"catalogRole":{"name":"writer"}}'
-for p in NAMESPACE_LIST NAMESPACE_READ_PROPERTIES TABLE_LIST TABLE_READ_PROPERTIES TABLE_READ_DATA; do
-  call PUT /catalogs/lake/catalog-roles/reader/grants "{\"type\":\"catalog\",\"privilege\":\"$p\"}"
-done
-call PUT /catalogs/lake/catalog-roles/writer/grants '{"type":"catalog","privilege":"CATALOG_MANAGE_CONTENT"}'
-call PUT /principal-roles/analyst/catalog-roles/lake '{"catalogRole":{"name":"reader"}}'
-call PUT /principal-roles/engineer/catalog-roles/lake '{"catalogRole":{"name":"writer"}}'
 echo "Polaris setup done."
