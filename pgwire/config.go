@@ -27,6 +27,7 @@ type Config struct {
 	StartupTimeout time.Duration // 0 = 10s: a client that has not finished startup+auth by then is dropped
 	MaxMessageSize int           // 0 = 64 MiB; larger declared length -> FATAL 08P01 and close
 	ServerVersion  string        // e.g. "15.18"; reported as server_version, server_version_num derived (150018)
+	Observer       Observer      // nil = none; told of connections, errors, rows and bytes sent
 }
 
 // withDefaults returns cfg with every zero field set to its default and
@@ -52,6 +53,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.MaxMessageSize < 0 {
 		return cfg, fmt.Errorf("max message size %d: must be positive", cfg.MaxMessageSize)
+	}
+	if cfg.Observer == nil {
+		cfg.Observer = nopObserver{}
 	}
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = DefaultServerVersion

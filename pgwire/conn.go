@@ -54,6 +54,9 @@ type conn struct {
 	stmtMu     sync.Mutex
 	stmtCancel context.CancelFunc // the running statement's, nil between statements
 
+	// activity is what pg_stat_activity shows of the connection.
+	activity activity
+
 	// Owned by the handler goroutine.
 	rw       net.Conn // raw, or the TLS connection over it
 	tls      bool
@@ -112,6 +115,8 @@ func (c *conn) run() {
 		return
 	}
 	c.session = sess
+	c.srv.cfg.Observer.ConnectionOpened()
+	defer c.srv.cfg.Observer.ConnectionClosed()
 	defer sess.Close()
 	defer c.closePortals() // before the session they belong to
 	c.serve()
@@ -228,9 +233,9 @@ func (c *conn) recoverPanic(where string) {
 // sendFatal sends a FATAL error as the connection's last message.
 func (c *conn) sendFatal(err error) {
 	if c.w == nil {
-		c.w = newMessageWriter(c.rw)
+		c.w = newMessageWriter(observedWriter{w: c.rw, obs: c.srv.cfg.Observer})
 	}
-	_ = c.w.send(errorResponse(c.logger, err))
+	_ = c.w.send(c.errorMessage(err))
 	_ = c.w.flush()
 }
 

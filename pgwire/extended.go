@@ -163,6 +163,7 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 	if p.stmt.Empty {
 		return c.w.send(&pgproto3.EmptyQueryResponse{})
 	}
+	c.activityRunning(p.stmt.SQL)
 	ctx, end := c.beginStatement()
 	defer end()
 	if cp, err := sql.StartCopyOut(ctx, p.res); err != nil || cp != nil {
@@ -185,6 +186,7 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 		return statementError(ctx, err)
 	}
 	sent, suspended, err := p.run(ctx, c.w, m.MaxRows)
+	c.srv.cfg.Observer.RowsSent(sent)
 	if err != nil {
 		c.dropPortal(p.name)
 		return statementError(ctx, err)

@@ -63,12 +63,14 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 // sendError sends a non-fatal ErrorResponse for err.
 func (c *conn) sendError(err error) error {
 	c.sendNotices()
-	return c.w.send(errorResponse(c.logger, err))
+	return c.w.send(c.errorMessage(err))
 }
 
 // readyForQuery tells the client the server is idle, and flushes.
 func (c *conn) readyForQuery() error {
-	if err := c.w.send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()}); err != nil {
+	status := c.session.TxStatus()
+	c.activityIdle(status)
+	if err := c.w.send(&pgproto3.ReadyForQuery{TxStatus: status}); err != nil {
 		return err
 	}
 	return c.w.flush()

@@ -20,6 +20,7 @@ func (c *conn) simpleQuery(query string) error {
 	delete(c.statements, "")
 	c.dropPortal("")
 	defer c.endOfTransaction()
+	c.activityRunning(query)
 	stmts, err := c.parse(query)
 	if err != nil {
 		if fatal := c.connectionEnded(); fatal != nil {
@@ -115,6 +116,7 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 			return pgerror.New(pgerror.InternalError, "statement without columns returned rows")
 		}
 		err = writeBatch(c.w, enc, rec)
+		c.srv.cfg.Observer.RowsSent(rec.NumRows())
 		rec.Release()
 		if c.w.err != nil {
 			return nil

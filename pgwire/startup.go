@@ -79,7 +79,7 @@ func (c *conn) startup(ctx context.Context) (Session, error) {
 		return nil, fatal(pgerror.TooManyConnections, "sorry, too many clients already")
 	}
 
-	c.w = newMessageWriter(c.rw)
+	c.w = newMessageWriter(observedWriter{w: c.rw, obs: c.srv.cfg.Observer})
 	c.guard = &frameGuard{cr: pgproto3.NewChunkReader(c.rw), limit: min(maxAuthMessageSize, c.srv.cfg.MaxMessageSize)}
 	c.backend = pgproto3.NewBackend(c.guard, c.rw)
 
@@ -206,6 +206,8 @@ func (c *conn) completeStartup(st Startup, user string, sess Session) error {
 	}
 	c.secret = secret
 	c.joinRegistry(sess)
+	c.logger = c.logger.With("user", user, "pid", c.pid)
+	c.beginActivity(st, user)
 	c.guard.limit = c.srv.cfg.MaxMessageSize
 
 	c.reported = c.srv.initialParameters(st, user)

@@ -3,6 +3,7 @@ package sql
 import (
 	"sync"
 
+	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -34,6 +35,8 @@ type Backend interface {
 // Backends is the server's registry of live connections by process id.
 type Backends interface {
 	Lookup(pid int32) (Backend, bool)
+	// Activity describes every live session, for pg_stat_activity.
+	Activity() []pgcatalog.Activity
 }
 
 // backendState is the session's place among the server's connections and

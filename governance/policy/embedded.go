@@ -21,6 +21,9 @@ type Embedded struct {
 
 	mu     sync.Mutex
 	cached *Snapshot
+	// onCache, when set, is told whether each Snapshot reused the cached
+	// snapshot (hit) or read the policies again (miss).
+	onCache CacheObserver
 }
 
 var _ Store = (*Embedded)(nil)
@@ -34,6 +37,10 @@ func NewEmbedded(gov *governance.Store) (*Embedded, error) {
 	return &Embedded{gov: gov, hive: hive, tagDef: tag}, nil
 }
 
+// ObserveCache makes the store tell fn, at each Snapshot, whether the
+// cached snapshot was reused. Call it before the store is used.
+func (e *Embedded) ObserveCache(fn CacheObserver) { e.onCache = fn }
+
 // Snapshot returns the policies at the current version, read again only
 // when the version moved (another statement or node wrote).
 func (e *Embedded) Snapshot(ctx context.Context) (*Snapshot, error) {
@@ -44,7 +51,11 @@ func (e *Embedded) Snapshot(ctx context.Context) (*Snapshot, error) {
 	e.mu.Lock()
 	cached := e.cached
 	e.mu.Unlock()
-	if cached != nil && cached.Version == version {
+	hit := cached != nil && cached.Version == version
+	if e.onCache != nil {
+		e.onCache(hit)
+	}
+	if hit {
 		return cached, nil
 	}
 	snap, err := e.read(ctx)

@@ -57,3 +57,8 @@ func IsTagPolicy(p *ranger.Policy) bool {
 	_, ok := p.Resources["tag"]
 	return ok && len(p.Resources) == 1
 }
+
+// CacheObserver is told, for each snapshot a store hands out, whether it
+// came from the store's cache (hit) or had to be read or revalidated
+// (miss), for metrics.
+type CacheObserver func(hit bool)

@@ -20,6 +20,8 @@ import (
 type fakeSource struct {
 	hidden map[string]bool // namespaces gate one refuses
 	super  bool
+	// live is the server's sessions; nil: the session belongs to no server.
+	live []Activity
 }
 
 // regionDefault is orders.region's DEFAULT 'EU' as adbin holds it.
@@ -43,6 +45,9 @@ func (f fakeSource) User() string        { return "alice" }
 func (f fakeSource) Roles() []string     { return []string{"analyst", "engineer"} }
 func (f fakeSource) Superuser() bool     { return f.super }
 func (f fakeSource) BackendPID() int32   { return 4242 }
+func (f fakeSource) Activity() ([]Activity, bool) {
+	return f.live, f.live != nil
+}
 func (f fakeSource) Settings() [][2]string {
 	return [][2]string{{"application_name", "psql"}, {"search_path", `"$user", public`}}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// pg_database, pg_roles, pg_auth_members, pg_user, pg_settings and pg_stat_activity: the
-// server as the caller sees it.
+// pg_database, pg_roles, pg_auth_members, pg_user and pg_settings: the
+// server as the caller sees it (pg_stat_activity: activity.go).
 
 func databaseRows(_ context.Context, src Source) ([]row, error) {
 	dbs := src.Databases()
@@ -98,25 +98,4 @@ func settingType(v string) string {
 		}
 	}
 	return "integer"
-}
-
-// activityRows shows the caller's own session only: other sessions are
-// other callers' business.
-func activityRows(_ context.Context, src Source) ([]row, error) {
-	app := ""
-	for _, s := range src.Settings() {
-		if s[0] == "application_name" {
-			app = s[1]
-		}
-	}
-	r := row{
-		"datid": DatabaseOID(src.Database()), "datname": src.Database(),
-		"usesysid": RoleOID(src.User()), "usename": src.User(), "application_name": app,
-		"state": "active", "backend_type": "client backend",
-	}
-	if pid := src.BackendPID(); pid > 0 {
-		// The pid pg_backend_pid() returns and pg_terminate_backend takes.
-		r["pid"] = pid
-	}
-	return []row{r}, nil
 }

@@ -24,6 +24,9 @@ type Source interface {
 	// BackendPID is the process id the caller's connection announced in
 	// BackendKeyData (pg_stat_activity.pid), or 0 when it has none.
 	BackendPID() int32
+	// Activity lists the server's live sessions (pg_stat_activity); ok
+	// is false when the caller's session belongs to no server.
+	Activity() (sessions []Activity, ok bool)
 }
 
 // TableInfo describes one table the caller may see.

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/sqe-db/sqe/governance/policy"
 )
 
 // DefaultCacheTTL is how long a snapshot is served without asking Ranger
@@ -44,6 +46,10 @@ type Config struct {
 	// tag store ([policy.ranger] project_tags), where Spark and Kyuubi
 	// plugins read them; unset, ProjectColumnTags does nothing.
 	ProjectTags bool
+	// OnCache, when set, is told at each Snapshot whether the cached
+	// snapshot was served within its TTL (hit) or had to be downloaded
+	// or revalidated (miss).
+	OnCache policy.CacheObserver
 }
 
 // String describes the configuration without the password, for logs.

@@ -64,8 +64,12 @@ func New(cfg Config) (*Store, error) {
 func (s *Store) Snapshot(ctx context.Context) (*policy.Snapshot, error) {
 	s.mu.Lock()
 	arrived := s.gen
-	for {
-		if s.snap != nil && s.cfg.Now().Before(s.expires) {
+	for first := true; ; first = false {
+		hit := s.snap != nil && s.cfg.Now().Before(s.expires)
+		if first && s.cfg.OnCache != nil {
+			s.cfg.OnCache(hit)
+		}
+		if hit {
 			snap := s.snap
 			s.mu.Unlock()
 			return snap, nil
