@@ -36,7 +36,7 @@ func TestSignalBackend(t *testing.T) {
 			if err := victim.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&own); err != nil {
 				t.Fatalf("pg_backend_pid(): %v", err)
 			}
-			if err := victim.QueryRow(ctx, "SELECT pid FROM pg_stat_activity").Scan(&listed); err != nil {
+			if err := victim.QueryRow(ctx, "SELECT pid FROM pg_stat_activity WHERE pid = pg_backend_pid()").Scan(&listed); err != nil {
 				t.Fatalf("pg_stat_activity.pid: %v", err)
 			}
 			if own != pid || listed != pid {

@@ -150,6 +150,8 @@ func startServer(binary, dataDir string, demo bool) (*server, error) {
 	// the tests see.
 	cmd.Dir = filepath.Dir(dataDir)
 	cmd.Env = withoutPrefixes(os.Environ(), "SQE_")
+	// The HTTP endpoint on a port of its own: servers run side by side.
+	cmd.Env = append(cmd.Env, "SQE_HTTP__LISTEN=127.0.0.1:0")
 	cmd.SysProcAttr = serverProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -125,6 +125,12 @@ type Config struct {
 		} `toml:"ranger"`
 	} `toml:"policy"`
 
+	HTTP struct {
+		// Listen is the address of the operator's endpoint: /healthz,
+		// /readyz and Prometheus /metrics. Empty disables it.
+		Listen string `toml:"listen"`
+	} `toml:"http"`
+
 	Audit struct {
 		// Enabled writes a JSON line for every statement and privilege
 		// change.
@@ -195,6 +201,7 @@ func defaultConfig() Config {
 	c.Policy.Engine = "embedded"
 	c.Policy.MaskPrecedence = "tag"
 	c.Policy.Ranger.CacheTTLSecs = 30
+	c.HTTP.Listen = "127.0.0.1:9187"
 	c.Audit.Sink = audit.SinkStdout
 	c.Audit.RedactLiterals = true
 	return c

@@ -11,13 +11,14 @@ import (
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/governance/policy/rangerstore"
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/pgwire/metrics"
 	"github.com/sqe-db/sqe/sql"
 )
 
 // openGateTwo builds gate two as [policy] configures it: the hook the
 // binder asks for each caller's view of a table, and the store policy
 // statements write to (nil for passthrough).
-func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger) (sql.SecurityProvider, policy.Store, error) {
+func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger, m *metrics.Metrics) (sql.SecurityProvider, policy.Store, error) {
 	var store policy.Store
 	switch cfg.Policy.Engine {
 	case "passthrough":
@@ -25,7 +26,8 @@ func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger) (sql.Se
 	case "ranger":
 		r := cfg.Policy.Ranger
 		rc := rangerstore.Config{URL: r.URL, ServiceName: r.ServiceName, AdminUser: r.AdminUser,
-			AdminPassword: r.AdminPassword, CacheTTL: time.Duration(r.CacheTTLSecs) * time.Second, ProjectTags: r.ProjectTags}
+			AdminPassword: r.AdminPassword, CacheTTL: time.Duration(r.CacheTTLSecs) * time.Second, ProjectTags: r.ProjectTags,
+			OnCache: policyCacheObserver(m, "ranger")}
 		rs, err := rangerstore.New(rc)
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy store: %w", err)
@@ -37,6 +39,7 @@ func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger) (sql.Se
 		if err != nil {
 			return nil, nil, fmt.Errorf("policy store: %w", err)
 		}
+		emb.ObserveCache(policyCacheObserver(m, "embedded"))
 		store = emb
 	}
 	if cfg.Policy.MaskKey == "" {

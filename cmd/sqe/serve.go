@@ -53,6 +53,8 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
+	// Libraries that log through the standard loggers follow [log] too.
+	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serve(ctx, cfg, logger)
@@ -79,6 +81,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	logger.Info("configuration", "config", effectiveConfig(cfg))
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
+	}
+	m, ops, err := openObservability(cfg, logger)
+	if err != nil {
+		return err
+	}
+	if ops != nil {
+		defer closeOpsServer(ops, logger)
 	}
 	issuer, err := auth.OpenEmbeddedIssuer(cfg.DataDir)
 	if err != nil {
@@ -113,7 +122,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	gateTwo, policyStore, err := openGateTwo(gov, cfg, logger)
+	gateTwo, policyStore, err := openGateTwo(gov, cfg, logger, m)
 	if err != nil {
 		return err
 	}
@@ -142,6 +151,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			}
 		}()
 	}
+	engineCfg.Auditor = withStatementMetrics(engineCfg.Auditor, m)
 	if cfg.Demo {
 		if err := loadDemo(ctx, gov, catalogs[0], cfg.Auth.AdminRoles, logger); err != nil {
 			return err
@@ -153,11 +163,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			return err
 		}
 	}
-	engine := sql.NewEngine(engineCfg, catalogs, gateTwo)
+	engine := sql.NewEngine(engineCfg, timedCatalogs(catalogs, m), gateTwo)
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
+		Observer: wireObserver(m),
 	}, &authenticator{
 		verifier: verifier, roles: gov, logger: logger,
 		limiter: auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1)),
@@ -169,6 +180,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	printConnectHelp(cfg, srv.Addr().String(), catalogs[0].Name())
+	if ops != nil {
+		// Stores and catalogs are open and the listener accepts.
+		ops.setReady(true)
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
@@ -176,6 +191,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if ops != nil {
+		ops.setReady(false)
 	}
 	logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

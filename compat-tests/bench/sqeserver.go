@@ -67,7 +67,8 @@ func startSQEWith(ctx context.Context, bin, workDir, dataDir string, demo bool, 
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = workDir
-	cmd.Env = append(withoutSQEVars(os.Environ()), env...)
+	// The HTTP endpoint on a port of its own: servers run side by side.
+	cmd.Env = append(append(withoutSQEVars(os.Environ()), "SQE_HTTP__LISTEN=127.0.0.1:0"), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)

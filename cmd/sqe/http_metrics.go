@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/sqe-db/sqe/governance/audit"
+	"github.com/sqe-db/sqe/governance/policy"
+	"github.com/sqe-db/sqe/pgwire"
+	"github.com/sqe-db/sqe/pgwire/metrics"
+	"github.com/sqe-db/sqe/sql"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// opsShutdownGrace bounds how long the HTTP endpoint's requests in flight
+// may take at shutdown.
+const opsShutdownGrace = 5 * time.Second
+
+// openObservability makes the metrics and starts the HTTP endpoint, both
+// nil when [http] listen is empty.
+func openObservability(cfg Config, logger *slog.Logger) (*metrics.Metrics, *opsServer, error) {
+	if cfg.HTTP.Listen == "" {
+		return nil, nil, nil
+	}
+	m := metrics.New()
+	ops, err := startOpsServer(cfg.HTTP.Listen, m, logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, ops, nil
+}
+
+func closeOpsServer(ops *opsServer, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), opsShutdownGrace)
+	defer cancel()
+	if err := ops.shutdown(ctx); err != nil {
+		logger.Error("close http endpoint", "error", err)
+	}
+}
+
+// wireObserver is the pgwire server's observer: the metrics, or none.
+func wireObserver(m *metrics.Metrics) pgwire.Observer {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// withStatementMetrics adds the statement metrics to the engine's
+// auditor (nil when auditing is off).
+func withStatementMetrics(a sql.Auditor, m *metrics.Metrics) sql.Auditor {
+	switch {
+	case m == nil:
+		return a
+	case a == nil:
+		return statementMetrics{m}
+	}
+	return auditors{a, statementMetrics{m}}
+}
+
+// policyCacheObserver reports a policy store's cache hits and misses, or
+// nothing without metrics.
+func policyCacheObserver(m *metrics.Metrics, store string) policy.CacheObserver {
+	if m == nil {
+		return nil
+	}
+	return func(hit bool) { m.PolicyCache(store, hit) }
+}
+
+// statementMetrics feeds the engine's statement records (its Auditor
+// hook) to the metrics: every statement's outcome and latency.
+type statementMetrics struct {
+	m *metrics.Metrics
+}
+
+func (s statementMetrics) Statement(st audit.Statement) {
+	outcome := st.Outcome
+	if outcome == audit.OutcomeOK {
+		outcome = ""
+	}
+	s.m.StatementDone(outcome, st.Duration)
+}
+
+func (statementMetrics) PrivilegeChange(audit.PrivilegeChange) {}
+
+// auditors hands each record to every one of its auditors in turn.
+type auditors []sql.Auditor
+
+func (as auditors) Statement(st audit.Statement) {
+	for _, a := range as {
+		a.Statement(st)
+	}
+}
+
+func (as auditors) PrivilegeChange(c audit.PrivilegeChange) {
+	for _, a := range as {
+		a.PrivilegeChange(c)
+	}
+}
+
+// timedCatalogs wraps each catalog so that its calls are measured; the
+// catalogs themselves without metrics.
+func timedCatalogs(cats []storage.Catalog, m *metrics.Metrics) []storage.Catalog {
+	if m == nil {
+		return cats
+	}
+	out := make([]storage.Catalog, len(cats))
+	for i, c := range cats {
+		out[i] = storage.Timed(c, func(catalog, op string, took time.Duration, err error) {
+			m.CatalogCall(catalog, op, took, err)
+		})
+	}
+	return out
+}
