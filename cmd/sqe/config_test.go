@@ -56,6 +56,17 @@ func TestLoadConfig(t *testing.T) {
 				t.Errorf("default commit_retries = %d, want 9", c.Storage.CommitRetries)
 			}
 		}},
+		{name: "http endpoint on loopback by default", check: func(t *testing.T, c Config) {
+			if c.HTTP.Listen != "127.0.0.1:9187" {
+				t.Errorf("default [http] listen = %q", c.HTTP.Listen)
+			}
+		}},
+		{name: "http endpoint disabled by an empty address", file: "[http]\nlisten = \"0.0.0.0:9000\"\n", env: []string{"SQE_HTTP__LISTEN="},
+			check: func(t *testing.T, c Config) {
+				if c.HTTP.Listen != "" {
+					t.Errorf("[http] listen = %q, want empty", c.HTTP.Listen)
+				}
+			}},
 		{name: "negative commit retries", env: []string{"SQE_STORAGE__COMMIT_RETRIES=-1"}, wantErr: "commit_retries"},
 		{name: "unknown key in file", file: "[pgwire]\nlisen = \"x\"\n", wantErr: "unknown key(s): pgwire.lisen"},
 		{name: "unknown key from environment", env: []string{"SQE_NOPE=1"}, wantErr: "unknown key(s): nope"},
