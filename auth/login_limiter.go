@@ -1,61 +1,70 @@
 package auth
 
 import (
-	"container/list"
 	"net"
-	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/sqe-db/sqe/ratelimit"
 )
 
 // maxLimiterEntries caps how many source addresses LoginLimiter tracks, so
 // a flood of failures from many addresses cannot grow memory without bound.
 const maxLimiterEntries = 10000
 
+// maxLockout bounds the doubling lockout of an address that keeps failing.
+const maxLockout = 15 * time.Minute
+
 // LoginLimiter slows down password guessing: each source address has a
 // token bucket that a failed login drains and time refills. An address
 // whose bucket is empty is turned away before its token is even verified,
 // which also spares the external issuer's JWKS endpoint from being hit by
-// tokens with made-up key ids. It is safe for concurrent use; a nil
-// *LoginLimiter allows everything.
+// tokens with made-up key ids. Each failure that empties the bucket also
+// locks the address out, first for the time one token takes to come back
+// and then for twice as long at every further time, up to maxLockout; the
+// count starts over once the address has been quiet long enough for its
+// bucket to refill after its last lockout, or after a successful login. It is safe for
+// concurrent use; a nil *LoginLimiter allows everything.
 type LoginLimiter struct {
-	limit rate.Limit
-	burst int
-	max   int
-	now   func() time.Time
-
-	mu sync.Mutex
-	// lru orders entries by last failure, most recent at the front, so the
-	// oldest is the one evicted when the map is full.
-	lru     *list.List
-	entries map[string]*list.Element
+	disabled bool
+	burst    int
+	// refill is how long an empty bucket takes to fill up.
+	refill time.Duration
+	// lockout is the first lockout: the time one token takes to refill.
+	lockout time.Duration
+	sources *ratelimit.Keyed[loginBackoff]
 }
 
-type limiterEntry struct {
-	addr    string
-	limiter *rate.Limiter
+// loginBackoff is an address's lockout state besides its bucket.
+type loginBackoff struct {
+	strikes     int // lockouts so far
+	lockedUntil time.Time
 }
 
 // NewLoginLimiter allows burst failed logins per source address at once and
 // refills perMinute of them a minute. perMinute <= 0 disables limiting;
 // burst < 1 counts as 1.
 func NewLoginLimiter(perMinute int, burst int) *LoginLimiter {
-	if burst < 1 {
-		burst = 1
+	return newLoginLimiter(perMinute, burst, maxLimiterEntries, time.Now)
+}
+
+func newLoginLimiter(perMinute, burst, maxEntries int, now func() time.Time) *LoginLimiter {
+	if perMinute <= 0 {
+		return &LoginLimiter{disabled: true}
 	}
-	limit := rate.Inf
-	if perMinute > 0 {
-		limit = rate.Limit(float64(perMinute) / 60)
-	}
-	return &LoginLimiter{
-		limit:   limit,
-		burst:   burst,
-		max:     maxLimiterEntries,
-		now:     time.Now,
-		lru:     list.New(),
-		entries: make(map[string]*list.Element),
-	}
+	interval := time.Minute / time.Duration(perMinute)
+	l := &LoginLimiter{lockout: interval, burst: max(burst, 1), refill: interval * time.Duration(max(burst, 1))}
+	l.sources = ratelimit.NewKeyed(rate.Limit(float64(perMinute)/60), burst, maxEntries, now, l.quiet)
+	return l
+}
+
+// quiet reports whether an address's entry holds nothing worth keeping:
+// its bucket is full and its last lockout ended long enough ago for an
+// empty bucket to have refilled since, so the doubling outlives a lockout
+// longer than the refill.
+func (l *LoginLimiter) quiet(now time.Time, e *ratelimit.Entry[loginBackoff]) bool {
+	return !now.Before(e.State.lockedUntil.Add(l.refill)) && e.Bucket.TokensAt(now) >= float64(l.burst)
 }
 
 // sourceKey reduces addr to its host, so failures from one client count
@@ -70,73 +79,49 @@ func sourceKey(addr string) string {
 // Allow reports whether addr may attempt a login now. It does not consume
 // anything: only Failure does.
 func (l *LoginLimiter) Allow(addr string) bool {
-	if l == nil || l.limit == rate.Inf {
+	if l == nil || l.disabled {
 		return true
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	el, ok := l.entries[sourceKey(addr)]
-	if !ok {
-		return true
-	}
-	return el.Value.(*limiterEntry).limiter.TokensAt(l.now()) >= 1
+	return l.sources.Inspect(sourceKey(addr), true, func(now time.Time, e *ratelimit.Entry[loginBackoff]) bool {
+		return !now.Before(e.State.lockedUntil) && e.Bucket.TokensAt(now) >= 1
+	})
 }
 
 // Failure records a failed login from addr.
 func (l *LoginLimiter) Failure(addr string) {
-	if l == nil || l.limit == rate.Inf {
+	if l == nil || l.disabled {
 		return
 	}
-	key := sourceKey(addr)
-	now := l.now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	el, ok := l.entries[key]
-	if ok {
-		l.lru.MoveToFront(el)
-	} else {
-		l.evictIdle(now)
-		if len(l.entries) >= l.max {
-			l.remove(l.lru.Back())
+	l.sources.Update(sourceKey(addr), func(now time.Time, e *ratelimit.Entry[loginBackoff]) {
+		if l.quiet(now, e) {
+			e.State.strikes = 0
 		}
-		el = l.lru.PushFront(&limiterEntry{addr: key, limiter: rate.NewLimiter(l.limit, l.burst)})
-		l.entries[key] = el
-	}
-	el.Value.(*limiterEntry).limiter.AllowN(now, 1)
+		e.Bucket.AllowN(now, 1)
+		if e.Bucket.TokensAt(now) >= 1 {
+			return
+		}
+		lockout := maxLockout
+		if e.State.strikes < 20 {
+			lockout = min(l.lockout<<e.State.strikes, maxLockout)
+		}
+		e.State.strikes++
+		e.State.lockedUntil = now.Add(lockout)
+	})
 }
 
 // Success forgets addr's failures: a client that can log in is not
 // guessing.
 func (l *LoginLimiter) Success(addr string) {
-	if l == nil || l.limit == rate.Inf {
+	if l == nil || l.disabled {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if el, ok := l.entries[sourceKey(addr)]; ok {
-		l.remove(el)
-	}
-}
-
-// evictIdle drops entries, oldest first, whose bucket has refilled: they
-// hold no state an absent entry would not.
-func (l *LoginLimiter) evictIdle(now time.Time) {
-	for el := l.lru.Back(); el != nil; el = l.lru.Back() {
-		if el.Value.(*limiterEntry).limiter.TokensAt(now) < float64(l.burst) {
-			return
-		}
-		l.remove(el)
-	}
-}
-
-func (l *LoginLimiter) remove(el *list.Element) {
-	l.lru.Remove(el)
-	delete(l.entries, el.Value.(*limiterEntry).addr)
+	l.sources.Forget(sourceKey(addr))
 }
 
 // tracked reports how many addresses are held, for tests.
 func (l *LoginLimiter) tracked() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.entries)
+	if l.disabled {
+		return 0
+	}
+	return l.sources.Len()
 }

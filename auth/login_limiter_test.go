@@ -26,10 +26,12 @@ func (c *fakeClock) advance(d time.Duration) {
 }
 
 func newTestLimiter(perMinute, burst int) (*LoginLimiter, *fakeClock) {
+	return newCappedTestLimiter(perMinute, burst, maxLimiterEntries)
+}
+
+func newCappedTestLimiter(perMinute, burst, maxEntries int) (*LoginLimiter, *fakeClock) {
 	clock := &fakeClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l := NewLoginLimiter(perMinute, burst)
-	l.now = clock.now
-	return l, clock
+	return newLoginLimiter(perMinute, burst, maxEntries, clock.now), clock
 }
 
 func TestLoginLimiterSequences(t *testing.T) {
@@ -67,6 +69,69 @@ func TestLoginLimiterSequences(t *testing.T) {
 				{op: "deny", addr: "10.0.0.1:1"},
 				{op: "wait", wait: 5 * time.Second},
 				{op: "allow", addr: "10.0.0.1:1"},
+			},
+		},
+		{
+			// One token every 10 s; every failure that empties the
+			// bucket locks the address out twice as long as the last.
+			name: "lockout doubles", perMinute: 6, burst: 2,
+			steps: []step{
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "wait", wait: 9 * time.Second},
+				{op: "deny", addr: "10.0.0.1:1"},
+				{op: "wait", wait: time.Second},
+				{op: "allow", addr: "10.0.0.1:1"},
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "wait", wait: 10 * time.Second},
+				{op: "deny", addr: "10.0.0.1:1"},
+				{op: "wait", wait: 10 * time.Second},
+				{op: "allow", addr: "10.0.0.1:1"},
+				// The bucket refilled during the lockout: two more
+				// failures, then 40 s.
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "wait", wait: 39 * time.Second},
+				{op: "deny", addr: "10.0.0.1:1"},
+				{op: "wait", wait: time.Second},
+				{op: "allow", addr: "10.0.0.1:1"},
+				// Quiet for a refill after the lockout: the count
+				// starts over.
+				{op: "wait", wait: 20 * time.Second},
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "fail", addr: "10.0.0.1:1"},
+				{op: "wait", wait: 10 * time.Second},
+				{op: "allow", addr: "10.0.0.1:1"},
+			},
+		},
+		{
+			name: "lockout is capped", perMinute: 60, burst: 1,
+			steps: []step{
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 2 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 4 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 8 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 16 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 32 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 64 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 128 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 256 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 512 * time.Second},
+				{op: "fail", addr: "10.0.0.9:1"},
+				{op: "wait", wait: 15*time.Minute - time.Second},
+				{op: "deny", addr: "10.0.0.9:1"},
+				{op: "wait", wait: time.Second},
+				{op: "allow", addr: "10.0.0.9:1"},
 			},
 		},
 		{
@@ -125,8 +190,7 @@ func TestLoginLimiterSequences(t *testing.T) {
 func count(n int) *int { return &n }
 
 func TestLoginLimiterBoundedMemory(t *testing.T) {
-	l, clock := newTestLimiter(1, 1)
-	l.max = 100
+	l, clock := newCappedTestLimiter(1, 1, 100)
 	for i := range 250 {
 		l.Failure(fmt.Sprintf("10.1.%d.%d:5432", i/256, i%256))
 		clock.advance(time.Millisecond)
