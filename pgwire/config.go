@@ -28,6 +28,17 @@ type Config struct {
 	MaxMessageSize int           // 0 = 64 MiB; larger declared length -> FATAL 08P01 and close
 	ServerVersion  string        // e.g. "15.18"; reported as server_version, server_version_num derived (150018)
 	Observer       Observer      // nil = none; told of connections, errors, rows and bytes sent
+
+	// MaxConnectionsPerUser bounds one user's connections (0 = only
+	// MaxConnections); past it a login is refused with FATAL 53300.
+	MaxConnectionsPerUser int
+	// QueryLimiter, when set, admits every query a client starts (see
+	// ratelimit.go); nil admits all.
+	QueryLimiter QueryLimiter
+	// Debug sends an internal error's cause to the client as its DETAIL;
+	// without it the cause is only logged, under the request id the
+	// client sees (see errors.go).
+	Debug bool
 }
 
 // withDefaults returns cfg with every zero field set to its default and
@@ -41,6 +52,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.MaxConnections < 0 {
 		return cfg, fmt.Errorf("max connections %d: must be positive", cfg.MaxConnections)
+	}
+	if cfg.MaxConnectionsPerUser < 0 {
+		return cfg, fmt.Errorf("max connections per user %d: must not be negative", cfg.MaxConnectionsPerUser)
 	}
 	if cfg.StartupTimeout == 0 {
 		cfg.StartupTimeout = DefaultStartupTimeout

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"runtime/debug"
@@ -49,7 +50,12 @@ type conn struct {
 	secret uint32
 	owner  sql.BackendOwner // who runs it, for pg_terminate_backend
 
-	holdsSlot bool // guarded by srv.mu
+	holdsSlot bool   // guarded by srv.mu
+	slotUser  string // the user whose per-user slot c holds, "" if none; guarded by srv.mu
+
+	// user is the authenticated user, set at login; the query limiter
+	// counts against it.
+	user string
 
 	stmtMu     sync.Mutex
 	stmtCancel context.CancelFunc // the running statement's, nil between statements
@@ -225,9 +231,8 @@ func (c *conn) recoverPanic(where string) {
 	if r == nil {
 		return
 	}
-	id := newRequestID()
-	c.logger.Error("panic in "+where, "request_id", id, "panic", r, "stack", string(debug.Stack()))
-	c.sendFatal(pgerror.New(pgerror.InternalError, "internal error (request id %s)", id).Fatal())
+	// errorResponse logs it under the request id the client gets.
+	c.sendFatal(pgerror.From(fmt.Errorf("panic in %s: %v\n%s", where, r, debug.Stack())).Fatal())
 }
 
 // sendFatal sends a FATAL error as the connection's last message.

@@ -5,18 +5,30 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/jackc/pgproto3/v2"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// errorResponse turns err into the ErrorResponse a client sees. A
-// *pgerror.Error is sent as is. Anything else is an internal error: its text
-// may carry internals, so it goes to the log under a short random request id
-// and the client gets only that id.
-func errorResponse(logger *slog.Logger, err error) *pgproto3.ErrorResponse {
-	pe := userError(logger, err)
+// Every error a client sees goes through errorResponse: statement errors
+// of the simple and extended protocols and of COPY in either direction,
+// and the FATAL errors of startup, login and connection end.
+//
+// A user error (a *pgerror.Error of any class but XX and 58: 42P01,
+// 42501, 22012, ...) is sent as it was made, in PostgreSQL's wording. An
+// internal error is everything else: XX000, class 58 (a system SQE
+// depends on failed: a file, the object store, a catalog service, Ranger)
+// and any error made without a SQLSTATE. Its cause may name files, hosts,
+// Go types or carry an upstream HTTP body, so it goes to the log under a
+// short random request id, and the client gets the SQLSTATE, the short
+// message (generic for XX000) and that id; with Config.Debug the cause
+// also goes to the client, as the DETAIL.
+
+// errorResponse turns err into the ErrorResponse a client sees.
+func (c *conn) errorResponse(err error) *pgproto3.ErrorResponse {
+	pe := clientError(c.logger, c.srv.cfg.Debug, err)
 	sev := pe.Severity
 	if sev == "" {
 		sev = pgerror.SeverityError
@@ -33,32 +45,51 @@ func errorResponse(logger *slog.Logger, err error) *pgproto3.ErrorResponse {
 	}
 }
 
-// userError is pgerror.From plus logging of internal errors.
-func userError(logger *slog.Logger, err error) *pgerror.Error {
-	var pe *pgerror.Error
-	if errors.As(err, &pe) {
-		if pe.Code == pgerror.InternalError {
-			// Someone built an internal error on purpose; its cause still
-			// belongs in the log, not on the wire.
-			return internalError(logger, err, pe.Severity)
-		}
+// clientError is the form of err the client may see: pgerror.From, with
+// internal errors logged and reduced (see above).
+func clientError(logger *slog.Logger, debug bool, err error) *pgerror.Error {
+	pe := pgerror.From(err)
+	if !isInternal(pe.Code) {
 		return pe
 	}
-	pe = pgerror.From(err)
-	if pe.Code != pgerror.InternalError {
-		return pe
+	id := newRequestID()
+	cause := internalCause(err, pe)
+	logger.Error("internal error", "request_id", id, "code", pe.Code, "message", pe.Message, "cause", cause)
+	msg := pe.Message
+	if pe.Code == pgerror.InternalError {
+		msg = "internal error"
 	}
-	return internalError(logger, err, pgerror.SeverityError)
+	out := pgerror.New(pe.Code, "%s (request id %s)", msg, id)
+	if debug {
+		out = out.WithDetail("%s", cause)
+	}
+	if pe.Severity == pgerror.SeverityFatal {
+		out = out.Fatal()
+	}
+	return out
 }
 
-func internalError(logger *slog.Logger, err error, severity string) *pgerror.Error {
-	id := newRequestID()
-	logger.Error("internal error", "request_id", id, "err", err)
-	pe := pgerror.Wrap(err, pgerror.InternalError, "internal error (request id %s)", id)
-	if severity == pgerror.SeverityFatal {
-		pe = pe.Fatal()
+// isInternal reports whether an error of this SQLSTATE is SQE's own
+// failure or that of a system behind it, rather than the user's.
+func isInternal(code string) bool {
+	return code == pgerror.InternalError || strings.HasPrefix(code, "XX") || strings.HasPrefix(code, "58")
+}
+
+// internalCause is everything known about an internal error, for the log:
+// the text of err (which includes what wrapped the *pgerror.Error), the
+// error's own detail and hint, and its cause.
+func internalCause(err error, pe *pgerror.Error) string {
+	parts := []string{err.Error()}
+	if pe.Detail != "" {
+		parts = append(parts, "detail: "+pe.Detail)
 	}
-	return pe
+	if pe.Hint != "" {
+		parts = append(parts, "hint: "+pe.Hint)
+	}
+	if cause := errors.Unwrap(pe); cause != nil && cause != err {
+		parts = append(parts, "cause: "+cause.Error())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // newRequestID returns 8 random hex characters: enough to find one log line,

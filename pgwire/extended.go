@@ -163,6 +163,12 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 	if p.stmt.Empty {
 		return c.w.send(&pgproto3.EmptyQueryResponse{})
 	}
+	if !p.admitted {
+		if err := c.admitQuery(); err != nil {
+			return err
+		}
+		p.admitted = true
+	}
 	c.activityRunning(p.stmt.SQL)
 	ctx, end := c.beginStatement()
 	defer end()

@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -160,6 +162,9 @@ func (s *fakeSession) Execute(ctx context.Context, stmt *sql.Statement) (sql.Res
 		panic("session bug")
 	case stmt.SQL == "internal":
 		return nil, errors.New("storage exploded at s3://bucket/secret-location")
+	case stmt.SQL == "system error":
+		return nil, pgerror.Wrap(&fs.PathError{Op: "open", Path: "/srv/warehouse/secret-location/data.parquet", Err: syscall.EACCES},
+			pgerror.IOError, "could not read data file of table t").WithDetail("upstream said: <html>secret-body</html>")
 	case stmt.SQL == "sleep":
 		<-ctx.Done()
 		s.ctxErrs <- context.Cause(ctx)

@@ -40,7 +40,7 @@ func (nopObserver) BytesSent(int64)          {}
 // errorMessage is the ErrorResponse for err, reported to the observer as
 // it is sent: refusals during startup also as a refused connection.
 func (c *conn) errorMessage(err error) *pgproto3.ErrorResponse {
-	msg := errorResponse(c.logger, err)
+	msg := c.errorResponse(err)
 	obs := c.srv.cfg.Observer
 	obs.ErrorSent(msg.Code)
 	if c.session == nil && msg.Severity == pgerror.SeverityFatal {

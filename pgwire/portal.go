@@ -26,6 +26,9 @@ type portal struct {
 	batch arrow.RecordBatch // the batch being sent; nil between batches
 	next  int               // the first row of batch not sent yet
 	done  bool              // res has returned its last batch
+	// admitted is set once the query limiter has counted the portal, so
+	// resuming it is not another query.
+	admitted bool
 }
 
 // newPortal wraps a bound result. resultFormats has 0 entries (all text),

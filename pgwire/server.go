@@ -44,6 +44,9 @@ type Server struct {
 	byPID    map[uint32]*conn   // connections that sent BackendKeyData
 	nextPID  uint32
 	slotsUse int // connections past startup that count against MaxConnections
+	// userConns counts each authenticated user's connections, for
+	// MaxConnectionsPerUser; a user without any has no entry.
+	userConns map[string]int
 
 	handlers sync.WaitGroup // one per accepted connection
 	stopped  chan struct{}  // closed when Shutdown begins
@@ -85,6 +88,7 @@ func NewServer(cfg Config, authn Authenticator, sessions SessionFactory, logger 
 		baseCancel: baseCancel,
 		conns:      make(map[*conn]struct{}),
 		byPID:      make(map[uint32]*conn),
+		userConns:  make(map[string]int),
 		stopped:    make(chan struct{}),
 	}, nil
 }
@@ -213,6 +217,7 @@ func (s *Server) untrack(c *conn) {
 	if c.holdsSlot {
 		s.slotsUse--
 	}
+	s.releaseUserSlot(c)
 }
 
 // acquireSlot reserves one of MaxConnections for c.

@@ -38,7 +38,14 @@ func (c *conn) simpleQuery(query string) error {
 		return c.readyForQuery()
 	}
 	for _, stmt := range stmts {
-		stmtErr := c.runStatement(stmt)
+		stmtErr := c.admitQuery()
+		if stmtErr != nil {
+			// Refused before the session saw it: an open transaction
+			// block fails as after any error.
+			c.session.FailTransaction()
+		} else {
+			stmtErr = c.runStatement(stmt)
+		}
 		if fatal := c.connectionEnded(); fatal != nil {
 			return fatal
 		}

@@ -87,13 +87,17 @@ func (c *conn) startup(ctx context.Context) (Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.srv.acquireUserSlot(c, id.User); err != nil {
+		return nil, err
+	}
+	c.user = id.User
 	sess, err := c.srv.sessions.NewSession(ctx, id, st)
 	if err != nil {
 		var pe *pgerror.Error
 		if errors.As(err, &pe) {
 			return nil, pe.Fatal()
 		}
-		return nil, userError(c.logger, fmt.Errorf("open session for %s: %w", st.User, err)).Fatal()
+		return nil, pgerror.From(fmt.Errorf("open session for %s: %w", st.User, err)).Fatal()
 	}
 	if err := c.completeStartup(st, id.User, sess); err != nil {
 		sess.Close()

@@ -48,8 +48,9 @@ func objectStoreCode(err error) string {
 }
 
 // objectStoreReason says in one line why an object store request failed:
-// the store's error code and message, the HTTP status, or the network
-// error. The AWS SDK never puts a secret key into any of them.
+// the store's error code and message, the HTTP status, or what kind of
+// network failure it was. It goes to SQL clients, so it names no host,
+// address or key; the full error stays in the cause, for the server log.
 func objectStoreReason(err error) string {
 	var api apiError
 	if errors.As(err, &api) && api.ErrorCode() != "" {
@@ -65,16 +66,28 @@ func objectStoreReason(err error) string {
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return dnsErr.Error()
-	}
-	var opErr *net.OpError
-	if errors.As(err, &opErr) {
-		return opErr.Error()
+		return "the store's host name could not be resolved"
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "the store did not answer in time"
 	}
-	return err.Error()
+	if networkError(err) != nil {
+		return "the store could not be reached"
+	}
+	return "the request failed"
+}
+
+// networkError is the DNS or socket error in err's chain, or nil.
+func networkError(err error) error {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return dnsErr
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		return opErr
+	}
+	return nil
 }
 
 // objectStoreFailure gives an object store's failure to op (a verb phrase:

@@ -184,6 +184,12 @@ func checkWarehouse(ctx context.Context, loc warehouseLocation, props iceberg.Pr
 	return warehouseUnusable(loc, err)
 }
 
+// warehouseUnusable is the error of a catalog that cannot open. Only the
+// operator sees it, at start, so a network failure is told in full.
 func warehouseUnusable(loc warehouseLocation, err error) error {
-	return pgerror.Wrap(err, pgerror.IOError, "could not use warehouse %s: %s", loc.uri(), objectStoreReason(err))
+	reason := objectStoreReason(err)
+	if netErr := networkError(err); netErr != nil {
+		reason += ": " + netErr.Error()
+	}
+	return pgerror.Wrap(err, pgerror.IOError, "could not use warehouse %s: %s", loc.uri(), reason)
 }

@@ -14,9 +14,9 @@ import (
 
 // dataWriteError gives a failure to create or write a data file (an
 // unwritable or full warehouse, an object store that refuses the write or
-// cannot be reached) SQLSTATE 58030 and a message naming the file or the
-// store's reason, as PostgreSQL reports its own file errors; other errors
-// pass through.
+// cannot be reached) SQLSTATE 58030 and a message saying why ("no space
+// left on device", the store's reason); the file's path stays in the
+// cause, for the server log. Other errors pass through.
 func dataWriteError(tbl *table.Table, err error) error {
 	var pe *pgerror.Error
 	if errors.As(err, &pe) {
@@ -27,8 +27,8 @@ func dataWriteError(tbl *table.Table, err error) error {
 	}
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
-		return pgerror.Wrap(err, pgerror.IOError, "could not write data file of table %s: %s %s: %v",
-			tableName(tbl), pathErr.Op, pathErr.Path, pathErr.Err)
+		return pgerror.Wrap(err, pgerror.IOError, "could not write data file of table %s: %v",
+			tableName(tbl), pathErr.Err)
 	}
 	return err
 }

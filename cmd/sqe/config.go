@@ -36,6 +36,9 @@ type Config struct {
 		TLSKey         string `toml:"tls_key"`
 		RequireTLS     bool   `toml:"require_tls"`
 		MaxConnections int    `toml:"max_connections"`
+		// MaxConnectionsPerUser bounds one user's connections; 0: no
+		// bound beyond max_connections.
+		MaxConnectionsPerUser int `toml:"max_connections_per_user"`
 	} `toml:"pgwire"`
 
 	Auth struct {
@@ -49,6 +52,8 @@ type Config struct {
 		// FailedLoginsPerMinute limits failed logins per client address.
 		FailedLoginsPerMinute int `toml:"failed_logins_per_minute"`
 	} `toml:"auth"`
+
+	RateLimit RateLimitConfig `toml:"rate_limit"`
 
 	Query struct {
 		// MemoryLimit bounds what one query's operators hold (hash
@@ -194,6 +199,8 @@ func defaultConfig() Config {
 	c.Auth.AdminRoles = []string{"sqe_admin"}
 	c.Auth.ClockSkew = "30s"
 	c.Auth.FailedLoginsPerMinute = 30
+	c.RateLimit.PerUserQueriesPerMinute = 60
+	c.RateLimit.GlobalQueriesPerMinute = 1000
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
@@ -256,6 +263,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.Query.ParallelWorkers < 0 || cfg.Query.ParallelWorkers > 1024 {
 		return Config{}, fmt.Errorf("config: [query] parallel_workers must be between 0 and 1024, not %d", cfg.Query.ParallelWorkers)
+	}
+	if err := cfg.RateLimit.validate(cfg.PGWire.MaxConnectionsPerUser); err != nil {
+		return Config{}, err
 	}
 	if cfg.Storage.CommitRetries < 0 || cfg.Storage.CommitRetries > 1000 {
 		return Config{}, fmt.Errorf("config: [storage] commit_retries must be between 0 and 1000, not %d", cfg.Storage.CommitRetries)

@@ -68,6 +68,30 @@ func TestLoadConfig(t *testing.T) {
 				}
 			}},
 		{name: "negative commit retries", env: []string{"SQE_STORAGE__COMMIT_RETRIES=-1"}, wantErr: "commit_retries"},
+		{name: "rate limit off by default", check: func(t *testing.T, c Config) {
+			if c.RateLimit.Enabled || c.RateLimit.PerUserQueriesPerMinute != 60 || c.RateLimit.GlobalQueriesPerMinute != 1000 || c.PGWire.MaxConnectionsPerUser != 0 {
+				t.Errorf("rate limit defaults: %+v, max_connections_per_user %d", c.RateLimit, c.PGWire.MaxConnectionsPerUser)
+			}
+			if c.RateLimit.queryLimiter() != nil {
+				t.Error("a query limiter although [rate_limit] is off")
+			}
+		}},
+		{name: "rate limit from file and environment", file: "[rate_limit]\nenabled = true\nper_user_queries_per_minute = 5\n[pgwire]\nmax_connections_per_user = 3\n",
+			env: []string{"SQE_RATE_LIMIT__GLOBAL_QUERIES_PER_MINUTE=0"},
+			check: func(t *testing.T, c Config) {
+				if !c.RateLimit.Enabled || c.RateLimit.PerUserQueriesPerMinute != 5 || c.RateLimit.GlobalQueriesPerMinute != 0 || c.PGWire.MaxConnectionsPerUser != 3 {
+					t.Errorf("got %+v, max_connections_per_user %d", c.RateLimit, c.PGWire.MaxConnectionsPerUser)
+				}
+				l := c.RateLimit.queryLimiter()
+				for i := range 6 {
+					if err := l.AllowQuery("alice"); (err != nil) != (i == 5) {
+						t.Errorf("query %d of 5 a minute: %v", i+1, err)
+					}
+				}
+			}},
+		{name: "negative rate limit", env: []string{"SQE_RATE_LIMIT__PER_USER_QUERIES_PER_MINUTE=-1"}, wantErr: "per_user_queries_per_minute"},
+		{name: "rate limit enabled without limits", file: "[rate_limit]\nenabled = true\nper_user_queries_per_minute = 0\nglobal_queries_per_minute = 0\n", wantErr: "both 0"},
+		{name: "negative connections per user", env: []string{"SQE_PGWIRE__MAX_CONNECTIONS_PER_USER=-2"}, wantErr: "max_connections_per_user"},
 		{name: "unknown key in file", file: "[pgwire]\nlisen = \"x\"\n", wantErr: "unknown key(s): pgwire.lisen"},
 		{name: "unknown key from environment", env: []string{"SQE_NOPE=1"}, wantErr: "unknown key(s): nope"},
 		{name: "missing explicit file", explicit: true, wantErr: "no such file"},

@@ -42,7 +42,9 @@ func (s *Store) userError(err error, doing string) error {
 		return pgerror.Wrap(err, pgerror.InternalError, "Ranger Admin refused to %s: HTTP %d", doing, he.Status).
 			WithDetail("%s", he.Reason())
 	case errors.As(err, &ne):
-		return pgerror.Wrap(err, codeSystemError, "Ranger Admin at %s is unreachable while trying to %s", s.cfg.URL, doing).
+		// The address is the server's business: it stays in the cause.
+		return pgerror.Wrap(fmt.Errorf("ranger admin %s: %w", s.cfg.URL, err), codeSystemError,
+			"Ranger Admin is unreachable while trying to %s", doing).
 			WithDetail("%v", ne.Err)
 	}
 	return fmt.Errorf("%s: %w", doing, err)
