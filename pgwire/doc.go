@@ -54,7 +54,9 @@
 //  3. Admit. A StartupMessage without a user is refused (FATAL 28000); a
 //     plaintext connection is refused (FATAL 28000) unless it comes from a
 //     loopback address and RequireTLS is off. The connection then takes one
-//     of MaxConnections slots or is refused with FATAL 53300.
+//     of MaxConnections slots or is refused with FATAL 53300 (and, once
+//     its user is authenticated, one of MaxConnectionsPerUser: FATAL 53300
+//     "too many connections for role").
 //  4. Authenticate. The server asks for a cleartext password, reads the
 //     PasswordMessage (tokens up to 1 MiB) and calls the Authenticator; a
 //     refusal is FATAL 28P01. The SessionFactory opens the Session. The
@@ -121,6 +123,16 @@
 //     Cancelling a connection also sets its read deadline to now and its
 //     write deadline a second ahead, so nothing blocks on a silent client;
 //     if Shutdown's context ends first, the remaining sockets are closed.
+//
+// # Limits and errors
+//
+// A configured QueryLimiter admits each query before it runs (ratelimit.go
+// says what counts as one); a refused query gets the limiter's 53400 error
+// and the connection carries on. Every error reaches the client through
+// errorResponse (errors.go): user errors as they were made, internal ones
+// (XX000, class 58, anything without a SQLSTATE) as SQLSTATE, short
+// message and request id, their cause in the log under that id and, with
+// Debug, in the DETAIL.
 //
 // # TLS policy
 //
