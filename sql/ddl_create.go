@@ -88,7 +88,8 @@ func (s *Session) runCreateTable(ctx context.Context, st *pg_query.CreateStmt, q
 		case *pg_query.Node_TableLikeClause:
 			return nil, pgerror.Unsupported("CREATE TABLE ... LIKE is not supported")
 		default:
-			return nil, pgerror.Unsupported("%T in CREATE TABLE is not supported", e.Node)
+			// Named by the statement, never by the parser's Go type.
+			return nil, pgerror.Unsupported("this element of CREATE TABLE is not supported")
 		}
 	}
 	opts, err := tableOptions(st.Options)
@@ -169,7 +170,7 @@ func (s *Session) columnDef(ctx context.Context, cd *pg_query.ColumnDef, query s
 	for _, n := range cd.Constraints {
 		k := n.GetConstraint()
 		if k == nil {
-			return c, pgerror.Unsupported("column option %T is not supported", n.Node)
+			return c, pgerror.Unsupported("this option of column \"%s\" is not supported", c.name)
 		}
 		switch k.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
