@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/sqe-db/sqe/ratelimit"
+	"github.com/sqe-db/sqe/pgwire/ratelimit"
 )
 
 // maxLimiterEntries caps how many source addresses LoginLimiter tracks, so

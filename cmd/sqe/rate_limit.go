@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/sqe-db/sqe/pgwire"
-	"github.com/sqe-db/sqe/ratelimit"
+	"github.com/sqe-db/sqe/pgwire/ratelimit"
 )
 
 // RateLimitConfig is [rate_limit]: token buckets on the queries users
