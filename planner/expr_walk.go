@@ -216,7 +216,7 @@ func sameExprs(a, b []Expr) bool {
 // volatileFunc reports a function whose result may change from one call
 // to the next within a statement (PostgreSQL's VOLATILE).
 func volatileFunc(name string) bool {
-	return name == "random"
+	return name == "random" || name == "pg_sleep"
 }
 
 // nodeExprs lists the expressions n evaluates over its input rows; ok is

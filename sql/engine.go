@@ -30,6 +30,8 @@ type EngineConfig struct {
 	// hold (hash tables, sort buffers...); past it the query fails with
 	// 53200. 0 means no limit.
 	MemoryLimit int64
+	// QueryTimeouts bound how long a statement runs, by the user's roles.
+	QueryTimeouts QueryTimeouts
 	// ParallelWorkers is the default degree of parallelism of a query
 	// (max_parallel_workers_per_gather): 0 means GOMAXPROCS, 1 runs every
 	// query serially.
@@ -96,6 +98,8 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		database: database,
 		settings: newSettings(id.User, e.cfg.ServerVersion, params),
 		txStatus: 'I',
+
+		serverTimeout: e.cfg.QueryTimeouts.For(id.Roles),
 	}
 	s.settings.setDefault(parallelWorkersSetting, strconv.Itoa(e.parallelWorkers()))
 	for _, r := range id.Roles {

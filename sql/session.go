@@ -39,6 +39,9 @@ type Session struct {
 	clock sessionClock
 	// backend is the session's connection among the server's.
 	backend backendState
+	// serverTimeout is the server's bound on this session's statements
+	// (QueryTimeouts.For its roles); 0 for none.
+	serverTimeout time.Duration
 }
 
 // stmtNode is a statement's parse tree, with the whole query string its

@@ -68,16 +68,12 @@ func formatTimeSetting(d time.Duration) string {
 }
 
 // statementLimits are the limits a query of the running statement runs
-// under: the server's per-query memory limit, and the end statement_timeout
-// sets, counted from the statement's start.
+// under: the server's per-query memory limit, and the end its timeout
+// (statementTimeout) sets, counted from the statement's start.
 func (s *Session) statementLimits() queryLimits {
 	l := queryLimits{memory: s.engine.cfg.MemoryLimit}
-	v, err := s.settings.get("statement_timeout")
-	if err != nil {
-		return l
-	}
-	d, err := parseTimeSetting("statement_timeout", v)
-	if err != nil || d == 0 {
+	d := s.statementTimeout()
+	if d == 0 {
 		return l
 	}
 	start := s.clock.statement

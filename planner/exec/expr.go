@@ -82,7 +82,9 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			for i, a := range x.Args {
 				argTypes[i] = a.Type()
 			}
-			if k, ok := typedKernel(x.Name, argTypes); ok {
+			if k, ok := lookupContextKernel(x.Name); ok {
+				f.waits = k
+			} else if k, ok := typedKernel(x.Name, argTypes); ok {
 				f.kernel = k
 			} else {
 				var err error
@@ -404,8 +406,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 // funcEval evaluates a scalar function's arguments, then its kernel.
 type funcEval struct {
 	kernel scalarKernel
-	zoned  zonedKernel // set when the result depends on the session zone
-	keyed  keyedKernel // set when the result depends on the server's mask key
+	zoned  zonedKernel   // set when the result depends on the session zone
+	keyed  keyedKernel   // set when the result depends on the server's mask key
+	waits  contextKernel // set for a function that waits (pg_sleep)
 	row    planner.RowFunc
 	args   []evaluator
 	res    types.T
@@ -425,6 +428,9 @@ func (f *funcEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array, 
 	}
 	if f.keyed != nil {
 		return f.keyed(maskKeyOf(ctx), args, f.res)
+	}
+	if f.waits != nil {
+		return f.waits(ctx, args, f.res)
 	}
 	if len(args) == 0 {
 		// A function without arguments still answers one value per row.

@@ -134,6 +134,7 @@ var scalars = map[string]Scalar{
 	"pow":                   {Name: "power", Resolve: PowerArgs},
 	"pi":                    {Name: "pi", Leakproof: true, Resolve: noArgs(types.Float8)},
 	"random":                {Name: "random", Leakproof: true, Resolve: noArgs(types.Float8)},
+	"pg_sleep":              {Name: "pg_sleep", Resolve: sleepArgs},
 	"width_bucket":          {Name: "width_bucket", Resolve: widthBucketArgs},
 	"degrees":               {Name: "degrees", Leakproof: true, Resolve: floatArgs(1)},
 	"sin":                   {Name: "sin", Leakproof: true, Resolve: floatArgs(1)},

@@ -72,6 +72,7 @@ const (
 	OIDAclitem    uint32 = 1033
 	OIDAclitemArr uint32 = 1034
 	OIDAnyArray   uint32 = 2277
+	OIDVoid       uint32 = 2278 // what a function returns when it returns nothing (pg_sleep)
 
 	// The object-identifier alias types: an oid that prints as a name.
 	OIDRegclass     uint32 = 2205
@@ -142,6 +143,7 @@ var (
 	OIDArray     = T{OID: OIDOidArray}
 	AclitemArray = T{OID: OIDAclitemArr}
 	AnyArray     = T{OID: OIDAnyArray}
+	Void         = T{OID: OIDVoid}
 
 	Regclass     = T{OID: OIDRegclass}
 	Regtype      = T{OID: OIDRegtype}
@@ -181,7 +183,9 @@ func (t T) Family() Family {
 		return FamilyFloat
 	case OIDNumeric:
 		return FamilyNumeric
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem, OIDVoid:
+		// void is held as an empty string: its text form, and its binary
+		// form, are empty.
 		return FamilyString
 	case OIDTime:
 		return FamilyTime
@@ -219,7 +223,7 @@ func (t T) Len() int16 {
 		return 1
 	case OIDInt2:
 		return 2
-	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
+	case OIDInt4, OIDFloat4, OIDDate, OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDVoid:
 		return 4
 	case OIDInt8, OIDFloat8, OIDTimestamp, OIDTimestampTZ, OIDTime:
 		return 8
@@ -323,6 +327,8 @@ func (t T) Name() string {
 		return "regnamespace"
 	case OIDRegrole:
 		return "regrole"
+	case OIDVoid:
+		return "void"
 	case OIDOid:
 		return "oid"
 	case OIDXid:
@@ -381,7 +387,7 @@ func (t T) Arrow() arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case OIDTimestampTZ:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	case OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem:
+	case OIDName, OIDChar, OIDPgNodeTree, OIDInet, OIDAclitem, OIDVoid:
 		return arrow.BinaryTypes.String
 	case OIDOid, OIDRegproc, OIDXid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return arrow.PrimitiveTypes.Uint32
