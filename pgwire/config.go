@@ -39,6 +39,14 @@ type Config struct {
 	// without it the cause is only logged, under the request id the
 	// client sees (see errors.go).
 	Debug bool
+
+	// Session limits, 0 for none: a session waiting for its client longer
+	// than IdleTimeout, or older than SessionLifetime, is ended with a
+	// FATAL error; one whose token expired more than TokenExpiryGrace ago
+	// is ended at its next statement with FATAL 28000.
+	IdleTimeout      time.Duration
+	SessionLifetime  time.Duration
+	TokenExpiryGrace time.Duration
 }
 
 // withDefaults returns cfg with every zero field set to its default and
@@ -70,6 +78,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.Observer == nil {
 		cfg.Observer = nopObserver{}
+	}
+	if cfg.IdleTimeout < 0 || cfg.SessionLifetime < 0 || cfg.TokenExpiryGrace < 0 {
+		return cfg, fmt.Errorf("session limits must not be negative")
 	}
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = DefaultServerVersion

@@ -11,6 +11,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgproto3/v2"
@@ -57,6 +58,15 @@ type conn struct {
 	// counts against it.
 	user string
 
+	// What the sweeper reads to end a session past its limits.
+	started time.Time   // accepted at
+	serving atomic.Bool // past startup
+	waiting idleClock
+
+	// tokenExpiry is when the login token expires (zero: never); set
+	// during startup.
+	tokenExpiry time.Time
+
 	stmtMu     sync.Mutex
 	stmtCancel context.CancelFunc // the running statement's, nil between statements
 
@@ -88,12 +98,13 @@ type conn struct {
 func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancelCause(s.baseCtx)
 	c := &conn{
-		srv:    s,
-		raw:    nc,
-		rw:     nc,
-		logger: s.logger.With("remote", nc.RemoteAddr().String()),
-		ctx:    ctx,
-		cancel: cancel,
+		srv:     s,
+		raw:     nc,
+		rw:      nc,
+		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
+		ctx:     ctx,
+		cancel:  cancel,
+		started: time.Now(),
 	}
 	context.AfterFunc(ctx, c.expireDeadlines)
 	return c
@@ -133,6 +144,7 @@ func (c *conn) run() {
 func (c *conn) serve() {
 	in := newInbox()
 	c.in = in
+	c.serving.Store(true)
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
@@ -146,7 +158,8 @@ func (c *conn) serve() {
 	// Runs before the cleanup above, while the client can still hear it.
 	defer c.recoverPanic("statement processing")
 	for {
-		msg, err := in.pop(c.ctx, c.w.flush)
+		msg, err := in.pop(c.ctx, c.awaitClient)
+		c.waiting.busy()
 		if err == nil {
 			err = c.handle(msg)
 		}
@@ -207,7 +220,11 @@ func (c *conn) classifyReadError(err error) error {
 func (c *conn) finish(cause error) {
 	var tooLarge *messageTooLargeError
 	var perr *protocolError
+	var end *sessionEnd
 	switch {
+	case errors.As(cause, &end):
+		c.logger.Info("closing connection", "reason", end.err.Message)
+		c.sendFatal(end.err)
 	case errors.Is(cause, errShutdown), errors.Is(cause, errAdminTerminated):
 		c.sendFatal(fatal(pgerror.AdminShutdown, "terminating connection due to administrator command"))
 	case errors.As(cause, &tooLarge):
@@ -220,6 +237,13 @@ func (c *conn) finish(cause error) {
 	default:
 		c.logger.Debug("closing connection", "err", cause)
 	}
+}
+
+// awaitClient runs when the processor is about to wait for the next
+// message: what is buffered goes out, and the session counts as idle.
+func (c *conn) awaitClient() error {
+	c.waiting.idle(time.Now(), c.session.TxStatus() != 'I')
+	return c.w.flush()
 }
 
 // recoverPanic turns a panic in session or protocol code into a FATAL

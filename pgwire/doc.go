@@ -134,6 +134,22 @@
 // message and request id, their cause in the log under that id and, with
 // Debug, in the DETAIL.
 //
+// # Session limits
+//
+// Config.IdleTimeout and SessionLifetime bound a session's life. One
+// sweeper goroutine per server (session_sweeper.go), not one per
+// connection, checks the connections past startup a few times per
+// limit: the processor records when it starts waiting for its client,
+// and a session that has waited longer than IdleTimeout is cancelled
+// with FATAL 57P05 "terminating connection due to idle-session timeout"
+// (25P03 "... idle-in-transaction timeout" inside a transaction block),
+// one older than SessionLifetime with FATAL 57P01 "terminating connection
+// due to session lifetime limit", whatever it is doing. The client
+// reads the error, then the connection closes. A login token that
+// expired more than TokenExpiryGrace ago ends the session at its next
+// Query, Parse, Bind or Execute with FATAL 28000, so a revoked identity
+// does not live on in a pooled connection.
+//
 // # TLS policy
 //
 // The password is a bearer token: whoever reads it can act as the user

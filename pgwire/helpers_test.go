@@ -29,6 +29,9 @@ import (
 // goodToken is the password fakeAuth accepts.
 const goodToken = "eyJhbGciOiJFUzI1NiJ9.good-token.signature"
 
+// expiredToken logs in, but the identity it gives expired a minute ago.
+const expiredToken = "eyJhbGciOiJFUzI1NiJ9.expired-token.signature"
+
 // fakeAuth accepts goodToken (and any password of 16 KiB or more that
 // starts with it), answers "pgerror" with its own 28P01 error and refuses
 // everything else with a plain error.
@@ -38,6 +41,9 @@ func (fakeAuth) Authenticate(_ context.Context, st Startup, password string) (au
 	switch {
 	case password == goodToken, len(password) >= 16<<10 && strings.HasPrefix(password, goodToken):
 		return auth.Identity{User: st.User, Token: password, Expiry: time.Now().Add(time.Hour)}, nil
+	case password == expiredToken:
+		// A token accepted at login that has expired since.
+		return auth.Identity{User: st.User, Token: password, Expiry: time.Now().Add(-time.Minute)}, nil
 	case password == "pgerror":
 		return auth.Identity{}, pgerror.New(pgerror.InvalidPassword, "token expired")
 	}

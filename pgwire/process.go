@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgproto3/v2"
 
@@ -17,6 +18,14 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 		case *pgproto3.Sync, *pgproto3.Terminate:
 		default:
 			return nil
+		}
+	}
+	switch msg.(type) {
+	case *pgproto3.Query, *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Execute:
+		// An identity whose token expired must not live on in a pooled
+		// connection: its next statement ends the session.
+		if tokenExpired(c.tokenExpiry, c.srv.cfg.TokenExpiryGrace, time.Now()) {
+			return tokenExpiredEnd()
 		}
 	}
 	switch m := msg.(type) {

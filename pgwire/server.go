@@ -31,6 +31,7 @@ type Server struct {
 	authn      Authenticator
 	sessions   SessionFactory
 	logger     *slog.Logger
+	limits     sessionLimits
 
 	// baseCtx is the parent of every connection's context; cancelling it
 	// with errShutdown stops them all.
@@ -84,6 +85,7 @@ func NewServer(cfg Config, authn Authenticator, sessions SessionFactory, logger 
 		authn:      authn,
 		sessions:   sessions,
 		logger:     logger.With("component", "pgwire"),
+		limits:     sessionLimits{idle: cfg.IdleTimeout, lifetime: cfg.SessionLifetime},
 		baseCtx:    baseCtx,
 		baseCancel: baseCancel,
 		conns:      make(map[*conn]struct{}),
@@ -146,6 +148,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Lock()
 	ln := s.ln
 	s.mu.Unlock()
+	stopSweeper := s.startSweeper()
+	defer stopSweeper()
 
 	ctxShutdownDone := make(chan struct{})
 	stopWatch := context.AfterFunc(ctx, func() {

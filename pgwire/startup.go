@@ -91,6 +91,7 @@ func (c *conn) startup(ctx context.Context) (Session, error) {
 		return nil, err
 	}
 	c.user = id.User
+	c.tokenExpiry = id.Expiry
 	sess, err := c.srv.sessions.NewSession(ctx, id, st)
 	if err != nil {
 		var pe *pgerror.Error

@@ -64,7 +64,29 @@ type Config struct {
 		// (and the aggregates over them) run in, the sessions' default
 		// max_parallel_workers_per_gather. Unset or 0: GOMAXPROCS; 1: serial.
 		ParallelWorkers int `toml:"parallel_workers"`
+		// TimeoutSecs bounds how long a statement runs before it is
+		// cancelled with 57014; a session's statement_timeout can only
+		// shorten it. 0: no bound.
+		TimeoutSecs int `toml:"timeout_secs"`
+		// RoleOverrides replace TimeoutSecs for the users holding a role
+		// (role name = seconds); the longest among a user's roles wins,
+		// and 0 lifts the bound.
+		RoleOverrides map[string]int `toml:"role_overrides"`
 	} `toml:"query"`
+
+	Session struct {
+		// IdleTimeoutSecs ends a session that has waited that long for
+		// its client (FATAL 57P05, or 25P03 inside a transaction block).
+		IdleTimeoutSecs int `toml:"idle_timeout_secs"`
+		// AbsoluteTimeoutSecs ends a session that long after it
+		// connected (FATAL 57P01).
+		AbsoluteTimeoutSecs int `toml:"absolute_timeout_secs"`
+		// TokenExpiryGraceSecs is how long past its token's expiry a
+		// session may still run statements; its next one after that
+		// ends it with FATAL 28000. Default: the clock skew allowed at
+		// login, so that a token accepted there is not refused at once.
+		TokenExpiryGraceSecs int `toml:"token_expiry_grace_secs"`
+	} `toml:"session"`
 
 	Storage struct {
 		// CommitRetries is how many times a write that lost a commit race
@@ -201,6 +223,7 @@ func defaultConfig() Config {
 	c.Auth.FailedLoginsPerMinute = 30
 	c.RateLimit.PerUserQueriesPerMinute = 60
 	c.RateLimit.GlobalQueriesPerMinute = 1000
+	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
@@ -265,6 +288,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		return Config{}, fmt.Errorf("config: [query] parallel_workers must be between 0 and 1024, not %d", cfg.Query.ParallelWorkers)
 	}
 	if err := cfg.RateLimit.validate(cfg.PGWire.MaxConnectionsPerUser); err != nil {
+		return Config{}, err
+	}
+	if err := cfg.validateTimeouts(); err != nil {
 		return Config{}, err
 	}
 	if cfg.Storage.CommitRetries < 0 || cfg.Storage.CommitRetries > 1000 {

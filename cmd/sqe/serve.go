@@ -137,7 +137,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	engineCfg := sql.EngineConfig{
 		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
 		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore, Roles: gov,
-		MaskKey: []byte(cfg.Policy.MaskKey),
+		MaskKey: []byte(cfg.Policy.MaskKey), QueryTimeouts: cfg.queryTimeouts(),
 	}
 	auditLog, err := openAuditLog(cfg, logger)
 	if err != nil {
@@ -170,6 +170,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
 		Observer:              wireObserver(m),
 		MaxConnectionsPerUser: cfg.PGWire.MaxConnectionsPerUser, QueryLimiter: cfg.RateLimit.queryLimiter(), Debug: cfg.Debug,
+		IdleTimeout: seconds(cfg.Session.IdleTimeoutSecs), SessionLifetime: seconds(cfg.Session.AbsoluteTimeoutSecs),
+		TokenExpiryGrace: seconds(cfg.Session.TokenExpiryGraceSecs),
 	}, &authenticator{
 		verifier: verifier, roles: gov, logger: logger,
 		limiter: auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1)),

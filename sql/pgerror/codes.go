@@ -46,6 +46,9 @@ const (
 	ActiveSQLTransaction   = "25001"
 	NoActiveSQLTransaction = "25P01"
 	InFailedSQLTransaction = "25P02"
+	// IdleInTransactionSessionTimeout ends a session left idle inside a
+	// transaction block.
+	IdleInTransactionSessionTimeout = "25P03"
 
 	// Class 26: invalid SQL statement name.
 	InvalidSQLStatementName = "26000"
@@ -104,8 +107,9 @@ const (
 	ObjectNotInPrerequisiteState = "55000"
 
 	// Class 57: operator intervention.
-	QueryCanceled = "57014"
-	AdminShutdown = "57P01"
+	QueryCanceled      = "57014"
+	AdminShutdown      = "57P01"
+	IdleSessionTimeout = "57P05"
 
 	// Class 58: system error (errors external to the server).
 	IOError = "58030"

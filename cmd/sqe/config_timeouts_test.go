@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTimeoutConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		env     []string
+		check   func(t *testing.T, c Config)
+		wantErr string
+	}{
+		{name: "defaults", check: func(t *testing.T, c Config) {
+			q := c.queryTimeouts()
+			if q.Default != 0 || q.ByRole != nil || c.Session.IdleTimeoutSecs != 0 || c.Session.AbsoluteTimeoutSecs != 0 || c.Session.TokenExpiryGraceSecs != 30 {
+				t.Errorf("defaults: query %+v, session %+v", q, c.Session)
+			}
+		}},
+		{name: "file", file: "[query]\ntimeout_secs = 5\n[query.role_overrides]\nsqe_admin = 0\nengineer = 60\n[session]\nidle_timeout_secs = 300\nabsolute_timeout_secs = 86400\ntoken_expiry_grace_secs = 0\n",
+			check: func(t *testing.T, c Config) {
+				q := c.queryTimeouts()
+				if q.Default != 5*time.Second || len(q.ByRole) != 2 || q.ByRole["sqe_admin"] != 0 || q.ByRole["engineer"] != time.Minute {
+					t.Errorf("query timeouts %+v", q)
+				}
+				if c.Session.IdleTimeoutSecs != 300 || c.Session.AbsoluteTimeoutSecs != 86400 || c.Session.TokenExpiryGraceSecs != 0 {
+					t.Errorf("session %+v", c.Session)
+				}
+			}},
+		{name: "environment", env: []string{"SQE_QUERY__TIMEOUT_SECS=2", "SQE_QUERY__ROLE_OVERRIDES__OPS=90", "SQE_SESSION__IDLE_TIMEOUT_SECS=10"},
+			check: func(t *testing.T, c Config) {
+				q := c.queryTimeouts()
+				if q.Default != 2*time.Second || q.ByRole["ops"] != 90*time.Second || c.Session.IdleTimeoutSecs != 10 {
+					t.Errorf("query %+v, session %+v", q, c.Session)
+				}
+			}},
+		{name: "negative timeout", env: []string{"SQE_QUERY__TIMEOUT_SECS=-1"}, wantErr: "[query] timeout_secs must be between 0"},
+		{name: "negative override", file: "[query.role_overrides]\nops = -5\n", wantErr: "[query.role_overrides] ops must be between 0"},
+		{name: "idle timeout past a year", env: []string{"SQE_SESSION__IDLE_TIMEOUT_SECS=99999999999"}, wantErr: "[session] idle_timeout_secs"},
+		{name: "unknown session key", file: "[session]\nidle_timeout = 5\n", wantErr: "unknown key(s): session.idle_timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "sqe.toml")
+			if tt.file != "" {
+				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := loadConfig(path, false, tt.env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
