@@ -18,6 +18,7 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.74.0
 	github.com/uptrace/bun/driver/sqliteshim v1.3.0
+	go.uber.org/goleak v1.3.0
 	golang.org/x/time v0.16.0
 	google.golang.org/protobuf v1.36.12
 )

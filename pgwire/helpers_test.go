@@ -317,13 +317,23 @@ type testServer struct {
 
 func startServer(t *testing.T, mutate func(*Config)) *testServer {
 	t.Helper()
+	factory := &fakeFactory{}
+	ts := startServerWith(t, mutate, factory)
+	ts.factory = factory
+	return ts
+}
+
+// startServerWith is startServer with sessions from another factory (then
+// ts.factory is nil).
+func startServerWith(t *testing.T, mutate func(*Config), sessions SessionFactory) *testServer {
+	t.Helper()
 	cfg := Config{Listen: "127.0.0.1:0", StartupTimeout: 5 * time.Second}
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	ts := &testServer{factory: &fakeFactory{}, logs: &syncBuffer{}, served: make(chan error, 1)}
+	ts := &testServer{logs: &syncBuffer{}, served: make(chan error, 1)}
 	logger := slog.New(slog.NewTextHandler(ts.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv, err := NewServer(cfg, fakeAuth{}, ts.factory, logger)
+	srv, err := NewServer(cfg, fakeAuth{}, sessions, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
