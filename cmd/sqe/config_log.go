@@ -42,7 +42,7 @@ func structAttrs(v reflect.Value) []slog.Attr {
 		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct:
 		case f.Tag.Get("secret") == "true":
 			attrs = append(attrs, slog.String(name, redactedIfSet(field.String())))
-		case f.Type.Kind() == reflect.Map:
+		case f.Type.Kind() == reflect.Map && f.Type.Elem().Kind() == reflect.String:
 			// property_files holds paths; only properties hold values.
 			attrs = append(attrs, slog.Attr{Key: name, Value: propertiesValue(field.Interface().(map[string]string), name == "properties")})
 		default:
