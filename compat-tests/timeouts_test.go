@@ -1,10 +1,15 @@
 package compattests
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // startConfiguredServer runs a private server whose sqe.toml (read from
@@ -114,5 +119,104 @@ func TestExpiredTokenEndsSession(t *testing.T) {
 	}
 	if !conn.IsClosed() {
 		t.Error("the connection is still open after the FATAL error")
+	}
+}
+
+// TestCopyFromTimeout: the statement timeout bounds a COPY FROM STDIN
+// whose client stalls mid-data: the server ends it with 57014 without
+// waiting for the rest, commits nothing, and the session carries on.
+func TestCopyFromTimeout(t *testing.T) {
+	t.Parallel()
+	srv := startConfiguredServer(t, "[query]\ntimeout_secs = 1\n")
+	ctx := testContext(t, 60*time.Second)
+	adminToken, err := srv.mintAdmin("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := connect(t, ctx, srv, adminToken)
+	for _, q := range []string{"CREATE SCHEMA stall", "CREATE TABLE stall.t (id bigint)"} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn, err := pgx.ConnectConfig(ctx, pgxConfig(t, srv, "alice", demoDatabase, "disable", adminToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hj, err := conn.PgConn().Hijack()
+	if err != nil {
+		t.Fatalf("hijack: %v", err)
+	}
+	defer hj.Conn.Close()
+	if err := hj.Conn.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	fe := hj.Frontend
+	fe.Send(&pgproto3.Query{String: "COPY stall.t FROM STDIN"})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := fe.Receive(); err != nil {
+		t.Fatal(err)
+	} else if _, ok := msg.(*pgproto3.CopyInResponse); !ok {
+		t.Fatalf("got %T, want CopyInResponse", msg)
+	}
+	start := time.Now()
+	fe.Send(&pgproto3.CopyData{Data: []byte("1\n2\n")})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// The client now stalls: no more data, no CopyDone.
+	var got []string
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatalf("receive after %v: %v", got, err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.ErrorResponse:
+			got = append(got, m.Code+" "+m.Message)
+		case *pgproto3.ReadyForQuery:
+			got = append(got, "ReadyForQuery "+string(m.TxStatus))
+		default:
+			got = append(got, fmt.Sprintf("%T", msg))
+		}
+		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	want := []string{"57014 canceling statement due to statement timeout", "ReadyForQuery I"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("stalled COPY: %q, want %q", got, want)
+	}
+	if elapsed > 10*time.Second {
+		t.Errorf("the stalled COPY ran %s under a 1s timeout", elapsed.Round(time.Millisecond))
+	}
+	// What the client sends late is dropped, and the session carries on.
+	fe.Send(&pgproto3.CopyData{Data: []byte("3\n")})
+	fe.Send(&pgproto3.CopyDone{})
+	fe.Send(&pgproto3.Query{String: "SELECT count(*) FROM stall.t"})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var count string
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := msg.(*pgproto3.DataRow); ok {
+			count = string(d.Values[0])
+		}
+		if e, ok := msg.(*pgproto3.ErrorResponse); ok {
+			t.Fatalf("after the timed-out COPY: %s %s", e.Code, e.Message)
+		}
+		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+			break
+		}
+	}
+	if count != "0" {
+		t.Errorf("rows after the timed-out COPY: %s, want 0", count)
 	}
 }

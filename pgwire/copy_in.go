@@ -31,6 +31,13 @@ func (c *conn) copyIn(ctx context.Context, res sql.CopyInResult) error {
 	if err := c.w.send(&pgproto3.CopyInResponse{OverallFormat: byte(overall), ColumnFormatCodes: codes}); err != nil {
 		return nil
 	}
+	if d := res.Deadline(); !d.IsZero() {
+		// The statement's timeout bounds the wait for the client's data
+		// too: a client that stalls mid-COPY is ended with 57014.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d)
+		defer cancel()
+	}
 	src := &copyInReader{c: c, ctx: ctx}
 	err := res.Load(ctx, src)
 	if src.terminated {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -41,6 +42,10 @@ type CopyInResult interface {
 	// sent CopyFail or went away) nothing is committed and the files
 	// written so far are removed.
 	Load(ctx context.Context, src io.Reader) error
+	// Deadline is when the statement's timeout ends it, zero for none:
+	// the data must have arrived by then, so whoever waits for the client
+	// on Load's behalf waits no longer.
+	Deadline() time.Time
 }
 
 // StartCopyIn returns res as a CopyInResult when it is a COPY ... FROM
@@ -80,6 +85,8 @@ type copyInResult struct {
 	defs    arrow.RecordBatch // one row of every column's default; nil when all are listed
 	rows    int64
 	tagDone bool
+	// deadline ends the statement (statementLimits), zero for none.
+	deadline time.Time
 }
 
 // copyFrom binds COPY table [(cols)] FROM STDIN. As in PostgreSQL the
@@ -113,7 +120,7 @@ func (s *Session) copyFrom(ctx context.Context, c *pg_query.CopyStmt, query stri
 			return nil, err
 		}
 	}
-	r := &copyInResult{s: s, target: target, opts: opts, listed: listed, format: opts.format}
+	r := &copyInResult{s: s, target: target, opts: opts, listed: listed, format: opts.format, deadline: s.statementLimits().deadline}
 	for _, i := range listed {
 		r.format.Columns = append(r.format.Columns, all[i])
 	}
@@ -186,7 +193,14 @@ func (r *copyInResult) Close() {
 	}
 }
 
+func (r *copyInResult) Deadline() time.Time { return r.deadline }
+
 func (r *copyInResult) Load(ctx context.Context, src io.Reader) error {
+	if !r.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.deadline)
+		defer cancel()
+	}
 	err := r.load(ctx, src)
 	if err != nil {
 		r.s.failTransaction()
