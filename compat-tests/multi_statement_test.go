@@ -1,6 +1,7 @@
 package compattests
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,29 +162,41 @@ func TestPgxMultiStatement(t *testing.T) {
 func TestSimpleQueryStopsAtFirstError(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t, 30*time.Second)
-	conn, err := pgx.ConnectConfig(ctx, pgxConfig(t, shared.server, "alice", demoDatabase, "disable", shared.token))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hj, err := conn.PgConn().Hijack()
-	if err != nil {
-		t.Fatalf("hijack: %v", err)
-	}
-	defer hj.Conn.Close()
-	if err := hj.Conn.SetDeadline(time.Now().Add(20 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	fe := hj.Frontend
+	fe := rawFrontend(t, ctx, shared.server, shared.token, 20*time.Second)
 	fe.Send(&pgproto3.Query{String: "SELECT 1; SELECT 1/0; SELECT 3"})
 	if err := fe.Flush(); err != nil {
 		t.Fatalf("send query: %v", err)
 	}
 
+	got := receiveUntilReady(t, fe)
+	want := []string{
+		"RowDescription", "DataRow 1", "CommandComplete SELECT 1",
+		"ErrorResponse 22012 division by zero",
+		"ReadyForQuery I",
+	}
+	// The error may come before or after the failing statement's row
+	// description; what matters is that nothing of SELECT 3 follows it.
+	alt := []string{
+		"RowDescription", "DataRow 1", "CommandComplete SELECT 1",
+		"RowDescription", "ErrorResponse 22012 division by zero",
+		"ReadyForQuery I",
+	}
+	if !slices.Equal(got, want) && !slices.Equal(got, alt) {
+		t.Errorf("messages = %q, want %q", got, want)
+	}
+}
+
+// receiveUntilReady reads the server's messages up to ReadyForQuery and
+// names each: its type, with the value of a one-column DataRow, the tag
+// of a CommandComplete, the SQLSTATE and message of an ErrorResponse and
+// the transaction status of ReadyForQuery.
+func receiveUntilReady(t *testing.T, fe *pgproto3.Frontend) []string {
+	t.Helper()
 	var got []string
 	for {
 		msg, err := fe.Receive()
 		if err != nil {
-			t.Fatalf("receive after %v: %v", got, err)
+			t.Fatalf("receive after %q: %v", got, err)
 		}
 		switch m := msg.(type) {
 		case *pgproto3.RowDescription:
@@ -193,29 +206,32 @@ func TestSimpleQueryStopsAtFirstError(t *testing.T) {
 		case *pgproto3.CommandComplete:
 			got = append(got, "CommandComplete "+string(m.CommandTag))
 		case *pgproto3.ErrorResponse:
-			got = append(got, "ErrorResponse "+m.Code)
+			got = append(got, "ErrorResponse "+m.Code+" "+m.Message)
 		case *pgproto3.ReadyForQuery:
-			got = append(got, "ReadyForQuery "+string(m.TxStatus))
+			return append(got, "ReadyForQuery "+string(m.TxStatus))
 		default:
 			got = append(got, fmt.Sprintf("%T", msg))
 		}
-		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
-			break
-		}
 	}
-	want := []string{
-		"RowDescription", "DataRow 1", "CommandComplete SELECT 1",
-		"ErrorResponse 22012",
-		"ReadyForQuery I",
+}
+
+// rawFrontend logs in as alice with token and hands over the protocol
+// connection, for a test that writes messages itself; the connection is
+// closed when the test ends and every read and write must be done within
+// limit.
+func rawFrontend(t *testing.T, ctx context.Context, srv *server, token string, limit time.Duration) *pgproto3.Frontend {
+	t.Helper()
+	conn, err := pgx.ConnectConfig(ctx, pgxConfig(t, srv, "alice", demoDatabase, "disable", token))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The error may come before or after the failing statement's row
-	// description; what matters is that nothing of SELECT 3 follows it.
-	alt := []string{
-		"RowDescription", "DataRow 1", "CommandComplete SELECT 1",
-		"RowDescription", "ErrorResponse 22012",
-		"ReadyForQuery I",
+	hj, err := conn.PgConn().Hijack()
+	if err != nil {
+		t.Fatalf("hijack: %v", err)
 	}
-	if !slices.Equal(got, want) && !slices.Equal(got, alt) {
-		t.Errorf("messages = %q, want %q", got, want)
+	t.Cleanup(func() { _ = hj.Conn.Close() })
+	if err := hj.Conn.SetDeadline(time.Now().Add(limit)); err != nil {
+		t.Fatal(err)
 	}
+	return hj.Frontend
 }
