@@ -20,5 +20,6 @@
 // is pinned with its reason (testdata/bi/known_failures.txt, the
 // scenarios' known failures): a pinned failure that starts passing fails
 // the test, so the lists stay true. The package has no code outside
-// its tests; compat-tests/bench is the benchmark harness.
+// its tests; compat-tests/bench is the benchmark harness, and
+// compat-tests/faultproxy the proxy that fails dependencies on command.
 package compattests
