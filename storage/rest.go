@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog/rest"
@@ -46,6 +47,15 @@ type RESTConfig struct {
 	// (0: DefaultCommitRetries).
 	CommitRetries int
 
+	// ReadAttempts is how often an idempotent read (GET of the
+	// configuration, a listing or table metadata) is tried in all when the
+	// catalog is unreachable or answers a transient 5xx
+	// (0: DefaultRESTReadAttempts); RetryBackoff is the first pause
+	// between attempts, doubled for each further one
+	// (0: DefaultRESTRetryBackoff).
+	ReadAttempts int
+	RetryBackoff time.Duration
+
 	// Transport, when set, carries the catalog's HTTP requests (tests).
 	Transport http.RoundTripper
 }
@@ -68,6 +78,8 @@ type restCatalog struct {
 	cfg   RESTConfig
 	locks *tableLocks
 	plans *planCache
+	// transport carries every request, retrying idempotent reads.
+	transport *retryTransport
 
 	// mu guards cat, which is built on the first request that succeeds in
 	// fetching the server's configuration. With per-user tokens that
@@ -91,7 +103,12 @@ func OpenREST(ctx context.Context, cfg RESTConfig) (Catalog, error) {
 	if cfg.ServiceToken != "" && cfg.Credential != "" {
 		return nil, fmt.Errorf("open REST catalog %s: set a service token or a credential, not both", cfg.Name)
 	}
-	c := &restCatalog{cfg: cfg, locks: newTableLocks(), plans: newPlanCache(planCacheEntries, planCacheTasks)}
+	base := cfg.Transport
+	if base == nil {
+		base = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	c := &restCatalog{cfg: cfg, locks: newTableLocks(), plans: newPlanCache(planCacheEntries, planCacheTasks),
+		transport: newRetryTransport(base, cfg.ReadAttempts, cfg.RetryBackoff)}
 	if !cfg.perUser() {
 		if _, err := c.client(ctx); err != nil {
 			return nil, fmt.Errorf("open REST catalog %s: %w", cfg.Name, err)
@@ -126,9 +143,7 @@ func (c *restCatalog) client(ctx context.Context) (*rest.Catalog, error) {
 	default:
 		opts = append(opts, rest.WithAuthManager(callerTokenAuth{}))
 	}
-	if c.cfg.Transport != nil {
-		opts = append(opts, rest.WithCustomTransport(c.cfg.Transport))
-	}
+	opts = append(opts, rest.WithCustomTransport(c.transport))
 	cat, err := rest.NewCatalog(ctx, c.cfg.Name, c.cfg.URI, opts...)
 	if err != nil {
 		return nil, c.restError(ctx, "fetch the configuration of", Ident{Catalog: c.cfg.Name}, err)
@@ -142,6 +157,8 @@ func (c *restCatalog) Name() string { return c.cfg.Name }
 func (c *restCatalog) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// The catalog leaves a transport it was given alone.
+	defer c.transport.CloseIdleConnections()
 	if c.cat == nil {
 		return nil
 	}

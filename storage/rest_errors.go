@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/apache/iceberg-go/catalog"
@@ -74,6 +75,8 @@ func (c *restCatalog) restError(ctx context.Context, op string, target Ident, er
 		return pgerror.Wrap(cause, codeSystemError, "catalog %q failed with a server error", name)
 	case errors.Is(err, rest.ErrEndpointNotSupported):
 		return pgerror.Wrap(cause, pgerror.FeatureNotSupported, "catalog %q does not support %s", name, op)
+	case unreachable(err):
+		return pgerror.Wrap(cause, codeSystemError, "catalog %q is unreachable", name)
 	case errors.Is(err, rest.ErrBadRequest):
 		return pgerror.Wrap(cause, pgerror.InternalError, "catalog %q rejected the request to %s %s", name, op, target)
 	case errors.Is(err, rest.ErrRESTError):
@@ -81,6 +84,14 @@ func (c *restCatalog) restError(ctx context.Context, op string, target Ident, er
 	default:
 		return pgerror.Wrap(cause, codeSystemError, "could not %s %s in catalog %q", op, target, name)
 	}
+}
+
+// unreachable reports whether err is a request that got no answer: the
+// HTTP client's own error (connection refused, reset or closed before the
+// catalog replied), which an answer, even an error status, never is.
+func unreachable(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
 }
 
 // tokens are the secrets that must never appear in an error: the caller's
