@@ -36,7 +36,11 @@
 // once (metadataCache), and it can move several tables' metadata
 // pointers in one SQLite transaction, which makes a block's writes to
 // several tables atomic (commitGroup). The REST catalog commits table by
-// table, so a block may write only one of its tables.
+// table, so a block may write only one of its tables. Its idempotent
+// reads (GET of the configuration, listings and table metadata) are
+// retried with bounded, jittered backoff when the server does not answer
+// or answers a transient 5xx (retryTransport); a commit is sent once,
+// since one whose answer was lost may have taken effect.
 //
 // Errors that a client may see carry a SQLSTATE (package pgerror) and wrap
 // one of the package's sentinel errors, so callers can test them with
