@@ -29,11 +29,13 @@ type options struct {
 	largeRows int
 	pgBin     string
 	// suite is "all", "sales" (acdemo.sales), "tpch", "policy" (gate
-	// two's overhead) or "copy" (COPY FROM STDIN, never part of "all").
+	// two's overhead), "load" (pgbench), "conns" (idle connections), or
+	// "copy" (COPY FROM STDIN) or "soak", never part of "all".
 	suite      string
 	copyRows   int
 	policyRows int
 	tpch       tpchOptions
+	load       loadOptions
 }
 
 func main() {
@@ -41,7 +43,7 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
-	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), or copy (COPY FROM STDIN)")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), copy (COPY FROM STDIN) or soak")
 	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
 	flag.IntVar(&opts.policyRows, "policy-rows", 10_000_000, "rows of the policy suite's table")
 	flag.Float64Var(&opts.tpch.sf, "tpch-sf", 1, "TPC-H scale factor")
@@ -50,13 +52,28 @@ func main() {
 	flag.DurationVar(&opts.tpch.timeout, "tpch-timeout", 2*time.Minute, "limit on one run of a TPC-H query")
 	flag.Int64Var(&opts.tpch.sqeMemLimit, "tpch-sqe-mem", 6<<30, "bytes of resident memory past which the SQE server is stopped during a TPC-H query")
 	flag.BoolVar(&opts.tpch.duckdb, "duckdb", true, "also run the TPC-H queries on DuckDB (module compat-tests/bench/duckdb)")
+	var protocols string
+	flag.IntVar(&opts.load.clients, "load-clients", 32, "pgbench clients of the load suite")
+	flag.IntVar(&opts.load.threads, "load-threads", 2, "pgbench threads (-j) of the load and soak suites")
+	flag.DurationVar(&opts.load.duration, "load-duration", time.Minute, "length of each pgbench run of the load suite")
+	flag.StringVar(&protocols, "load-protocols", "simple,extended,prepared", "pgbench query protocols (-M) the load suite runs, comma-separated; the soak uses the first")
+	flag.IntVar(&opts.load.conns, "load-conns", 1000, "idle connections the conns suite opens")
+	flag.DurationVar(&opts.load.soak.duration, "soak-duration", 30*time.Minute, "length of the soak")
+	flag.IntVar(&opts.load.soak.clients, "soak-clients", 4, "pgbench clients of the soak")
+	flag.IntVar(&opts.load.soak.rate, "soak-rate", 4, "transactions per second the soak's pgbench aims at (-R)")
+	flag.DurationVar(&opts.load.soak.interval, "soak-interval", time.Minute, "how often the soak samples the server")
 	flag.Parse()
+	opts.load.protocols = strings.Split(protocols, ",")
+	if err := opts.load.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
 	if opts.runs < 1 || opts.largeRows < 1 || opts.policyRows < 1 || opts.tpch.runs < 1 || !(opts.tpch.sf > 0) {
 		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-sf must be positive")
 		os.Exit(2)
 	}
-	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "copy"}, opts.suite) {
-		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy or copy")
+	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "copy", "soak"}, opts.suite) {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy, load, conns, copy or soak")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -94,8 +111,11 @@ func run(ctx context.Context, opts options) (err error) {
 	if err != nil {
 		return err
 	}
-	if opts.suite == "copy" {
+	switch opts.suite {
+	case "copy":
 		return runCopySuite(ctx, opts, bin, work)
+	case "soak":
+		return runSoakSuite(ctx, opts, root, bin, work)
 	}
 	var errs []error
 	if opts.suite == "all" || opts.suite == "sales" {
@@ -106,6 +126,12 @@ func run(ctx context.Context, opts options) (err error) {
 	}
 	if opts.suite == "all" || opts.suite == "policy" {
 		errs = append(errs, runPolicySuite(ctx, opts, bin, work))
+	}
+	if opts.suite == "all" || opts.suite == "load" {
+		errs = append(errs, runLoadSuite(ctx, opts, root, bin, work))
+	}
+	if opts.suite == "all" || opts.suite == "conns" {
+		errs = append(errs, runConnsSuite(ctx, opts, bin, work))
 	}
 	return errors.Join(errs...)
 }

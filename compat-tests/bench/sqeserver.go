@@ -119,29 +119,45 @@ func (s *sqeServer) connect(ctx context.Context) (*pgx.Conn, error) {
 
 // connectAs is connect as user, whose token carries roles.
 func (s *sqeServer) connectAs(ctx context.Context, user string, roles []string) (*pgx.Conn, error) {
-	iss, err := auth.OpenEmbeddedIssuer(s.dataDir)
+	token, err := s.token(user, roles, time.Hour)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	token, err := iss.Mint(auth.TokenRequest{User: user, Roles: roles, TTL: time.Hour})
+	cfg, err := s.connConfig(user, token)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
-	host, port, err := net.SplitHostPort(s.addr)
-	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
-	}
-	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=%s dbname=%s sslmode=disable", host, port, user, sqeDatabase))
-	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
-	}
-	cfg.Password = token
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.name, err)
 	}
 	return conn, nil
+}
+
+// token mints a token for user, carrying roles, from the data directory's
+// embedded issuer.
+func (s *sqeServer) token(user string, roles []string, ttl time.Duration) (string, error) {
+	iss, err := auth.OpenEmbeddedIssuer(s.dataDir)
+	if err != nil {
+		return "", err
+	}
+	return iss.Mint(auth.TokenRequest{User: user, Roles: roles, TTL: ttl})
+}
+
+// connConfig is a pgx configuration logging in as user with token, in the
+// simple query protocol.
+func (s *sqeServer) connConfig(user, token string) (*pgx.ConnConfig, error) {
+	host, port, err := net.SplitHostPort(s.addr)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=%s dbname=%s sslmode=disable", host, port, user, sqeDatabase))
+	if err != nil {
+		return nil, err
+	}
+	cfg.Password = token
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	return cfg, nil
 }
 
 func withoutSQEVars(env []string) []string {
