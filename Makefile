@@ -7,7 +7,7 @@ BIN     := bin/sqe
 # CGO is required: pg_query_go compiles PostgreSQL's parser.
 export CGO_ENABLED := 1
 
-.PHONY: all build run test test-deps build-deps bench bench-deps lint fuzz clean
+.PHONY: all build run test test-deps build-deps bench bench-deps soak lint fuzz clean
 
 all: build
 
@@ -50,13 +50,25 @@ test: test-deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m ./...
 
+# The load suites drive the server with pgbench, which Debian ships with
+# PostgreSQL's server programs (postgresql-contrib pulls them in).
 bench-deps: test-deps
+	@ls /usr/lib/postgresql/*/bin/pgbench >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-contrib; }
 
 # Micro-benchmarks, then the end-to-end comparison with PostgreSQL (and,
-# for TPC-H, DuckDB). BENCH_FLAGS passes flags, e.g. "-suite tpch -tpch-sf 0.1".
+# for TPC-H, DuckDB) and the pgbench load and idle-connection suites.
+# BENCH_FLAGS passes flags, e.g. "-suite tpch -tpch-sf 0.1" or
+# "-suite load -load-clients 8 -load-duration 10s".
 bench: bench-deps build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./compat-tests/bench $(BENCH_FLAGS)
+
+# One server at a moderate, steady pgbench load for SOAK_DURATION: its RSS,
+# Go heap and goroutines at the start and end. SOAK_FLAGS passes more flags,
+# e.g. "-soak-rate 8 -soak-clients 8".
+SOAK_DURATION ?= 30m
+soak: bench-deps
+	$(GO) run ./compat-tests/bench -suite soak -soak-duration $(SOAK_DURATION) $(SOAK_FLAGS)
 
 lint:
 	gofmt -l .

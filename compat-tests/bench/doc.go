@@ -45,4 +45,21 @@
 // -copy-rows lineitem-like rows (default one million) to a text file and
 // loads it with psql's \copy (COPY ... FROM STDIN) into an empty SQE table
 // and into PostgreSQL 15, printing rows per second for each (copy_suite.go).
+//
+// -suite load (load_suite.go) runs pgbench with custom scripts
+// (testdata/load_read.sql: a point lookup, an aggregate and two catalog
+// queries of the kind BI tools send; testdata/load_write.sql: an INSERT
+// and an UPDATE of another table), -load-clients clients for
+// -load-duration each, in each pgbench protocol of -load-protocols, against
+// SQE and then against PostgreSQL 15 holding the same tables. It prints
+// transactions, failures, tps and the p50 / p99 latency read from
+// pgbench's per-transaction log, and fails on any failed transaction or
+// when the tables do not hold exactly one INSERT and one UPDATE per
+// counted write transaction. pgbench logs in to SQE with a token as its
+// password. -suite conns (load_conns.go) opens -load-conns idle
+// connections and reports memory per connection and the latency of a
+// fresh login with SELECT 1 while they are open; both are part of "all".
+// -suite soak (load_soak.go, `make soak`) holds a server at a steady
+// rate-limited load for -soak-duration and samples its RSS, Go heap and
+// goroutines (/metrics).
 package main
