@@ -58,6 +58,15 @@ type pgbenchResult struct {
 	aborted string
 }
 
+// scriptCount is the number of successful transactions of script i, 0
+// when the log was not read (an aborted run).
+func (r pgbenchResult) scriptCount(i int) int64 {
+	if i < 0 || i >= len(r.perScript) {
+		return 0
+	}
+	return r.perScript[i]
+}
+
 // ok reports whether every transaction succeeded.
 func (r pgbenchResult) ok() bool { return r.failed == 0 && r.aborted == "" && r.processed > 0 }
 

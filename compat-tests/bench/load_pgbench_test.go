@@ -103,6 +103,16 @@ func TestAppendLoggedTxs(t *testing.T) {
 	}
 }
 
+func TestScriptCount(t *testing.T) {
+	res := pgbenchResult{perScript: []int64{8, 2}}
+	if res.scriptCount(0) != 8 || res.scriptCount(1) != 2 || res.scriptCount(2) != 0 {
+		t.Fatalf("scriptCount of %v: %d %d %d", res.perScript, res.scriptCount(0), res.scriptCount(1), res.scriptCount(2))
+	}
+	if (pgbenchResult{}).scriptCount(1) != 0 {
+		t.Fatal("an aborted run's count is not 0")
+	}
+}
+
 func TestPercentile(t *testing.T) {
 	ms := func(ns ...int) []time.Duration {
 		var d []time.Duration

@@ -115,7 +115,7 @@ func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (er
 	if !rep.res.ok() {
 		return fmt.Errorf("soak: %d transactions failed %s", rep.res.failed, rep.res.aborted)
 	}
-	if err := checkWrites(before, after, rep.res.perScript[1]); err != nil {
+	if err := checkWrites(before, after, rep.res.scriptCount(1)); err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}
 	if rep.after.goroutines > rep.idle.goroutines {
@@ -157,7 +157,7 @@ func (r soakReport) write(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "\nsoak: %d clients, read and write mixes %d:%d, at most %d transactions/s, %s, %s protocol\n"+
 		"transactions %d (writes %d), failed %d, tps %.1f, p50 %s, p99 %s\n",
 		r.opts.clients, soakWeights[0], soakWeights[1], r.opts.rate, r.opts.duration, r.protocol,
-		res.processed, res.perScript[1], res.failed, res.tps, formatDuration(res.p50), formatDuration(res.p99)); err != nil {
+		res.processed, res.scriptCount(1), res.failed, res.tps, formatDuration(res.p50), formatDuration(res.p99)); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "%-22s %12s %14s %11s\n", "", "RSS", "Go heap in use", "goroutines"); err != nil {
