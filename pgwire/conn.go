@@ -6,10 +6,8 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -179,10 +177,10 @@ func (c *conn) serve() {
 // socket cancels the rest through EOF.
 func (c *conn) readLoop(in *inbox) {
 	defer func() {
-		// A decoder bug must not take the server down: treat it as bad input.
+		// A decoder bug must not take the server down: the processor
+		// reports it (finish) and the connection ends.
 		if r := recover(); r != nil {
-			c.logger.Error("panic while decoding a frontend message", "panic", r, "stack", string(debug.Stack()))
-			c.cancel(&protocolError{msg: "invalid frontend message"})
+			c.cancel(newPanicError("frontend message reader", r))
 		}
 	}()
 	var scratch []byte
@@ -221,7 +219,10 @@ func (c *conn) finish(cause error) {
 	var tooLarge *messageTooLargeError
 	var perr *protocolError
 	var end *sessionEnd
+	var panicked *panicError
 	switch {
+	case errors.As(cause, &panicked):
+		c.sendFatal(panicked.fatal())
 	case errors.As(cause, &end):
 		c.logger.Info("closing connection", "reason", end.err.Message)
 		c.sendFatal(end.err)
@@ -256,7 +257,7 @@ func (c *conn) recoverPanic(where string) {
 		return
 	}
 	// errorResponse logs it under the request id the client gets.
-	c.sendFatal(pgerror.From(fmt.Errorf("panic in %s: %v\n%s", where, r, debug.Stack())).Fatal())
+	c.sendFatal(newPanicError(where, r).fatal())
 }
 
 // sendFatal sends a FATAL error as the connection's last message.

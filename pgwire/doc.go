@@ -132,7 +132,9 @@
 // errorResponse (errors.go): user errors as they were made, internal ones
 // (XX000, class 58, anything without a SQLSTATE) as SQLSTATE, short
 // message and request id, their cause in the log under that id and, with
-// Debug, in the DETAIL.
+// Debug, in the DETAIL. A panic in any of a connection's goroutines
+// (handler, reader, processor) is recovered there and ends that connection
+// alone with such an error, FATAL XX000 (panic.go).
 //
 // # Session limits
 //

@@ -320,8 +320,9 @@ func checkReplies(t *testing.T, out []byte, loginExpected bool) []string {
 }
 
 // panicRecorder is the fuzz servers' log: it keeps every record of a
-// recovered panic, except the one the fake session raises on purpose for
-// the statement "panic".
+// recovered panic (an internal error caused by "panic in ..."),
+// except the one the fake session raises on purpose for the statement
+// "panic".
 type panicRecorder struct {
 	mu     sync.Mutex
 	panics []string
@@ -330,20 +331,18 @@ type panicRecorder struct {
 func (r *panicRecorder) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
 
 func (r *panicRecorder) Handle(_ context.Context, rec slog.Record) error {
-	if !strings.HasPrefix(rec.Message, "panic") {
-		return nil
-	}
 	var b strings.Builder
 	b.WriteString(rec.Message)
-	deliberate := false
+	panicked, deliberate := false, false
 	rec.Attrs(func(a slog.Attr) bool {
-		if a.Key == "panic" && a.Value.String() == "session bug" {
-			deliberate = true
+		if a.Key == "cause" && strings.Contains(a.Value.String(), "cause: panic in ") {
+			panicked = true
+			deliberate = strings.Contains(a.Value.String(), ": session bug\n")
 		}
 		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
 		return true
 	})
-	if !deliberate {
+	if panicked && !deliberate {
 		r.mu.Lock()
 		r.panics = append(r.panics, b.String())
 		r.mu.Unlock()
