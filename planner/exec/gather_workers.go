@@ -2,10 +2,13 @@ package exec
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // workerGroup is a Gather's running workers: their context, which Close
@@ -42,6 +45,7 @@ func startWorkers(ctx context.Context, g *planner.Gather, n int, work func(g *wo
 		grp.wg.Add(1)
 		go func() {
 			defer grp.wg.Done()
+			defer grp.recoverWorker(w)
 			work(grp, w)
 		}()
 	}
@@ -61,6 +65,16 @@ func (g *workerGroup) fail(err error) {
 		close(g.failed)
 		g.cancel()
 	})
+}
+
+// recoverWorker turns a panic of worker w into the query's error. A
+// worker runs on its own goroutine, beyond the recovery of the connection
+// that started the query, so an unrecovered panic would end the process.
+func (g *workerGroup) recoverWorker(w int) {
+	if r := recover(); r != nil {
+		g.fail(pgerror.Wrap(fmt.Errorf("panic in parallel worker %d: %v\n%s", w, r, debug.Stack()),
+			pgerror.InternalError, "internal error"))
+	}
 }
 
 // stop cancels the workers, waits for them to return and closes the
