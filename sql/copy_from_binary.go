@@ -128,11 +128,8 @@ func (p *binaryCopyParser) parseBatch() (int, error) {
 			if length < 0 {
 				return 0, p.context(badCopy("invalid field size"), c.name)
 			}
-			if cap(p.buf) < int(length) {
-				p.buf = make([]byte, length)
-			}
-			field := p.buf[:length]
-			if err := p.read(field); err != nil {
+			field, err := p.readField(int(length))
+			if err != nil {
 				return 0, p.context(err, c.name)
 			}
 			if err := c.appendBinary(field); err != nil {
@@ -143,6 +140,26 @@ func (p *binaryCopyParser) parseBatch() (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// readField reads a field of the declared length into the reused buffer.
+// The buffer grows with the data as it arrives, not with the length a
+// client declares: a field that claims 2 GiB and stops short costs what
+// was sent.
+func (p *binaryCopyParser) readField(length int) ([]byte, error) {
+	if length <= cap(p.buf) {
+		field := p.buf[:length]
+		return field, p.read(field)
+	}
+	buf := bytes.NewBuffer(p.buf[:0])
+	if _, err := io.CopyN(buf, p.in, int64(length)); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, badCopy("unexpected EOF in COPY data")
+		}
+		return nil, err
+	}
+	p.buf = buf.Bytes()
+	return p.buf, nil
 }
 
 // context puts PostgreSQL's CONTEXT on err: the tuple, and the column
