@@ -49,6 +49,7 @@ test: test-deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m ./...
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 # The load suites drive the server with pgbench, which Debian ships with
 # PostgreSQL's server programs (postgresql-contrib pulls them in).
@@ -74,11 +75,18 @@ lint:
 	gofmt -l .
 	$(GO) vet ./...
 
-# Longer fuzzing of the parsers and decoders (bounded runs are part of `make test`).
-FUZZTIME ?= 60s
+# Fuzzing of the decoders, parsers, binder and verifier: every
+# `func FuzzXxx(f *testing.F)` of a _test.go file, FUZZTIME each (`make
+# test` runs each for FUZZTIME_TEST). go test fuzzes one target per run, so
+# they run one after another; an input that fails is saved under its
+# package's testdata/fuzz/ (commit it: it then runs as a seed in every
+# `go test`) and stops the loop.
+FUZZTIME      ?= 60s
+FUZZTIME_TEST ?= 3s
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	@for file in $$(grep -rlE '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' --include='*_test.go' . | sort); do \
+		pkg=$$(dirname $$file); \
+		for f in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(f \*testing\.F\).*/\1/p' $$file); do \
 			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done

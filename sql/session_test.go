@@ -15,7 +15,7 @@ import (
 	"github.com/sqe-db/sqe/storage/demo"
 )
 
-func newTestSession(t *testing.T) *Session {
+func newTestSession(t testing.TB) *Session {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := storage.OpenEmbedded(ctx, "sales_wh", t.TempDir(), storage.AllowAll{})
@@ -36,7 +36,7 @@ func newTestSession(t *testing.T) *Session {
 
 // run executes every statement of query and returns the rows of the last
 // one rendered as "a|b", with the command tags.
-func run(t *testing.T, s *Session, query string) (rows []string, tags []string, err error) {
+func run(t testing.TB, s *Session, query string) (rows []string, tags []string, err error) {
 	t.Helper()
 	ctx := context.Background()
 	stmts, err := s.Parse(ctx, query)
