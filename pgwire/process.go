@@ -32,6 +32,13 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 	case *pgproto3.Terminate:
 		return errTerminated
 	case *pgproto3.Query:
+		if err := checkMessageEncoding(m); err != nil {
+			c.session.FailTransaction()
+			if err := c.sendError(err); err != nil {
+				return err
+			}
+			return c.readyForQuery()
+		}
 		return c.simpleQuery(m.String)
 	case *pgproto3.Sync:
 		c.ignoreTillSync = false
@@ -43,7 +50,10 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) error {
 	case *pgproto3.Flush:
 		return c.w.flush()
 	case *pgproto3.Parse, *pgproto3.Bind, *pgproto3.Describe, *pgproto3.Execute, *pgproto3.Close:
-		err := c.handleExtended(m)
+		err := checkMessageEncoding(m)
+		if err == nil {
+			err = c.handleExtended(m)
+		}
 		if fatal := c.connectionEnded(); fatal != nil {
 			return fatal
 		}

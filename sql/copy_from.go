@@ -338,7 +338,7 @@ func (p *textCopyParser) parseBatch() (int, error) {
 		if err != nil {
 			return 0, p.lineError(err, p.lines.line)
 		}
-		if err := checkCopyLineEncoding(line); err != nil {
+		if err := pgerror.CheckUTF8(bytesString(line)); err != nil {
 			// As in PostgreSQL, the line is not quoted: it cannot be shown.
 			return 0, pgerror.From(err).WithWhere("COPY %s, line %d", p.relname, p.lines.lineNo)
 		}
