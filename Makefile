@@ -77,17 +77,20 @@ lint:
 
 # Fuzzing of the decoders, parsers, binder and verifier: every
 # `func FuzzXxx(f *testing.F)` of a _test.go file, FUZZTIME each (`make
-# test` runs each for FUZZTIME_TEST). go test fuzzes one target per run, so
-# they run one after another; an input that fails is saved under its
-# package's testdata/fuzz/ (commit it: it then runs as a seed in every
-# `go test`) and stops the loop.
+# test` runs each for FUZZTIME_TEST). A fuzzing run takes one target, so
+# each package's fuzzing test binary is built once and run per target, in
+# the package's folder and with go test's corpus cache. An input that fails
+# is saved under the package's testdata/fuzz/ (commit it: it then runs as a
+# seed in every `go test`) and stops the loop.
 FUZZTIME      ?= 60s
 FUZZTIME_TEST ?= 3s
 fuzz:
-	@for file in $$(grep -rlE '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' --include='*_test.go' . | sort); do \
-		pkg=$$(dirname $$file); \
-		for f in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(f \*testing\.F\).*/\1/p' $$file); do \
-			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && cache=$$($(GO) env GOCACHE)/fuzz && \
+	for dir in $$(grep -rlE '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' --include='*_test.go' . | xargs -n1 dirname | sort -u); do \
+		pkg=$$($(GO) list $$dir) && $(GO) test -c -fuzz . -o $$bin/fuzz.test $$dir || exit 1; \
+		for f in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(f \*testing\.F\).*/\1/p' $$dir/*_test.go); do \
+			echo "== $$pkg $$f"; \
+			(cd $$dir && $$bin/fuzz.test -test.run '^$$' -test.fuzz "^$$f$$" -test.fuzztime $(FUZZTIME) -test.fuzzcachedir $$cache/$$pkg) || exit 1; \
 		done; \
 	done
 
