@@ -132,9 +132,11 @@
 // errorResponse (errors.go): user errors as they were made, internal ones
 // (XX000, class 58, anything without a SQLSTATE) as SQLSTATE, short
 // message and request id, their cause in the log under that id and, with
-// Debug, in the DETAIL. A panic in any of a connection's goroutines
-// (handler, reader, processor) is recovered there and ends that connection
-// alone with such an error, FATAL XX000 (panic.go).
+// Debug, in the DETAIL. A message whose SQL text or statement or portal
+// name is not UTF-8 is refused with ERROR 22021 before the session sees it
+// (encoding.go). A panic in any of a connection's goroutines (handler,
+// reader, processor) is recovered there and ends that connection alone
+// with FATAL XX000 and a request id (panic.go).
 //
 // # Session limits
 //
