@@ -25,7 +25,7 @@ type Config struct {
 	RequireTLS     bool          // refuse plaintext even from loopback
 	MaxConnections int           // 0 = 100
 	StartupTimeout time.Duration // 0 = 10s: a client that has not finished startup+auth by then is dropped
-	MaxMessageSize int           // 0 = 64 MiB; larger declared length -> FATAL 08P01 and close
+	MaxMessageSize int           // 0 = 64 MiB; larger declared length -> FATAL 54000 and close
 	ServerVersion  string        // e.g. "15.18"; reported as server_version, server_version_num derived (150018)
 	Observer       Observer      // nil = none; told of connections, errors, rows and bytes sent
 

@@ -230,7 +230,7 @@ func (c *conn) finish(cause error) {
 		c.sendFatal(fatal(pgerror.AdminShutdown, "terminating connection due to administrator command"))
 	case errors.As(cause, &tooLarge):
 		c.logger.Info("closing connection", "reason", tooLarge.Error())
-		c.sendFatal(fatal(pgerror.ProtocolViolation, "invalid message length %d: the limit is %d bytes", tooLarge.size, tooLarge.limit))
+		c.sendFatal(fatal(pgerror.ProgramLimitExceeded, "message of %d bytes exceeds the limit of %d bytes", tooLarge.size, tooLarge.limit))
 	case errors.As(cause, &perr):
 		c.logger.Info("closing connection", "reason", "protocol violation", "err", perr)
 		c.sendFatal(fatal(pgerror.ProtocolViolation, "%s", perr.msg))

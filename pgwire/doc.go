@@ -116,7 +116,8 @@
 //   - Disconnect and Terminate: the reader cancels the connection's context
 //     at once, so a running statement stops without its result being sent.
 //   - Protocol violations and oversized messages: the reader cancels the
-//     connection with the reason; the processor sends FATAL 08P01 and closes.
+//     connection with the reason; the processor sends FATAL 08P01 (54000
+//     for a message over MaxMessageSize) and closes.
 //   - Shutdown: the server stops accepting and cancels every connection with
 //     errShutdown; each processor abandons its statement, sends FATAL 57P01
 //     "terminating connection due to administrator command" and closes.

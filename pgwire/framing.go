@@ -21,7 +21,7 @@ const (
 )
 
 // messageTooLargeError is a frontend message whose declared length is over
-// the limit; the connection is closed with FATAL 08P01 without reading it.
+// the limit; the connection is closed with FATAL 54000 without reading it.
 type messageTooLargeError struct {
 	size, limit int
 }

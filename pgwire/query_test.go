@@ -325,12 +325,13 @@ func TestOversizedMessage(t *testing.T) {
 	tests := []struct {
 		name   string
 		header []byte
+		want   string
 	}{
-		{"over MaxMessageSize", []byte{'Q', 0, 0, 0x10, 0}},          // 4 KiB
-		{"absurd length", []byte{'Q', 0x7f, 0xff, 0xff, 0xff}},       // 2 GiB
-		{"unknown message type", []byte{'@', 0, 0, 0, 4}},            // not a frontend message
-		{"negative length", []byte{'Q', 0, 0, 0, 2}},                 // shorter than itself
-		{"password outside authentication", []byte{'p', 0, 0, 0, 5}}, // a 'p' message after login
+		{"over MaxMessageSize", []byte{'Q', 0, 0, 0x10, 0}, "ErrorResponse[FATAL 54000 message of 4096 bytes exceeds the limit of 1024 bytes]"}, // 4 KiB
+		{"absurd length", []byte{'Q', 0x7f, 0xff, 0xff, 0xff}, "ErrorResponse[FATAL 54000 "},                                                    // 2 GiB
+		{"unknown message type", []byte{'@', 0, 0, 0, 4}, "ErrorResponse[FATAL 08P01 "},                                                         // not a frontend message
+		{"negative length", []byte{'Q', 0, 0, 0, 2}, "ErrorResponse[FATAL 08P01 "},                                                              // shorter than itself
+		{"password outside authentication", []byte{'p', 0, 0, 0, 5}, "ErrorResponse[FATAL 08P01 "},                                              // a 'p' message after login
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -344,8 +345,8 @@ func TestOversizedMessage(t *testing.T) {
 			if _, err := c.conn.Write(msg); err != nil {
 				t.Fatal(err)
 			}
-			if got := c.receive(); !strings.HasPrefix(got, "ErrorResponse[FATAL 08P01 ") {
-				t.Fatalf("got %s", got)
+			if got := c.receive(); !strings.HasPrefix(got, tt.want) {
+				t.Fatalf("got %s, want %s...", got, tt.want)
 			}
 			c.expectClosed()
 		})

@@ -6,10 +6,12 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/sqe-db/sqe/governance/audit"
+	"github.com/sqe-db/sqe/pgwire"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -39,6 +41,12 @@ type Config struct {
 		// MaxConnectionsPerUser bounds one user's connections; 0: no
 		// bound beyond max_connections.
 		MaxConnectionsPerUser int `toml:"max_connections_per_user"`
+		// MaxMessageSize bounds a frontend message's declared length;
+		// past it the connection ends with FATAL 54000 before the
+		// message is read.
+		MaxMessageSize ByteSize `toml:"max_message_size"`
+		// StartupTimeoutSecs bounds TLS negotiation, startup and login.
+		StartupTimeoutSecs int `toml:"startup_timeout_secs"`
 	} `toml:"pgwire"`
 
 	Auth struct {
@@ -218,6 +226,8 @@ func defaultConfig() Config {
 	c.Log.Level = "info"
 	c.PGWire.Listen = "127.0.0.1:5433"
 	c.PGWire.MaxConnections = 100
+	c.PGWire.MaxMessageSize = pgwire.DefaultMaxMessageSize
+	c.PGWire.StartupTimeoutSecs = int(pgwire.DefaultStartupTimeout / time.Second)
 	c.Auth.AdminRoles = []string{"sqe_admin"}
 	c.Auth.ClockSkew = "30s"
 	c.Auth.FailedLoginsPerMinute = 30
@@ -286,6 +296,12 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.Query.ParallelWorkers < 0 || cfg.Query.ParallelWorkers > 1024 {
 		return Config{}, fmt.Errorf("config: [query] parallel_workers must be between 0 and 1024, not %d", cfg.Query.ParallelWorkers)
+	}
+	if cfg.PGWire.MaxMessageSize < 1024 || cfg.PGWire.MaxMessageSize > 1<<30 {
+		return Config{}, fmt.Errorf("config: [pgwire] max_message_size must be between 1KiB and 1GiB, not %d", cfg.PGWire.MaxMessageSize)
+	}
+	if cfg.PGWire.StartupTimeoutSecs < 1 || cfg.PGWire.StartupTimeoutSecs > 3600 {
+		return Config{}, fmt.Errorf("config: [pgwire] startup_timeout_secs must be between 1 and 3600, not %d", cfg.PGWire.StartupTimeoutSecs)
 	}
 	if err := cfg.RateLimit.validate(cfg.PGWire.MaxConnectionsPerUser); err != nil {
 		return Config{}, err

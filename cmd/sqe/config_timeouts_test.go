@@ -43,6 +43,14 @@ func TestTimeoutConfig(t *testing.T) {
 		{name: "negative override", file: "[query.role_overrides]\nops = -5\n", wantErr: "[query.role_overrides] ops must be between 0"},
 		{name: "idle timeout past a year", env: []string{"SQE_SESSION__IDLE_TIMEOUT_SECS=99999999999"}, wantErr: "[session] idle_timeout_secs"},
 		{name: "unknown session key", file: "[session]\nidle_timeout = 5\n", wantErr: "unknown key(s): session.idle_timeout"},
+		{name: "wire limits", file: "[pgwire]\nmax_message_size = \"16MiB\"\nstartup_timeout_secs = 3\n",
+			check: func(t *testing.T, c Config) {
+				if c.PGWire.MaxMessageSize != 16<<20 || c.PGWire.StartupTimeoutSecs != 3 {
+					t.Errorf("pgwire %+v", c.PGWire)
+				}
+			}},
+		{name: "message size too small", env: []string{"SQE_PGWIRE__MAX_MESSAGE_SIZE=100"}, wantErr: "[pgwire] max_message_size must be between 1KiB and 1GiB"},
+		{name: "no startup time", env: []string{"SQE_PGWIRE__STARTUP_TIMEOUT_SECS=0"}, wantErr: "[pgwire] startup_timeout_secs must be between 1 and 3600"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -168,6 +168,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
+		MaxMessageSize: int(cfg.PGWire.MaxMessageSize), StartupTimeout: seconds(cfg.PGWire.StartupTimeoutSecs),
 		Observer:              wireObserver(m),
 		MaxConnectionsPerUser: cfg.PGWire.MaxConnectionsPerUser, QueryLimiter: cfg.RateLimit.queryLimiter(), Debug: cfg.Debug,
 		IdleTimeout: seconds(cfg.Session.IdleTimeoutSecs), SessionLifetime: seconds(cfg.Session.AbsoluteTimeoutSecs),
