@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -24,12 +21,7 @@ func TestCopyFromBadInput(t *testing.T) {
 	target := startSQE(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	host, port, _ := net.SplitHostPort(target.addr)
-	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=%s port=%s user=alice dbname=sales_wh sslmode=disable password=%s", host, port, target.password))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := connectPgx(t, ctx, target)
 
 	const good = "1\tone\t1.50\t2024-01-02\n2\t\\N\t\\N\t\\N\n"
 	if _, err := conn.PgConn().CopyFrom(ctx, strings.NewReader(good), "COPY acdemo.inbox FROM STDIN"); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -21,12 +20,7 @@ func TestPgxCopyFromBinary(t *testing.T) {
 	target := startSQE(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	host, port, _ := net.SplitHostPort(target.addr)
-	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=%s port=%s user=alice dbname=sales_wh sslmode=disable password=%s", host, port, target.password))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := connectPgx(t, ctx, target)
 
 	day := time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)
 	var amount pgtype.Numeric

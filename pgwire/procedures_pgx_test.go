@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"slices"
 	"testing"
 	"time"
@@ -23,12 +22,7 @@ func TestPgxMaintenanceProcedures(t *testing.T) {
 	// 200 commits take about two minutes with -race on two busy cores.
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	host, port, _ := net.SplitHostPort(target.addr)
-	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=%s port=%s user=alice dbname=sales_wh sslmode=disable password=%s", host, port, target.password))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := connectPgx(t, ctx, target)
 	exec := func(query string, args ...any) {
 		t.Helper()
 		if _, err := conn.Exec(ctx, query, args...); err != nil {
@@ -64,7 +58,7 @@ func TestPgxMaintenanceProcedures(t *testing.T) {
 
 	var rewritten, added int32
 	var bytes int64
-	err = conn.QueryRow(ctx, "CALL system.rewrite_data_files(table => 'maint.t')").Scan(&rewritten, &added, &bytes)
+	err := conn.QueryRow(ctx, "CALL system.rewrite_data_files(table => 'maint.t')").Scan(&rewritten, &added, &bytes)
 	if err != nil || rewritten != 200 || added != 1 || bytes <= 0 {
 		t.Fatalf("rewrite_data_files: %d files into %d, %d bytes (%v); want 200 into 1", rewritten, added, bytes, err)
 	}

@@ -330,3 +330,16 @@ func loadPostgres(addr string, exited <-chan struct{}) error {
 	}
 	return nil
 }
+
+// connectPgx connects pgx to target as alice; the connection is closed
+// when the test ends.
+func connectPgx(t *testing.T, ctx context.Context, target wireTarget) *pgx.Conn {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(target.addr)
+	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=%s port=%s user=alice dbname=sales_wh sslmode=disable password=%s", host, port, target.password))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
