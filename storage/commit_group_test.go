@@ -101,21 +101,43 @@ func TestCommitsWith(t *testing.T) {
 	}
 }
 
-// The metadata cache serves loads between commits and is bounded.
+// The metadata cache serves loads between commits and is bounded by its
+// entries and by the snapshots they list in all.
 func TestMetadataCacheBounded(t *testing.T) {
-	m := newMetadataCache(2)
 	cat := openCatalog(t, "wh", "", AllowAll{})
 	a := createIDTable(t, cat, "ns", "a")
-	for _, loc := range []string{"x", "y", "z"} {
-		m.put(loc, a.tbl.Metadata())
+	for i := int64(0); i < 3; i++ {
+		a = appendIDs(t, a, i, i+1)
 	}
-	if m.len() != 2 {
-		t.Fatalf("cache holds %d entries, want 2", m.len())
+	meta := a.tbl.Metadata() // three snapshots: weight 4
+	tests := []struct {
+		name           string
+		max, maxWeight int
+		put            []string
+		want           []string // cached afterwards
+		gone           []string
+	}{
+		{"entries bound", 2, 100, []string{"x", "y", "z"}, []string{"y", "z"}, []string{"x"}},
+		{"snapshot bound", 100, 9, []string{"x", "y", "z"}, []string{"y", "z"}, []string{"x"}},
+		{"larger than the whole cache", 100, 3, []string{"x"}, nil, []string{"x"}},
 	}
-	if _, ok := m.get("x"); ok {
-		t.Error("the least recently used entry was kept")
-	}
-	if _, ok := m.get("z"); !ok {
-		t.Error("the newest entry was evicted")
+	for _, tt := range tests {
+		m := newMetadataCache(tt.max, tt.maxWeight)
+		for _, loc := range tt.put {
+			m.put(loc, meta)
+		}
+		for _, loc := range tt.want {
+			if _, ok := m.get(loc); !ok {
+				t.Errorf("%s: %s was evicted", tt.name, loc)
+			}
+		}
+		for _, loc := range tt.gone {
+			if _, ok := m.get(loc); ok {
+				t.Errorf("%s: %s was kept", tt.name, loc)
+			}
+		}
+		if m.len() != len(tt.want) || m.weight != len(tt.want)*metadataWeight(meta) {
+			t.Errorf("%s: %d entries of weight %d, want %d", tt.name, m.len(), m.weight, len(tt.want))
+		}
 	}
 }
