@@ -175,15 +175,7 @@ func TestCopyThroughExtendedProtocol(t *testing.T) {
 func TestStartCopyOutIgnoresOtherResults(t *testing.T) {
 	s := newTestSession(t)
 	ctx := context.Background()
-	stmts, err := s.Parse(ctx, "select 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Execute(ctx, stmts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := executeOne(t, ctx, s, "select 1")
 	if cp, err := StartCopyOut(ctx, res); cp != nil || err != nil {
 		t.Fatalf("a SELECT taken for a COPY: %v %v", cp, err)
 	}

@@ -161,15 +161,7 @@ func TestCursorCancelledFetchFails(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	stmts, err := s.Parse(ctx, "FETCH 10 FROM s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Execute(ctx, stmts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := executeOne(t, ctx, s, "FETCH 10 FROM s")
 	if _, err := res.Next(ctx); pgerror.Code(err) != pgerror.QueryCanceled {
 		t.Fatalf("cancelled FETCH: %v", err)
 	}

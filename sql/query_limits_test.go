@@ -116,18 +116,10 @@ func TestStatementTimeoutStopsFetch(t *testing.T) {
 func TestUserCancelIs57014(t *testing.T) {
 	s := newLimitedSession(t, 0)
 	ctx, cancel := context.WithCancel(context.Background())
-	stmts, err := s.Parse(ctx, "SELECT count(*) FROM generate_series(1, 20000) AS a, generate_series(1, 20000) AS b WHERE a + b < 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Execute(ctx, stmts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := executeOne(t, ctx, s, "SELECT count(*) FROM generate_series(1, 20000) AS a, generate_series(1, 20000) AS b WHERE a + b < 0")
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	_, err = res.Next(ctx)
+	_, err := res.Next(ctx)
 	var pe *pgerror.Error
 	if !errors.As(err, &pe) || pe.Code != pgerror.QueryCanceled || pe.Message != "canceling statement due to user request" {
 		t.Fatalf("err = %v, want 57014 canceling statement due to user request", err)

@@ -112,15 +112,7 @@ func TestPgSleep(t *testing.T) {
 		t.Fatalf("rows %q, err %v", rows, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	stmts, err := s.Parse(ctx, "SELECT pg_sleep(30)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Execute(ctx, stmts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := executeOne(t, ctx, s, "SELECT pg_sleep(30)")
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
 	_, err = res.Next(ctx)

@@ -242,3 +242,20 @@ func TestSetRole(t *testing.T) {
 		}
 	}
 }
+
+// executeOne parses and executes a one-statement query under ctx and
+// returns its result, closed when the test ends; it fails the test when
+// either step fails.
+func executeOne(t *testing.T, ctx context.Context, s *Session, query string) Result {
+	t.Helper()
+	stmts, err := s.Parse(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Execute(ctx, stmts[0])
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	t.Cleanup(res.Close)
+	return res
+}
