@@ -120,6 +120,20 @@ func requestID(err error) string {
 	return id
 }
 
+// awaitLogLinesWith is logLinesWith once some line holds needle, or after
+// limit: the server's log reaches the test through a pipe, so a line the
+// server wrote before answering may not have arrived yet.
+func (s *server) awaitLogLinesWith(needle string, limit time.Duration) string {
+	deadline := time.Now().Add(limit)
+	for {
+		lines := s.logLinesWith(needle)
+		if lines != "" || time.Now().After(deadline) {
+			return lines
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // logLinesWith returns the server log lines that contain needle.
 func (s *server) logLinesWith(needle string) string {
 	if needle == "" {

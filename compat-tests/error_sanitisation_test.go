@@ -64,7 +64,7 @@ func TestInternalErrorSanitised(t *testing.T) {
 			if debug != strings.Contains(pe.Detail, filepath.Base(removed)) {
 				t.Errorf("debug %v: detail %q, want the missing file named there only with debug", debug, pe.Detail)
 			}
-			logged := srv.logLinesWith("request_id=" + m[1])
+			logged := srv.awaitLogLinesWith("request_id="+m[1], 10*time.Second)
 			if !strings.Contains(logged, filepath.Base(removed)) {
 				t.Errorf("request id %s: log lines %q do not name the missing file %s", m[1], logged, removed)
 			}
