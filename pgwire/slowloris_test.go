@@ -43,8 +43,10 @@ func TestSlowStartupIsDropped(t *testing.T) {
 				t.Fatalf("trickle of %d bytes too short to outlast the timeout", len(tt.trickle))
 			}
 			ts := startServer(t, func(c *Config) { c.StartupTimeout = timeout })
-			c := ts.dialRaw(t)
+			// The server's deadline runs from its accept, which follows
+			// this start and precedes dialRaw's return.
 			start := time.Now()
+			c := ts.dialRaw(t)
 			if tt.prefix != nil {
 				c.send(tt.prefix)
 				if got := c.receive(); got != "AuthenticationCleartextPassword" {
