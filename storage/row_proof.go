@@ -131,30 +131,25 @@ func boundLiteral(typ iceberg.Type, raw []byte) (iceberg.Literal, bool) {
 func compareLiterals(a, b iceberg.Literal) (int, bool) {
 	switch x := a.(type) {
 	case iceberg.Int32Literal:
-		y, ok := b.(iceberg.Int32Literal)
-		return cmp.Compare(x, y), ok
+		return compareAs(x, b)
 	case iceberg.Int64Literal:
-		y, ok := b.(iceberg.Int64Literal)
-		return cmp.Compare(x, y), ok
+		return compareAs(x, b)
 	case iceberg.StringLiteral:
-		y, ok := b.(iceberg.StringLiteral)
-		return cmp.Compare(x, y), ok
+		return compareAs(x, b)
 	case iceberg.DateLiteral:
-		y, ok := b.(iceberg.DateLiteral)
-		return cmp.Compare(x, y), ok
+		return compareAs(x, b)
 	case iceberg.BoolLiteral:
 		y, ok := b.(iceberg.BoolLiteral)
-		if !ok {
-			return 0, false
-		}
-		return cmp.Compare(boolRank(bool(x)), boolRank(bool(y))), true
+		return x.Comparator()(bool(x), bool(y)), ok
 	}
 	return 0, false
 }
 
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+// compareAs orders x against b when b is of x's literal type.
+func compareAs[T interface {
+	cmp.Ordered
+	iceberg.Literal
+}](x T, b iceberg.Literal) (int, bool) {
+	y, ok := b.(T)
+	return cmp.Compare(x, y), ok
 }

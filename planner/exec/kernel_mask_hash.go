@@ -117,12 +117,6 @@ func validityOf(a arrow.Array) *memory.Buffer {
 	}
 	buf := memory.NewResizableBuffer(memory.DefaultAllocator)
 	buf.Resize(int(bitutil.BytesForBits(int64(a.Len()))))
-	bits := buf.Bytes()
-	clear(bits)
-	for i := 0; i < a.Len(); i++ {
-		if a.IsValid(i) {
-			bitutil.SetBit(bits, i)
-		}
-	}
+	bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), a.Len(), buf.Bytes(), 0)
 	return buf
 }
