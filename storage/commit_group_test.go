@@ -102,42 +102,53 @@ func TestCommitsWith(t *testing.T) {
 }
 
 // The metadata cache serves loads between commits and is bounded by its
-// entries and by the snapshots they list in all.
+// entries, by the versions of one table and by the snapshots they list in
+// all.
 func TestMetadataCacheBounded(t *testing.T) {
 	cat := openCatalog(t, "wh", "", AllowAll{})
 	a := createIDTable(t, cat, "ns", "a")
 	for i := int64(0); i < 3; i++ {
 		a = appendIDs(t, a, i, i+1)
 	}
-	meta := a.tbl.Metadata() // three snapshots: weight 4
+	b := appendIDs(t, createIDTable(t, cat, "ns", "b"), 0, 1)
+	metas := map[byte]table.Metadata{'a': a.tbl.Metadata(), 'b': b.tbl.Metadata()} // weights 4 and 2
+	if w := metadataWeight(metas['a']); w != 4 {
+		t.Fatalf("three snapshots weigh %d, want 4", w)
+	}
 	tests := []struct {
-		name           string
-		max, maxWeight int
-		put            []string
-		want           []string // cached afterwards
-		gone           []string
+		name                        string
+		max, maxVersions, maxWeight int
+		put                         []string // location, its first letter the table
+		want                        []string // cached afterwards
+		gone                        []string
 	}{
-		{"entries bound", 2, 100, []string{"x", "y", "z"}, []string{"y", "z"}, []string{"x"}},
-		{"snapshot bound", 100, 9, []string{"x", "y", "z"}, []string{"y", "z"}, []string{"x"}},
-		{"larger than the whole cache", 100, 3, []string{"x"}, nil, []string{"x"}},
+		{"entries bound", 2, 10, 100, []string{"a1", "b1", "a2"}, []string{"b1", "a2"}, []string{"a1"}},
+		{"versions of one table", 10, 2, 100, []string{"a1", "a2", "b1", "a3"}, []string{"a2", "a3", "b1"}, []string{"a1"}},
+		{"a version used again is kept", 10, 2, 100, []string{"a1", "a2", "a1", "a3"}, []string{"a1", "a3"}, []string{"a2"}},
+		{"snapshot bound", 100, 10, 9, []string{"a1", "a2", "a3"}, []string{"a2", "a3"}, []string{"a1"}},
+		{"larger than the whole cache", 100, 10, 3, []string{"a1", "b1"}, []string{"b1"}, []string{"a1"}},
 	}
 	for _, tt := range tests {
-		m := newMetadataCache(tt.max, tt.maxWeight)
+		m := newMetadataCache(tt.max, tt.maxVersions, tt.maxWeight)
 		for _, loc := range tt.put {
-			m.put(loc, meta)
+			if _, ok := m.get(loc); !ok {
+				m.put(loc, metas[loc[0]])
+			}
 		}
+		weight := 0
 		for _, loc := range tt.want {
 			if _, ok := m.get(loc); !ok {
 				t.Errorf("%s: %s was evicted", tt.name, loc)
 			}
+			weight += metadataWeight(metas[loc[0]])
 		}
 		for _, loc := range tt.gone {
 			if _, ok := m.get(loc); ok {
 				t.Errorf("%s: %s was kept", tt.name, loc)
 			}
 		}
-		if m.len() != len(tt.want) || m.weight != len(tt.want)*metadataWeight(meta) {
-			t.Errorf("%s: %d entries of weight %d, want %d", tt.name, m.len(), m.weight, len(tt.want))
+		if m.len() != len(tt.want) || m.weight != weight {
+			t.Errorf("%s: %d entries of weight %d, want %d of weight %d", tt.name, m.len(), m.weight, len(tt.want), weight)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
-		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks)}, nil
+		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks)}, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
 )
 
 // metadataCacheEntries bounds the cache: a table's metadata lives under
@@ -12,40 +13,55 @@ import (
 // serve every load between commits.
 const metadataCacheEntries = 128
 
+// metadataCacheVersions bounds the versions of one table the cache holds.
+// Each version of a table's metadata lists the table's whole history, and
+// successive versions share nothing (iceberg-go's builders copy every
+// snapshot and its summary), so a cache holding many versions of a busy
+// table grew with the square of its commits. Loads want the current
+// version; the one before serves a statement that started just before a
+// commit. Older ones (time travel by metadata file) are parsed again.
+const metadataCacheVersions = 2
+
 // metadataCacheSnapshots bounds the snapshots the cached metadata lists in
-// all. Each version of a table's metadata lists the table's whole history,
-// so with entries alone the cache grew with the square of a busy table's
-// commits (a snapshot and its summary take a few KiB); this keeps it
-// within tens of MiB however long the history.
-const metadataCacheSnapshots = 20_000
+// all (a snapshot and its summary take about 2 KiB), for a catalog of
+// many tables with long histories.
+const metadataCacheSnapshots = 10_000
 
 // metadataCache holds parsed table metadata by file location, least
 // recently used evicted first. Metadata files are never rewritten in
 // place, so an entry never goes stale; the metadata values themselves are
 // immutable (iceberg-go's builders copy before changing).
 type metadataCache struct {
-	mu        sync.Mutex
-	max       int // entries
-	maxWeight int // snapshots listed, in all (metadataWeight)
-	weight    int
-	order     *list.List // of *metadataEntry, most recent first
-	byLoc     map[string]*list.Element
+	mu          sync.Mutex
+	max         int // entries
+	maxVersions int // entries of one table (by its UUID)
+	maxWeight   int // snapshots listed, in all (metadataWeight)
+	weight      int
+	order       *list.List // of *metadataEntry, most recent first
+	byLoc       map[string]*list.Element
 }
 
 type metadataEntry struct {
 	loc    string
+	table  uuid.UUID
 	meta   table.Metadata
 	weight int
 }
 
-func newMetadataCache(max, maxWeight int) *metadataCache {
-	return &metadataCache{max: max, maxWeight: maxWeight, order: list.New(), byLoc: map[string]*list.Element{}}
+func newMetadataCache(max, maxVersions, maxWeight int) *metadataCache {
+	return &metadataCache{max: max, maxVersions: maxVersions, maxWeight: maxWeight,
+		order: list.New(), byLoc: map[string]*list.Element{}}
 }
 
 // metadataWeight is what one version of a table's metadata costs the
-// cache: the snapshots it lists, and one for the rest.
+// cache: the snapshots it lists, and one for the rest. It counts the
+// snapshot log rather than Snapshots(), which copies every snapshot.
 func metadataWeight(meta table.Metadata) int {
-	return 1 + len(meta.Snapshots())
+	n := 1
+	for range meta.SnapshotLogs() {
+		n++
+	}
+	return n
 }
 
 func (m *metadataCache) get(loc string) (table.Metadata, bool) {
@@ -70,15 +86,36 @@ func (m *metadataCache) put(loc string, meta table.Metadata) {
 	if w > m.maxWeight {
 		return // larger than the whole cache: loaded again each time
 	}
-	m.byLoc[loc] = m.order.PushFront(&metadataEntry{loc: loc, meta: meta, weight: w})
+	id := meta.TableUUID()
+	m.byLoc[loc] = m.order.PushFront(&metadataEntry{loc: loc, table: id, meta: meta, weight: w})
 	m.weight += w
+	m.trimVersions(id)
 	for m.order.Len() > m.max || m.weight > m.maxWeight {
-		last := m.order.Back()
-		m.order.Remove(last)
-		e := last.Value.(*metadataEntry)
-		delete(m.byLoc, e.loc)
-		m.weight -= e.weight
+		m.remove(m.order.Back())
 	}
+}
+
+// trimVersions drops the least recently used versions of one table past
+// maxVersions. The scan is over at most max entries, once per put, which
+// is once per commit or cold load.
+func (m *metadataCache) trimVersions(id uuid.UUID) {
+	seen := 0
+	for el := m.order.Front(); el != nil; {
+		next := el.Next()
+		if el.Value.(*metadataEntry).table == id {
+			if seen++; seen > m.maxVersions {
+				m.remove(el)
+			}
+		}
+		el = next
+	}
+}
+
+func (m *metadataCache) remove(el *list.Element) {
+	m.order.Remove(el)
+	e := el.Value.(*metadataEntry)
+	delete(m.byLoc, e.loc)
+	m.weight -= e.weight
 }
 
 func (m *metadataCache) len() int {

@@ -8,21 +8,26 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // The soak (-suite soak, `make soak`) holds one SQE server at a moderate,
 // steady load for a long time: pgbench's read and write mixes together
 // (four reads to one write), capped at -soak-rate transactions per second,
 // while the server's RSS, Go heap and goroutines are sampled every
-// -soak-interval. It reports them at the start and end of the load and
-// once the clients have gone, and fails on a failed transaction, a lost
-// write, or goroutines left behind by the closed sessions.
+// -soak-interval, and the written tables are maintained every
+// -soak-maintenance (soak_maintenance.go). It reports them at the start
+// and end of the load and once the clients have gone, and fails on a
+// failed transaction, a lost write, a failed maintenance statement, or
+// goroutines left behind by the closed sessions.
 
 type soakOptions struct {
 	duration time.Duration
 	clients  int
 	rate     int
 	interval time.Duration
+	maintain time.Duration // between maintenance rounds; 0: none
 }
 
 // soakWeights are the read and write mixes' pgbench weights.
@@ -39,6 +44,7 @@ type soakReport struct {
 	after    serverStats   // once the clients are gone
 	res      pgbenchResult
 	protocol string
+	maint    maintenanceCounts
 }
 
 func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (err error) {
@@ -80,6 +86,15 @@ func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (er
 	wg.Go(func() {
 		rep.samples, sampleErr = sampleEvery(sampleCtx, srv.pid(), httpAddr, so.interval)
 	})
+	var maintConn *pgx.Conn
+	if so.maintain > 0 {
+		if maintConn, err = srv.connect(ctx); err != nil {
+			stopSampling()
+			wg.Wait()
+			return err
+		}
+		wg.Go(func() { rep.maint = maintainEvery(sampleCtx, maintConn, so.maintain) })
+	}
 	scripts := make([]string, len(loadMixes))
 	for i, mix := range loadMixes {
 		scripts[i] = fmt.Sprintf("%s@%d", loadScript(root, mix.script), soakWeights[i])
@@ -96,6 +111,12 @@ func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (er
 	}, target)
 	stopSampling()
 	wg.Wait()
+	if maintConn != nil {
+		// Closed before the goroutines are counted: its session has two.
+		if cerr := maintConn.Close(ctx); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -117,6 +138,9 @@ func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (er
 	}
 	if err := checkWrites(before, after, rep.res.scriptCount(1)); err != nil {
 		return fmt.Errorf("soak: %w", err)
+	}
+	if rep.maint.failed > 0 {
+		return fmt.Errorf("soak: %d maintenance statements failed, the first: %w", rep.maint.failed, rep.maint.firstErr)
 	}
 	if rep.after.goroutines > rep.idle.goroutines {
 		return fmt.Errorf("soak: %d goroutines once the clients left, %d before the load", rep.after.goroutines, rep.idle.goroutines)
@@ -158,6 +182,15 @@ func (r soakReport) write(w io.Writer) error {
 		"transactions %d (writes %d), failed %d, tps %.1f, p50 %s, p99 %s\n",
 		r.opts.clients, soakWeights[0], soakWeights[1], r.opts.rate, r.opts.duration, r.protocol,
 		res.processed, res.scriptCount(1), res.failed, res.tps, formatDuration(res.p50), formatDuration(res.p99)); err != nil {
+		return err
+	}
+	if r.opts.maintain > 0 {
+		if _, err := fmt.Fprintf(w, "maintenance every %s: %d rounds, %d snapshots expired, %d statements failed\n",
+			r.opts.maintain, r.maint.rounds, r.maint.expired, r.maint.failed); err != nil {
+			return err
+		}
+	}
+	if _, err := fmt.Fprintf(w, "mean latency of each statement, in milliseconds, and its failures (pgbench -r):\n%s", res.statements); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "%-22s %12s %14s %11s\n", "", "RSS", "Go heap in use", "goroutines"); err != nil {

@@ -39,6 +39,9 @@ func (o loadOptions) validate() error {
 	if o.duration < time.Second || o.soak.duration < time.Second || o.soak.interval < time.Second {
 		return errors.New("-load-duration, -soak-duration and -soak-interval must be at least 1s")
 	}
+	if o.soak.maintain < 0 {
+		return errors.New("-soak-maintenance must not be negative")
+	}
 	for _, p := range o.protocols {
 		if !slices.Contains([]string{"simple", "extended", "prepared"}, p) {
 			return fmt.Errorf("-load-protocols: %q is not simple, extended or prepared", p)

@@ -62,6 +62,7 @@ func main() {
 	flag.IntVar(&opts.load.soak.clients, "soak-clients", 4, "pgbench clients of the soak")
 	flag.IntVar(&opts.load.soak.rate, "soak-rate", 4, "transactions per second the soak's pgbench aims at (-R)")
 	flag.DurationVar(&opts.load.soak.interval, "soak-interval", time.Minute, "how often the soak samples the server")
+	flag.DurationVar(&opts.load.soak.maintain, "soak-maintenance", time.Minute, "how often the soak compacts and expires the snapshots of the tables it writes (0: never)")
 	flag.Parse()
 	opts.load.protocols = strings.Split(protocols, ",")
 	if err := opts.load.validate(); err != nil {
