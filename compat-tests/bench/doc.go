@@ -61,5 +61,6 @@
 // fresh login with SELECT 1 while they are open; both are part of "all".
 // -suite soak (load_soak.go, `make soak`) holds a server at a steady
 // rate-limited load for -soak-duration and samples its RSS, Go heap and
-// goroutines (/metrics).
+// goroutines (/metrics), while compacting and expiring the written tables
+// every -soak-maintenance (soak_maintenance.go).
 package main
