@@ -17,7 +17,7 @@ import (
 // newWriteSession opens a session on a fresh catalog holding w.items(id
 // bigint NOT NULL, n numeric(10,2), t text, d date, f double precision,
 // k integer DEFAULT 7), created through the storage API.
-func newWriteSession(t *testing.T) (*Session, storage.Catalog) {
+func newWriteSession(t testing.TB) (*Session, storage.Catalog) {
 	t.Helper()
 	ctx := storage.WithPrincipal(context.Background(), storage.Principal{User: "loader"})
 	cat, err := storage.OpenEmbedded(ctx, "sales_wh", t.TempDir(), storage.AllowAll{})

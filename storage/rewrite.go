@@ -260,6 +260,13 @@ func (r *Rewrite) Stage(ctx context.Context, rewrites []FileRewrite, added array
 // writeChanges writes the kept rows of each rewritten file and the added
 // rows as data files, and lists the files the change removes. On error
 // the files written are removed.
+//
+// When the change rewrites one file, its kept rows and the added rows go
+// into the same new file: a one-row UPDATE then replaces one file by one,
+// where writing them apart would leave the table a file (and a manifest)
+// more after every such statement. With several rewritten files each
+// keeps its own, so that the files' layout (and their column bounds,
+// which prune reads) stays as it was.
 func (r *Rewrite) writeChanges(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (written, removed []iceberg.DataFile, err error) {
 	defer func() {
 		if err != nil {
@@ -275,7 +282,12 @@ func (r *Rewrite) writeChanges(ctx context.Context, rewrites []FileRewrite, adde
 		if len(fr.Keep) == 0 {
 			continue
 		}
-		files, err := writeDataFiles(ctx, r.base, r.t.schema, sliceReader(r.t.schema, fr.Keep))
+		var rdr array.RecordReader = sliceReader(r.t.schema, fr.Keep)
+		if len(rewrites) == 1 && added != nil {
+			rdr = &concatReader{readers: []array.RecordReader{rdr, added}}
+			added = nil
+		}
+		files, err := writeDataFiles(ctx, r.base, r.t.schema, rdr)
 		written = append(written, files...)
 		if err != nil {
 			return written, nil, fmt.Errorf("rewrite %s: %w", r.t.ident, err)

@@ -48,6 +48,13 @@ func deleteIDs(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, ids ..
 // writer's commit makes the race a rewrite must survive or report.
 func deleteIDsAround(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, between func(), ids ...int64) (*Table, int, error) {
 	t.Helper()
+	return rewriteIDs(t, tbl, prune, between, nil, ids...)
+}
+
+// rewriteIDs is deleteIDsAround that also adds the rows of added (nil:
+// none) in the same commit, as UPDATE and MERGE do.
+func rewriteIDs(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, between func(), added array.RecordReader, ids ...int64) (*Table, int, error) {
+	t.Helper()
 	ctx := adminCtx(t)
 	rw, err := tbl.BeginRewrite(ctx, prune)
 	if err != nil {
@@ -78,6 +85,10 @@ func deleteIDsAround(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, 
 			if err != nil {
 				t.Fatal(err)
 			}
+			if kept.NumRows() == 0 {
+				kept.Release()
+				continue
+			}
 			fr.Keep = append(fr.Keep, kept)
 		}
 		if changed {
@@ -89,7 +100,7 @@ func deleteIDsAround(t *testing.T, tbl *Table, prune iceberg.BooleanExpression, 
 	if between != nil {
 		between()
 	}
-	after, err := rw.Commit(ctx, rewrites, nil)
+	after, err := rw.Commit(ctx, rewrites, added)
 	for _, fr := range rewrites {
 		releaseAll(fr.Keep)
 	}
