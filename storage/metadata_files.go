@@ -69,5 +69,22 @@ func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table
 		defer func() { err = errors.Join(err, gz.Close()) }()
 		w = gz
 	}
-	return json.NewEncoder(w).Encode(meta)
+	return encodeMetadata(w, meta)
+}
+
+// encodeMetadata writes meta's JSON and a newline, as json.Encoder does.
+// The JSON lists every snapshot of the table, so it grows with each
+// commit; iceberg-go's MarshalJSON already returns it compact, and
+// calling it directly spares the encoder's second pass over it.
+func encodeMetadata(w io.Writer, meta table.Metadata) error {
+	m, ok := meta.(json.Marshaler)
+	if !ok {
+		return json.NewEncoder(w).Encode(meta)
+	}
+	data, err := m.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("encode metadata: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
