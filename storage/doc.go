@@ -18,8 +18,10 @@
 // that loses a race with another process is retried on the reloaded
 // table. BeginRewrite reads the files a DELETE, UPDATE or MERGE may
 // change and commits "remove these, add those" (copy-on-write; never
-// delete files); when another process only appended meanwhile, the
-// rewrite is committed on the newer table, otherwise it fails with a
+// delete files). The rows a rewrite of one file adds go into that file's
+// replacement, so a one-row UPDATE leaves as many files as it found.
+// When another process only appended meanwhile, the rewrite is
+// committed on the newer table, otherwise it fails with a
 // RerunConflict for the statement to be run again. Stage and
 // BeginStagedRewrite write a transaction block's changes without
 // committing them; CommitStagedTables commits them at COMMIT, Discard

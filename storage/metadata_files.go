@@ -85,6 +85,9 @@ func encodeMetadata(w io.Writer, meta table.Metadata) error {
 	if err != nil {
 		return fmt.Errorf("encode metadata: %w", err)
 	}
-	_, err = w.Write(append(data, '\n'))
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
 	return err
 }
