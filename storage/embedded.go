@@ -34,6 +34,8 @@ type embeddedCatalog struct {
 	// metadata holds parsed table metadata by file (embedded_tables.go).
 	metadata *metadataCache
 	plans    *planCache
+	// rowGroups holds data files' row-group statistics (row_group_stats.go).
+	rowGroups *rowGroupCache
 }
 
 // OpenEmbedded opens (creating on first use) the embedded catalog name: an
@@ -79,7 +81,8 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
 	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
-		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks)}, nil
+		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks),
+		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }

@@ -11,8 +11,8 @@ import (
 )
 
 // Morsels is a table scan split into independent pieces (morsels): one per
-// Parquet row group, or one per data file when the file does not say where
-// its row groups start. Morsel i holds the rows an ordered Scan would
+// Parquet row group the filter may match (rowGroupTasks), or one per data
+// file when the file does not say where its row groups start. Morsel i holds the rows an ordered Scan would
 // return after those of morsels 0..i-1, so reading the morsels in order
 // gives the ordered scan's rows; reading them on several goroutines at
 // once is what a parallel query does.
@@ -57,8 +57,9 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	}
 	scan := t.tbl.Scan(opts...)
 	var morsels []table.FileScanTask
+	bound := t.rowGroupFilter(req.Filter)
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
-		morsels = append(morsels, splitByRowGroup(task)...)
+		morsels = append(morsels, t.rowGroupTasks(ctx, task, bound)...)
 	}
 	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil
 }

@@ -7,3 +7,7 @@ package storage
 func (c *embeddedCatalog) planCache() *planCache { return c.plans }
 
 func (c *restCatalog) planCache() *planCache { return c.plans }
+
+func (c *embeddedCatalog) rowGroupCache() *rowGroupCache { return c.rowGroups }
+
+func (c *restCatalog) rowGroupCache() *rowGroupCache { return c.rowGroups }

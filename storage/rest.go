@@ -78,6 +78,8 @@ type restCatalog struct {
 	cfg   RESTConfig
 	locks *tableLocks
 	plans *planCache
+	// rowGroups holds data files' row-group statistics (row_group_stats.go).
+	rowGroups *rowGroupCache
 	// transport carries every request, retrying idempotent reads.
 	transport *retryTransport
 
@@ -108,6 +110,7 @@ func OpenREST(ctx context.Context, cfg RESTConfig) (Catalog, error) {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	c := &restCatalog{cfg: cfg, locks: newTableLocks(), plans: newPlanCache(planCacheEntries, planCacheTasks),
+		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups),
 		transport: newRetryTransport(base, cfg.ReadAttempts, cfg.RetryBackoff)}
 	if !cfg.perUser() {
 		if _, err := c.client(ctx); err != nil {

@@ -124,7 +124,8 @@ func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req Sca
 	if err != nil {
 		return nil, nil, err
 	}
-	return scan.ReadTasks(ctx, append(t.visible(tasks), t.stagedTasks()...))
+	tasks = t.prunedTasks(ctx, append(t.visible(tasks), t.stagedTasks()...), t.rowGroupFilter(req.Filter))
+	return scan.ReadTasks(ctx, tasks)
 }
 
 // sortByCommit orders tasks oldest commit first, keeping the planner's

@@ -26,6 +26,9 @@ type tableHost interface {
 	commitAttempts() int
 	// planCache holds the file plans of the catalog's snapshots.
 	planCache() *planCache
+	// rowGroupCache holds the row-group statistics of the catalog's data
+	// files.
+	rowGroupCache() *rowGroupCache
 }
 
 // Table is one version of an Iceberg table: its metadata as loaded, with

@@ -1,0 +1,191 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+)
+
+// A catalog's row-group cache holds the statistics of at most this many
+// data files, and at most this many row groups across them.
+const (
+	rowGroupCacheFiles  = 4096
+	rowGroupCacheGroups = 200_000
+)
+
+// rowGroupStats is what a Parquet footer says of one row group: its rows
+// and, per top-level column (by Iceberg field id), the bounds and null
+// count the writer recorded. A column absent from a map is unknown.
+type rowGroupStats struct {
+	rows  int64
+	lower map[int]iceberg.Literal
+	upper map[int]iceberg.Literal
+	nulls map[int]int64
+}
+
+// rowGroupCache remembers the row-group statistics of data files. A data
+// file is never rewritten in place, so an entry, keyed by the file's path
+// and size, stays true; entries only leave when the bounds push the least
+// recently used out. Each catalog owns one; it is safe for concurrent use.
+type rowGroupCache struct {
+	maxGroups int
+
+	mu      sync.Mutex
+	entries *simplelru.LRU[rowGroupKey, []rowGroupStats]
+	groups  int // row groups held by entries
+}
+
+type rowGroupKey struct {
+	path string
+	size int64
+}
+
+func newRowGroupCache(maxFiles, maxGroups int) *rowGroupCache {
+	c := &rowGroupCache{maxGroups: maxGroups}
+	entries, err := simplelru.NewLRU(maxFiles, func(_ rowGroupKey, groups []rowGroupStats) {
+		c.groups -= len(groups)
+	})
+	if err != nil {
+		// NewLRU fails only for a size below 1, which the callers never pass.
+		panic(err)
+	}
+	c.entries = entries
+	return c
+}
+
+// stats returns the row-group statistics of f, reading its footer through
+// tbl's file IO on a miss.
+func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile) ([]rowGroupStats, error) {
+	k := rowGroupKey{path: f.FilePath(), size: f.FileSizeBytes()}
+	c.mu.Lock()
+	groups, ok := c.entries.Get(k)
+	c.mu.Unlock()
+	if ok {
+		return groups, nil
+	}
+	groups, err := readRowGroupStats(ctx, tbl, f)
+	if err != nil {
+		return nil, err
+	}
+	c.put(k, groups)
+	return groups, nil
+}
+
+func (c *rowGroupCache) put(k rowGroupKey, groups []rowGroupStats) {
+	if len(groups) > c.maxGroups {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.entries.Peek(k); ok {
+		c.groups -= len(old)
+	}
+	c.entries.Add(k, groups)
+	c.groups += len(groups)
+	for c.groups > c.maxGroups {
+		if _, _, ok := c.entries.RemoveOldest(); !ok {
+			break
+		}
+	}
+}
+
+// readRowGroupStats reads f's Parquet footer and converts the statistics
+// of its top-level columns to Iceberg literals of the columns' table types.
+func readRowGroupStats(ctx context.Context, tbl *table.Table, f iceberg.DataFile) ([]rowGroupStats, error) {
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read footer of %s: %w", f.FilePath(), err)
+	}
+	in, err := fs.Open(f.FilePath())
+	if err != nil {
+		return nil, fmt.Errorf("read footer of %s: %w", f.FilePath(), err)
+	}
+	defer in.Close()
+	rdr, err := file.NewParquetReader(in)
+	if err != nil {
+		return nil, fmt.Errorf("read footer of %s: %w", f.FilePath(), err)
+	}
+	defer rdr.Close()
+	return rowGroupStatsOf(tbl.Schema(), rdr.MetaData()), nil
+}
+
+// rowGroupStatsOf converts a footer's statistics. A column whose
+// statistics are missing, unreliable (StatsSet says so for writers known
+// to order them wrongly) or of a physical type that does not match the
+// table type is left unknown.
+func rowGroupStatsOf(schema *iceberg.Schema, meta *metadata.FileMetaData) []rowGroupStats {
+	out := make([]rowGroupStats, meta.NumRowGroups())
+	for g := range out {
+		rg := meta.RowGroup(g)
+		st := rowGroupStats{rows: rg.NumRows(), lower: map[int]iceberg.Literal{},
+			upper: map[int]iceberg.Literal{}, nulls: map[int]int64{}}
+		for c := range rg.NumColumns() {
+			col := meta.Schema.Column(c)
+			if len(col.ColumnPath()) != 1 {
+				continue // nested: never pushed down
+			}
+			id := int(col.SchemaNode().FieldID())
+			field, ok := schema.FindFieldByID(id)
+			if !ok {
+				continue
+			}
+			chunk, err := rg.ColumnChunk(c)
+			if err != nil {
+				continue
+			}
+			if set, err := chunk.StatsSet(); err != nil || !set {
+				continue
+			}
+			typed, err := chunk.Statistics()
+			if err != nil || typed == nil {
+				continue
+			}
+			if typed.HasNullCount() {
+				st.nulls[id] = typed.NullCount()
+			}
+			if !typed.HasMinMax() {
+				continue
+			}
+			lo, hi, ok := boundsLiterals(field.Type, typed)
+			if ok {
+				st.lower[id], st.upper[id] = lo, hi
+			}
+		}
+		out[g] = st
+	}
+	return out
+}
+
+// boundsLiterals converts min and max to literals of the column type typ,
+// for the types rowGroupMatch compares.
+func boundsLiterals(typ iceberg.Type, s metadata.TypedStatistics) (lo, hi iceberg.Literal, ok bool) {
+	switch typ.(type) {
+	case iceberg.Int32Type:
+		if x, isInt := s.(*metadata.Int32Statistics); isInt {
+			return iceberg.Int32Literal(x.Min()), iceberg.Int32Literal(x.Max()), true
+		}
+	case iceberg.DateType:
+		if x, isInt := s.(*metadata.Int32Statistics); isInt {
+			return iceberg.DateLiteral(x.Min()), iceberg.DateLiteral(x.Max()), true
+		}
+	case iceberg.Int64Type:
+		if x, isInt := s.(*metadata.Int64Statistics); isInt {
+			return iceberg.Int64Literal(x.Min()), iceberg.Int64Literal(x.Max()), true
+		}
+	case iceberg.StringType:
+		if x, isBytes := s.(*metadata.ByteArrayStatistics); isBytes {
+			return iceberg.StringLiteral(x.Min()), iceberg.StringLiteral(x.Max()), true
+		}
+	case iceberg.BooleanType:
+		if x, isBool := s.(*metadata.BooleanStatistics); isBool {
+			return iceberg.BoolLiteral(x.Min()), iceberg.BoolLiteral(x.Max()), true
+		}
+	}
+	return nil, nil, false
+}
