@@ -1,0 +1,149 @@
+package storage
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+)
+
+// pruneSchema is the table the pruning tests read: id 0..49 in row groups
+// of 10 (ids 0-9, 10-19, ...), name NULL in the whole group 20-29 and
+// "n<id>" elsewhere, f = id as a double but NaN for id 5.
+var pruneSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+}, nil)
+
+type pruneRow struct {
+	id   int64
+	name *string
+	f    float64
+}
+
+func pruneRows() []pruneRow {
+	rows := make([]pruneRow, 50)
+	for i := range rows {
+		r := pruneRow{id: int64(i), f: float64(i)}
+		if i < 20 || i >= 30 {
+			name := fmt.Sprintf("n%02d", i)
+			r.name = &name
+		}
+		if i == 5 {
+			r.f = math.NaN()
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+func pruneTable(t *testing.T) *Table {
+	t.Helper()
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(ctx, "ns", "t", pruneSchema, CreateTableOptions{Properties: map[string]string{
+		table.ParquetRowGroupLimitKey: "10",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, pruneSchema)
+	defer b.Release()
+	for _, r := range pruneRows() {
+		b.Field(0).(*array.Int64Builder).Append(r.id)
+		if r.name == nil {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append(*r.name)
+		}
+		b.Field(2).(*array.Float64Builder).Append(r.f)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(pruneSchema, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	if tbl, err = tbl.Append(ctx, rdr); err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// TestRowGroupPruning scans one file of five row groups with filters
+// that SQL would evaluate on each row (want) and checks that the row
+// groups read are those the statistics cannot exclude (groups) and that
+// no row the filter admits is lost, by Scan (whose batches are whole
+// groups, as PruneOnly leaves the rows unfiltered) and by Morsels.
+func TestRowGroupPruning(t *testing.T) {
+	tbl := pruneTable(t)
+	ref := func(name string) iceberg.UnboundTerm { return iceberg.Reference(name) }
+	named := func(r pruneRow) bool { return r.name != nil }
+	tests := []struct {
+		name   string
+		filter iceberg.BooleanExpression
+		want   func(pruneRow) bool
+		groups int
+	}{
+		{"point", iceberg.EqualTo(ref("id"), int64(15)), func(r pruneRow) bool { return r.id == 15 }, 1},
+		{"on a group's lower bound", iceberg.EqualTo(ref("id"), int64(30)), func(r pruneRow) bool { return r.id == 30 }, 1},
+		{"on a group's upper bound", iceberg.EqualTo(ref("id"), int64(39)), func(r pruneRow) bool { return r.id == 39 }, 1},
+		{"in list", iceberg.IsIn(ref("id"), int64(3), int64(45)), func(r pruneRow) bool { return r.id == 3 || r.id == 45 }, 2},
+		{"range", iceberg.GreaterThan(ref("id"), int64(39)), func(r pruneRow) bool { return r.id > 39 }, 1},
+		{"range from a bound", iceberg.LessThanEqual(ref("id"), int64(10)), func(r pruneRow) bool { return r.id <= 10 }, 2},
+		{"negated range", iceberg.NewNot(iceberg.LessThan(ref("id"), int64(40))), func(r pruneRow) bool { return r.id >= 40 }, 1},
+		{"not equal reads every group", iceberg.NotEqualTo(ref("id"), int64(15)), func(r pruneRow) bool { return r.id != 15 }, 5},
+		{"is null", iceberg.IsNull(ref("name")), func(r pruneRow) bool { return r.name == nil }, 1},
+		{"is not null", iceberg.NotNull(ref("name")), named, 4},
+		{"string point", iceberg.EqualTo(ref("name"), "n33"), func(r pruneRow) bool { return named(r) && *r.name == "n33" }, 1},
+		{"string in the all-NULL group's range", iceberg.EqualTo(ref("name"), "n25"), func(pruneRow) bool { return false }, 0},
+		{"double is not judged", iceberg.EqualTo(ref("f"), 12.0), func(r pruneRow) bool { return r.f == 12 }, 5},
+		{"or across groups", iceberg.NewOr(iceberg.EqualTo(ref("id"), int64(15)), iceberg.IsNull(ref("name"))),
+			func(r pruneRow) bool { return r.id == 15 || r.name == nil }, 2},
+		{"and of two groups", iceberg.NewAnd(iceberg.EqualTo(ref("id"), int64(15)), iceberg.EqualTo(ref("name"), "n33")),
+			func(pruneRow) bool { return false }, 0},
+	}
+	ctx := adminCtx(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var want []int64
+			for _, r := range pruneRows() {
+				if tc.want(r) {
+					want = append(want, r.id)
+				}
+			}
+			_, rows := readAll(t, tbl, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true})
+			if len(rows) != 10*tc.groups {
+				t.Errorf("scan read %d rows, want the %d of %d row groups", len(rows), 10*tc.groups, tc.groups)
+			}
+			var read []int64
+			for _, r := range rows {
+				read = append(read, r[0].(int64))
+			}
+			for _, id := range want {
+				if !slices.Contains(read, id) {
+					t.Errorf("row %d is missing from the rows read %v", id, read)
+				}
+			}
+			m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			if m.Len() != tc.groups {
+				t.Errorf("%d morsels, want %d", m.Len(), tc.groups)
+			}
+		})
+	}
+}
