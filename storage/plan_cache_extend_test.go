@@ -48,10 +48,11 @@ func TestPlanExtendsAnAncestorsPlan(t *testing.T) {
 			}
 			return tbl
 		}, extended: true, files: 7},
-		{name: "filter keeping the new file", filter: iceberg.GreaterThanEqual(id, int64(2)), change: appendOne,
-			extended: true, files: 3},
-		{name: "filter pruning the new file", filter: iceberg.LessThan(id, int64(2)), change: appendOne,
+		// Prefixes are filters derive leaves to the planner.
+		{name: "filter keeping the new file", filter: iceberg.StartsWith(iceberg.Reference("name"), "n1"), change: appendOne,
 			extended: true, files: 2},
+		{name: "filter pruning the new file", filter: iceberg.StartsWith(iceberg.Reference("name"), "n2"), change: appendOne,
+			extended: true, files: 1},
 		{name: "no change of partitioned table", partitioned: true, change: appendOne, extended: true, files: 5},
 		{name: "filter over partitions", partitioned: true, filter: iceberg.GreaterThanEqual(id, int64(2)),
 			change: appendOne, files: 3},

@@ -9,8 +9,9 @@ import (
 
 // plan returns the committed files that a scan of tbl's current snapshot
 // with filter (nil: every row) and limit (0: none) reads, oldest commit
-// first. It answers from the cache, else by extending the cached plan of
-// an earlier snapshot with the files appended since, else by planning in
+// first. It answers from the cache, else from the snapshot's plan without
+// a filter (derive, not cached), else by extending the cached plan of an
+// earlier snapshot with the files appended since, else by planning in
 // full; the answer is cached. The caller owns the returned slice. A nil
 // cache plans in full every time.
 func (c *planCache) plan(ctx context.Context, tbl *table.Table, filter iceberg.BooleanExpression, limit int64) ([]table.FileScanTask, error) {
@@ -23,6 +24,9 @@ func (c *planCache) plan(ctx context.Context, tbl *table.Table, filter iceberg.B
 	}
 	if tasks, ok := c.get(k); ok {
 		return tasks, nil
+	}
+	if tasks, ok, err := c.derive(ctx, tbl, filter); err != nil || ok {
+		return tasks, err
 	}
 	tasks, ok, err := c.extend(ctx, tbl, k, filter, limit)
 	if err != nil {
