@@ -9,7 +9,10 @@
 // with its schema already converted to Arrow, each field carrying its
 // Iceberg field id. Scan turns that snapshot into a RecordStream, pushing
 // the column selection, filter and limit into iceberg-go so that files are
-// pruned by partition and column statistics before any row is read.
+// pruned by partition and column statistics before any row is read; the
+// row groups of a file are pruned the same way by the statistics in its
+// Parquet footer (rowGroupCache), and files are written in row groups of
+// defaultRowGroupRows rows so that a file has groups to skip.
 //
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched
@@ -31,7 +34,9 @@
 // a table built by many small commits has one manifest per commit. Each
 // catalog therefore caches plans per snapshot (planCache), keyed by all
 // that the plan is computed from, and plans a snapshot that only
-// appended to a cached one from the new manifests alone.
+// appended to a cached one from the new manifests alone. A filtered scan
+// of an unpartitioned table is planned from the snapshot's unfiltered
+// plan, so that point lookups, each with its own literal, share one plan.
 //
 // The embedded catalog (SQLite) loads and commits tables itself rather
 // than through iceberg-go's SQL catalog: it parses each metadata file

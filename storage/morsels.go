@@ -57,9 +57,9 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	}
 	scan := t.tbl.Scan(opts...)
 	var morsels []table.FileScanTask
-	bound := t.rowGroupFilter(req.Filter)
+	bound, budget := t.rowGroupFilter(req.Filter), footerReads
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
-		morsels = append(morsels, t.rowGroupTasks(ctx, task, bound)...)
+		morsels = append(morsels, t.rowGroupTasks(ctx, task, bound, &budget)...)
 	}
 	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil
 }

@@ -29,15 +29,15 @@ func (t *Table) rowGroupFilter(filter iceberg.BooleanExpression) iceberg.Boolean
 // groups whose footer statistics prove that bound (nil: none) matches no
 // row. A task that cannot be split stays whole: the planner already
 // judged the file by its statistics, which are the group's. A footer
-// that cannot be read is doubt, so every group is kept and the read that
-// follows reports the failure.
-func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, bound iceberg.BooleanExpression) []table.FileScanTask {
+// that is not read (budget, see footerReads) or cannot be read is doubt,
+// so every group is kept and the read that follows reports a failure.
+func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, bound iceberg.BooleanExpression, budget *int) []table.FileScanTask {
 	parts := splitByRowGroup(task)
 	if bound == nil || len(parts) < 2 {
 		return parts
 	}
-	groups, err := t.host.rowGroupCache().stats(ctx, t.tbl, task.File)
-	if err != nil || len(groups) != len(parts) {
+	groups, ok, err := t.host.rowGroupCache().stats(ctx, t.tbl, task.File, budget)
+	if err != nil || !ok || len(groups) != len(parts) {
 		return parts
 	}
 	kept := parts[:0]
@@ -58,8 +58,9 @@ func (t *Table) prunedTasks(ctx context.Context, tasks []table.FileScanTask, bou
 		return tasks
 	}
 	out := make([]table.FileScanTask, 0, len(tasks))
+	budget := footerReads
 	for _, task := range tasks {
-		for _, part := range t.rowGroupTasks(ctx, task, bound) {
+		for _, part := range t.rowGroupTasks(ctx, task, bound, &budget) {
 			if n := len(out); n > 0 && joins(out[n-1], part) {
 				out[n-1].Length += part.Length
 				continue

@@ -147,3 +147,35 @@ func TestRowGroupPruning(t *testing.T) {
 		})
 	}
 }
+
+// TestRowGroupFooterBudget checks that a scan reads no footer beyond its
+// budget (the file is then read whole) and that a footer read once
+// serves later scans whatever their budget.
+func TestRowGroupFooterBudget(t *testing.T) {
+	tbl := pruneTable(t)
+	ctx := adminCtx(t)
+	filter := iceberg.EqualTo(iceberg.Reference("id"), int64(15))
+	tasks, err := tbl.planInCommitOrder(ctx, filter, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 {
+		t.Fatalf("%d files planned, want 1", len(tasks))
+	}
+	bound := tbl.rowGroupFilter(filter)
+	for _, step := range []struct {
+		budget, left, groups int
+	}{
+		{budget: 0, left: 0, groups: 5}, // not cached, no read allowed
+		{budget: 1, left: 0, groups: 1}, // read
+		{budget: 0, left: 0, groups: 1}, // cached
+		{budget: 3, left: 3, groups: 1}, // cached, nothing read
+	} {
+		budget := step.budget
+		got := tbl.rowGroupTasks(ctx, tasks[0], bound, &budget)
+		if len(got) != step.groups || budget != step.left {
+			t.Errorf("budget %d: %d row groups kept and %d reads left, want %d and %d",
+				step.budget, len(got), budget, step.groups, step.left)
+		}
+	}
+}

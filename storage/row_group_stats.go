@@ -59,22 +59,33 @@ func newRowGroupCache(maxFiles, maxGroups int) *rowGroupCache {
 	return c
 }
 
+// footerReads bounds the footers one scan reads before its first row: a
+// scan whose filter leaves many files matches most of their row groups
+// anyway, and object stores answer each footer read in turn. Files past
+// the bound are read whole, and their footers are read by later scans.
+const footerReads = 16
+
 // stats returns the row-group statistics of f, reading its footer through
-// tbl's file IO on a miss.
-func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile) ([]rowGroupStats, error) {
+// tbl's file IO on a miss while *budget is above zero (and counting it
+// down). ok is false when f's statistics are neither cached nor read.
+func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile, budget *int) ([]rowGroupStats, bool, error) {
 	k := rowGroupKey{path: f.FilePath(), size: f.FileSizeBytes()}
 	c.mu.Lock()
 	groups, ok := c.entries.Get(k)
 	c.mu.Unlock()
 	if ok {
-		return groups, nil
+		return groups, true, nil
 	}
+	if *budget <= 0 {
+		return nil, false, nil
+	}
+	*budget--
 	groups, err := readRowGroupStats(ctx, tbl, f)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	c.put(k, groups)
-	return groups, nil
+	return groups, true, nil
 }
 
 func (c *rowGroupCache) put(k rowGroupKey, groups []rowGroupStats) {

@@ -29,8 +29,8 @@ func loadSetup() []string {
 }
 
 // loadPostgresIndexes are what a PostgreSQL user would add for the point
-// lookups and the UPDATEs by id; SQE has no indexes (it prunes files by
-// their statistics).
+// lookups and the UPDATEs by id; SQE has no indexes (it prunes files and
+// their row groups by their statistics).
 func loadPostgresIndexes() []string {
 	return []string{
 		"ALTER TABLE load.items ADD PRIMARY KEY (id)",
