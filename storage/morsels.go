@@ -10,9 +10,10 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
-// Morsels is a table scan split into independent pieces (morsels): one per
-// Parquet row group the filter may match (rowGroupTasks), or one per data
-// file when the file does not say where its row groups start. Morsel i holds the rows an ordered Scan would
+// Morsels is a table scan split into independent pieces (morsels): runs
+// of adjacent Parquet row groups the filter may match (rowGroupTasks,
+// joinRowGroups), or one per data file when the file does not say where
+// its row groups start. Morsel i holds the rows an ordered Scan would
 // return after those of morsels 0..i-1, so reading the morsels in order
 // gives the ordered scan's rows; reading them on several goroutines at
 // once is what a parallel query does.
@@ -58,8 +59,12 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	scan := t.tbl.Scan(opts...)
 	var morsels []table.FileScanTask
 	bound, budget := t.rowGroupFilter(req.Filter), footerReads
+	morselRows := req.MorselRows
+	if morselRows <= 0 {
+		morselRows = defaultMorselRows
+	}
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
-		morsels = append(morsels, t.rowGroupTasks(ctx, task, bound, &budget)...)
+		morsels = append(morsels, joinRowGroups(t.rowGroupTasks(ctx, task, bound, &budget), morselRows)...)
 	}
 	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil
 }
@@ -116,6 +121,36 @@ func (s *morselStream) Close() error {
 // not among them: callers append those.
 func (t *Table) planInCommitOrder(ctx context.Context, filter iceberg.BooleanExpression, limit int64) ([]table.FileScanTask, error) {
 	return t.host.planCache().plan(ctx, t.tbl, filter, limit)
+}
+
+// defaultMorselRows is about how many rows a morsel gathers by default.
+// Each morsel opens its file and reads its footer again, which costs
+// about as much as decoding a few thousand rows, so a morsel of one small
+// row group would spend a good part of its time on that; a few morsels
+// per worker are enough to balance the work.
+const defaultMorselRows = 65_536
+
+// joinRowGroups joins adjacent row-group tasks of one file (rowGroupTasks)
+// into tasks of about rows rows each, judging a group's rows as the
+// file's rows shared evenly among its groups.
+func joinRowGroups(parts []table.FileScanTask, rows int64) []table.FileScanTask {
+	if len(parts) < 2 {
+		return parts
+	}
+	f := parts[0].File
+	perGroup := f.Count() / int64(max(len(f.SplitOffsets()), 1))
+	out := parts[:0]
+	var held int64 // rows of the last task of out
+	for _, part := range parts {
+		if n := len(out); n > 0 && held+perGroup <= rows && joins(out[n-1], part) {
+			out[n-1].Length += part.Length
+			held += perGroup
+			continue
+		}
+		out = append(out, part)
+		held = perGroup
+	}
+	return out
 }
 
 // splitByRowGroup splits a whole-file Parquet task into one task per row

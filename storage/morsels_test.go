@@ -61,7 +61,7 @@ func TestMorselsInOrderAreTheScan(t *testing.T) {
 		want = append(want, r[0].(int64))
 	}
 
-	m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}})
+	m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}, MorselRows: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

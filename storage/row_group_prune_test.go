@@ -136,7 +136,7 @@ func TestRowGroupPruning(t *testing.T) {
 					t.Errorf("row %d is missing from the rows read %v", id, read)
 				}
 			}
-			m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true})
+			m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true, MorselRows: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,5 +177,52 @@ func TestRowGroupFooterBudget(t *testing.T) {
 			t.Errorf("budget %d: %d row groups kept and %d reads left, want %d and %d",
 				step.budget, len(got), budget, step.groups, step.left)
 		}
+	}
+}
+
+// TestMorselsJoinRowGroups checks that Morsels joins adjacent row groups
+// of the five-group file up to MorselRows rows, never across a pruned
+// group, and that the morsels read in order are the scan's rows.
+func TestMorselsJoinRowGroups(t *testing.T) {
+	tbl := pruneTable(t)
+	ctx := adminCtx(t)
+	ids := func(from, to int64) []int64 {
+		var out []int64
+		for i := from; i < to; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		filter  iceberg.BooleanExpression
+		rows    int64
+		morsels int
+		want    []int64
+	}{
+		{name: "default", morsels: 1, want: ids(0, 50)},
+		{name: "two groups each", rows: 20, morsels: 3, want: ids(0, 50)},
+		{name: "one group each", rows: 10, morsels: 5, want: ids(0, 50)},
+		{name: "adjacent survivors", filter: iceberg.LessThanEqual(iceberg.Reference("id"), int64(10)), morsels: 1, want: ids(0, 20)},
+		{name: "survivors apart", filter: iceberg.IsIn(iceberg.Reference("id"), int64(3), int64(45)), morsels: 2,
+			want: append(ids(0, 10), ids(40, 50)...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := tbl.Morsels(ctx, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true, MorselRows: tc.rows})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			if m.Len() != tc.morsels {
+				t.Errorf("%d morsels, want %d", m.Len(), tc.morsels)
+			}
+			var got []int64
+			for i := range m.Len() {
+				got = append(got, readMorsel(t, m, i)...)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("morsels read %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

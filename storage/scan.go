@@ -38,6 +38,9 @@ type ScanRequest struct {
 	Limit int64
 	// BatchSize caps rows per batch; 0 means 8192.
 	BatchSize int
+	// MorselRows is about how many rows a morsel gathers (Morsels joins
+	// adjacent row groups of a file up to it); 0 means 65,536.
+	MorselRows int64
 }
 
 // RecordStream is a table scan's result, pulled batch by batch.
