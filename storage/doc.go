@@ -49,6 +49,15 @@
 // or answers a transient 5xx (retryTransport); a commit is sent once,
 // since one whose answer was lost may have taken effect.
 //
+// An acknowledged commit survives an operating-system crash. Before the
+// embedded catalog moves a pointer, it fsyncs every file of a local
+// warehouse that the new metadata refers to and the commit created (the
+// metadata file, each new snapshot's manifest list, the manifests it
+// added and the data files they add) and the directories that gained
+// them; a failed fsync fails the commit (58030) with nothing moved.
+// Object stores are durable once a write returns. EmbeddedOptions
+// SkipFsync turns this off, at the risk of losing commits in a crash.
+//
 // Errors that a client may see carry a SQLSTATE (package pgerror) and wrap
 // one of the package's sentinel errors, so callers can test them with
 // errors.Is.

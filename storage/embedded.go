@@ -36,6 +36,9 @@ type embeddedCatalog struct {
 	plans    *planCache
 	// rowGroups holds data files' row-group statistics (row_group_stats.go).
 	rowGroups *rowGroupCache
+	// sync flushes the local files a commit creates before the pointer
+	// moves (embedded_durability.go); nil when EmbeddedOptions.SkipFsync.
+	sync fileSyncer
 }
 
 // OpenEmbedded opens (creating on first use) the embedded catalog name: an
@@ -80,9 +83,13 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	return &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
+	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
 		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks),
-		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}, nil
+		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}
+	if !opts.SkipFsync {
+		c.sync = osSyncer{}
+	}
+	return c, nil
 }
 
 func (c *embeddedCatalog) Name() string { return c.name }
@@ -213,6 +220,10 @@ func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, sche
 		if !sameFieldIDs(sc, tbl.Schema()) {
 			// Column properties are keyed by the ids assigned above.
 			return nil, errors.Join(fmt.Errorf("create table %s: the catalog renumbered the columns", id),
+				c.cat.DropTable(ctx, table.Identifier{ns, name}))
+		}
+		if err := c.syncCreated(tbl.Metadata(), tbl.MetadataLocation()); err != nil {
+			return nil, errors.Join(fmt.Errorf("create table %s: %w", id, err),
 				c.cat.DropTable(ctx, table.Identifier{ns, name}))
 		}
 		return newTable(c, id, c.adopt(tbl))

@@ -30,6 +30,12 @@ type EmbeddedOptions struct {
 	// AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, a profile or an
 	// instance role), as the AWS SDK finds them.
 	Properties map[string]string
+
+	// SkipFsync leaves the files a commit creates in a local warehouse
+	// unflushed: faster commits, but an operating-system crash or power
+	// loss may then lose acknowledged commits or leave a table unreadable
+	// (as PostgreSQL's fsync = off). For tests and reloadable bulk loads.
+	SkipFsync bool
 }
 
 // Validate checks the options without touching the warehouse: the retry

@@ -41,8 +41,9 @@ func (io tableIO) LoadTable(ctx context.Context, ident table.Identifier) (*table
 }
 
 // CommitTable checks reqs against the table's current metadata, applies
-// updates, writes the new metadata file and moves the catalog's pointer to
-// it, unless ctx carries a commitGroup: then the move waits for the
+// updates, writes the new metadata file, flushes the local files the
+// commit created (syncCommit) and moves the catalog's pointer to it,
+// unless ctx carries a commitGroup: then the move waits for the
 // group's commit. A pointer that moved since the table was read is
 // table.ErrCommitFailed, which iceberg-go and SQE retry.
 func (io tableIO) CommitTable(ctx context.Context, ident table.Identifier, reqs []table.Requirement, updates []table.Update) (table.Metadata, string, error) {
@@ -66,8 +67,11 @@ func (io tableIO) CommitTable(ctx context.Context, ident table.Identifier, reqs 
 	if err != nil {
 		return nil, "", fmt.Errorf("commit %v: %w", ident, err)
 	}
-	if err := writeMetadataFile(ctx, io.c.ioProps(updated), updated, newLoc); err != nil {
+	if err := writeMetadataFile(ctx, io.c.ioProps(updated), updated, newLoc, io.c.sync); err != nil {
 		return nil, "", fmt.Errorf("commit %v: write metadata: %w", ident, err)
+	}
+	if err := io.c.syncCommit(ctx, current.Metadata(), updated, newLoc); err != nil {
+		return nil, "", fmt.Errorf("commit %v: %w", ident, err)
 	}
 	swap := pointerSwap{ns: ident[0], name: ident[1], from: current.MetadataLocation(), to: newLoc}
 	if g := commitGroupFrom(ctx); g != nil {

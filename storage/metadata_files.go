@@ -14,6 +14,8 @@ import (
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // metadataFileName matches the names Iceberg gives metadata files,
@@ -44,8 +46,9 @@ func nextMetadataLocation(current string, updated table.Metadata) (string, error
 }
 
 // writeMetadataFile writes meta as JSON at loc, compressed as the table's
-// write.metadata.compression-codec says (none or gzip).
-func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table.Metadata, loc string) (err error) {
+// write.metadata.compression-codec says (none or gzip). A local file is
+// flushed by sync before it is closed, unless sync is nil.
+func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table.Metadata, loc string, sync fileSyncer) (err error) {
 	fs, err := icebergio.LoadFS(ctx, props, loc)
 	if err != nil {
 		return err
@@ -63,13 +66,36 @@ func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table
 		return err
 	}
 	defer func() { err = errors.Join(err, out.Close()) }()
-	var w io.Writer = out
 	if codec == table.MetadataCompressionCodecGzip {
 		gz := gzip.NewWriter(out)
-		defer func() { err = errors.Join(err, gz.Close()) }()
-		w = gz
+		if err := encodeMetadata(gz, meta); err != nil {
+			return err
+		}
+		if err := gz.Close(); err != nil {
+			return err
+		}
+	} else if err := encodeMetadata(out, meta); err != nil {
+		return err
 	}
-	return encodeMetadata(w, meta)
+	return syncWritten(sync, out, loc)
+}
+
+// syncWritten flushes out, the file just written at loc, when it is local.
+func syncWritten(sync fileSyncer, out io.Writer, loc string) error {
+	if sync == nil {
+		return nil
+	}
+	if _, local := localPath(loc); !local {
+		return nil
+	}
+	f, ok := out.(openFile)
+	if !ok {
+		return fmt.Errorf("metadata file %s cannot be flushed (%T)", loc, out)
+	}
+	if err := sync.syncOpen(f); err != nil {
+		return pgerror.Wrap(err, pgerror.IOError, "could not fsync %q: %v", f.Name(), err)
+	}
+	return nil
 }
 
 // encodeMetadata writes meta's JSON and a newline, as json.Encoder does.

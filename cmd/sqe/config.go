@@ -101,6 +101,11 @@ type Config struct {
 		// with another SQE process on the same catalog is replayed on the
 		// reloaded table before it fails with SQLSTATE 40001.
 		CommitRetries int `toml:"commit_retries"`
+		// Fsync flushes the files of each commit to a local warehouse
+		// before the commit is acknowledged. Off, an operating-system
+		// crash or power loss may lose acknowledged commits or leave a
+		// table unreadable (as PostgreSQL's fsync = off).
+		Fsync bool `toml:"fsync"`
 	} `toml:"storage"`
 
 	AccessControl struct {
@@ -235,6 +240,7 @@ func defaultConfig() Config {
 	c.RateLimit.GlobalQueriesPerMinute = 1000
 	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
+	c.Storage.Fsync = true
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"

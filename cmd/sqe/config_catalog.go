@@ -20,7 +20,7 @@ func (c CatalogConfig) validate() error {
 		if c.URI != "" || c.Prefix != "" || c.ServiceToken != "" || c.Credential != "" {
 			return errors.New("uri, prefix, service_token and credential apply to type \"rest\" only")
 		}
-		if err := c.embeddedOptions(0).Validate(); err != nil {
+		if err := c.embeddedOptions(0, false).Validate(); err != nil {
 			return err
 		}
 	case "rest":
@@ -36,8 +36,9 @@ func (c CatalogConfig) validate() error {
 	return nil
 }
 
-// openCatalog opens one configured catalog.
-func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int, gate storage.Authorizer) (storage.Catalog, error) {
+// openCatalog opens one configured catalog. skipFsync applies to an embedded catalog only: a REST catalog's files
+// are the catalog server's to flush.
+func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int, skipFsync bool, gate storage.Authorizer) (storage.Catalog, error) {
 	if cc.Type == "rest" {
 		return storage.OpenREST(ctx, storage.RESTConfig{
 			Name: cc.Name, URI: cc.URI, Warehouse: cc.Warehouse, Prefix: cc.Prefix,
@@ -45,11 +46,11 @@ func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRe
 			CommitRetries: commitRetries,
 		})
 	}
-	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, gate, cc.embeddedOptions(commitRetries))
+	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, gate, cc.embeddedOptions(commitRetries, skipFsync))
 }
 
-func (c CatalogConfig) embeddedOptions(commitRetries int) storage.EmbeddedOptions {
-	return storage.EmbeddedOptions{CommitRetries: commitRetries, Warehouse: c.Warehouse, Properties: c.Properties}
+func (c CatalogConfig) embeddedOptions(commitRetries int, skipFsync bool) storage.EmbeddedOptions {
+	return storage.EmbeddedOptions{CommitRetries: commitRetries, Warehouse: c.Warehouse, Properties: c.Properties, SkipFsync: skipFsync}
 }
 
 // redacted is the text that stands for a secret in the log.

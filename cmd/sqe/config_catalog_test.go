@@ -84,9 +84,9 @@ warehouse = "s3://lake-bucket/warehouse"
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := cfg.Catalogs[0].embeddedOptions(3)
+	opts := cfg.Catalogs[0].embeddedOptions(3, true)
 	if opts.Warehouse != "s3://lake-bucket/warehouse" || opts.Properties["s3.endpoint"] != "http://minio:9000" ||
-		opts.Properties["s3.region"] != "eu-west-1" || opts.CommitRetries != 3 {
+		opts.Properties["s3.region"] != "eu-west-1" || opts.CommitRetries != 3 || !opts.SkipFsync {
 		t.Errorf("embedded options: %+v", opts)
 	}
 

@@ -56,6 +56,16 @@ func TestLoadConfig(t *testing.T) {
 				t.Errorf("default commit_retries = %d, want 9", c.Storage.CommitRetries)
 			}
 		}},
+		{name: "fsync on by default", check: func(t *testing.T, c Config) {
+			if !c.Storage.Fsync {
+				t.Error("default [storage] fsync is off")
+			}
+		}},
+		{name: "fsync off", env: []string{"SQE_STORAGE__FSYNC=false"}, check: func(t *testing.T, c Config) {
+			if c.Storage.Fsync {
+				t.Error("[storage] fsync is on, want off")
+			}
+		}},
 		{name: "http endpoint on loopback by default", check: func(t *testing.T, c Config) {
 			if c.HTTP.Listen != "127.0.0.1:9187" {
 				t.Errorf("default [http] listen = %q", c.HTTP.Listen)

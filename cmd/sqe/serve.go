@@ -127,7 +127,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	for _, cc := range cfg.Catalogs {
-		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, gate)
+		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, !cfg.Storage.Fsync, gate)
 		if err != nil {
 			return fmt.Errorf("catalog %s: %w", cc.Name, err)
 		}
