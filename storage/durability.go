@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -120,14 +121,30 @@ func (s *newFiles) addDirsOf(p string) {
 	}
 }
 
-// sync flushes the files, then the directories, each once. It fails with
-// SQLSTATE 58030 at the first failure: the change must then not be made
-// visible (after a failed fsync, the file's contents are unknown).
-func (s *newFiles) sync(sync fileSyncer) error {
-	for _, p := range slices.Concat(slices.Compact(slices.Sorted(slices.Values(s.files))), s.dirs) {
-		if err := sync.syncPath(p); err != nil {
-			return pgerror.Wrap(err, pgerror.IOError, "could not fsync %q: %v", p, err)
-		}
+// sync flushes the files, then the directories, each once. The files
+// are flushed together, and then the directories, so that a journaling
+// file system can commit them at once rather than one journal commit
+// each. It fails with SQLSTATE 58030 at a failure: the change must then
+// not be made visible (after a failed fsync, the file's contents are
+// unknown).
+func (s *newFiles) sync(syncer fileSyncer) error {
+	if err := syncAll(syncer, slices.Compact(slices.Sorted(slices.Values(s.files)))); err != nil {
+		return err
 	}
-	return nil
+	return syncAll(syncer, s.dirs)
+}
+
+// syncAll flushes paths concurrently.
+func syncAll(syncer fileSyncer, paths []string) error {
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Go(func() {
+			if err := syncer.syncPath(p); err != nil {
+				errs[i] = pgerror.Wrap(err, pgerror.IOError, "could not fsync %q: %v", p, err)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
