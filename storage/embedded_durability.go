@@ -26,8 +26,8 @@ func (c *embeddedCatalog) syncCommit(ctx context.Context, current, updated table
 	}
 	set.addWritten(metaLoc)
 	var fs icebergio.IO
-	for _, snap := range updated.Snapshots() {
-		if current.SnapshotByID(snap.SnapshotID) != nil || snap.ManifestList == "" {
+	for _, snap := range newSnapshots(current, updated) {
+		if snap.ManifestList == "" {
 			continue
 		}
 		if fs == nil {
@@ -41,6 +41,30 @@ func (c *embeddedCatalog) syncCommit(ctx context.Context, current, updated table
 		}
 	}
 	return set.sync(c.sync)
+}
+
+// newSnapshots are the snapshots of updated that current lacks, found by
+// walking back from the head of each of updated's refs to the first
+// snapshot current has: a commit adds one or two snapshots to a history
+// of possibly thousands, and Snapshots() would copy them all.
+func newSnapshots(current, updated table.Metadata) []table.Snapshot {
+	var out []table.Snapshot
+	seen := map[int64]bool{}
+	for _, ref := range updated.Refs() {
+		for id := ref.SnapshotID; !seen[id] && current.SnapshotByID(id) == nil; {
+			seen[id] = true
+			snap := updated.SnapshotByID(id)
+			if snap == nil {
+				break
+			}
+			out = append(out, *snap)
+			if snap.ParentSnapshotID == nil {
+				break
+			}
+			id = *snap.ParentSnapshotID
+		}
+	}
+	return out
 }
 
 // addSnapshotFiles adds snap's manifest list, the manifests snap added
