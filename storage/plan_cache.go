@@ -2,10 +2,8 @@ package storage
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/apache/iceberg-go/table"
-	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // A catalog's plan cache holds at most this many plans, and at most this
@@ -27,33 +25,19 @@ const (
 // The data files, delete files and sequence number pointers the tasks
 // refer to are shared and must not be written.
 type planCache struct {
-	maxTasks int
-
-	mu      sync.Mutex
-	entries *simplelru.LRU[planKey, []table.FileScanTask]
-	tasks   int // tasks held by entries
+	entries *weightedLRU[planKey, []table.FileScanTask]
 }
 
 // newPlanCache makes a cache of at most maxEntries plans holding at most
 // maxTasks tasks in all.
 func newPlanCache(maxEntries, maxTasks int) *planCache {
-	c := &planCache{maxTasks: maxTasks}
-	entries, err := simplelru.NewLRU(maxEntries, func(_ planKey, tasks []table.FileScanTask) {
-		c.tasks -= len(tasks)
-	})
-	if err != nil {
-		// NewLRU fails only for a size below 1, which the callers never pass.
-		panic(err)
-	}
-	c.entries = entries
-	return c
+	return &planCache{entries: newWeightedLRU[planKey](maxEntries, maxTasks,
+		func(tasks []table.FileScanTask) int { return len(tasks) })}
 }
 
 // get returns a copy of the plan cached under k.
 func (c *planCache) get(k planKey) ([]table.FileScanTask, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tasks, ok := c.entries.Get(k)
+	tasks, ok := c.entries.get(k)
 	if !ok {
 		return nil, false
 	}
@@ -64,23 +48,5 @@ func (c *planCache) get(k planKey) ([]table.FileScanTask, bool) {
 // plans until the task bound holds. A plan larger than the whole bound is
 // not cached.
 func (c *planCache) put(k planKey, tasks []table.FileScanTask) {
-	if len(tasks) > c.maxTasks {
-		return
-	}
-	own := slices.Clone(tasks)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	// Two scans that missed at once both plan and both put; the second
-	// replaces the first without the eviction callback, so its count is
-	// taken off here.
-	if old, ok := c.entries.Peek(k); ok {
-		c.tasks -= len(old)
-	}
-	c.entries.Add(k, own)
-	c.tasks += len(own)
-	for c.tasks > c.maxTasks {
-		if _, _, ok := c.entries.RemoveOldest(); !ok {
-			break
-		}
-	}
+	c.entries.put(k, slices.Clone(tasks))
 }

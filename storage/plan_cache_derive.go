@@ -46,7 +46,7 @@ func (c *planCache) derive(ctx context.Context, tbl *table.Table, filter iceberg
 	if err != nil {
 		return nil, false, err
 	}
-	if len(all) > c.maxTasks {
+	if len(all) > c.entries.maxWeight {
 		return nil, false, nil
 	}
 	kept := all[:0]

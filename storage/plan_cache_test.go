@@ -91,7 +91,7 @@ func TestPlanCacheAnswersAsPlanning(t *testing.T) {
 					t.Fatalf("round %d: cached plan %v, planning says %v", round, viewTasks(got), viewTasks(want))
 				}
 			}
-			if n := cache.entries.Len(); n != 1 {
+			if n := cache.entries.len(); n != 1 {
 				t.Errorf("cache holds %d plans after planning one scan twice, want 1", n)
 			}
 		})
@@ -180,7 +180,7 @@ func TestPlanCacheKeepsSnapshotsApart(t *testing.T) {
 			t.Errorf("snapshot %d: %d files, want %d", step.tbl.SnapshotID(), len(tasks), step.files)
 		}
 	}
-	if n := cache.entries.Len(); n != 2 {
+	if n := cache.entries.len(); n != 2 {
 		t.Errorf("cache holds %d plans for two snapshots, want 2", n)
 	}
 }
@@ -221,9 +221,9 @@ func TestPlanCacheEvictionKeepsBounds(t *testing.T) {
 				} else {
 					cache.put(k, make([]table.FileScanTask, s.tasks))
 				}
-				if cache.entries.Len() > tt.entries || cache.tasks > tt.max {
+				if cache.entries.len() > tt.entries || cache.entries.held() > tt.max {
 					t.Fatalf("after %+v: %d plans, %d tasks; bounds %d and %d",
-						s, cache.entries.Len(), cache.tasks, tt.entries, tt.max)
+						s, cache.entries.len(), cache.entries.held(), tt.entries, tt.max)
 				}
 			}
 			held := 0
@@ -239,8 +239,8 @@ func TestPlanCacheEvictionKeepsBounds(t *testing.T) {
 					t.Errorf("plan %d is still cached", key)
 				}
 			}
-			if cache.tasks != held {
-				t.Errorf("cache counts %d tasks, its plans hold %d", cache.tasks, held)
+			if cache.entries.held() != held {
+				t.Errorf("cache counts %d tasks, its plans hold %d", cache.entries.held(), held)
 			}
 		})
 	}

@@ -22,16 +22,9 @@ func TestRewriteWritesAddedRowsBesideOneFile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cat := openCatalog(t, "wh", "", AllowAll{})
-			tbl := createIDTable(t, cat, "ns", "t")
-			var err error
-			for _, lo := range []int64{0, 10, 20} {
-				if tbl, err = tbl.Append(adminCtx(t), idBatches(t, lo, lo+10, 4)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			tbl := threeFileIDTable(t)
 			before := dataFilePaths(t, tbl)
-			tbl, _, err = rewriteIDs(t, tbl, nil, nil, idBatches(t, 100, 102, 1), tc.deleted...)
+			tbl, _, err := rewriteIDs(t, tbl, nil, nil, idBatches(t, 100, 102, 1), tc.deleted...)
 			if err != nil {
 				t.Fatal(err)
 			}

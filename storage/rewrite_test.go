@@ -118,7 +118,10 @@ func ids(t *testing.T, tbl *Table) []int64 {
 	return out
 }
 
-func TestRewriteKeepsUntouchedFilesAndDeletedRows(t *testing.T) {
+// threeFileIDTable is a table of ids 0 to 29 in three files of ten, one
+// append each.
+func threeFileIDTable(t *testing.T) *Table {
+	t.Helper()
 	cat := openCatalog(t, "wh", "", AllowAll{})
 	tbl := createIDTable(t, cat, "ns", "t")
 	var err error
@@ -127,6 +130,11 @@ func TestRewriteKeepsUntouchedFilesAndDeletedRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return tbl
+}
+
+func TestRewriteKeepsUntouchedFilesAndDeletedRows(t *testing.T) {
+	tbl := threeFileIDTable(t)
 	before := dataFilePaths(t, tbl)
 	if len(before) != 3 {
 		t.Fatalf("%d data files, want 3", len(before))

@@ -3,13 +3,11 @@ package storage
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
-	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // A catalog's row-group cache holds the statistics of at most this many
@@ -34,11 +32,7 @@ type rowGroupStats struct {
 // and size, stays true; entries only leave when the bounds push the least
 // recently used out. Each catalog owns one; it is safe for concurrent use.
 type rowGroupCache struct {
-	maxGroups int
-
-	mu      sync.Mutex
-	entries *simplelru.LRU[rowGroupKey, []rowGroupStats]
-	groups  int // row groups held by entries
+	entries *weightedLRU[rowGroupKey, []rowGroupStats]
 }
 
 type rowGroupKey struct {
@@ -47,16 +41,8 @@ type rowGroupKey struct {
 }
 
 func newRowGroupCache(maxFiles, maxGroups int) *rowGroupCache {
-	c := &rowGroupCache{maxGroups: maxGroups}
-	entries, err := simplelru.NewLRU(maxFiles, func(_ rowGroupKey, groups []rowGroupStats) {
-		c.groups -= len(groups)
-	})
-	if err != nil {
-		// NewLRU fails only for a size below 1, which the callers never pass.
-		panic(err)
-	}
-	c.entries = entries
-	return c
+	return &rowGroupCache{entries: newWeightedLRU[rowGroupKey](maxFiles, maxGroups,
+		func(groups []rowGroupStats) int { return len(groups) })}
 }
 
 // footerReads bounds the footers one scan reads before its first row: a
@@ -70,10 +56,7 @@ const footerReads = 16
 // down). ok is false when f's statistics are neither cached nor read.
 func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile, budget *int) ([]rowGroupStats, bool, error) {
 	k := rowGroupKey{path: f.FilePath(), size: f.FileSizeBytes()}
-	c.mu.Lock()
-	groups, ok := c.entries.Get(k)
-	c.mu.Unlock()
-	if ok {
+	if groups, ok := c.entries.get(k); ok {
 		return groups, true, nil
 	}
 	if *budget <= 0 {
@@ -84,26 +67,8 @@ func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.D
 	if err != nil {
 		return nil, false, err
 	}
-	c.put(k, groups)
+	c.entries.put(k, groups)
 	return groups, true, nil
-}
-
-func (c *rowGroupCache) put(k rowGroupKey, groups []rowGroupStats) {
-	if len(groups) > c.maxGroups {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.entries.Peek(k); ok {
-		c.groups -= len(old)
-	}
-	c.entries.Add(k, groups)
-	c.groups += len(groups)
-	for c.groups > c.maxGroups {
-		if _, _, ok := c.entries.RemoveOldest(); !ok {
-			break
-		}
-	}
 }
 
 // readRowGroupStats reads f's Parquet footer and converts the statistics
