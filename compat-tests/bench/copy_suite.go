@@ -160,7 +160,7 @@ func runCopySuite(ctx context.Context, opts options, bin, work string) (err erro
 		return fmt.Errorf("copy into SQE: %w\n%s", err, sqeOut)
 	}
 
-	pg, err := startPostgres(ctx, opts.pgBin, work, "postgres-copy")
+	pg, err := startPostgres(ctx, opts.pgBin, work, "postgres-copy", true)
 	if err != nil {
 		return err
 	}

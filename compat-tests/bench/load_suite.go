@@ -127,7 +127,7 @@ func runLoadOnSQE(ctx context.Context, opts options, root, bin, work string) (re
 // runLoadOnPostgres does the same on a fresh PostgreSQL cluster, with
 // the primary keys a PostgreSQL user would declare.
 func runLoadOnPostgres(ctx context.Context, opts options, root, work string) (results []loadResult, err error) {
-	pg, err := startPostgres(ctx, opts.pgBin, work, "postgres-load")
+	pg, err := startPostgres(ctx, opts.pgBin, work, "postgres-load", true)
 	if err != nil {
 		return nil, err
 	}

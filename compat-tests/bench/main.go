@@ -193,7 +193,7 @@ func measureSmall(ctx context.Context, opts options, bin, work, dataDir string, 
 			// The same rows go to PostgreSQL while this server is up.
 			progress("starting PostgreSQL and copying %s rows into it", sizeLabel(demoSalesRows))
 			var err error
-			if pg, err = startPostgres(ctx, opts.pgBin, work, "pg"); err != nil {
+			if pg, err = startPostgres(ctx, opts.pgBin, work, "pg", false); err != nil {
 				return err
 			}
 			if pgConn, err = pg.createSalesDatabase(ctx); err != nil {

@@ -30,9 +30,11 @@ type pgServer struct {
 // startPostgres initialises a cluster in workDir/name and starts it on a free
 // loopback port with trust authentication for benchUser. As root, the
 // server runs as the postgres system user, since PostgreSQL refuses root.
-// Durability settings are off: they cost only on writes, which are not
-// measured.
-func startPostgres(ctx context.Context, binDir, workDir, name string) (*pgServer, error) {
+// Suites that measure writes ask for a durable cluster (PostgreSQL's
+// defaults: fsync, synchronous_commit and full_page_writes on), as SQE
+// flushes every commit too; the others turn durability off, as it costs
+// only on writes.
+func startPostgres(ctx context.Context, binDir, workDir, name string, durable bool) (*pgServer, error) {
 	dir := filepath.Join(workDir, name)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -57,9 +59,11 @@ func startPostgres(ctx context.Context, binDir, workDir, name string) (*pgServer
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	cmd := exec.Command(filepath.Join(binDir, "postgres"), "-D", data, "-p", strconv.Itoa(port),
-		"-c", "listen_addresses=127.0.0.1", "-k", dir,
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+	args := []string{"-D", data, "-p", strconv.Itoa(port), "-c", "listen_addresses=127.0.0.1", "-k", dir}
+	if !durable {
+		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+	}
+	cmd := exec.Command(filepath.Join(binDir, "postgres"), args...)
 	runAs(cmd, cred)
 	c, err := startChild(name, cmd, filepath.Join(workDir, name+".log"))
 	if err != nil {

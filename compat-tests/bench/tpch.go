@@ -120,7 +120,7 @@ func prepareTPCHDir(ctx context.Context, dir string, sf float64) (err error) {
 // then 2. Its failures are errors: it is the reference.
 func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queries []datagen.Query) (par0, par2 []tpchResult, err error) {
 	progress("starting PostgreSQL and loading TPC-H SF %g into it", opts.tpch.sf)
-	pg, err := startPostgres(ctx, opts.pgBin, work, "pg-tpch")
+	pg, err := startPostgres(ctx, opts.pgBin, work, "pg-tpch", false)
 	if err != nil {
 		return nil, nil, err
 	}
