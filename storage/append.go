@@ -107,7 +107,7 @@ func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema,
 	}
 
 	var files []iceberg.DataFile
-	for df, err := range table.WriteRecords(ctx, tbl, schema, batches, rowGroupLimit(tbl)...) {
+	for df, err := range table.WriteRecords(ctx, tbl, schema, batches) {
 		if err != nil {
 			return files, dataWriteError(tbl, err)
 		}

@@ -11,8 +11,11 @@
 // the column selection, filter and limit into iceberg-go so that files are
 // pruned by partition and column statistics before any row is read; the
 // row groups of a file are pruned the same way by the statistics in its
-// Parquet footer (rowGroupCache), and files are written in row groups of
-// defaultRowGroupRows rows so that a file has groups to skip.
+// Parquet footer (rowGroupCache). Files are written in row groups of
+// iceberg-go's default (write.parquet.row-group-limit, 1,048,576 rows):
+// smaller groups let a lookup skip more of a file but cost every scan
+// (a 16,384-row default made streaming a 1M-row table 1.7x slower), so a
+// table that is mostly looked up sets the property lower.
 //
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched

@@ -13,9 +13,9 @@ import (
 // BenchmarkPointLookup reads one row by id from a table of 100,000 rows
 // in one data file, as "SELECT ... WHERE id = k" does (Morsels with the
 // filter pushed for pruning only), and the whole table, as an aggregate
-// does. "one row group" writes the file as iceberg-go does by default;
-// "default row groups" as SQE does (defaultRowGroupRows), so that the
-// lookup reads one group and the scan reads them all.
+// does. "one row group" writes the file with the default row-group limit;
+// "16,384-row groups" sets write.parquet.row-group-limit lower, so that
+// the lookup reads one group and the scan reads them all.
 func BenchmarkPointLookup(b *testing.B) {
 	const rows = 100_000
 	for _, layout := range []struct {
@@ -23,7 +23,7 @@ func BenchmarkPointLookup(b *testing.B) {
 		props map[string]string
 	}{
 		{"one row group", map[string]string{table.ParquetRowGroupLimitKey: strconv.Itoa(table.ParquetRowGroupLimitDefault)}},
-		{"default row groups", nil},
+		{"16,384-row groups", map[string]string{table.ParquetRowGroupLimitKey: "16384"}},
 	} {
 		ctx := adminCtx(b)
 		cat := openCatalog(b, "wh", b.TempDir(), AllowAll{})

@@ -63,7 +63,7 @@ func runSoakSuite(ctx context.Context, opts options, root, bin, work string) (er
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := execAll(ctx, conn, loadSetup()); err != nil {
+	if err := execAll(ctx, conn, loadSetup(true)); err != nil {
 		return fmt.Errorf("sqe: %w", err)
 	}
 	target, err := srv.pgbenchTarget(so.duration)

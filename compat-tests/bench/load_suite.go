@@ -114,7 +114,7 @@ func runLoadOnSQE(ctx context.Context, opts options, root, bin, work string) (re
 		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := execAll(ctx, conn, loadSetup()); err != nil {
+	if err := execAll(ctx, conn, loadSetup(true)); err != nil {
 		return nil, fmt.Errorf("sqe: %w", err)
 	}
 	target, err := srv.pgbenchTarget(opts.load.totalTime())
@@ -141,7 +141,7 @@ func runLoadOnPostgres(ctx context.Context, opts options, root, work string) (re
 		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := execAll(ctx, conn, append(loadSetup(), loadPostgresIndexes()...)); err != nil {
+	if err := execAll(ctx, conn, append(loadSetup(false), loadPostgresIndexes()...)); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	target := pgbenchTarget{host: "127.0.0.1", port: strconv.Itoa(pg.port), user: benchUser, database: sqeDatabase}

@@ -16,11 +16,18 @@ const (
 )
 
 // loadSetup creates and fills the tables, the same statements on both
-// servers.
-func loadSetup() []string {
+// servers but for the table options each is given: on SQE, items (looked
+// up by id) is written in Parquet row groups of 16,384 rows, which a
+// lookup skips by their statistics, where PostgreSQL gets a primary key
+// (loadPostgresIndexes).
+func loadSetup(sqe bool) []string {
+	items := "CREATE TABLE load.items (id bigint NOT NULL, category text, price numeric(12,2), qty integer)"
+	if sqe {
+		items += ` WITH ("write.parquet.row-group-limit" = 16384)`
+	}
 	return []string{
 		"CREATE SCHEMA load",
-		"CREATE TABLE load.items (id bigint NOT NULL, category text, price numeric(12,2), qty integer)",
+		items,
 		fmt.Sprintf("INSERT INTO load.items SELECT g, 'c' || (g %% 20), (g %% 1000) / 10.0, g %% 7 FROM generate_series(1, %d) g", loadItemsRows),
 		"CREATE TABLE load.events (client integer NOT NULL, seq bigint NOT NULL, note text, at timestamp)",
 		"CREATE TABLE load.counters (id integer NOT NULL, hits bigint NOT NULL)",
