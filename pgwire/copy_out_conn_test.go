@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -100,25 +99,8 @@ func (f *copyFactory) NewSession(ctx context.Context, id auth.Identity, st Start
 func startCopyServer(t *testing.T) (*testServer, *copyFactory) {
 	t.Helper()
 	factory := &copyFactory{endlessErrs: make(chan error, 4)}
-	ts := &testServer{factory: &factory.fakeFactory, logs: &syncBuffer{}, served: make(chan error, 1)}
-	logger := slog.New(slog.NewTextHandler(ts.logs, nil))
-	srv, err := NewServer(Config{Listen: "127.0.0.1:0", StartupTimeout: 5 * time.Second}, fakeAuth{}, factory, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ts.srv, ts.addr = srv, srv.Addr().String()
-	go func() { ts.served <- srv.Serve(context.Background()) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		<-ts.served
-	})
+	ts := startServerWith(t, nil, factory)
+	ts.factory = &factory.fakeFactory
 	return ts, factory
 }
 

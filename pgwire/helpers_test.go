@@ -341,11 +341,19 @@ func startServerWith(t *testing.T, mutate func(*Config), sessions SessionFactory
 		t.Fatal(err)
 	}
 	ts.srv, ts.addr = srv, srv.Addr().String()
-	go func() { ts.served <- srv.Serve(context.Background()) }()
+	ts.serve(t)
+	return ts
+}
+
+// serve runs ts.srv, already listening, until the test ends, when it is
+// shut down and must not have logged the test's password.
+func (ts *testServer) serve(t *testing.T) {
+	t.Helper()
+	go func() { ts.served <- ts.srv.Serve(context.Background()) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
+		if err := ts.srv.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
 		if err := <-ts.served; err != nil {
@@ -355,7 +363,6 @@ func startServerWith(t *testing.T, mutate func(*Config), sessions SessionFactory
 			t.Errorf("the server logged a password:\n%s", logs)
 		}
 	})
-	return ts
 }
 
 // pgxConfig returns a pgx configuration for user alice using the simple

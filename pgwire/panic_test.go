@@ -54,17 +54,7 @@ func startPanickyServer(t *testing.T) *testServer {
 	}
 	srv.ln = panickyListener{ln} // Serve uses a listener already set
 	ts.srv, ts.addr = srv, ln.Addr().String()
-	go func() { ts.served <- srv.Serve(context.Background()) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-ts.served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	ts.serve(t)
 	return ts
 }
 
