@@ -258,16 +258,8 @@ func TestRewriteDataFilesRefusesDeleteFilesAndNonWriters(t *testing.T) {
 }
 
 func TestRewriteDataFilesReplaysAfterLostRace(t *testing.T) {
-	f := newFakeREST(t, restAlice.Token)
-	cat := openFakeREST(t, f, RESTConfig{})
-	alice := WithPrincipal(t.Context(), restAlice)
-	if err := cat.CreateNamespace(alice, "sales"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(alice, "sales", "orders", idSchema, CreateTableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, _, alice, tbl := restOrders(t, RESTConfig{})
+	var err error
 	for i := int64(0); i < 8; i++ {
 		if tbl, err = tbl.Append(alice, idBatches(t, i, i+1, 1)); err != nil {
 			t.Fatal(err)
@@ -382,16 +374,8 @@ func TestExpireSnapshotsKeepsTheCurrentOne(t *testing.T) {
 }
 
 func TestMaintenanceThroughREST(t *testing.T) {
-	f := newFakeREST(t, restAlice.Token)
-	cat := openFakeREST(t, f, RESTConfig{})
-	alice := WithPrincipal(t.Context(), restAlice)
-	if err := cat.CreateNamespace(alice, "sales"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(alice, "sales", "orders", idSchema, CreateTableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, cat, alice, tbl := restOrders(t, RESTConfig{})
+	var err error
 	for i := int64(0); i < 6; i++ {
 		if tbl, err = tbl.Append(alice, idBatches(t, i, i+1, 1)); err != nil {
 			t.Fatal(err)

@@ -50,16 +50,7 @@ func (f *failFirst) count() int {
 }
 
 func TestRESTReadRetries(t *testing.T) {
-	f := newFakeREST(t, restAlice.Token)
-	cat := openFakeREST(t, f, fastRetries)
-	alice := WithPrincipal(t.Context(), restAlice)
-	if err := cat.CreateNamespace(alice, "sales"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(alice, "sales", "orders", idSchema, CreateTableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, cat, alice, tbl := restOrders(t, fastRetries)
 	if _, err := tbl.Append(alice, idBatches(t, 1, 3, 10)); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,23 @@ var (
 	restBob   = Principal{User: "bob", Roles: []string{"engineer"}, Token: "bob-token-91c2"}
 )
 
+// restOrders is alice's empty table sales.orders in a fake REST catalog
+// opened with cfg, and the context she acts in.
+func restOrders(t *testing.T, cfg RESTConfig) (*fakeREST, Catalog, context.Context, *Table) {
+	t.Helper()
+	f := newFakeREST(t, restAlice.Token)
+	cat := openFakeREST(t, f, cfg)
+	alice := WithPrincipal(t.Context(), restAlice)
+	if err := cat.CreateNamespace(alice, "sales"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(alice, "sales", "orders", idSchema, CreateTableOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, cat, alice, tbl
+}
+
 func openFakeREST(t *testing.T, f *fakeREST, cfg RESTConfig) Catalog {
 	t.Helper()
 	if cfg.Name == "" {
@@ -249,16 +266,8 @@ func TestRESTFirstConfigFailureIsNotKept(t *testing.T) {
 }
 
 func TestRESTCommitConflict(t *testing.T) {
-	f := newFakeREST(t, restAlice.Token)
-	cat := openFakeREST(t, f, RESTConfig{})
-	alice := WithPrincipal(t.Context(), restAlice)
-	if err := cat.CreateNamespace(alice, "sales"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(alice, "sales", "orders", idSchema, CreateTableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, _, alice, tbl := restOrders(t, RESTConfig{})
+	var err error
 	isCommit := func(r *http.Request, path string) bool {
 		return r.Method == http.MethodPost && strings.HasSuffix(path, "/tables/orders")
 	}
