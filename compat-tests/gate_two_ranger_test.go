@@ -83,20 +83,19 @@ func writeJSONBody(t *testing.T, w http.ResponseWriter, v any) {
 	}
 }
 
-// TestRangerPolicyEngine runs sqe serve with [policy] engine = "ranger"
-// against a Ranger Admin in this process: the mask it serves applies, a
-// change made in Ranger applies once the cache TTL passes, Ranger down
-// past the TTL admits no row, and enforcement resumes when it is back,
-// without a restart.
-func TestRangerPolicyEngine(t *testing.T) {
+// startRangerPolicyServer runs sqe serve with [policy] engine = "ranger"
+// against a Ranger Admin in this process that serves one policy,
+// orders_ssn (MASK_NULL on acdemo.orders.ssn for alice), with a cache TTL
+// of a second.
+func startRangerPolicyServer(t *testing.T) (*policyDownloadAdmin, *server) {
+	t.Helper()
 	def, err := os.ReadFile(filepath.Join("..", "governance", "ranger", "testdata", "reference", "service-defs", "ranger-servicedef-hive.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	admin := &policyDownloadAdmin{t: t, serviceDef: def, version: 5, maskType: "MASK_NULL"}
 	ranger := httptest.NewServer(admin)
-	defer ranger.Close()
-
+	t.Cleanup(ranger.Close)
 	dir := t.TempDir()
 	// The password is a secret: sqe.toml names the file that holds it.
 	passwordFile := filepath.Join(dir, "ranger-password")
@@ -107,7 +106,16 @@ func TestRangerPolicyEngine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
+	return admin, startTestServerIn(t, filepath.Join(dir, "data"), false)
+}
+
+// TestRangerPolicyEngine runs sqe serve with [policy] engine = "ranger"
+// against a Ranger Admin in this process: the mask it serves applies, a
+// change made in Ranger applies once the cache TTL passes, Ranger down
+// past the TTL admits no row, and enforcement resumes when it is back,
+// without a restart.
+func TestRangerPolicyEngine(t *testing.T) {
+	admin, srv := startRangerPolicyServer(t)
 	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
@@ -187,5 +195,47 @@ func TestRangerPolicyEngine(t *testing.T) {
 	eventually("1|xxx-xx-1111,2|xxx-xx-2222", "Ranger back")
 	if log := srv.log(); strings.Contains(log, "ranger-secret") {
 		t.Errorf("the server log holds Ranger's password:\n%s", log)
+	}
+}
+
+// TestRangerPolicyEngineRefusesRename: with gate two's policies in
+// Ranger, a rename that would take a column or table out of a policy is
+// refused, naming the policy, and the mask still applies; a rename no
+// policy names goes ahead.
+func TestRangerPolicyEngineRefusesRename(t *testing.T) {
+	_, srv := startRangerPolicyServer(t)
+	token, err := srv.mintAdmin("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t, 2*time.Minute)
+	conn := connect(t, ctx, srv, token)
+	for _, q := range []string{
+		"CREATE SCHEMA acdemo",
+		"CREATE TABLE acdemo.orders (id int, ssn text)",
+		"INSERT INTO acdemo.orders VALUES (1, '111-11-1111')",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, q := range []string{
+		"ALTER TABLE acdemo.orders RENAME COLUMN ssn TO tax_id",
+		"ALTER TABLE acdemo.orders RENAME TO orders_2024",
+	} {
+		_, err := conn.Exec(ctx, q)
+		if pe := asPgError(t, err); pe.Code != "42501" || !strings.Contains(pe.Message, `policy "orders_ssn"`) {
+			t.Errorf("%s: %s %q, want 42501 naming orders_ssn", q, pe.Code, pe.Message)
+		}
+	}
+	if _, err := conn.Exec(ctx, "ALTER TABLE acdemo.orders RENAME COLUMN id TO order_id"); err != nil {
+		t.Errorf("a rename no policy names: %v", err)
+	}
+	rows, err := textRowsOf(ctx, conn, "SELECT order_id, coalesce(ssn, 'NULL') FROM acdemo.orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || *rows[0][1] != "NULL" {
+		t.Errorf("after the refused renames alice reads %v, want ssn masked", rows)
 	}
 }

@@ -131,3 +131,39 @@ func (s *Store) writeFinePolicies(ctx context.Context, change func(*sql.Tx) (boo
 	}
 	return true, nil
 }
+
+// FinePolicySwap replaces the body of the policy named Name with To,
+// provided its stored body is still From: a change computed from one
+// reading of a policy is never written over a newer one.
+type FinePolicySwap struct {
+	Name     string
+	From, To string
+}
+
+// SwapFinePolicies applies swaps in one transaction and reports how many
+// applied. With all set, it writes only if every swap applies (and
+// otherwise nothing, reporting 0).
+func (s *Store) SwapFinePolicies(ctx context.Context, swaps []FinePolicySwap, all bool) (int, error) {
+	applied := 0
+	_, err := s.writeFinePolicies(ctx, func(tx *sql.Tx) (bool, error) {
+		for _, sw := range swaps {
+			res, err := tx.ExecContext(ctx, "UPDATE fine_policies SET policy = ? WHERE name = ? AND policy = ?", sw.To, sw.Name, sw.From)
+			if err != nil {
+				return false, fmt.Errorf("write policy %s: %w", sw.Name, err)
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return false, err
+			} else if n > 0 {
+				applied++
+			}
+		}
+		if all && applied != len(swaps) {
+			applied = 0
+		}
+		return applied > 0, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return applied, nil
+}

@@ -7,6 +7,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -231,26 +232,39 @@ func (s *Session) runRename(ctx context.Context, st *pg_query.RenameStmt) (Resul
 		return nil, err
 	}
 	id := t.Ident()
+	r := governance.ObjectRename{Catalog: id.Catalog, Namespace: id.Namespace, To: st.Newname}
 	switch st.RenameType {
 	case pg_query.ObjectType_OBJECT_TABLE:
-		if _, err := cat.RenameTable(ctx, id.Namespace, id.Table, st.Newname); err != nil {
+		r.Kind, r.Table, r.From = governance.RenameTable, id.Table, id.Table
+		err := s.followRename(ctx, r, func(ctx context.Context) error {
+			_, err := cat.RenameTable(ctx, id.Namespace, id.Table, st.Newname)
+			return err
+		})
+		if err != nil {
 			return nil, relationErr(err, st.Newname)
 		}
 	case pg_query.ObjectType_OBJECT_COLUMN:
-		_, err := t.Alter(ctx, func(a *storage.Alteration) error {
-			if ok, err := hasColumn(a, st.Subname); err != nil || !ok {
-				if err == nil {
-					err = pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", st.Subname)
+		if len(t.Schema().FieldIndices(st.Subname)) == 0 {
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", st.Subname)
+		}
+		r.Kind, r.Table, r.From = governance.RenameColumn, id.Table, st.Subname
+		err = s.followRename(ctx, r, func(ctx context.Context) error {
+			_, err := t.Alter(ctx, func(a *storage.Alteration) error {
+				if ok, err := hasColumn(a, st.Subname); err != nil || !ok {
+					if err == nil {
+						err = pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", st.Subname)
+					}
+					return err
 				}
-				return err
-			}
-			if ok, err := hasColumn(a, st.Newname); err != nil || ok {
-				if err == nil {
-					err = pgerror.New(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", st.Newname, id.Table)
+				if ok, err := hasColumn(a, st.Newname); err != nil || ok {
+					if err == nil {
+						err = pgerror.New(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", st.Newname, id.Table)
+					}
+					return err
 				}
-				return err
-			}
-			return a.RenameColumn(st.Subname, st.Newname)
+				return a.RenameColumn(st.Subname, st.Newname)
+			})
+			return err
 		})
 		if err != nil {
 			return nil, err

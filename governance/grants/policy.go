@@ -107,7 +107,8 @@ func (it Item) key() string {
 	}, "|")
 }
 
-func (p Policy) clone() Policy {
+// Clone is a deep copy of p, whose items the caller may change.
+func (p Policy) Clone() Policy {
 	out := Policy{Resource: p.Resource, Disabled: p.Disabled, Labels: slices.Clone(p.Labels)}
 	for _, it := range p.Allow {
 		out.Allow = append(out.Allow, it.clone())
@@ -179,7 +180,7 @@ func newPolicySet(policies []Policy) (*policySet, error) {
 		if _, dup := s.byResource[p.Resource]; dup {
 			return nil, fmt.Errorf("two policies for resource %s (root %q)", p.Resource, p.Resource.Root)
 		}
-		c := p.clone()
+		c := p.Clone()
 		s.byResource[p.Resource] = &c
 		s.itemless[p.Resource] = !c.canonical().hasItems()
 	}

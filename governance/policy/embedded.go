@@ -18,6 +18,9 @@ import (
 type Embedded struct {
 	gov          *governance.Store
 	hive, tagDef *ranger.ServiceDef
+	// levels matches the hive service's resource values one level at a
+	// time, for following renames.
+	levels *ranger.LevelValues
 
 	mu     sync.Mutex
 	cached *Snapshot
@@ -26,7 +29,10 @@ type Embedded struct {
 	onCache CacheObserver
 }
 
-var _ Store = (*Embedded)(nil)
+var (
+	_ Store                  = (*Embedded)(nil)
+	_ governance.RenameGuard = (*Embedded)(nil)
+)
 
 // NewEmbedded is the embedded store over gov.
 func NewEmbedded(gov *governance.Store) (*Embedded, error) {
@@ -34,7 +40,11 @@ func NewEmbedded(gov *governance.Store) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Embedded{gov: gov, hive: hive, tagDef: tag}, nil
+	levels, err := ranger.NewLevelValues(hive)
+	if err != nil {
+		return nil, err
+	}
+	return &Embedded{gov: gov, hive: hive, tagDef: tag, levels: levels}, nil
 }
 
 // ObserveCache makes the store tell fn, at each Snapshot, whether the
@@ -122,4 +132,91 @@ func (e *Embedded) Engine() string { return EngineEmbedded }
 // DropPolicy removes the policy named name.
 func (e *Embedded) DropPolicy(ctx context.Context, name string) (bool, error) {
 	return e.gov.DropFinePolicy(ctx, name)
+}
+
+// maxRenameAttempts bounds how often BeforeRename plans again when
+// another statement changed a policy between its read and its write.
+const maxRenameAttempts = 20
+
+// BeforeRename makes the policies that cover the renamed object cover its
+// new name too (governance.RenameGuard), in one transaction, and returns
+// what narrows them once the catalog has renamed.
+func (e *Embedded) BeforeRename(ctx context.Context, r governance.ObjectRename) (governance.RenameFollowUp, error) {
+	for attempt := 0; attempt < maxRenameAttempts; attempt++ {
+		stored, _, err := e.gov.FinePolicies(ctx)
+		if err != nil {
+			return nil, err
+		}
+		policies := make([]ranger.Policy, len(stored))
+		for i, sp := range stored {
+			if err := json.Unmarshal([]byte(sp.Body), &policies[i]); err != nil {
+				return nil, fmt.Errorf("policy %s is unreadable: %w", sp.Name, err)
+			}
+		}
+		edits, err := planRename(e.levels, policies, r)
+		if err != nil {
+			return nil, err
+		}
+		if len(edits) == 0 {
+			return governance.NoFollowUp{}, nil
+		}
+		f := &embeddedRename{gov: e.gov}
+		var widen []governance.FinePolicySwap
+		for _, ed := range edits {
+			var body [3]string
+			for i, p := range []ranger.Policy{ed.original, ed.widened, ed.final} {
+				b, err := json.Marshal(p)
+				if err != nil {
+					return nil, fmt.Errorf("encode policy %s: %w", p.Name, err)
+				}
+				body[i] = string(b)
+			}
+			for _, sp := range stored {
+				if sp.Name == ed.original.Name {
+					body[0] = sp.Body // swap from the text as stored
+				}
+			}
+			widen = append(widen, governance.FinePolicySwap{Name: ed.original.Name, From: body[0], To: body[1]})
+			f.narrow = append(f.narrow, governance.FinePolicySwap{Name: ed.original.Name, From: body[1], To: body[2]})
+			f.undo = append(f.undo, governance.FinePolicySwap{Name: ed.original.Name, From: body[1], To: body[0]})
+		}
+		n, err := e.gov.SwapFinePolicies(ctx, dropNoOps(widen), true)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 || len(dropNoOps(widen)) == 0 {
+			return f, nil
+		}
+	}
+	return nil, pgerror.New(pgerror.SerializationFailure, "could not follow the rename: the policies kept changing under the statement")
+}
+
+// dropNoOps leaves out the swaps that write what is already there (a
+// policy whose only change comes after the rename).
+func dropNoOps(swaps []governance.FinePolicySwap) []governance.FinePolicySwap {
+	var out []governance.FinePolicySwap
+	for _, s := range swaps {
+		if s.From != s.To {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// embeddedRename finishes a rename the embedded store widened. A policy
+// that someone changed in between is left as it is: it still covers both
+// names, which hides more, never less.
+type embeddedRename struct {
+	gov          *governance.Store
+	narrow, undo []governance.FinePolicySwap
+}
+
+func (f *embeddedRename) Renamed(ctx context.Context) error {
+	_, err := f.gov.SwapFinePolicies(ctx, dropNoOps(f.narrow), false)
+	return err
+}
+
+func (f *embeddedRename) Abandoned(ctx context.Context) error {
+	_, err := f.gov.SwapFinePolicies(ctx, dropNoOps(f.undo), false)
+	return err
 }
