@@ -216,3 +216,11 @@ func TestGateTwoWalkthrough(t *testing.T) {
 	srv := startTestServer(t, true)
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "gate_two.txt"))
 }
+
+// TestRenameKeepsPolicyWalkthrough replays, through psql against sqe
+// serve --demo, a column masked for engineer and then renamed: bob reads
+// NULL before and after.
+func TestRenameKeepsPolicyWalkthrough(t *testing.T) {
+	srv := startTestServer(t, true)
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "rename_keeps_policies.txt"))
+}
