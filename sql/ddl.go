@@ -59,6 +59,12 @@ func (s *Session) runDDL(ctx context.Context, n *pg_query.Node, query string) (r
 		tag = "ALTER TABLE"
 		run = func(ctx context.Context) (Result, error) { return s.runAlterTable(ctx, x.AlterTableStmt, query) }
 	case *pg_query.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
+			// Iceberg catalogs have no namespace rename, and moving each
+			// table apart would leave views that name the schema behind.
+			return nil, true, pgerror.Unsupported("ALTER SCHEMA ... RENAME is not supported").
+				WithDetail("An Iceberg catalog cannot rename a namespace.")
+		}
 		if x.RenameStmt.RelationType != pg_query.ObjectType_OBJECT_TABLE &&
 			x.RenameStmt.RenameType != pg_query.ObjectType_OBJECT_TABLE {
 			return nil, false, nil

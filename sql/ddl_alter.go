@@ -233,11 +233,12 @@ func (s *Session) runRename(ctx context.Context, st *pg_query.RenameStmt) (Resul
 	}
 	id := t.Ident()
 	r := governance.ObjectRename{Catalog: id.Catalog, Namespace: id.Namespace, To: st.Newname}
+	var renamed *storage.Table
 	switch st.RenameType {
 	case pg_query.ObjectType_OBJECT_TABLE:
 		r.Kind, r.Table, r.From = governance.RenameTable, id.Table, id.Table
-		err := s.followRename(ctx, r, func(ctx context.Context) error {
-			_, err := cat.RenameTable(ctx, id.Namespace, id.Table, st.Newname)
+		err := s.followRename(ctx, r, func(ctx context.Context) (err error) {
+			renamed, err = cat.RenameTable(ctx, id.Namespace, id.Table, st.Newname)
 			return err
 		})
 		if err != nil {
@@ -248,8 +249,8 @@ func (s *Session) runRename(ctx context.Context, st *pg_query.RenameStmt) (Resul
 			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", st.Subname)
 		}
 		r.Kind, r.Table, r.From = governance.RenameColumn, id.Table, st.Subname
-		err = s.followRename(ctx, r, func(ctx context.Context) error {
-			_, err := t.Alter(ctx, func(a *storage.Alteration) error {
+		err := s.followRename(ctx, r, func(ctx context.Context) (err error) {
+			renamed, err = t.Alter(ctx, func(a *storage.Alteration) error {
 				if ok, err := hasColumn(a, st.Subname); err != nil || !ok {
 					if err == nil {
 						err = pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", st.Subname)
@@ -271,6 +272,14 @@ func (s *Session) runRename(ctx context.Context, st *pg_query.RenameStmt) (Resul
 		}
 	default:
 		return nil, pgerror.Unsupported("this form of ALTER TABLE ... RENAME is not supported")
+	}
+	// Column tags follow the field id in the table's own property; a
+	// store that also projects them by name (Ranger, for other engines)
+	// gets them again under the new names.
+	if a, err := newTableAdapter(renamed); err == nil {
+		if _, _, err := s.projectTags(ctx, a); err != nil {
+			s.warnProjection(renamed.Ident().String(), err)
+		}
 	}
 	return commandResult("ALTER TABLE"), nil
 }

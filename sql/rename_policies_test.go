@@ -2,8 +2,11 @@ package sql
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -105,4 +108,40 @@ func TestRenameKeepsPolicies(t *testing.T) {
 		{s: bob, sql: "SELECT phone FROM s.q", code: pgerror.UndefinedColumn},
 		{s: carol, sql: "SELECT phone FROM s.q ORDER BY id LIMIT 1", rows: []string{"555-1"}},
 	})
+}
+
+// projectingStore is the embedded policy store with a tag projection
+// that records what it was asked to write, as the Ranger store writes
+// column tags for other engines.
+type projectingStore struct {
+	*policy.Embedded
+	projected []string
+}
+
+func (p *projectingStore) ProjectColumnTags(_ context.Context, database, table string, columns map[string][]string) error {
+	var cols []string
+	for c, tags := range columns {
+		cols = append(cols, c+"="+strings.Join(tags, "+"))
+	}
+	slices.Sort(cols)
+	p.projected = append(p.projected, database+"."+table+": "+strings.Join(cols, ","))
+	return nil
+}
+
+// TestRenameProjectsTagsAgain: a store that projects column tags by name
+// gets a renamed column's and table's tags again under the new names.
+func TestRenameProjectsTagsAgain(t *testing.T) {
+	e, _ := newGatedEngine(t)
+	store := &projectingStore{Embedded: e.cfg.Policies.(*policy.Embedded)}
+	e.cfg.Policies = store
+	carol := openAs(t, e, "carol", "sqe_admin")
+	runGateTwoSteps(t, []gateTwoStep{
+		{s: carol, sql: "ALTER TABLE acdemo.orders SET TAGS (ssn = ('PII'))"},
+		{s: carol, sql: "ALTER TABLE acdemo.orders RENAME COLUMN ssn TO tax_id"},
+		{s: carol, sql: "ALTER TABLE acdemo.orders RENAME TO orders_2024"},
+	})
+	want := []string{"acdemo.orders: ssn=PII", "acdemo.orders: tax_id=PII", "acdemo.orders_2024: tax_id=PII"}
+	if !slices.Equal(store.projected, want) {
+		t.Errorf("projected %q, want %q", store.projected, want)
+	}
 }
