@@ -74,7 +74,7 @@ type Config struct {
 		ParallelWorkers int `toml:"parallel_workers"`
 		// TimeoutSecs bounds how long a statement runs before it is
 		// cancelled with 57014; a session's statement_timeout can only
-		// shorten it. 0: no bound.
+		// shorten it. Default 300 (five minutes); 0: no bound.
 		TimeoutSecs int `toml:"timeout_secs"`
 		// RoleOverrides replace TimeoutSecs for the users holding a role
 		// (role name = seconds); the longest among a user's roles wins,
@@ -85,9 +85,10 @@ type Config struct {
 	Session struct {
 		// IdleTimeoutSecs ends a session that has waited that long for
 		// its client (FATAL 57P05, or 25P03 inside a transaction block).
+		// Default 900 (15 minutes); 0: no bound.
 		IdleTimeoutSecs int `toml:"idle_timeout_secs"`
 		// AbsoluteTimeoutSecs ends a session that long after it
-		// connected (FATAL 57P01).
+		// connected (FATAL 57P01). Default 28800 (8 hours); 0: no bound.
 		AbsoluteTimeoutSecs int `toml:"absolute_timeout_secs"`
 		// TokenExpiryGraceSecs is how long past its token's expiry a
 		// session may still run statements; its next one after that
@@ -238,6 +239,9 @@ func defaultConfig() Config {
 	c.Auth.FailedLoginsPerMinute = 30
 	c.RateLimit.PerUserQueriesPerMinute = 60
 	c.RateLimit.GlobalQueriesPerMinute = 1000
+	c.Query.TimeoutSecs = defaultQueryTimeoutSecs
+	c.Session.IdleTimeoutSecs = defaultIdleTimeoutSecs
+	c.Session.AbsoluteTimeoutSecs = defaultAbsoluteTimeoutSecs
 	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.Storage.Fsync = true
