@@ -33,11 +33,22 @@ type Config struct {
 	} `toml:"log"`
 
 	PGWire struct {
-		Listen         string `toml:"listen"`
-		TLSCert        string `toml:"tls_cert"`
-		TLSKey         string `toml:"tls_key"`
-		RequireTLS     bool   `toml:"require_tls"`
-		MaxConnections int    `toml:"max_connections"`
+		Listen     string `toml:"listen"`
+		TLSCert    string `toml:"tls_cert"`
+		TLSKey     string `toml:"tls_key"`
+		RequireTLS bool   `toml:"require_tls"`
+		// TLSClientCA is a PEM file of the CAs that sign client
+		// certificates; a client presenting any other is refused. Not a
+		// secret. Unreadable, or holding no certificate: an error at start.
+		TLSClientCA string `toml:"tls_client_ca"`
+		// RequireClientCert refuses a connection without a client
+		// certificate signed by TLSClientCA, and so every plaintext one
+		// (it implies require_tls).
+		RequireClientCert bool `toml:"require_client_cert"`
+		// ClientCertUserMatch refuses a login (28000) whose client
+		// certificate's subject Common Name is not the token's user.
+		ClientCertUserMatch bool `toml:"client_cert_user_match"`
+		MaxConnections      int  `toml:"max_connections"`
 		// MaxConnectionsPerUser bounds one user's connections; 0: no
 		// bound beyond max_connections.
 		MaxConnectionsPerUser int `toml:"max_connections_per_user"`
@@ -312,6 +323,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.PGWire.StartupTimeoutSecs < 1 || cfg.PGWire.StartupTimeoutSecs > 3600 {
 		return Config{}, fmt.Errorf("config: [pgwire] startup_timeout_secs must be between 1 and 3600, not %d", cfg.PGWire.StartupTimeoutSecs)
+	}
+	if err := cfg.validateClientCerts(); err != nil {
+		return Config{}, err
 	}
 	if err := cfg.RateLimit.validate(cfg.PGWire.MaxConnectionsPerUser); err != nil {
 		return Config{}, err
