@@ -20,6 +20,10 @@ type psqlRun struct {
 	dbname   string // default the demo database
 	sslmode  string // default disable (plaintext is accepted on loopback)
 	password string // the PGPASSWORD value
+	// conninfo is appended to the connection string: more libpq
+	// keywords (sslrootcert=..., sslcert=...), or ones that replace
+	// those before them (host=localhost).
+	conninfo string
 	// args follow the connection string, e.g. "-A", "-t", "-c", "SELECT 1".
 	args []string
 	// stdin, when set, is the script psql reads.
@@ -64,7 +68,7 @@ func runPsql(t *testing.T, s *server, r psqlRun) psqlResult {
 	if !r.continueOnError {
 		args = append(args, "-v", "ON_ERROR_STOP=1")
 	}
-	args = append(args, s.connString(r.user, r.dbname, r.sslmode))
+	args = append(args, strings.TrimSpace(s.connString(r.user, r.dbname, r.sslmode)+" "+r.conninfo))
 	args = append(args, r.args...)
 
 	ctx, cancel := context.WithTimeout(context.Background(), psqlTimeout)

@@ -29,6 +29,21 @@ type Config struct {
 	ServerVersion  string        // e.g. "15.18"; reported as server_version, server_version_num derived (150018)
 	Observer       Observer      // nil = none; told of connections, errors, rows and bytes sent
 
+	// TLSClientCAFile is a PEM file of the certificate authorities whose
+	// client certificates are accepted: a client that presents a
+	// certificate must present one they signed, or the TLS handshake
+	// fails. Empty: no client certificate is asked for.
+	TLSClientCAFile string
+	// RequireClientCert refuses a TLS connection without a verified client
+	// certificate and, as plaintext carries none, implies RequireTLS. It
+	// needs TLSClientCAFile.
+	RequireClientCert bool
+	// ClientCertUserMatch refuses a login (FATAL 28000) whose client
+	// certificate's subject Common Name is not the authenticated user. It
+	// needs RequireClientCert. The token stays the identity; the
+	// certificate only has to agree with it.
+	ClientCertUserMatch bool
+
 	// MaxConnectionsPerUser bounds one user's connections (0 = only
 	// MaxConnections); past it a login is refused with FATAL 53300.
 	MaxConnectionsPerUser int
@@ -90,6 +105,16 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
 		return cfg, fmt.Errorf("tls: certificate and key files must be configured together")
+	}
+	if cfg.RequireClientCert && cfg.TLSClientCAFile == "" {
+		return cfg, fmt.Errorf("tls: requiring a client certificate needs a client CA file to verify it against")
+	}
+	if cfg.ClientCertUserMatch && !cfg.RequireClientCert {
+		return cfg, fmt.Errorf("tls: matching the client certificate to the user needs client certificates required")
+	}
+	if cfg.RequireClientCert {
+		// A plaintext connection cannot present a certificate.
+		cfg.RequireTLS = true
 	}
 	return cfg, nil
 }

@@ -47,7 +47,9 @@
 //     client that has not logged in by then is dropped.
 //  2. Negotiate. The handler reads startup packets. SSLRequest is answered
 //     'S' followed by a TLS handshake (TLS 1.2 or later), or 'N' when the
-//     server has no certificate; a second one is a protocol violation.
+//     server has no certificate; a second one is a protocol violation. A
+//     failed handshake (a client certificate missing or not signed by
+//     TLSClientCAFile) closes the socket and is logged.
 //     GSSENCRequest is answered 'N'. A CancelRequest is served (see below)
 //     and the socket closed. A StartupMessage other than v3.0 is refused
 //     with FATAL 08P01.
@@ -59,7 +61,9 @@
 //     "too many connections for role").
 //  4. Authenticate. The server asks for a cleartext password, reads the
 //     PasswordMessage (tokens up to 1 MiB) and calls the Authenticator; a
-//     refusal is FATAL 28P01. The SessionFactory opens the Session. The
+//     refusal is FATAL 28P01. With ClientCertUserMatch the client
+//     certificate's subject Common Name must then be the authenticated
+//     user, or FATAL 28000. The SessionFactory opens the Session. The
 //     client receives AuthenticationOk, the reported parameters
 //     (server_version, DateStyle, TimeZone, ... merged with the session's
 //     ReportedParameters), BackendKeyData and ReadyForQuery, and only then
@@ -165,6 +169,20 @@
 // accepted only from loopback addresses, where the token never leaves the
 // host, and not at all with RequireTLS. The cleartext password exchange is
 // acceptable precisely because of this policy.
+//
+// Client certificates (tls.go) add a second factor to the token, never a
+// replacement for it. With TLSClientCAFile the server asks for a client
+// certificate and the handshake fails when one is presented that does not
+// chain to those CAs (or has expired, or is not for client use). With
+// RequireClientCert a TLS client without one fails the handshake too, and
+// RequireTLS is implied, since a plaintext connection cannot present a
+// certificate. With ClientCertUserMatch a login whose token is valid but
+// whose certificate's Common Name is another user is refused with FATAL
+// 28000 `certificate authentication failed for user "x"`, as PostgreSQL's
+// clientcert=verify-full words it; only the log says why. Configuration
+// that cannot be enforced (a required certificate without a CA file, a
+// user match without a required certificate, a CA file that is unreadable
+// or holds no certificate) stops NewServer.
 //
 // # Not implemented yet
 //

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 
@@ -58,4 +59,29 @@ func (c *conn) authenticate(ctx context.Context, st Startup) (auth.Identity, err
 		return auth.Identity{}, failed
 	}
 	return id, nil
+}
+
+// checkCertificateUser refuses a login whose verified client certificate
+// does not name the authenticated user as its subject Common Name, as
+// PostgreSQL's clientcert=verify-full does. The client learns only that
+// certificate authentication failed; the log says why.
+func (c *conn) checkCertificateUser(st Startup, user string) error {
+	failed := fatal(pgerror.InvalidAuthorizationSpecification, "certificate authentication failed for user \"%s\"", st.User)
+	tc, ok := c.rw.(*tls.Conn)
+	if !ok {
+		c.logger.Info("certificate authentication failed", "user", user, "reason", "no TLS connection")
+		return failed
+	}
+	// Only a certificate the handshake verified may name a user.
+	chains := tc.ConnectionState().VerifiedChains
+	if len(chains) == 0 || len(chains[0]) == 0 {
+		c.logger.Info("certificate authentication failed", "user", user, "reason", "no verified client certificate")
+		return failed
+	}
+	if cn := chains[0][0].Subject.CommonName; cn != user {
+		c.logger.Info("certificate authentication failed", "user", user,
+			"reason", "the certificate's common name is not the user", "common_name", cn)
+		return failed
+	}
+	return nil
 }

@@ -75,7 +75,10 @@ func NewServer(cfg Config, authn Authenticator, sessions SessionFactory, logger 
 		return nil, fmt.Errorf("pgwire tls: %w", err)
 	}
 	if tlsConfig == nil && cfg.RequireTLS {
-		return nil, errors.New("pgwire config: require_tls is set but no certificate is configured and there is no data directory to create one in")
+		return nil, errors.New("pgwire config: TLS is required but no certificate is configured and there is no data directory to create one in")
+	}
+	if tlsConfig == nil && cfg.TLSClientCAFile != "" {
+		return nil, errors.New("pgwire config: a client CA file is configured but no certificate is configured and there is no data directory to create one in")
 	}
 	baseCtx, baseCancel := context.WithCancelCause(context.Background())
 	return &Server{

@@ -53,7 +53,12 @@ func (c *conn) failStartup(err error) {
 	}
 	var pe *pgerror.Error
 	var perr *protocolError
+	var herr *tlsHandshakeError
 	switch {
+	case errors.As(err, &herr):
+		// A client certificate that is missing, expired or signed by
+		// another CA ends here: TLS has already told the client.
+		c.logger.Info("connection refused", "reason", "tls handshake failed", "err", herr.err)
 	case errors.As(err, &pe):
 		c.logger.Info("connection refused", "code", pe.Code, "msg", pe.Message)
 		c.sendFatal(pe.Fatal())
@@ -86,6 +91,11 @@ func (c *conn) startup(ctx context.Context) (Session, error) {
 	id, err := c.authenticate(ctx, st)
 	if err != nil {
 		return nil, err
+	}
+	if c.srv.cfg.ClientCertUserMatch {
+		if err := c.checkCertificateUser(st, id.User); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.srv.acquireUserSlot(c, id.User); err != nil {
 		return nil, err
@@ -159,7 +169,7 @@ func (c *conn) startTLS(ctx context.Context) error {
 	}
 	tc := tls.Server(c.raw, c.srv.tlsConfig)
 	if err := tc.HandshakeContext(ctx); err != nil {
-		return fmt.Errorf("tls handshake: %w", err)
+		return &tlsHandshakeError{err: err}
 	}
 	c.rw, c.tls = tc, true
 	return nil

@@ -42,10 +42,56 @@ func loadTLSConfig(cfg Config) (*tls.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load tls certificate %s: %w", certFile, err)
 	}
-	return &tls.Config{
+	tc := &tls.Config{
 		Certificates: []tls.Certificate{cert},
 		MinVersion:   tls.VersionTLS12,
-	}, nil
+	}
+	if cfg.TLSClientCAFile != "" {
+		pool, err := LoadClientCAs(cfg.TLSClientCAFile)
+		if err != nil {
+			return nil, err
+		}
+		tc.ClientCAs = pool
+		tc.ClientAuth = tls.VerifyClientCertIfGiven
+		if cfg.RequireClientCert {
+			tc.ClientAuth = tls.RequireAndVerifyClientCert
+		}
+	}
+	return tc, nil
+}
+
+// LoadClientCAs reads a PEM file of CA certificates, the authorities
+// client certificates must chain to. A file that cannot be read, holds
+// something other than certificates or none at all is an error: a server
+// that silently trusted no one (or anyone) would be worse than one that
+// does not start.
+func LoadClientCAs(path string) (*x509.CertPool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read client CA file: %w", err)
+	}
+	pool := x509.NewCertPool()
+	n := 0
+	for rest := data; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break // text between and after blocks (bundles' comments) is ignored
+		}
+		if block.Type != "CERTIFICATE" {
+			return nil, fmt.Errorf("client CA file %s: a %q block, want only CERTIFICATE blocks", path, block.Type)
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("client CA file %s: certificate %d: %w", path, n+1, err)
+		}
+		pool.AddCert(cert)
+		n++
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("client CA file %s holds no certificate", path)
+	}
+	return pool, nil
 }
 
 // ensureSelfSigned creates a self-signed certificate and key unless both
@@ -144,3 +190,12 @@ func isLoopback(addr net.Addr) bool {
 	}
 	return false
 }
+
+// tlsHandshakeError is a failed TLS handshake: a client certificate that
+// is missing, expired or signed by another CA, a client that does not
+// trust ours, or garbage. The connection ends without an answer, since
+// the two sides share no channel to send one on.
+type tlsHandshakeError struct{ err error }
+
+func (e *tlsHandshakeError) Error() string { return "tls handshake: " + e.err.Error() }
+func (e *tlsHandshakeError) Unwrap() error { return e.err }

@@ -33,11 +33,22 @@ type Config struct {
 	} `toml:"log"`
 
 	PGWire struct {
-		Listen         string `toml:"listen"`
-		TLSCert        string `toml:"tls_cert"`
-		TLSKey         string `toml:"tls_key"`
-		RequireTLS     bool   `toml:"require_tls"`
-		MaxConnections int    `toml:"max_connections"`
+		Listen     string `toml:"listen"`
+		TLSCert    string `toml:"tls_cert"`
+		TLSKey     string `toml:"tls_key"`
+		RequireTLS bool   `toml:"require_tls"`
+		// TLSClientCA is a PEM file of the CAs that sign client
+		// certificates; a client presenting any other is refused. Not a
+		// secret. Unreadable, or holding no certificate: an error at start.
+		TLSClientCA string `toml:"tls_client_ca"`
+		// RequireClientCert refuses a connection without a client
+		// certificate signed by TLSClientCA, and so every plaintext one
+		// (it implies require_tls).
+		RequireClientCert bool `toml:"require_client_cert"`
+		// ClientCertUserMatch refuses a login (28000) whose client
+		// certificate's subject Common Name is not the token's user.
+		ClientCertUserMatch bool `toml:"client_cert_user_match"`
+		MaxConnections      int  `toml:"max_connections"`
 		// MaxConnectionsPerUser bounds one user's connections; 0: no
 		// bound beyond max_connections.
 		MaxConnectionsPerUser int `toml:"max_connections_per_user"`
@@ -74,7 +85,7 @@ type Config struct {
 		ParallelWorkers int `toml:"parallel_workers"`
 		// TimeoutSecs bounds how long a statement runs before it is
 		// cancelled with 57014; a session's statement_timeout can only
-		// shorten it. 0: no bound.
+		// shorten it. Default 300 (five minutes); 0: no bound.
 		TimeoutSecs int `toml:"timeout_secs"`
 		// RoleOverrides replace TimeoutSecs for the users holding a role
 		// (role name = seconds); the longest among a user's roles wins,
@@ -85,9 +96,10 @@ type Config struct {
 	Session struct {
 		// IdleTimeoutSecs ends a session that has waited that long for
 		// its client (FATAL 57P05, or 25P03 inside a transaction block).
+		// Default 900 (15 minutes); 0: no bound.
 		IdleTimeoutSecs int `toml:"idle_timeout_secs"`
 		// AbsoluteTimeoutSecs ends a session that long after it
-		// connected (FATAL 57P01).
+		// connected (FATAL 57P01). Default 28800 (8 hours); 0: no bound.
 		AbsoluteTimeoutSecs int `toml:"absolute_timeout_secs"`
 		// TokenExpiryGraceSecs is how long past its token's expiry a
 		// session may still run statements; its next one after that
@@ -238,6 +250,9 @@ func defaultConfig() Config {
 	c.Auth.FailedLoginsPerMinute = 30
 	c.RateLimit.PerUserQueriesPerMinute = 60
 	c.RateLimit.GlobalQueriesPerMinute = 1000
+	c.Query.TimeoutSecs = defaultQueryTimeoutSecs
+	c.Session.IdleTimeoutSecs = defaultIdleTimeoutSecs
+	c.Session.AbsoluteTimeoutSecs = defaultAbsoluteTimeoutSecs
 	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.Storage.Fsync = true
@@ -308,6 +323,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.PGWire.StartupTimeoutSecs < 1 || cfg.PGWire.StartupTimeoutSecs > 3600 {
 		return Config{}, fmt.Errorf("config: [pgwire] startup_timeout_secs must be between 1 and 3600, not %d", cfg.PGWire.StartupTimeoutSecs)
+	}
+	if err := cfg.validateClientCerts(); err != nil {
+		return Config{}, err
 	}
 	if err := cfg.RateLimit.validate(cfg.PGWire.MaxConnectionsPerUser); err != nil {
 		return Config{}, err

@@ -8,6 +8,16 @@ import (
 	"github.com/sqe-db/sqe/sql"
 )
 
+// The timeouts in force when sqe.toml sets none: a runaway statement, a
+// forgotten session and a session held open for days are all ended, so
+// an unconfigured server does not hold resources (or an identity) for
+// ever. 0 in the configuration lifts each bound.
+const (
+	defaultQueryTimeoutSecs    = 300      // five minutes
+	defaultIdleTimeoutSecs     = 900      // 15 minutes
+	defaultAbsoluteTimeoutSecs = 8 * 3600 // eight hours
+)
+
 // maxTimeoutSecs keeps every timeout well inside time.Duration (a year).
 const maxTimeoutSecs = 366 * 24 * 3600
 

@@ -18,10 +18,21 @@ func TestTimeoutConfig(t *testing.T) {
 	}{
 		{name: "defaults", check: func(t *testing.T, c Config) {
 			q := c.queryTimeouts()
-			if q.Default != 0 || q.ByRole != nil || c.Session.IdleTimeoutSecs != 0 || c.Session.AbsoluteTimeoutSecs != 0 || c.Session.TokenExpiryGraceSecs != 30 {
+			if q.Default != 5*time.Minute || q.ByRole != nil || c.Session.IdleTimeoutSecs != 900 || c.Session.AbsoluteTimeoutSecs != 28800 || c.Session.TokenExpiryGraceSecs != 30 {
 				t.Errorf("defaults: query %+v, session %+v", q, c.Session)
 			}
 		}},
+		{name: "defaults kept by the demo", env: []string{"SQE_DEMO=true"}, check: func(t *testing.T, c Config) {
+			if !c.Demo || c.Query.TimeoutSecs != 300 || c.Session.IdleTimeoutSecs != 900 || c.Session.AbsoluteTimeoutSecs != 28800 {
+				t.Errorf("demo: query %+v, session %+v", c.Query, c.Session)
+			}
+		}},
+		{name: "0 lifts each bound", file: "[query]\ntimeout_secs = 0\n[session]\nidle_timeout_secs = 0\nabsolute_timeout_secs = 0\n",
+			check: func(t *testing.T, c Config) {
+				if q := c.queryTimeouts(); q.Default != 0 || c.Session.IdleTimeoutSecs != 0 || c.Session.AbsoluteTimeoutSecs != 0 {
+					t.Errorf("query %+v, session %+v", q, c.Session)
+				}
+			}},
 		{name: "file", file: "[query]\ntimeout_secs = 5\n[query.role_overrides]\nsqe_admin = 0\nengineer = 60\n[session]\nidle_timeout_secs = 300\nabsolute_timeout_secs = 86400\ntoken_expiry_grace_secs = 0\n",
 			check: func(t *testing.T, c Config) {
 				q := c.queryTimeouts()

@@ -169,6 +169,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
 		MaxMessageSize: int(cfg.PGWire.MaxMessageSize), StartupTimeout: seconds(cfg.PGWire.StartupTimeoutSecs),
+		TLSClientCAFile: cfg.PGWire.TLSClientCA, RequireClientCert: cfg.PGWire.RequireClientCert, ClientCertUserMatch: cfg.PGWire.ClientCertUserMatch,
 		Observer:              wireObserver(m),
 		MaxConnectionsPerUser: cfg.PGWire.MaxConnectionsPerUser, QueryLimiter: cfg.RateLimit.queryLimiter(), Debug: cfg.Debug,
 		IdleTimeout: seconds(cfg.Session.IdleTimeoutSecs), SessionLifetime: seconds(cfg.Session.AbsoluteTimeoutSecs),
@@ -231,10 +232,14 @@ func printConnectHelp(cfg Config, addr, database string) {
 		host, port = addr[:i], addr[i+1:]
 	}
 	host = strings.Trim(host, "[]")
+	clientCert := ""
+	if cfg.PGWire.RequireClientCert {
+		clientCert = " sslcert=alice.crt sslkey=alice.key"
+	}
 	fmt.Printf(`SQE is listening on %s (database %q).
 Connect with psql, using a token from the embedded issuer as the password:
 
-  PGPASSWORD=$(./bin/sqe token --data-dir %s --user alice) psql "host=%s port=%s user=alice dbname=%s sslmode=require"
+  PGPASSWORD=$(./bin/sqe token --data-dir %s --user alice) psql "host=%s port=%s user=alice dbname=%s sslmode=require%s"
 
-`, addr, database, cfg.DataDir, host, port, database)
+`, addr, database, cfg.DataDir, host, port, database, clientCert)
 }

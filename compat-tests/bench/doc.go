@@ -9,7 +9,9 @@
 // the same queries against it: a warm-up, then several timed runs whose
 // median is kept. After each size the server's peak resident set (VmHWM)
 // is read from /proc, which shows whether memory follows the table's size
-// (materialising) or stays flat (streaming).
+// (materialising) or stays flat (streaming). Every `sqe serve` the program
+// starts runs with the default statement and session timeouts lifted, so
+// a long query, idle connections or a soak are measured rather than cut.
 //
 // For the comparison a throw-away PostgreSQL cluster is initialised in a
 // temporary directory, started on a free loopback port with trust

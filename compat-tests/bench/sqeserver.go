@@ -58,8 +58,21 @@ func startSQE(ctx context.Context, bin, workDir, dataDir string, demo bool, name
 	return startSQEWith(ctx, bin, workDir, dataDir, demo, name, nil)
 }
 
+// untimedSQE lifts the server's default timeouts (a statement's five
+// minutes, a session's 15 idle minutes and eight hours): a large scale
+// factor's query, the idle connections of -suite conns and a long soak
+// measure the server, not its limits.
+func untimedSQE() []string {
+	return []string{
+		"SQE_QUERY__TIMEOUT_SECS=0",
+		"SQE_SESSION__IDLE_TIMEOUT_SECS=0",
+		"SQE_SESSION__ABSOLUTE_TIMEOUT_SECS=0",
+	}
+}
+
 // startSQEWith is startSQE with extra environment variables (KEY=value),
-// the configuration a suite sets on purpose.
+// the configuration a suite sets on purpose; they come after untimedSQE's
+// so a suite may set a timeout again.
 func startSQEWith(ctx context.Context, bin, workDir, dataDir string, demo bool, name string, env []string) (*sqeServer, error) {
 	args := []string{"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}
 	if demo {
@@ -68,7 +81,8 @@ func startSQEWith(ctx context.Context, bin, workDir, dataDir string, demo bool, 
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = workDir
 	// The HTTP endpoint on a port of its own: servers run side by side.
-	cmd.Env = append(append(withoutSQEVars(os.Environ()), "SQE_HTTP__LISTEN=127.0.0.1:0"), env...)
+	cmd.Env = append(withoutSQEVars(os.Environ()), "SQE_HTTP__LISTEN=127.0.0.1:0")
+	cmd.Env = append(append(cmd.Env, untimedSQE()...), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
