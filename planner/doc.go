@@ -10,6 +10,17 @@
 // turn a table into the relation the caller may see) and never imports
 // governance or storage; package sql wires implementations in per session.
 //
+// Optimize is the optimizer's one entry point; the binder never
+// optimizes. It applies named batches of rules, in order (optimize.go):
+// "subqueries" optimizes the plan of each subquery used as an expression
+// on its own; "joins" factors ORs, decorrelates subqueries, pushes
+// filters through joins, merges them into join conditions and orders the
+// joins; "scans" records the predicates Iceberg can prune by on each scan
+// and narrows scans to the columns read; "parallelism" comes last and
+// wraps large pipelines in Gathers. Every rule is a pure function of its
+// input: it returns new nodes where it changes something and shares the
+// subtrees it leaves alone.
+//
 // Every plan column has a ColumnID that is unique within a plan.
 // Expressions refer to columns by ID, so a rule can narrow a scan or move a
 // filter without renumbering the expressions above it; exec maps IDs to

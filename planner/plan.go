@@ -3,8 +3,6 @@ package planner
 import (
 	"fmt"
 	"strings"
-
-	"github.com/apache/iceberg-go"
 )
 
 // Node is a logical plan operator.
@@ -22,9 +20,10 @@ type Scan struct {
 	// Cols one for one.
 	TableColumns []int
 	Cols         []Column
-	// Pushed is the leakproof part of the filters above, translated for
-	// Iceberg pruning; nil when nothing was pushed.
-	Pushed iceberg.BooleanExpression
+	// Pushed are the leakproof conjuncts of the filters above (and the
+	// barrier's own predicate) that Iceberg can evaluate, to prune files
+	// and row groups (PushedFilter); the filters stay in the plan.
+	Pushed []Expr
 	// Secured marks a scan under the caller's row filter: how many rows
 	// the table holds, hidden ones included, is not the caller's to see,
 	// so EXPLAIN neither estimates from the table's row count nor reports
@@ -154,8 +153,8 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 	switch x := n.(type) {
 	case *Scan:
 		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName(), colNames(x.Cols))
-		if x.Pushed != nil {
-			fmt.Fprintf(b, " pushed=%s", x.Pushed)
+		if pushed := x.PushedFilter(); pushed != nil {
+			fmt.Fprintf(b, " pushed=%s", pushed)
 		}
 	case *Filter:
 		kind := "Filter"
