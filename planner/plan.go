@@ -24,11 +24,10 @@ type Scan struct {
 	// barrier's own predicate) that Iceberg can evaluate, to prune files
 	// and row groups (PushedFilter); the filters stay in the plan.
 	Pushed []Expr
-	// Secured marks a scan under the caller's row filter: how many rows
-	// the table holds, hidden ones included, is not the caller's to see,
-	// so EXPLAIN neither estimates from the table's row count nor reports
-	// the rows the scan read.
-	Secured bool
+	// Guard is set on the scan of a table under the caller's row filters
+	// or masks: what the binder put above it (secureRelation), for
+	// CheckPlan to find there. Nil when no policy applies.
+	Guard *Guard
 	// Unread marks, one for one with Cols, the columns that only a proven
 	// row filter names: the scan returns them as NULLs without reading
 	// them. Nil when every column is read. EXPLAIN shows them as read, so
@@ -39,6 +38,12 @@ type Scan struct {
 
 func (s *Scan) Columns() []Column { return s.Cols }
 func (s *Scan) Inputs() []Node    { return nil }
+
+// RowFiltered reports a scan under the caller's row filter: how many rows
+// the table holds, hidden ones included, is not the caller's to see, so
+// EXPLAIN neither estimates from the table's row count nor reports the
+// rows the scan read.
+func (s *Scan) RowFiltered() bool { return s.Guard != nil && s.Guard.Policy != nil }
 
 // Filter keeps the rows for which Pred is true.
 type Filter struct {
@@ -356,11 +361,16 @@ func (p *ProjectSet) Columns() []Column {
 }
 func (p *ProjectSet) Inputs() []Node { return []Node{p.Input} }
 
-// WorkTable is, inside the recursive term of WITH RECURSIVE, the rows the
-// previous iteration produced.
+// WorkTable is rows handed to the plan as it runs: inside the recursive
+// term of WITH RECURSIVE, the rows the previous iteration produced; in a
+// DELETE, UPDATE or MERGE, the target's candidate rows, or the changed
+// rows RETURNING reads.
 type WorkTable struct {
 	Name string
 	Cols []Column
+	// Guard is set on the work table holding a DML target's rows when
+	// the caller's row filters or masks apply to them, as on a Scan.
+	Guard *Guard
 }
 
 func (w *WorkTable) Columns() []Column { return w.Cols }
