@@ -513,9 +513,9 @@ func (b *Binder) bindSubLink(sl *pg_query.SubLink, ec *exprCtx) (Expr, error) {
 	return nil, pgerror.Unsupported("%s subqueries are not supported yet", strings.TrimSuffix(sl.SubLinkType.String(), "_SUBLINK"))
 }
 
-// bindSubqueryPlan binds and optimizes a subquery's SELECT with this
-// query's scope as its outer scope, and returns its plan and the
-// enclosing columns it reads.
+// bindSubqueryPlan binds a subquery's SELECT with this query's scope as
+// its outer scope, and returns its plan and the enclosing columns it
+// reads. Optimize optimizes the plan with the statement's.
 func (b *Binder) bindSubqueryPlan(sl *pg_query.SubLink, ec *exprCtx) (Node, []Column, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
@@ -540,7 +540,6 @@ func (b *Binder) bindSubqueryPlan(sl *pg_query.SubLink, ec *exprCtx) (Node, []Co
 			b.noteCorrelated(c)
 		}
 	}
-	plan = Optimize(&Plan{Root: plan}).Root
 	return plan, inner.correlated, nil
 }
 

@@ -373,7 +373,6 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 	// The scan reads every visible column; the optimizer narrows it.
 	tcols := tbl.Columns()
 	scan := &Scan{Table: tbl}
-	byTableIdx := make(map[int]Column, len(tcols))
 	for _, i := range rel.Visible {
 		c := b.newColumn(tcols[i].Name, Column{
 			Type: tcols[i].Type, Qualifier: qualifier, TableOID: tbl.OID(),
@@ -381,38 +380,9 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 		})
 		scan.TableColumns = append(scan.TableColumns, i)
 		scan.Cols = append(scan.Cols, c)
-		byTableIdx[i] = c
 	}
-	// Policy expressions are written against the table's own column names
-	// and see stored values, restricted columns included.
-	hidden := &scope{}
-	for _, c := range scan.Cols {
-		hidden.cols = append(hidden.cols, c)
-	}
-	var node Node = scan
-	if len(rel.RowFilters) > 0 {
-		pred := b.bindPolicyFilters(rel.RowFilters, hidden)
-		node = &Filter{Input: node, Pred: pred, Barrier: true, Proven: proveRowFilter(b.ctx, scan, pred)}
-		scan.Secured = true
-	}
-	if len(rel.Masks) > 0 {
-		proj := &Project{Input: node, Masking: true}
-		for _, i := range rel.Visible {
-			c := byTableIdx[i]
-			expr, ok := rel.Masks[i]
-			if !ok {
-				proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
-				proj.Cols = append(proj.Cols, c)
-				continue
-			}
-			masked := b.bindPolicyMask(expr, c, hidden)
-			out := b.newColumn(c.Name, Column{Type: masked.Type(), Qualifier: qualifier, Nullable: true})
-			proj.Exprs = append(proj.Exprs, masked)
-			proj.Cols = append(proj.Cols, out)
-		}
-		node = proj
-	}
-	return node, &scope{cols: node.Columns()}, nil
+	sr := b.secureRelation(scan, rel, scan.Cols, scan.TableColumns, qualifier, false)
+	return sr.node, &scope{cols: sr.user}, nil
 }
 
 // bindPolicyFilters ANDs the row filters. A filter that cannot be parsed

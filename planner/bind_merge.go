@@ -175,6 +175,7 @@ func (b *Binder) mergeProject(t *rewriteTarget, input Node, guards []Expr, image
 		exprs[c] = cs
 	}
 	p := b.rowIDProject(t, input, exprs)
+	t.writeBack(p.Cols[1 : 1+len(exprs)])
 	action := &Case{Typ: types.Int8, Else: &Const{Typ: types.Int8}}
 	for i, g := range guards {
 		action.Whens = append(action.Whens, When{Cond: g, Result: &Const{Typ: types.Int8, Value: int64(i + 1)}})

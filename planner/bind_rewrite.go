@@ -58,7 +58,8 @@ type rewriteTarget struct {
 	// restricted for it.
 	guarded map[int]bool
 	rowID   Column
-	policy  Expr // the row policy's filter, nil without one
+	policy  Expr   // the row policy's filter, nil without one
+	guard   *Guard // what secures the target's work table; nil for none
 	// rowFilters are the row policy's expressions, to check new images.
 	rowFilters []string
 }
@@ -85,59 +86,48 @@ func (b *Binder) bindRewriteTarget(rv *pg_query.RangeVar, tbl Table, verb string
 	}
 	t.work = &WorkTable{Name: t.qualifier}
 	t.sc = &scope{}
+	idx := make([]int, len(tcols))
 	for i, c := range tcols {
 		col := b.newColumn(c.Name, Column{Type: c.Type, Qualifier: t.qualifier, TableOID: tbl.OID(),
 			AttNum: int16(i + 1), Nullable: c.Nullable})
 		t.work.Cols = append(t.work.Cols, col)
 		t.sc.cols = append(t.sc.cols, col)
+		idx[i] = i
 	}
 	t.rowID = b.newColumn("?row?", Column{Type: types.Int8})
 	t.work.Cols = append(t.work.Cols, t.rowID)
-	t.node = t.work
+	sr := b.secureRelation(t.work, rel, t.sc.cols, idx, t.qualifier, true)
+	t.node, t.policy, t.guard = sr.node, sr.policy, sr.guard
+	t.user = t.sc
 	if len(rel.RowFilters) > 0 {
 		t.rowFilters = rel.RowFilters
-		t.policy = b.bindPolicyFilters(rel.RowFilters, t.sc)
-		t.node = &Filter{Input: t.node, Pred: t.policy, Barrier: true}
 	}
-	t.user = t.sc
-	if len(rel.Masks) > 0 || len(rel.Visible) != len(tcols) {
-		b.maskRewriteTarget(t, rel)
+	if sr.guard != nil && len(sr.guard.Hidden) > 0 {
+		t.user = &scope{cols: sr.user}
+		visible := map[int]bool{}
+		for _, i := range rel.Visible {
+			visible[i] = true
+		}
+		t.guarded = map[int]bool{}
+		for i := range tcols {
+			if _, masked := rel.Masks[i]; masked || !visible[i] {
+				t.guarded[i] = true
+			}
+		}
 	}
 	return t, nil
 }
 
-// maskRewriteTarget puts the caller's masks above the target's barrier:
-// a projection passing the stored columns and the row id through (the
-// rows written back need them) and adding each masked column's value,
-// which the user scope names instead of the stored one.
-func (b *Binder) maskRewriteTarget(t *rewriteTarget, rel *SecuredRelation) {
-	visible := map[int]bool{}
-	for _, i := range rel.Visible {
-		visible[i] = true
+// writeBack records that cols, the Matches columns carrying the new row
+// images, may be computed from the target's hidden columns: the rows
+// written back keep the stored values of the columns not assigned.
+func (t *rewriteTarget) writeBack(cols []Column) {
+	if t.guard == nil {
+		return
 	}
-	proj := &Project{Input: t.node, Masking: true}
-	for _, c := range t.work.Cols {
-		proj.Exprs = append(proj.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
-		proj.Cols = append(proj.Cols, c)
+	for _, c := range cols {
+		t.guard.WriteBack = append(t.guard.WriteBack, c.ID)
 	}
-	t.user, t.guarded = &scope{}, map[int]bool{}
-	for i, c := range t.sc.cols {
-		expr, masked := rel.Masks[i]
-		switch {
-		case !visible[i]:
-			t.guarded[i] = true
-		case masked:
-			t.guarded[i] = true
-			m := b.bindPolicyMask(expr, c, t.sc)
-			out := b.newColumn(c.Name, Column{Type: m.Type(), Qualifier: t.qualifier, Nullable: true})
-			proj.Exprs = append(proj.Exprs, m)
-			proj.Cols = append(proj.Cols, out)
-			t.user.cols = append(t.user.cols, out)
-		default:
-			t.user.cols = append(t.user.cols, c)
-		}
-	}
-	t.node = proj
 }
 
 // joinOthers joins the target with the other FROM items of the

@@ -45,6 +45,7 @@ func (b *Binder) BindUpdate(stmt *pg_query.UpdateStmt, tbl Table, defaults map[i
 	}
 	plan := &RewritePlan{Table: tbl, Target: t.work, Prune: t.prune(pred), Image: true}
 	m := b.rowIDProject(t, node, images)
+	t.writeBack(m.Cols[1 : 1+len(images)])
 	b.finishReturning(plan, m, ret)
 	plan.Matches = m
 	if t.policy != nil {

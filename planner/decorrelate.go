@@ -104,7 +104,7 @@ func existenceJoin(left Node, c Expr) *Join {
 	if negated {
 		kind = AntiJoin
 	}
-	return &Join{Left: left, Right: unpushScans(core), Kind: kind, On: andAll(on)}
+	return &Join{Left: left, Right: core, Kind: kind, On: andAll(on)}
 }
 
 // peelProjections strips the projections (the select list) and sorts on
@@ -269,19 +269,4 @@ func hasHashKey(conjs []Expr, left, right map[ColumnID]bool) bool {
 		}
 	}
 	return false
-}
-
-// unpushScans is n with its scans' pushed filters cleared: the subquery
-// plan was optimized on its own, and the rules run again over the join
-// push its filters anew.
-func unpushScans(n Node) Node {
-	if s, ok := n.(*Scan); ok {
-		if s.Pushed == nil {
-			return n
-		}
-		c := *s
-		c.Pushed = nil
-		return &c
-	}
-	return mapInputs(n, unpushScans)
 }

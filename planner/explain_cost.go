@@ -78,7 +78,7 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 	switch x := n.(type) {
 	case *Scan:
 		rows := float64(defaultTableRows)
-		if r := x.Table.RowEstimate(); r >= 0 && !x.Secured {
+		if r := x.Table.RowEstimate(); r >= 0 && !x.RowFiltered() {
 			rows = float64(r)
 		}
 		pages := math.Ceil(rows * float64(rowWidth(x.Cols)) / pageSize)

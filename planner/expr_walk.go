@@ -220,10 +220,11 @@ func volatileFunc(name string) bool {
 }
 
 // nodeExprs lists the expressions n evaluates over its input rows; ok is
-// false for a node kind it does not know.
+// false for a node kind it does not know. A scan's Pushed predicates are
+// not evaluated over rows (they prune files) and are not listed.
 func nodeExprs(n Node) (exprs []Expr, ok bool) {
 	switch x := n.(type) {
-	case *Scan, OneRow, *Limit, *Append, *SetOp, *WorkTable, *RecursiveUnion:
+	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather:
 		return nil, true
 	case *Filter:
 		return []Expr{x.Pred}, true
@@ -240,6 +241,16 @@ func nodeExprs(n Node) (exprs []Expr, ok bool) {
 			exprs = append(exprs, k.Expr)
 		}
 		return exprs, true
+	case *Limit:
+		for _, e := range []Expr{x.CountExpr, x.OffsetExpr} {
+			if e != nil {
+				exprs = append(exprs, e)
+			}
+		}
+		for _, k := range x.TieKeys {
+			exprs = append(exprs, k.Expr)
+		}
+		return exprs, true
 	case *Join:
 		if x.On != nil {
 			exprs = append(exprs, x.On)
@@ -249,6 +260,11 @@ func nodeExprs(n Node) (exprs []Expr, ok bool) {
 		exprs = append(exprs, x.PartitionBy...)
 		for _, k := range x.OrderBy {
 			exprs = append(exprs, k.Expr)
+		}
+		for _, b := range []FrameBound{x.Frame.Start, x.Frame.End} {
+			if b.Offset != nil {
+				exprs = append(exprs, b.Offset)
+			}
 		}
 		for _, f := range x.Funcs {
 			exprs = append(exprs, f.Args...)
@@ -275,4 +291,175 @@ func nodeExprs(n Node) (exprs []Expr, ok bool) {
 		return exprs, true
 	}
 	return nil, false
+}
+
+// mapNodeExprs is n with f applied to each expression nodeExprs lists,
+// a copy of n when one changes (n itself otherwise); ok is false for a
+// node kind it does not know, which it returns as it is.
+func mapNodeExprs(n Node, f func(Expr) Expr) (_ Node, ok bool) {
+	exprs := func(es []Expr) ([]Expr, bool) { return mapExprs(es, f) }
+	keys := func(ks []SortKey) ([]SortKey, bool) {
+		out := make([]SortKey, len(ks))
+		changed := false
+		for i, k := range ks {
+			out[i] = k
+			out[i].Expr = f(k.Expr)
+			changed = changed || out[i].Expr != k.Expr
+		}
+		return out, changed
+	}
+	opt := func(e Expr) (Expr, bool) {
+		if e == nil {
+			return nil, false
+		}
+		m := f(e)
+		return m, m != e
+	}
+	switch x := n.(type) {
+	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *Lateral:
+		return n, true
+	case *Filter:
+		if p := f(x.Pred); p != x.Pred {
+			c := *x
+			c.Pred = p
+			return &c, true
+		}
+	case *Project:
+		if es, changed := exprs(x.Exprs); changed {
+			c := *x
+			c.Exprs = es
+			return &c, true
+		}
+	case *Aggregate:
+		groups, changed := exprs(x.Groups)
+		aggs := make([]*AggCall, len(x.Aggs))
+		for i, a := range x.Aggs {
+			var ch bool
+			aggs[i], ch = mapAggCall(a, f)
+			changed = changed || ch
+		}
+		if changed {
+			c := *x
+			c.Groups, c.Aggs = groups, aggs
+			return &c, true
+		}
+	case *Sort:
+		if ks, changed := keys(x.Keys); changed {
+			c := *x
+			c.Keys = ks
+			return &c, true
+		}
+	case *Limit:
+		count, c1 := opt(x.CountExpr)
+		offset, c2 := opt(x.OffsetExpr)
+		ties, c3 := keys(x.TieKeys)
+		if c1 || c2 || c3 {
+			c := *x
+			c.CountExpr, c.OffsetExpr = count, offset
+			if c3 {
+				c.TieKeys = ties
+			}
+			return &c, true
+		}
+	case *Join:
+		if on, changed := opt(x.On); changed {
+			c := *x
+			c.On = on
+			return &c, true
+		}
+	case *Window:
+		part, changed := exprs(x.PartitionBy)
+		order, ch := keys(x.OrderBy)
+		changed = changed || ch
+		start, ch := opt(x.Frame.Start.Offset)
+		changed = changed || ch
+		end, ch := opt(x.Frame.End.Offset)
+		changed = changed || ch
+		funcs := make([]*WindowCall, len(x.Funcs))
+		for i, wf := range x.Funcs {
+			args, argsChanged := exprs(wf.Args)
+			agg := wf.Agg
+			aggChanged := false
+			if agg != nil {
+				agg, aggChanged = mapAggCall(agg, f)
+			}
+			funcs[i] = wf
+			if argsChanged || aggChanged {
+				cf := *wf
+				cf.Args, cf.Agg = args, agg
+				funcs[i] = &cf
+				changed = true
+			}
+		}
+		if changed {
+			c := *x
+			c.PartitionBy, c.OrderBy, c.Funcs = part, order, funcs
+			c.Frame.Start.Offset, c.Frame.End.Offset = start, end
+			return &c, true
+		}
+	case *ProjectSet:
+		funcs := make([]*SRFCall, len(x.Funcs))
+		changed := false
+		for i, sf := range x.Funcs {
+			funcs[i] = sf
+			if args, ch := exprs(sf.Args); ch {
+				cf := *sf
+				cf.Args = args
+				funcs[i] = &cf
+				changed = true
+			}
+		}
+		if changed {
+			c := *x
+			c.Funcs = funcs
+			return &c, true
+		}
+	case *Values:
+		rows := make([][]Expr, len(x.Rows))
+		changed := false
+		for i, row := range x.Rows {
+			var ch bool
+			rows[i], ch = exprs(row)
+			changed = changed || ch
+		}
+		if changed {
+			c := *x
+			c.Rows = rows
+			return &c, true
+		}
+	default:
+		return n, false
+	}
+	return n, true
+}
+
+// mapAggCall is a with f applied to each expression it evaluates, a copy
+// when one changes.
+func mapAggCall(a *AggCall, f func(Expr) Expr) (*AggCall, bool) {
+	c := *a
+	changed := false
+	for _, e := range []*Expr{&c.Arg, &c.Delim, &c.Filter, &c.Direct} {
+		if *e != nil {
+			m := f(*e)
+			changed = changed || m != *e
+			*e = m
+		}
+	}
+	if len(a.OrderBy) > 0 {
+		c.OrderBy = make([]SortKey, len(a.OrderBy))
+		for i, k := range a.OrderBy {
+			c.OrderBy[i] = k
+			c.OrderBy[i].Expr = f(k.Expr)
+			changed = changed || c.OrderBy[i].Expr != k.Expr
+		}
+	}
+	if len(a.RowArgs) > 0 {
+		var ch bool
+		c.RowArgs, ch = mapExprs(a.RowArgs, f)
+		changed = changed || ch
+	}
+	if !changed {
+		return a, false
+	}
+	return &c, true
 }

@@ -182,7 +182,7 @@ func optimizedPlan(t *testing.T, sql string, sec planner.Security) planner.Node 
 	if err != nil {
 		t.Fatalf("bind %q: %v", sql, err)
 	}
-	return planner.Optimize(p).Root
+	return planner.Optimize(p, planner.ParallelOptions{}).Root
 }
 
 func TestJoinPlans(t *testing.T) {

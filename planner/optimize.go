@@ -9,104 +9,187 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// Rule is one pure plan rewrite, named as a verb.
+// Rule is one plan rewrite, named as a verb. A rule is a pure function
+// of its input: it never edits the tree it was given, but returns new
+// nodes along the paths it changes and shares the subtrees it leaves
+// alone, so a plan that is shared, or optimized twice, never sees a
+// half-applied rule.
 type Rule struct {
 	Name  string
 	Apply func(Node) Node
 }
 
-// Rules are applied in order. Security expansion (the barrier filter and
-// masking projection) happened in the binder, right after name
-// resolution; every rule here must respect those barriers: only a
-// leakproof predicate moves below a barrier filter, and no predicate on a
-// masked column moves below the masking projection.
-var Rules = []Rule{
-	// Take the conjuncts every branch of an OR shares out of it, so an
-	// equality they all require can become a hash key.
-	{Name: "factorOrConjuncts", Apply: factorOrConjuncts},
-	// Run a correlated [NOT] EXISTS / IN subquery of a WHERE clause as a
-	// semi or anti join hashed on its correlation, instead of once per
-	// outer row.
-	{Name: "decorrelateSubqueries", Apply: decorrelateSubqueries},
-	// Move WHERE and ON conjuncts down to the join input they read, as
-	// far as outer joins and barriers allow.
-	{Name: "pushFiltersThroughJoins", Apply: pushFiltersThroughJoins},
-	// Fold what is left above an inner join into its ON condition, where
-	// equalities between the sides become hash keys.
-	{Name: "mergeFiltersIntoJoins", Apply: mergeFiltersIntoJoins},
-	// Reorder trees of inner joins from row estimates, linked leaves
-	// first, hashing the smaller side of each join.
-	{Name: "orderJoins", Apply: orderJoins},
-	// Translate the leakproof predicates sitting on a scan into Iceberg
-	// filters, so files and row groups that cannot match are never read.
-	{Name: "pushFiltersIntoScan", Apply: pushFiltersIntoScan},
-	// Read only the columns something above uses.
-	{Name: "pruneScanColumns", Apply: pruneScanColumns},
+// Batch is a named list of rules, applied once each, in order.
+type Batch struct {
+	Name  string
+	Rules []Rule
 }
 
-// Optimize applies Rules to a bound plan.
-func Optimize(p *Plan) *Plan {
-	root := p.Root
-	for _, r := range Rules {
-		root = r.Apply(root)
+// batches are the optimizer's rules in the order Optimize applies them.
+// Security expansion (the barrier filter and masking projection) happened
+// in the binder, right after name resolution; every rule must respect
+// those barriers: only a leakproof predicate moves below a barrier
+// filter, and no predicate on a masked column moves below the masking
+// projection. CheckPlan verifies that, on every plan before it runs.
+func batches(parallel ParallelOptions) []Batch {
+	return []Batch{
+		{Name: "subqueries", Rules: []Rule{
+			// Optimize the plan of each subquery used as an expression on
+			// its own, first: the rules below then see (and decorrelation
+			// moves) plans already narrowed.
+			{Name: "optimizeSubqueries", Apply: optimizeSubqueries},
+		}},
+		{Name: "joins", Rules: []Rule{
+			// Take the conjuncts every branch of an OR shares out of it, so
+			// an equality they all require can become a hash key.
+			{Name: "factorOrConjuncts", Apply: factorOrConjuncts},
+			// Run a correlated [NOT] EXISTS / IN subquery of a WHERE clause
+			// as a semi or anti join hashed on its correlation, instead of
+			// once per outer row.
+			{Name: "decorrelateSubqueries", Apply: decorrelateSubqueries},
+			// Move WHERE and ON conjuncts down to the join input they read,
+			// as far as outer joins and barriers allow.
+			{Name: "pushFiltersThroughJoins", Apply: pushFiltersThroughJoins},
+			// Fold what is left above an inner join into its ON condition,
+			// where equalities between the sides become hash keys.
+			{Name: "mergeFiltersIntoJoins", Apply: mergeFiltersIntoJoins},
+			// Reorder trees of inner joins from row estimates, linked leaves
+			// first, hashing the smaller side of each join.
+			{Name: "orderJoins", Apply: orderJoins},
+		}},
+		{Name: "scans", Rules: []Rule{
+			// Record on each scan the leakproof predicates sitting on it that
+			// Iceberg can evaluate, so files and row groups that cannot
+			// match are never read.
+			{Name: "pushFiltersIntoScan", Apply: pushFiltersIntoScan},
+			// Read only the columns something above uses.
+			{Name: "pruneScanColumns", Apply: pruneScanColumns},
+		}},
+		// Last: it wraps finished pipelines, and no rule may rewrite what
+		// runs inside a Gather's workers after it.
+		{Name: "parallelism", Rules: []Rule{
+			// Run pipelines over large tables, and the aggregates above
+			// them, in several workers.
+			{Name: "parallelize", Apply: func(n Node) Node { return parallelize(n, parallel) }},
+		}},
 	}
-	return &Plan{Root: root}
 }
 
+// Optimize turns a bound plan into the plan to run, applying the batches
+// in order; parallel says how many workers a parallel part may use (the
+// zero value keeps the plan serial). It is the optimizer's one entry
+// point: the binder never optimizes, and every statement's plan passes
+// through here once.
+func Optimize(p *Plan, parallel ParallelOptions) *Plan {
+	return &Plan{Root: applyBatches(p.Root, batches(parallel))}
+}
+
+func applyBatches(root Node, bs []Batch) Node {
+	for _, b := range bs {
+		for _, r := range b.Rules {
+			root = r.Apply(root)
+		}
+	}
+	return root
+}
+
+// pushFiltersIntoScan records on a scan the conjuncts of the filter
+// above it that Iceberg can evaluate on file and row group statistics
+// (Scan.Pushed). The filter stays where it is: pushing only prunes.
+// Filters are visited before their inputs, so a user filter's conjuncts
+// come before those of the barrier under it.
 func pushFiltersIntoScan(n Node) Node {
-	walk(n, func(n Node) {
-		f, ok := n.(*Filter)
-		if !ok {
-			return
+	if f, ok := n.(*Filter); ok {
+		n = pushIntoScanBelow(f)
+	}
+	return mapInputs(n, pushFiltersIntoScan)
+}
+
+// pushIntoScanBelow is f over a copy of the scan within its reach that
+// also prunes by f's conjuncts; f itself when no scan is within reach or
+// nothing new translates.
+func pushIntoScanBelow(f *Filter) Node {
+	var scan *Scan
+	preds := SplitConjuncts(f.Pred)
+	switch in := f.Input.(type) {
+	case *Scan:
+		scan = in
+	case *Filter:
+		// A user filter above a barrier: only leakproof conjuncts may be
+		// evaluated on rows the barrier has not admitted, which is what
+		// pruning amounts to. The barrier's own predicate is the policy
+		// and may always be pushed.
+		s, ok := in.Input.(*Scan)
+		if !ok || !in.Barrier {
+			return f
 		}
-		var scan *Scan
-		var preds []Expr
-		preds = append(preds, SplitConjuncts(f.Pred)...)
-		switch in := f.Input.(type) {
-		case *Scan:
-			scan = in
-		case *Filter:
-			// A user filter above a barrier: only leakproof conjuncts may be
-			// evaluated on rows the barrier has not admitted, which is what
-			// pruning amounts to. The barrier's own predicate is the policy
-			// and may always be pushed.
-			s, ok := in.Input.(*Scan)
-			if !ok || !in.Barrier {
-				return
-			}
-			scan = s
-			preds = append(preds, SplitConjuncts(in.Pred)...)
-		case *Project:
-			// A user filter above a masking projection. A column the
-			// projection passes through unmasked keeps its scan column's
-			// id, so only conjuncts on those translate; a masked column is
-			// a new one no scan has. The barrier below pushes its own
-			// predicate when it is visited.
-			if !in.Masking {
-				return
-			}
-			if scan = scanUnderBarrier(in.Input); scan == nil {
-				return
-			}
-		default:
-			return
+		scan = s
+		preds = append(preds, SplitConjuncts(in.Pred)...)
+	case *Project:
+		// A user filter above a masking projection. A column the
+		// projection passes through unmasked keeps its scan column's
+		// id, so only conjuncts on those translate; a masked column is
+		// a new one no scan has. The barrier below pushes its own
+		// predicate when it is visited.
+		if !in.Masking {
+			return f
 		}
-		for _, p := range preds {
-			if !p.Leakproof() {
-				continue
-			}
-			ie := toIceberg(p, scan)
-			if ie == nil {
-				continue
-			}
-			if scan.Pushed == nil {
-				scan.Pushed = ie
-			} else {
-				scan.Pushed = iceberg.NewAnd(scan.Pushed, ie)
-			}
+		if scan = scanUnderBarrier(in.Input); scan == nil {
+			return f
 		}
-	})
-	return n
+	default:
+		return f
+	}
+	pushed := scan.Pushed
+	for _, p := range preds {
+		// A predicate pushed already (a subquery's plan is optimized on
+		// its own, then again as part of a join) is not pushed twice.
+		if !p.Leakproof() || toIceberg(p, scan) == nil || holdsExpr(pushed, p) {
+			continue
+		}
+		pushed = append(pushed[:len(pushed):len(pushed)], p)
+	}
+	if len(pushed) == len(scan.Pushed) {
+		return f
+	}
+	c := *scan
+	c.Pushed = pushed
+	return replaceScan(f, scan, &c)
+}
+
+// replaceScan is the chain of single-input nodes n with its scan old
+// replaced by scan: the nodes between are copied, not edited.
+func replaceScan(n Node, old, scan *Scan) Node {
+	if n == Node(old) {
+		return scan
+	}
+	ins := n.Inputs()
+	if len(ins) != 1 {
+		return n
+	}
+	m, _ := withInputs(n, []Node{replaceScan(ins[0], old, scan)})
+	return m
+}
+
+// PushedFilter is the Iceberg translation of the scan's Pushed
+// predicates, ANDed; nil when none translates.
+func (s *Scan) PushedFilter() iceberg.BooleanExpression {
+	var out iceberg.BooleanExpression
+	for _, p := range s.Pushed {
+		ie := toIceberg(p, s)
+		if ie == nil {
+			// Pruning is optional: a predicate whose column is no longer
+			// read prunes nothing, and every row still meets the filter
+			// it came from.
+			continue
+		}
+		if out == nil {
+			out = ie
+		} else {
+			out = iceberg.NewAnd(out, ie)
+		}
+	}
+	return out
 }
 
 // scanUnderBarrier is n when it is a scan, or the scan under n when n is
@@ -235,6 +318,8 @@ func icebergCompare[T iceberg.LiteralType](op string, ref iceberg.UnboundTerm, v
 	return nil
 }
 
+// pruneScanColumns narrows each scan to the columns something above it
+// reads, and each masking projection to the masks something reads.
 func pruneScanColumns(root Node) Node {
 	used := map[ColumnID]bool{}
 	for _, c := range root.Columns() {
@@ -309,61 +394,94 @@ func pruneScanColumns(root Node) Node {
 			}
 		}
 	})
-	walk(root, pruneMaskingProject(used))
-	for id := range policy {
-		used[id] = true
-	}
+	// A masking projection keeps the outputs something reads, and then
+	// its kept masks read their scan's columns.
+	kept := map[*Project][]bool{}
 	walk(root, func(n Node) {
-		s, ok := n.(*Scan)
-		if !ok {
-			return
-		}
-		var cols []Column
-		var idx []int
-		var unread []bool
-		for i, c := range s.Cols {
-			switch {
-			case used[c.ID]:
-				cols = append(cols, c)
-				idx = append(idx, s.TableColumns[i])
-				unread = append(unread, false)
-			case proven[c.ID]:
-				cols = append(cols, c)
-				idx = append(idx, s.TableColumns[i])
-				unread = append(unread, true)
-			}
-		}
-		s.Cols, s.TableColumns = cols, idx
-		if slices.Contains(unread, true) {
-			s.Unread = unread
-		}
-	})
-	return root
-}
-
-// pruneMaskingProject narrows each masking projection to the outputs used
-// marks, and marks what those read. The binder gives that projection
-// every visible column of its table, so that a mask applies wherever the
-// column is named; a mask nothing reads would still run on every row.
-// Dropping it shows nothing more (the barrier filter below stays) and
-// cannot hide an error, as mask functions never fail.
-func pruneMaskingProject(used map[ColumnID]bool) func(Node) {
-	return func(n Node) {
 		p, ok := n.(*Project)
 		if !ok || !p.Masking {
 			return
 		}
-		var exprs []Expr
-		var cols []Column
+		keep := make([]bool, len(p.Cols))
 		for i, c := range p.Cols {
 			if used[c.ID] {
-				exprs = append(exprs, p.Exprs[i])
-				cols = append(cols, c)
+				keep[i] = true
 				ExprColumns(p.Exprs[i], used)
 			}
 		}
-		p.Exprs, p.Cols = exprs, cols
+		kept[p] = keep
+	})
+	for id := range policy {
+		used[id] = true
 	}
+	var narrow func(Node) Node
+	narrow = func(n Node) Node {
+		p, masking := n.(*Project)
+		masking = masking && p.Masking
+		n = mapInputs(n, narrow)
+		switch x := n.(type) {
+		case *Project:
+			if masking {
+				return narrowMaskingProject(x, kept[p])
+			}
+		case *Scan:
+			return narrowScan(x, used, proven)
+		}
+		return n
+	}
+	return narrow(root)
+}
+
+// narrowMaskingProject is p with only the outputs keep marks. The binder
+// gives that projection every visible column of its table, so that a
+// mask applies wherever the column is named; a mask nothing reads would
+// still run on every row. Dropping it shows nothing more (the barrier
+// filter below stays) and cannot hide an error, as mask functions never
+// fail.
+func narrowMaskingProject(p *Project, keep []bool) Node {
+	var exprs []Expr
+	var cols []Column
+	for i, c := range p.Cols {
+		if keep[i] {
+			exprs = append(exprs, p.Exprs[i])
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == len(p.Cols) {
+		return p
+	}
+	c := *p
+	c.Exprs, c.Cols = exprs, cols
+	return &c
+}
+
+// narrowScan is s reading only the columns used marks, and returning the
+// ones only a proven row filter names (proven) as NULLs, unread.
+func narrowScan(s *Scan, used, proven map[ColumnID]bool) Node {
+	var cols []Column
+	var idx []int
+	var unread []bool
+	for i, c := range s.Cols {
+		switch {
+		case used[c.ID]:
+			cols = append(cols, c)
+			idx = append(idx, s.TableColumns[i])
+			unread = append(unread, false)
+		case proven[c.ID]:
+			cols = append(cols, c)
+			idx = append(idx, s.TableColumns[i])
+			unread = append(unread, true)
+		}
+	}
+	if !slices.Contains(unread, true) {
+		unread = nil
+	}
+	if len(cols) == len(s.Cols) && slices.Equal(unread, s.Unread) {
+		return s
+	}
+	c := *s
+	c.Cols, c.TableColumns, c.Unread = cols, idx, unread
+	return &c
 }
 
 // walk visits every node of the tree, parents first.

@@ -46,7 +46,7 @@ func (g *Gather) explain() string {
 	return fmt.Sprintf("Gather workers=%d", g.Workers)
 }
 
-// ParallelOptions say when Parallelize runs part of a plan in parallel.
+// ParallelOptions say when Optimize runs part of a plan in parallel.
 type ParallelOptions struct {
 	// Workers is the degree of parallelism; 1 or less leaves the plan
 	// serial.
@@ -62,18 +62,18 @@ type ParallelOptions struct {
 	Mergeable func(*AggCall) bool
 }
 
-// Parallelize puts a Gather over each pipeline of the plan that reads a
+// parallelize puts a Gather over each pipeline of the plan that reads a
 // large enough MorselTable, with the aggregate above it when every
 // aggregate call merges. It does not enter subquery plans, the right side
 // of a LATERAL join (run once per left row) nor a recursive query.
-func Parallelize(n Node, o ParallelOptions) Node {
+func parallelize(n Node, o ParallelOptions) Node {
 	if o.Workers <= 1 {
 		return n
 	}
-	return parallelize(n, o)
+	return gatherPipelines(n, o)
 }
 
-func parallelize(n Node, o ParallelOptions) Node {
+func gatherPipelines(n Node, o ParallelOptions) Node {
 	switch x := n.(type) {
 	case *Aggregate:
 		if scan := pipelineScan(x.Input, o); scan != nil {
@@ -86,7 +86,7 @@ func parallelize(n Node, o ParallelOptions) Node {
 		}
 	case *Lateral:
 		c := *x
-		c.Left = parallelize(x.Left, o)
+		c.Left = gatherPipelines(x.Left, o)
 		return &c
 	case *RecursiveUnion, *Gather:
 		return n
@@ -94,7 +94,7 @@ func parallelize(n Node, o ParallelOptions) Node {
 	if scan := pipelineScan(n, o); scan != nil {
 		return &Gather{Input: n, Workers: o.Workers, Scan: scan}
 	}
-	return mapInputs(n, func(c Node) Node { return parallelize(c, o) })
+	return mapInputs(n, func(c Node) Node { return gatherPipelines(c, o) })
 }
 
 // pipelineScan returns the Scan at the bottom of a chain of filters and

@@ -3,8 +3,6 @@ package planner
 import (
 	"fmt"
 	"strings"
-
-	"github.com/apache/iceberg-go"
 )
 
 // Node is a logical plan operator.
@@ -22,14 +20,14 @@ type Scan struct {
 	// Cols one for one.
 	TableColumns []int
 	Cols         []Column
-	// Pushed is the leakproof part of the filters above, translated for
-	// Iceberg pruning; nil when nothing was pushed.
-	Pushed iceberg.BooleanExpression
-	// Secured marks a scan under the caller's row filter: how many rows
-	// the table holds, hidden ones included, is not the caller's to see,
-	// so EXPLAIN neither estimates from the table's row count nor reports
-	// the rows the scan read.
-	Secured bool
+	// Pushed are the leakproof conjuncts of the filters above (and the
+	// barrier's own predicate) that Iceberg can evaluate, to prune files
+	// and row groups (PushedFilter); the filters stay in the plan.
+	Pushed []Expr
+	// Guard is set on the scan of a table under the caller's row filters
+	// or masks: what the binder put above it (secureRelation), for
+	// CheckPlan to find there. Nil when no policy applies.
+	Guard *Guard
 	// Unread marks, one for one with Cols, the columns that only a proven
 	// row filter names: the scan returns them as NULLs without reading
 	// them. Nil when every column is read. EXPLAIN shows them as read, so
@@ -40,6 +38,12 @@ type Scan struct {
 
 func (s *Scan) Columns() []Column { return s.Cols }
 func (s *Scan) Inputs() []Node    { return nil }
+
+// RowFiltered reports a scan under the caller's row filter: how many rows
+// the table holds, hidden ones included, is not the caller's to see, so
+// EXPLAIN neither estimates from the table's row count nor reports the
+// rows the scan read.
+func (s *Scan) RowFiltered() bool { return s.Guard != nil && s.Guard.Policy != nil }
 
 // Filter keeps the rows for which Pred is true.
 type Filter struct {
@@ -154,8 +158,8 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 	switch x := n.(type) {
 	case *Scan:
 		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName(), colNames(x.Cols))
-		if x.Pushed != nil {
-			fmt.Fprintf(b, " pushed=%s", x.Pushed)
+		if pushed := x.PushedFilter(); pushed != nil {
+			fmt.Fprintf(b, " pushed=%s", pushed)
 		}
 	case *Filter:
 		kind := "Filter"
@@ -357,11 +361,16 @@ func (p *ProjectSet) Columns() []Column {
 }
 func (p *ProjectSet) Inputs() []Node { return []Node{p.Input} }
 
-// WorkTable is, inside the recursive term of WITH RECURSIVE, the rows the
-// previous iteration produced.
+// WorkTable is rows handed to the plan as it runs: inside the recursive
+// term of WITH RECURSIVE, the rows the previous iteration produced; in a
+// DELETE, UPDATE or MERGE, the target's candidate rows, or the changed
+// rows RETURNING reads.
 type WorkTable struct {
 	Name string
 	Cols []Column
+	// Guard is set on the work table holding a DML target's rows when
+	// the caller's row filters or masks apply to them, as on a Scan.
+	Guard *Guard
 }
 
 func (w *WorkTable) Columns() []Column { return w.Cols }

@@ -7,7 +7,9 @@
 // Statement goes to Session.Execute: session statements (SET, SHOW,
 // BEGIN...) are answered here; a SELECT is bound by the planner against a
 // per-session Catalog that resolves tables through storage as the caller
-// (gate one) and a Security hook from governance (gate two), optimized,
+// (gate one) and a Security hook from governance (gate two), optimized
+// (Session.optimize, for every statement's plan), checked
+// (planner.CheckPlan, in newRowsResult, where every plan starts to run),
 // built into exec operators, and returned as a Result that pgwire pulls
 // batch by batch. Each query gets its own exec.MemoryBudget of the
 // engine's MemoryLimit, and reads its batches under the caller's context

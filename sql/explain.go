@@ -88,5 +88,5 @@ func (s *Session) explainAnalyze(ctx context.Context, root planner.Node, options
 // isSecuredScan reports a scan under the caller's row filter.
 func isSecuredScan(n planner.Node) bool {
 	s, ok := n.(*planner.Scan)
-	return ok && s.Secured
+	return ok && s.RowFiltered()
 }

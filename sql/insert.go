@@ -108,7 +108,7 @@ func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query
 	if err := s.carryTagsInto(callerCtx, target, plan.Source); err != nil {
 		return nil, err
 	}
-	src, err := newRowsResult(ctx, callerCtx, planner.Optimize(&planner.Plan{Root: plan.Source}).Root, s.statementLimits())
+	src, err := newRowsResult(ctx, callerCtx, s.optimize(&planner.Plan{Root: plan.Source}).Root, s.statementLimits())
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func (s *Session) runMerge(ctx context.Context, stmt *pg_query.MergeStmt, query 
 // inserted rows) and the number of rows acted on.
 func (s *Session) runMergeMatches(ctx, callerCtx context.Context, plan *planner.MergePlan, in *rewriteInput) (*rewriteMatches, int64, error) {
 	workCtx := exec.WithWorkTableRows(callerCtx, plan.Target, in.work)
-	res, err := newRowsResult(ctx, workCtx, planner.Optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
+	res, err := newRowsResult(ctx, workCtx, s.optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
 	if err != nil {
 		return nil, 0, err
 	}

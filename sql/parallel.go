@@ -37,16 +37,16 @@ func parseParallelWorkers(value string) (int, error) {
 	return n, nil
 }
 
-// parallelize runs the plan's large scans, and the aggregates over them,
-// in the session's number of workers.
-func (s *Session) parallelize(root planner.Node) planner.Node {
+// parallelOptions run a plan's large scans, and the aggregates over
+// them, in the session's number of workers.
+func (s *Session) parallelOptions() planner.ParallelOptions {
 	v, err := s.settings.get(parallelWorkersSetting)
 	if err != nil {
-		return root
+		return planner.ParallelOptions{}
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 1 {
-		return root
+		return planner.ParallelOptions{}
 	}
-	return exec.Parallelize(root, n, exec.DefaultParallelMinRows)
+	return exec.ParallelOptions(n, exec.DefaultParallelMinRows)
 }

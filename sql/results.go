@@ -39,7 +39,14 @@ type queryLimits struct {
 	deadline time.Time
 }
 
+// newRowsResult starts running the plan under root. Every plan a session
+// runs starts here, so here it is checked (planner.CheckPlan): a plan in
+// which gate two is not where the binder put it fails with an internal
+// error rather than run.
 func newRowsResult(ctx, callerCtx context.Context, root planner.Node, limits queryLimits) (*rowsResult, error) {
+	if err := planner.CheckPlan(root); err != nil {
+		return nil, err
+	}
 	budget := exec.NewMemoryBudget(limits.memory)
 	callerCtx = exec.WithMemoryBudget(callerCtx, budget)
 	op, err := exec.Build(callerCtx, root)

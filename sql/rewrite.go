@@ -170,7 +170,7 @@ func (m *rewriteMatches) release() {
 // rows are kept as it reads them.
 func (s *Session) runMatches(ctx, callerCtx context.Context, plan *planner.RewritePlan, in *rewriteInput, images bool, relname string) (*rewriteMatches, error) {
 	workCtx := exec.WithWorkTableRows(callerCtx, plan.Target, in.work)
-	res, err := newRowsResult(ctx, workCtx, planner.Optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
+	res, err := newRowsResult(ctx, workCtx, s.optimize(&planner.Plan{Root: plan.Matches}).Root, s.statementLimits())
 	if err != nil {
 		return nil, err
 	}

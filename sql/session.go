@@ -304,11 +304,10 @@ func (s *Session) plan(ctx context.Context, sel *pg_query.SelectStmt, query stri
 	return s.optimize(p), nil
 }
 
-// optimize turns a bound plan into the one to run.
+// optimize turns a bound plan into the one to run, in the session's
+// degree of parallelism. Every statement's plan is optimized here.
 func (s *Session) optimize(p *planner.Plan) *planner.Plan {
-	p = planner.Optimize(p)
-	p.Root = s.parallelize(p.Root)
-	return p
+	return planner.Optimize(p, s.parallelOptions())
 }
 
 func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (Result, error) {

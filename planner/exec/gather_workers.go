@@ -35,7 +35,7 @@ func startWorkers(ctx context.Context, g *planner.Gather, n int, work func(g *wo
 		return nil, errNotMorselTable(g.Scan)
 	}
 	// The columns the workers' morsel scans expect (scanColumnsOf).
-	m, err := t.ScanMorsels(ctx, scanColumnsOf(g.Scan).table, g.Scan.Pushed)
+	m, err := t.ScanMorsels(ctx, scanColumnsOf(g.Scan).table, g.Scan.PushedFilter())
 	if err != nil {
 		return nil, wrapScanErr(g.Scan, err)
 	}

@@ -55,7 +55,7 @@ func runBudgeted(t *testing.T, ctx context.Context, tbl *memTable, budget *exec.
 		t.Fatalf("bind %q: %v", sql, err)
 	}
 	ctx = exec.WithMemoryBudget(ctx, budget)
-	op, err := exec.Build(ctx, planner.Optimize(p).Root)
+	op, err := exec.Build(ctx, planner.Optimize(p, planner.ParallelOptions{}).Root)
 	if err != nil {
 		t.Fatalf("build %q: %v", sql, err)
 	}

@@ -7,9 +7,10 @@ import "github.com/sqe-db/sqe/planner"
 // than splitting the work saves.
 const DefaultParallelMinRows = 100_000
 
-// Parallelize runs the plan's pipelines over large enough tables in
-// workers goroutines (see planner.Gather); workers <= 1 leaves the plan as
-// it is. Aggregates whose accumulators merge run in the workers too.
-func Parallelize(root planner.Node, workers int, minRows int64) planner.Node {
-	return planner.Parallelize(root, planner.ParallelOptions{Workers: workers, MinRows: minRows, Mergeable: MergeableAggregate})
+// ParallelOptions are the options for planner.Optimize to run the plan's
+// pipelines over tables of at least minRows estimated rows in workers
+// goroutines (see planner.Gather); workers <= 1 keeps the plan serial.
+// Aggregates whose accumulators merge run in the workers too.
+func ParallelOptions(workers int, minRows int64) planner.ParallelOptions {
+	return planner.ParallelOptions{Workers: workers, MinRows: minRows, Mergeable: MergeableAggregate}
 }

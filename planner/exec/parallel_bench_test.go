@@ -50,9 +50,8 @@ func BenchmarkParallel(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		root := planner.Optimize(p).Root
 		for _, workers := range []int{1, 2, 4} {
-			plan := exec.Parallelize(root, workers, 0)
+			plan := planner.Optimize(p, exec.ParallelOptions(workers, 0)).Root
 			b.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(b *testing.B) {
 				for range b.N {
 					op, err := exec.Build(context.Background(), plan)

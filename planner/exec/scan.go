@@ -27,7 +27,7 @@ func newScan(n *planner.Scan) *scan {
 
 func (s *scan) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if s.stream == nil {
-		st, err := s.node.Table.Scan(ctx, s.cols.table, s.node.Pushed)
+		st, err := s.node.Table.Scan(ctx, s.cols.table, s.node.PushedFilter())
 		if err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.node.Table.QualifiedName().Name, err)
 		}
