@@ -71,11 +71,11 @@ func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, us
 	}
 }
 
-// DecideAdmin is Decide for a user holding an administrator role of the
+// decideAdmin is Decide for a user holding an administrator role of the
 // embedded backend, whose default access is an allow that a deny still
 // beats: denied via the grantee of the deny item that decides any of w's
 // access types, allowed otherwise.
-func DecideAdmin(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
+func decideAdmin(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
 	if id, denied := deniedBy(eval, checkRequest(w, user, roles)); denied {
 		via, policy := viaOf(policies, id, false, user, roles)
 		return Decision{Reason: "Denied via " + via, Policy: policy}

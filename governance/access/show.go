@@ -187,7 +187,7 @@ func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege stri
 	}
 	decide := Decide
 	if s.isAdmin(roles) {
-		decide = DecideAdmin
+		decide = decideAdmin
 	}
 	d := decide(c.eval, c.ranger, named, user, roles)
 	d.Store = StoreEmbedded
