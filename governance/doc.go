@@ -6,8 +6,9 @@
 // compute a caller's effective roles: token roles plus the roles the
 // store gives the user, nested roles followed), gate one's policies
 // (access_policies, one Ranger-shaped policy per exact resource) and gate
-// two's (fine_policies, Ranger hive-model row filters and masks and tag
-// policies), each with a version every write bumps so that each process
+// two's (fine_policies, Ranger hive-model row filters, masks and
+// column-restricting access policies, and tag policies), each with a
+// version every write bumps so that each process
 // recompiles only when they change.
 //
 // The gates themselves live in the subpackages: gate one, "may this

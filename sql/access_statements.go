@@ -349,9 +349,20 @@ func (s *Session) resolveGrantObject(ctx context.Context, o extgrammar.Object, l
 	}
 	t, v, err := s.catalog.ResolveRelation(ctx, tn)
 	if err != nil {
-		if errors.Is(err, storage.ErrForbidden) && len(name) == 3 {
-			// An administrator may grant on a table it could not load.
-			return grants.Object{Kind: kind, Catalog: name[0], Namespace: name[1], Name: name[2]}, nil
+		if errors.Is(err, storage.ErrForbidden) && len(name) >= 2 {
+			// Grant authority is not data access: an administrator may
+			// grant on, or revoke a deny of, a table it cannot load. Only
+			// a name that says its schema places the table without
+			// loading it.
+			cat := s.database
+			if len(name) == 3 {
+				cat, name = name[0], name[1:]
+			}
+			return grants.Object{Kind: kind, Catalog: cat, Namespace: name[0], Name: name[1]}, nil
+		}
+		var pe *pgerror.Error
+		if errors.Is(err, storage.ErrForbidden) && errors.As(err, &pe) {
+			return grants.Object{}, pe.WithHint("Name the table with its schema (schema.table): a table named so need not be readable by the caller.")
 		}
 		return grants.Object{}, err
 	}

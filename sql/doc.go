@@ -21,8 +21,9 @@
 // gate one's GRANT / REVOKE / DENY, roles, SHOW GRANTS and CHECK ACCESS go
 // to the configured AccessControl (access_statements.go); gate two's
 // CREATE / DROP / SHOW POLICIES, the GRANT ... ROWS WHERE / MASKED WITH
-// forms and SET / UNSET / SHOW TAGS to the policy store
-// (policy_statements.go, tag_statements.go); SHOW ACCESS asks both gates
+// forms, DENY / REVOKE SELECT (columns) and SET / UNSET / SHOW TAGS to the
+// policy store (policy_statements.go, column_deny.go, tag_statements.go);
+// SHOW ACCESS asks both gates
 // (show_access.go). Column tags live on the table property
 // sqe.column-tags, keyed by field id (column_tags.go), and follow data
 // into CREATE TABLE AS and INSERT ... SELECT (column_tags_carry.go).

@@ -65,6 +65,13 @@ func runGateTwoSteps(t *testing.T, steps []gateTwoStep) {
 	for _, st := range steps {
 		rows, _, err := run(t, st.s, st.sql)
 		who := st.s.identity.User
+		var notices []string
+		for _, n := range st.s.TakeNotices() {
+			notices = append(notices, n.Message)
+		}
+		if st.wantNotice != "" && !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, st.wantNotice) }) {
+			t.Errorf("%s: %s: notices %q, want one with %q", who, st.sql, notices, st.wantNotice)
+		}
 		if st.code != "" {
 			if got := pgerror.Code(err); got != st.code || !strings.Contains(pgerror.From(err).Message, st.msg) {
 				t.Errorf("%s: %s: %v (%s), want %s %q", who, st.sql, err, got, st.code, st.msg)

@@ -15,11 +15,11 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// Gate two's statements: CREATE / DROP / SHOW POLICIES and the older
-// GRANT ... ROWS WHERE / MASKED WITH forms write policies to the
-// configured store ([policy] engine); every change needs an administrator
-// role and, as a policy written cannot be rolled back, is refused inside
-// a transaction block.
+// Gate two's statements: CREATE / DROP / SHOW POLICIES, DENY and REVOKE
+// SELECT (columns) (column_deny.go) and the older GRANT ... ROWS WHERE /
+// MASKED WITH forms write policies to the configured store ([policy]
+// engine); every change needs an administrator role and, as a policy
+// written cannot be rolled back, is refused inside a transaction block.
 
 // policyColumns is SHOW POLICIES' row shape.
 var policyColumns = []string{"name", "target", "kind", "column_name", "mask_type", "expression", "grantees"}
@@ -43,6 +43,8 @@ func (s *Session) runPolicyStatement(ctx context.Context, st extgrammar.Statemen
 		res, err = s.runCreatePolicy(ctx, x)
 	case *extgrammar.DropPolicy:
 		res, err = s.runDropPolicy(ctx, x)
+	case *extgrammar.ColumnDeny:
+		res, err = s.runColumnDeny(ctx, x)
 	case *extgrammar.ShowPolicies:
 		res, err = s.runShowPolicies(ctx, x)
 	case *extgrammar.SetTags:
@@ -265,6 +267,15 @@ func policyRows(p ranger.Policy) [][]string {
 	}
 	for _, it := range p.DataMaskPolicyItems {
 		rows = append(rows, []string{p.Name, target, "COLUMN MASK", column, it.DataMaskInfo.DataMaskType, it.DataMaskInfo.ValueExpr, itemGrantees(it.PolicyItem)})
+	}
+	if p.PolicyType == ranger.PolicyTypeAccess {
+		// Gate two enforces an access policy's denials of select on
+		// columns (restrictions); its other items decide nothing here.
+		for _, it := range p.DenyPolicyItems {
+			if slices.ContainsFunc(it.Accesses, func(a ranger.PolicyItemAccess) bool { return a.Type == "select" }) {
+				rows = append(rows, []string{p.Name, target, "COLUMN DENY", column, "", "", itemGrantees(it)})
+			}
+		}
 	}
 	return rows
 }

@@ -21,7 +21,8 @@ import (
 // caller may not see is absent, as in pg_catalog); for another user, which
 // only an administrator may ask about, they evaluate the grants as CHECK
 // ACCESS does. Administrators, PostgreSQL's superusers here, hold every
-// privilege. A catalog that does not authorize itself (a REST catalog,
+// privilege no deny takes from them: a privilege gate one decides is asked
+// of gate one for them too. A catalog that does not authorize itself (a REST catalog,
 // where the server behind it decides at each operation) reports every
 // privilege on what the caller can see.
 
@@ -296,12 +297,13 @@ func (q *privilegeQuery) holds(user string, target privilegeTarget, p requestedP
 	if user != q.s.identity.User {
 		return q.holdsFor(user, target, p)
 	}
-	if q.s.superuser {
-		return true, nil
-	}
 	if p.grantOption {
-		// Granting is for administrators ([auth] admin_roles).
-		return false, nil
+		// Granting is for administrators ([auth] admin_roles), whatever
+		// a deny keeps them from reading or writing.
+		return q.s.superuser, nil
+	}
+	if target.system && q.s.superuser {
+		return true, nil
 	}
 	if target.system {
 		// The system catalogs are readable by all and writable by none.
@@ -315,7 +317,8 @@ func (q *privilegeQuery) holds(user string, target privilegeTarget, p requestedP
 	}
 	action, visible, ok := q.action(target, p.name)
 	if !ok {
-		return visible, nil
+		// Nothing in gate one decides it: an administrator holds it.
+		return visible || q.s.superuser, nil
 	}
 	cat, err := q.s.engine.catalog(target.ident.Catalog)
 	if err != nil {

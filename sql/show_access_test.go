@@ -138,6 +138,9 @@ func (unreachableStore) PutPolicy(context.Context, ranger.Policy, bool) error {
 func (unreachableStore) DropPolicy(context.Context, string) (bool, error) {
 	return false, errUnreachable
 }
+func (unreachableStore) EditPolicy(context.Context, string, policy.PolicyEdit) error {
+	return errUnreachable
+}
 func (unreachableStore) Engine() string { return policy.EngineRanger }
 
 // TestShowAccessReportsFailClosed: a store that cannot be reached admits

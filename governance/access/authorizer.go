@@ -10,11 +10,10 @@ import (
 
 // Authorize decides a catalog operation for p (storage.Authorizer). It
 // fails closed: an operation it does not know, a policy store it cannot
-// read or policies it cannot compile all refuse.
+// read or policies it cannot compile all refuse. An administrator is
+// allowed by default, but a deny naming it or one of its roles still
+// refuses it, as it refuses anyone (deny beats allow).
 func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.Action, target storage.Ident) error {
-	if s.isAdmin(p.Roles) {
-		return nil
-	}
 	op, ok := s.ops[a]
 	if !ok {
 		return fmt.Errorf("gate one does not know the operation %s", a)
@@ -27,11 +26,17 @@ func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.
 	if err != nil {
 		return fmt.Errorf("gate one unavailable: %w", err)
 	}
-	r := c.eval.IsAccessAllowed(&ranger.Request{
+	req := &ranger.Request{
 		Resource: res, AccessType: op.accesses[0], AccessTypes: op.accesses,
 		User: p.User, Roles: p.Roles, Groups: p.Groups,
-	})
-	if !r.Allowed {
+	}
+	if s.isAdmin(p.Roles) {
+		if id, denied := deniedBy(c.eval, req); denied {
+			return fmt.Errorf("%s is denied by policy %s", a, policyName(c.ranger, id))
+		}
+		return nil
+	}
+	if r := c.eval.IsAccessAllowed(req); !r.Allowed {
 		return fmt.Errorf("%s needs %v", a, op.accesses)
 	}
 	return nil

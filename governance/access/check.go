@@ -41,7 +41,7 @@ type Decision struct {
 	// decided, or no matching grant.
 	Reason string
 	// Policy names the policy that decided; empty when none did (no
-	// matching grant, or an administrator role).
+	// matching grant, or an administrator's default allow).
 	Policy string
 	// Store is the backend keeping the policies: StoreEmbedded or
 	// StoreRanger.
@@ -58,11 +58,7 @@ const (
 // denied via the grantee that decided, or no matching grant. policies are
 // the ones eval was compiled from, to name that grantee and the policy.
 func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
-	res := eval.IsAccessAllowed(&ranger.Request{
-		Resource:   RequestResource(w.Resource),
-		AccessType: w.Accesses[0], AccessTypes: w.Accesses,
-		User: user, Roles: roles,
-	})
+	res := eval.IsAccessAllowed(checkRequest(w, user, roles))
 	switch {
 	case res.Allowed:
 		via, policy := viaOf(policies, res.PolicyID, true, user, roles)
@@ -73,6 +69,56 @@ func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, us
 	default:
 		return Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(w.Accesses, ", "), w.Resource)}
 	}
+}
+
+// decideAdmin is Decide for a user holding an administrator role of the
+// embedded backend, whose default access is an allow that a deny still
+// beats: denied via the grantee of the deny item that decides any of w's
+// access types, allowed otherwise.
+func decideAdmin(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
+	if id, denied := deniedBy(eval, checkRequest(w, user, roles)); denied {
+		via, policy := viaOf(policies, id, false, user, roles)
+		return Decision{Reason: "Denied via " + via, Policy: policy}
+	}
+	return Decision{Allowed: true, Reason: fmt.Sprintf("Allowed: %s holds an administrator role", user)}
+}
+
+// checkRequest is the Ranger request CHECK ACCESS evaluates for w.
+func checkRequest(w grants.Write, user string, roles []string) *ranger.Request {
+	return &ranger.Request{
+		Resource:   RequestResource(w.Resource),
+		AccessType: w.Accesses[0], AccessTypes: w.Accesses,
+		User: user, Roles: roles,
+	}
+}
+
+// deniedBy reports the policy whose deny decides any one of req's access
+// types. Each type is evaluated on its own: evaluating them together
+// stops at the first one no policy decides, which would hide a deny of a
+// later one from a caller allowed by default.
+func deniedBy(eval *ranger.Evaluator, req *ranger.Request) (int64, bool) {
+	types := req.AccessTypes
+	if len(types) == 0 {
+		types = []string{req.AccessType}
+	}
+	for _, t := range types {
+		one := *req
+		one.AccessType, one.AccessTypes = t, []string{t}
+		// Not allowed with a deciding policy is a deny item (or a
+		// deny-all-else policy) deciding; no decision reports -1.
+		if r := eval.IsAccessAllowed(&one); !r.Allowed && r.PolicyID >= 0 {
+			return r.PolicyID, true
+		}
+	}
+	return -1, false
+}
+
+// policyName names the policy numbered id among policies.
+func policyName(policies []ranger.Policy, id int64) string {
+	if i := slices.IndexFunc(policies, func(p ranger.Policy) bool { return p.ID == id }); i >= 0 {
+		return fmt.Sprintf("%q", policies[i].Name)
+	}
+	return fmt.Sprintf("id %d", id)
 }
 
 // RequestResource is a policy resource as a Ranger request names it.

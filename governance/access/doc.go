@@ -18,6 +18,10 @@
 // evaluates them with a ranger.Evaluator compiled from the stored policies.
 // The evaluator is rebuilt only when the policies' version moves, so every
 // node sharing the governance database sees a change at its next check.
-// Administrators (the [auth] admin_roles) are Ranger super users: allowed
-// every operation, as the service's own administrator is.
+// Administrators (the [auth] admin_roles) may GRANT, REVOKE and DENY, and
+// their default access is an allow of every operation; but a deny naming
+// an administrator or any role it holds refuses it exactly as it refuses
+// anyone, since deny beats allow (spec/000, "A deny hits every member of
+// the named role, including admins"). Grant authority is not data access:
+// a denied administrator may still revoke the deny.
 package access

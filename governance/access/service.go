@@ -17,7 +17,7 @@ import (
 // Config is the embedded backend's configuration.
 type Config struct {
 	// AdminRoles may issue GRANT, REVOKE and DENY, and are allowed every
-	// catalog operation ([auth] admin_roles).
+	// catalog operation no deny refuses them ([auth] admin_roles).
 	AdminRoles []string
 	// Authority is who may grant ([access_control] grant_authority);
 	// the zero value is admin-role.

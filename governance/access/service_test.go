@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/sqe-db/sqe/governance"
@@ -63,7 +64,7 @@ func TestGrantDenyRevokeDecideCatalogOperations(t *testing.T) {
 	runChecks(t, s, "before any grant", []check{
 		{alice, storage.ActionListNamespaces, cat, false},
 		{alice, storage.ActionLoadTable, orders, false},
-		// Administrators are the service's super users.
+		// An administrator is allowed what no deny refuses it.
 		{storage.Principal{User: "carol", Roles: []string{"sqe_admin"}}, storage.ActionDropTable, orders, true},
 	})
 
@@ -246,5 +247,101 @@ func TestEffectiveGrantsFollowStoredRoles(t *testing.T) {
 	}
 	if _, err := s.EffectiveGrants(ctx, Caller{User: "alice"}, "bob"); pgerror.Code(err) != pgerror.InsufficientPrivilege {
 		t.Errorf("alice asking about bob: %v, want 42501", err)
+	}
+}
+
+// TestDenyBindsAdministrators: an administrator's default access is an
+// allow that a deny beats, whether the deny names the administrator, a
+// role it holds or the administrator role itself; CHECK ACCESS names the
+// deny; and the administrator may still revoke it, after which its
+// access returns.
+func TestDenyBindsAdministrators(t *testing.T) {
+	orders := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo", Table: "orders"}
+	other := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo", Table: "other"}
+	ns := storage.Ident{Catalog: "sales_wh", Namespace: "acdemo"}
+	admin := storage.Principal{User: carol.User, Roles: carol.Roles}
+	for _, tc := range []struct {
+		name       string
+		privilege  string
+		denied     grants.Grantee
+		via        string
+		refused    []storage.Action // on orders, after the deny
+		stillAllow []storage.Action // on orders, after the deny
+	}{
+		{"a deny on the administrator", "SELECT", grants.Grantee{Kind: grants.GranteeUser, Name: "carol"}, "USER 'carol'",
+			[]storage.Action{storage.ActionLoadTable}, []storage.Action{storage.ActionDropTable}},
+		{"a deny on a role it holds", "SELECT", grants.Grantee{Kind: grants.GranteeRole, Name: "analyst"}, "ROLE 'analyst'",
+			[]storage.Action{storage.ActionLoadTable}, []storage.Action{storage.ActionUpdateTable}},
+		{"a deny on the administrator role", "SELECT", grants.Grantee{Kind: grants.GranteeRole, Name: "sqe_admin"}, "ROLE 'sqe_admin'",
+			[]storage.Action{storage.ActionLoadTable}, nil},
+		// table-data-write implies reading, so its deny refuses both.
+		{"a deny of writes", "MODIFY", grants.Grantee{Kind: grants.GranteeUser, Name: "carol"}, "USER 'carol'",
+			[]storage.Action{storage.ActionUpdateTable, storage.ActionLoadTable}, []storage.Action{storage.ActionDropTable}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestService(t)
+			ctx := context.Background()
+			var before []check
+			for _, a := range append(slices.Clone(tc.refused), tc.stillAllow...) {
+				before = append(before, check{admin, a, orders, true})
+			}
+			runChecks(t, s, "before the deny", before)
+			deny := grants.Statement{Privileges: []string{tc.privilege}, Object: table("orders"), Grantees: []grants.Grantee{tc.denied}}
+			if _, err := s.Change(ctx, carol, grants.ActionDeny, deny); err != nil {
+				t.Fatal(err)
+			}
+			after := []check{
+				{admin, storage.ActionLoadTable, other, true},
+				{admin, storage.ActionListTables, ns, true},
+			}
+			for _, a := range tc.refused {
+				after = append(after, check{admin, a, orders, false})
+			}
+			for _, a := range tc.stillAllow {
+				after = append(after, check{admin, a, orders, true})
+			}
+			runChecks(t, s, "after the deny", after)
+			d, err := s.CheckAccess(ctx, carol, tc.privilege, table("orders"), "carol")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed || d.Reason != "Denied via "+tc.via || d.Policy != "sales_wh.acdemo.orders" {
+				t.Errorf("CHECK ACCESS after the deny: %+v, want denied via %s by policy sales_wh.acdemo.orders", d, tc.via)
+			}
+			// Grant authority is not data access: the deny does not keep
+			// the administrator from revoking it.
+			if _, err := s.Change(ctx, carol, grants.ActionRevoke, deny); err != nil {
+				t.Fatalf("the denied administrator revoking the deny: %v", err)
+			}
+			runChecks(t, s, "after REVOKE of the deny", before)
+			if d, err := s.CheckAccess(ctx, carol, tc.privilege, table("orders"), "carol"); err != nil || !d.Allowed {
+				t.Errorf("CHECK ACCESS after the revoke: %+v (%v), want allowed", d, err)
+			}
+		})
+	}
+}
+
+// TestAdministratorDeniedOnOneAccessType: a deny of any one access type
+// of a privilege refuses the administrator, even when no policy decides
+// the types before it.
+func TestAdministratorDeniedOnOneAccessType(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	w, err := CheckTarget(s.profile, carol, true, "SELECT", table("orders"), "carol", s.cfg.Realm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := w.Accesses[len(w.Accesses)-1]
+	deny := grants.Statement{Privileges: []string{last}, Object: table("orders"),
+		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: "carol"}}}
+	if _, err := s.Change(ctx, carol, grants.ActionDeny, deny); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.CheckAccess(ctx, carol, "SELECT", table("orders"), "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Allowed || d.Reason != "Denied via USER 'carol'" {
+		t.Fatalf("a deny of %s (of %v): %+v, want denied", last, w.Accesses, d)
 	}
 }

@@ -2,7 +2,6 @@ package access
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -165,7 +164,8 @@ func grantorOf(labels []string) string {
 // privilege names, with the user's roles as the governance store gives
 // them (nested roles followed) and, when users ask about themselves, their
 // session's token roles too, as enforcement sees them; evaluated exactly
-// as enforcement evaluates it, and why: the grantee through which it is
+// as enforcement evaluates it (an administrator is allowed unless a deny
+// names it or one of its roles), and why: the grantee through which it is
 // allowed or denied, and the policy. An administrator may ask about
 // anyone, others only about themselves.
 func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege string, obj grants.Object, user string) (Decision, error) {
@@ -181,14 +181,15 @@ func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege stri
 	if err != nil {
 		return Decision{}, err
 	}
-	if s.isAdmin(roles) {
-		return Decision{Allowed: true, Reason: fmt.Sprintf("Allowed: %s holds an administrator role", user), Store: StoreEmbedded}, nil
-	}
 	c, err := s.current(ctx)
 	if err != nil {
 		return Decision{}, err
 	}
-	d := Decide(c.eval, c.ranger, named, user, roles)
+	decide := Decide
+	if s.isAdmin(roles) {
+		decide = decideAdmin
+	}
+	d := decide(c.eval, c.ranger, named, user, roles)
 	d.Store = StoreEmbedded
 	return d, nil
 }

@@ -7,7 +7,10 @@
 // filter expressions per user, group or role; a data-mask policy
 // (policyType 1) names a database, table and column and carries a mask
 // type per principal; tag policies (the linked tag service) name a tag
-// instead of a resource and apply to every column carrying that tag.
+// instead of a resource and apply to every column carrying that tag. An
+// access policy (policyType 0) whose deny item names the caller on a
+// column restricts it: the column is absent for that caller. DENY SELECT
+// (column) writes one such policy per column (column_deny.go).
 //
 // Data moves like this: a Store keeps the policies (the governance SQLite
 // database, or Ranger Admin's query service) and hands out Snapshots; the

@@ -220,3 +220,35 @@ func (f *embeddedRename) Abandoned(ctx context.Context) error {
 	_, err := f.gov.SwapFinePolicies(ctx, dropNoOps(f.undo), false)
 	return err
 }
+
+// EditPolicy edits the policy named name in one transaction of the
+// governance database.
+func (e *Embedded) EditPolicy(ctx context.Context, name string, edit PolicyEdit) error {
+	_, err := e.gov.EditFinePolicy(ctx, name, func(stored *governance.StoredFinePolicy) (*governance.StoredFinePolicy, error) {
+		var current *ranger.Policy
+		if stored != nil {
+			current = &ranger.Policy{}
+			if err := json.Unmarshal([]byte(stored.Body), current); err != nil {
+				return nil, fmt.Errorf("policy %s is unreadable: %w", name, err)
+			}
+		}
+		next, err := edit(current)
+		if err != nil || next == nil {
+			return nil, err
+		}
+		if next.Name != name {
+			return nil, fmt.Errorf("edit of policy %s renames it to %s", name, next.Name)
+		}
+		service := governance.FinePolicyHive
+		if IsTagPolicy(next) {
+			service = governance.FinePolicyTag
+		}
+		next.ID = 0
+		body, err := json.Marshal(next)
+		if err != nil {
+			return nil, fmt.Errorf("encode policy %s: %w", name, err)
+		}
+		return &governance.StoredFinePolicy{Name: name, Service: service, Body: string(body)}, nil
+	})
+	return err
+}

@@ -60,6 +60,10 @@ func (m *memStore) PutPolicy(_ context.Context, p ranger.Policy, _ bool) error {
 
 func (m *memStore) DropPolicy(context.Context, string) (bool, error) { return false, nil }
 
+func (m *memStore) EditPolicy(context.Context, string, PolicyEdit) error {
+	return errors.New("the memory store does not edit policies")
+}
+
 func (m *memStore) Engine() string { return "memory" }
 
 // fakeTable is a planner.TaggedTable that is never scanned.

@@ -40,10 +40,22 @@ type Store interface {
 	// DropPolicy removes the policy named name and reports whether it
 	// existed.
 	DropPolicy(ctx context.Context, name string) (bool, error)
+	// EditPolicy reads the policy named name (nil when there is none),
+	// hands it to edit and stores edit's answer in its place; a nil
+	// answer removes the policy, an error writes nothing. The embedded
+	// store reads and writes in one transaction. Ranger Admin has none:
+	// there an edit made elsewhere between the read and the write is
+	// lost.
+	EditPolicy(ctx context.Context, name string, edit PolicyEdit) error
 	// Engine is the [policy] engine the store implements (EngineEmbedded,
 	// EngineRanger), which SHOW ACCESS names as the policies' store.
 	Engine() string
 }
+
+// PolicyEdit turns the policy EditPolicy read, nil when there is none,
+// into what is stored in its place: nil removes it. It may change current
+// and return it.
+type PolicyEdit func(current *ranger.Policy) (*ranger.Policy, error)
 
 // The stores, as [policy] engine names them.
 const (

@@ -152,3 +152,32 @@ func TestEffectiveGrantsThroughRanger(t *testing.T) {
 		t.Fatalf("alice asking about bob: %v, want 42501", err)
 	}
 }
+
+// TestCheckAccessDenyBindsAdministrators: with Ranger, Polaris enforces
+// and knows nothing of [auth] admin_roles, so CHECK ACCESS gives an
+// administrator no access of its own: Ranger's policies decide, a deny on
+// the administrator role included, and the administrator may still revoke
+// that deny.
+func TestCheckAccessDenyBindsAdministrators(t *testing.T) {
+	f := newFakeRanger(t)
+	f.addRole("sqe_admin", []string{"carol"}, nil)
+	s := newService(t, f, "")
+	admins := grants.Grantee{Kind: grants.GranteeRole, Name: "sqe_admin"}
+	decide := func(when string, allowed bool, reason string) {
+		t.Helper()
+		d, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, "carol")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Allowed != allowed || !strings.HasPrefix(d.Reason, reason) {
+			t.Errorf("%s: CHECK ACCESS for carol = %+v, want %v %q", when, d, allowed, reason)
+		}
+	}
+	decide("before any grant", false, "No matching grant for carol")
+	run(t, s, carol, grants.ActionGrant, statement("SELECT", orders, admins))
+	decide("after the grant", true, "Allowed via ROLE 'sqe_admin'")
+	run(t, s, carol, grants.ActionDeny, statement("SELECT", orders, admins))
+	decide("after the deny", false, "Denied via ROLE 'sqe_admin'")
+	run(t, s, carol, grants.ActionRevoke, statement("SELECT", orders, admins))
+	decide("after the revoke", false, "No matching grant for carol")
+}

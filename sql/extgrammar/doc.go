@@ -4,7 +4,8 @@
 // statements (CREATE ROLE, DROP ROLE, GRANT and REVOKE of a role). Gate
 // two's: CREATE [OR REPLACE] POLICY ... ON TABLE or ON TAG (row filters
 // and column masks), DROP POLICY, SHOW POLICIES, GRANT SELECT ... ROWS
-// WHERE and MASKED WITH, ALTER TABLE ... SET TAGS and UNSET TAGS, and SHOW
+// WHERE and MASKED WITH, DENY and REVOKE of SELECT (columns) on a table
+// (column restrictions), ALTER TABLE ... SET TAGS and UNSET TAGS, and SHOW
 // TAGS. Both gates': SHOW ACCESS ON table FOR USER name. PostgreSQL's
 // grammar has none of these, or reads the text differently from what SQE
 // means by it, so they get a small grammar of their own; every other
@@ -25,7 +26,8 @@
 // Statements PostgreSQL also has (GRANT SELECT ON t TO r, CREATE ROLE,
 // DROP ROLE, GRANT r TO u) are read here too, so that every privilege
 // change takes one code path. Their PostgreSQL forms SQE does not
-// implement (grants on functions or sequences, column privileges, role
+// implement (grants on functions or sequences, column privileges other
+// than DENY and REVOKE of SELECT, role
 // options, GRANTED BY, CASCADE, PUBLIC) are refused with 0A000 and
 // malformed text with 42601, both with a cursor position, rather than
 // being read as something narrower or wider than was written.

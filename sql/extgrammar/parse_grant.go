@@ -13,8 +13,8 @@ func (p *parser) grant() (Statement, error) {
 	return p.privilegesOrRoles(ActionGrant, pg_query.Token_TO)
 }
 
-// revoke reads REVOKE privileges ON objects FROM grantees, or REVOKE
-// [ROLE] roles FROM grantees.
+// revoke reads REVOKE privileges ON objects FROM grantees, REVOKE SELECT
+// (columns) ON table FROM grantees, or REVOKE [ROLE] roles FROM grantees.
 func (p *parser) revoke() (Statement, error) {
 	p.next()
 	t, next := p.peek(), p.peekAt(1)
@@ -26,6 +26,9 @@ func (p *parser) revoke() (Statement, error) {
 		next.is(pg_query.Token_OPTION):
 		return nil, p.unsupported(t, "REVOKE %s OPTION FOR is not supported", strings.ToUpper(t.text))
 	}
+	if p.columnListAhead() {
+		return p.columnDeny(ActionRevoke)
+	}
 	return p.privilegesOrRoles(ActionRevoke, pg_query.Token_FROM)
 }
 
@@ -36,7 +39,7 @@ func (p *parser) privilegesOrRoles(action Action, to pg_query.Token) (Statement,
 	if p.acceptRoleKeyword() {
 		return p.roleGrant(action, nil)
 	}
-	items, err := p.privilegeList()
+	items, err := p.privilegeList(action)
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +57,14 @@ func (p *parser) privilegesOrRoles(action Action, to pg_query.Token) (Statement,
 	}
 }
 
-// deny reads DENY privileges ON objects TO grantees.
+// deny reads DENY privileges ON objects TO grantees, or DENY SELECT
+// (columns) ON table TO grantees.
 func (p *parser) deny() (Statement, error) {
 	p.next()
-	items, err := p.privilegeList()
+	if p.columnListAhead() {
+		return p.columnDeny(ActionDeny)
+	}
+	items, err := p.privilegeList(ActionDeny)
 	if err != nil {
 		return nil, err
 	}

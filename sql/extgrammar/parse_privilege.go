@@ -15,12 +15,12 @@ type privilegeItem struct {
 	tok  token  // the entry's first token
 }
 
-// privilegeList reads privileges separated by commas. ALL [PRIVILEGES]
-// comes alone, as in PostgreSQL.
-func (p *parser) privilegeList() ([]privilegeItem, error) {
+// privilegeList reads the privileges of a GRANT, REVOKE or DENY (action)
+// separated by commas. ALL [PRIVILEGES] comes alone, as in PostgreSQL.
+func (p *parser) privilegeList(action Action) ([]privilegeItem, error) {
 	var items []privilegeItem
 	for {
-		it, err := p.privilege()
+		it, err := p.privilege(action)
 		if err != nil {
 			return nil, err
 		}
@@ -34,18 +34,33 @@ func (p *parser) privilegeList() ([]privilegeItem, error) {
 	}
 }
 
-// privilege reads one privilege, refusing a column list after it: a
-// column privilege read as a table privilege would be wider than written.
-func (p *parser) privilege() (privilegeItem, error) {
+// privilege reads one privilege of a GRANT, REVOKE or DENY (action; 0
+// for CHECK ACCESS), refusing a column list after it: a column privilege
+// read as a table privilege would be wider than written. DENY and REVOKE
+// of SELECT alone on columns are statements of their own (ColumnDeny).
+func (p *parser) privilege(action Action) (privilegeItem, error) {
 	it, err := p.privilegeWords()
 	if err != nil {
 		return it, err
 	}
-	if t := p.peek(); t.is(pg_query.Token_ASCII_40) {
-		return it, p.unsupported(t, "column privileges are not supported").
-			WithHint("Hide or mask columns with a column policy.")
+	t := p.peek()
+	if !t.is(pg_query.Token_ASCII_40) {
+		return it, nil
 	}
-	return it, nil
+	switch {
+	case action == ActionDeny || action == ActionRevoke:
+		if it.priv.Kind == PrivilegeSelect {
+			return it, p.unsupported(t, "a column list goes with SELECT alone").
+				WithHint("Write %s SELECT (column, ...) as a statement of its own.", action)
+		}
+		return it, p.unsupported(t, "column lists are supported with SELECT only").
+			WithHint("DENY SELECT (column, ...) hides columns, REVOKE SELECT (column, ...) shows them again; other privileges apply to whole tables.")
+	case action == ActionGrant:
+		return it, p.unsupported(t, "column privileges are not supported").
+			WithHint("Grant SELECT on the table: DENY SELECT (column, ...) hides columns from a grantee, and a column policy masks them.")
+	}
+	return it, p.unsupported(t, "column privileges are not supported").
+		WithHint("SHOW ACCESS ON table FOR USER name shows which columns a user sees.")
 }
 
 // privilegeWords reads the words of one privilege.

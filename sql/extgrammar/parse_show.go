@@ -39,7 +39,7 @@ func (p *parser) show() (Statement, error) {
 func (p *parser) checkAccess() (Statement, error) {
 	p.next()
 	p.next()
-	it, err := p.privilege()
+	it, err := p.privilege(0)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package extgrammar
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -106,7 +107,15 @@ func (g statementGen) grantees() []Grantee {
 }
 
 func (g statementGen) statement() Statement {
-	switch g.r.IntN(13) {
+	switch g.r.IntN(14) {
+	case 13:
+		s := &ColumnDeny{Action: []Action{ActionDeny, ActionRevoke}[g.r.IntN(2)], Table: g.parts(3), Grantees: g.grantees()}
+		for range 1 + g.r.IntN(3) {
+			if c := g.name(); !slices.Contains(s.Columns, c) {
+				s.Columns = append(s.Columns, c)
+			}
+		}
+		return s
 	case 9, 10, 11:
 		return g.gateTwoStatement()
 	case 12:

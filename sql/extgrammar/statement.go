@@ -3,7 +3,7 @@ package extgrammar
 import "fmt"
 
 // Statement is one parsed extension statement: *GrantPrivileges,
-// *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
+// *ColumnDeny, *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
 // *ShowAccess, *CreateRole, *DropRole, *ShowSchemas, *ShowTables,
 // *CreatePolicy, *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags or
 // *ShowTags. String renders it as canonical SQL, which parses back to an

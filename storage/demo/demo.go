@@ -56,6 +56,12 @@ func ensureNamespace(ctx context.Context, cat storage.Catalog, ns string) error 
 // fill creates table name if needed and calls write when it has no data.
 func fill(ctx context.Context, cat storage.Catalog, name string, schema *arrow.Schema, write func(*storage.Table) error) error {
 	t, err := cat.LoadTable(ctx, Namespace, name)
+	if errors.Is(err, storage.ErrForbidden) {
+		// The table exists (a load is authorized only once the table is
+		// found) and a deny keeps the loader, an administrator, from it:
+		// it was loaded before, and stays as it is.
+		return nil
+	}
 	if errors.Is(err, storage.ErrNoSuchTable) {
 		t, err = cat.CreateTable(ctx, Namespace, name, schema, storage.CreateTableOptions{})
 		if errors.Is(err, storage.ErrAlreadyExists) {

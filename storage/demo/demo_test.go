@@ -248,3 +248,34 @@ func mustDate(s string) time.Time {
 	}
 	return d
 }
+
+// denyLoad refuses loading one table and allows everything else.
+type denyLoad struct{ table string }
+
+func (d denyLoad) Authorize(_ context.Context, _ storage.Principal, a storage.Action, target storage.Ident) error {
+	if a == storage.ActionLoadTable && target.Table == d.table {
+		return errors.New("denied")
+	}
+	return nil
+}
+
+// TestLoadLeavesADeniedTable: a deny binds administrators too, so the
+// loader may be refused a demo table loaded before; Load leaves it as it
+// is rather than fail the server's start.
+func TestLoadLeavesADeniedTable(t *testing.T) {
+	dir := t.TempDir()
+	open := func(authz storage.Authorizer) storage.Catalog {
+		cat, err := storage.OpenEmbedded(t.Context(), "sales_wh", dir, authz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cat.Close() })
+		return cat
+	}
+	if err := Load(adminCtx(t), open(storage.AllowAll{}), 10); err != nil {
+		t.Fatalf("first Load: %v", err)
+	}
+	if err := Load(adminCtx(t), open(denyLoad{table: "orders"}), 10); err != nil {
+		t.Fatalf("Load with orders denied: %v", err)
+	}
+}

@@ -1,6 +1,6 @@
 // Package rangerstore is gate two's policy store backed by Apache Ranger
-// Admin ([policy] engine = "ranger"): the row-filter and data-mask
-// policies of a hive-model service (the "query" service) and of the tag
+// Admin ([policy] engine = "ranger"): the row-filter, data-mask and
+// column-restricting access policies of a hive-model service (the "query" service) and of the tag
 // service linked to it, shared with Spark and Kyuubi plugins reading the
 // same services.
 //
@@ -22,7 +22,10 @@
 // Writes use the public v2 policy API: a tag policy goes to the linked
 // tag service, any other to the hive-model service. Ranger keeps names
 // unique per service; the store keeps them unique across the two, as
-// the embedded store does, so that DROP POLICY names one policy.
+// the embedded store does, so that DROP POLICY names one policy. An edit
+// (DENY or REVOKE of SELECT on columns) reads the policy by name, changes
+// it and writes back Ranger's own JSON, so fields edited in the console
+// survive; Ranger has no transaction across the read and the write.
 //
 // Column tags live on the Iceberg table (sqe.column-tags), where SQE
 // reads them; Spark and Kyuubi plugins read Ranger's tag store instead.

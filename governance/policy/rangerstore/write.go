@@ -1,7 +1,9 @@
 package rangerstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -40,14 +42,6 @@ func (s *Store) PutPolicy(ctx context.Context, p ranger.Policy, replace bool) er
 	if err != nil {
 		return err
 	}
-	target := svcs.hive
-	if policy.IsTagPolicy(&p) {
-		if svcs.tag == "" {
-			return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "Ranger service %q has no linked tag service for tag policy \"%s\"", svcs.hive, p.Name).
-				WithHint("Link a tag service to service %q in Ranger Admin.", svcs.hive)
-		}
-		target = svcs.tag
-	}
 	found, err := s.findPolicy(ctx, svcs, p.Name)
 	if err != nil {
 		return err
@@ -56,9 +50,74 @@ func (s *Store) PutPolicy(ctx context.Context, p ranger.Policy, replace bool) er
 		return pgerror.New(pgerror.DuplicateObject, "policy \"%s\" already exists", p.Name).
 			WithHint("Use CREATE OR REPLACE POLICY to change it.")
 	}
+	return s.write(ctx, svcs, found, p)
+}
+
+// EditPolicy reads the policy named name from either service (the
+// hive-model service's when both hold one), hands it to edit and writes
+// edit's answer: PUT over the policy read, POST for a new one, DELETE
+// for none. The policy edit gets is Ranger's JSON, so fields SQE does not
+// change survive.
+func (s *Store) EditPolicy(ctx context.Context, name string, edit policy.PolicyEdit) error {
+	svcs, err := s.services(ctx)
+	if err != nil {
+		return err
+	}
+	found, err := s.findPolicy(ctx, svcs, name)
+	if err != nil {
+		return err
+	}
+	var current *ranger.Policy
+	var before []byte
+	if len(found) > 0 {
+		c := found[0].policy
+		current = &c
+		if before, err = json.Marshal(c); err != nil {
+			return fmt.Errorf("encode policy %s: %w", name, err)
+		}
+	}
+	next, err := edit(current)
+	if err != nil {
+		return err
+	}
+	if next != nil && before != nil {
+		// An edit that changes nothing writes nothing.
+		if after, err := json.Marshal(next); err == nil && bytes.Equal(after, before) {
+			return nil
+		}
+	}
+	switch {
+	case next == nil && len(found) == 0:
+		return nil
+	case next == nil:
+		defer s.Flush()
+		for _, f := range found {
+			if err := s.deletePolicy(ctx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	case next.Name != name:
+		return fmt.Errorf("edit of policy %s renames it to %s", name, next.Name)
+	}
+	return s.write(ctx, svcs, found, *next)
+}
+
+// write stores p over the policies found under its name: a tag policy in
+// the linked tag service, any other in the hive-model service.
+func (s *Store) write(ctx context.Context, svcs services, found []namedPolicy, p ranger.Policy) error {
+	target := svcs.hive
+	if policy.IsTagPolicy(&p) {
+		if svcs.tag == "" {
+			return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "Ranger service %q has no linked tag service for tag policy \"%s\"", svcs.hive, p.Name).
+				WithHint("Link a tag service to service %q in Ranger Admin.", svcs.hive)
+		}
+		target = svcs.tag
+	}
 	// A write whose answer is lost may have landed: flush either way.
 	defer s.Flush()
 
+	var err error
 	p.Service, p.ID, p.GUID, p.Version = target, 0, "", 0
 	var moved []namedPolicy
 	for _, f := range found {
