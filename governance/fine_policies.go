@@ -138,6 +138,9 @@ func (s *Store) writeFinePolicies(ctx context.Context, change func(*sql.Tx) (boo
 type FinePolicySwap struct {
 	Name     string
 	From, To string
+	// NewName, when set, renames the policy too; a policy of that name
+	// that exists already keeps the swap from applying.
+	NewName string
 }
 
 // SwapFinePolicies applies swaps in one transaction and reports how many
@@ -147,7 +150,12 @@ func (s *Store) SwapFinePolicies(ctx context.Context, swaps []FinePolicySwap, al
 	applied := 0
 	_, err := s.writeFinePolicies(ctx, func(tx *sql.Tx) (bool, error) {
 		for _, sw := range swaps {
-			res, err := tx.ExecContext(ctx, "UPDATE fine_policies SET policy = ? WHERE name = ? AND policy = ?", sw.To, sw.Name, sw.From)
+			newName := sw.NewName
+			if newName == "" {
+				newName = sw.Name
+			}
+			res, err := tx.ExecContext(ctx, "UPDATE OR IGNORE fine_policies SET name = ?, policy = ? WHERE name = ? AND policy = ?",
+				newName, sw.To, sw.Name, sw.From)
 			if err != nil {
 				return false, fmt.Errorf("write policy %s: %w", sw.Name, err)
 			}

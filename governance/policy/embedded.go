@@ -177,7 +177,7 @@ func (e *Embedded) BeforeRename(ctx context.Context, r governance.ObjectRename) 
 				}
 			}
 			widen = append(widen, governance.FinePolicySwap{Name: ed.original.Name, From: body[0], To: body[1]})
-			f.narrow = append(f.narrow, governance.FinePolicySwap{Name: ed.original.Name, From: body[1], To: body[2]})
+			f.narrow = append(f.narrow, governance.FinePolicySwap{Name: ed.original.Name, From: body[1], To: body[2], NewName: ed.final.Name})
 			f.undo = append(f.undo, governance.FinePolicySwap{Name: ed.original.Name, From: body[1], To: body[0]})
 		}
 		n, err := e.gov.SwapFinePolicies(ctx, dropNoOps(widen), true)
@@ -196,7 +196,7 @@ func (e *Embedded) BeforeRename(ctx context.Context, r governance.ObjectRename) 
 func dropNoOps(swaps []governance.FinePolicySwap) []governance.FinePolicySwap {
 	var out []governance.FinePolicySwap
 	for _, s := range swaps {
-		if s.From != s.To {
+		if s.From != s.To || (s.NewName != "" && s.NewName != s.Name) {
 			out = append(out, s)
 		}
 	}

@@ -126,7 +126,38 @@ func planPolicyRename(lv *ranger.LevelValues, p ranger.Policy, r governance.Obje
 	if !changed {
 		return nil, nil
 	}
+	followColumnDenyName(&p, &e.final)
 	return &e, nil
+}
+
+// followColumnDenyName renames a column restriction that SQL wrote, which
+// is named after its column (ColumnDenyName) so that DENY and REVOKE find
+// it, after the column it names once renamed.
+func followColumnDenyName(original, final *ranger.Policy) {
+	from, ok := singleColumnTarget(original)
+	if !ok || original.Name != ColumnDenyName(from) {
+		return
+	}
+	if to, ok := singleColumnTarget(final); ok {
+		final.Name = ColumnDenyName(to)
+	}
+}
+
+// singleColumnTarget is the one column an access policy names, when it
+// names exactly one database, table and column.
+func singleColumnTarget(p *ranger.Policy) (Target, bool) {
+	if p.PolicyType != ranger.PolicyTypeAccess || len(p.AdditionalResources) > 0 || len(p.Resources) != 3 {
+		return Target{}, false
+	}
+	var t Target
+	for level, dst := range map[string]*string{"database": &t.Database, "table": &t.Table, "column": &t.Column} {
+		r, ok := p.Resources[level]
+		if !ok || r.IsExcludes || len(r.Values) != 1 {
+			return Target{}, false
+		}
+		*dst = r.Values[0]
+	}
+	return t, true
 }
 
 // renameRefusal is the error of a rename that would make the policy
