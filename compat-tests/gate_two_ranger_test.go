@@ -1,6 +1,7 @@
 package compattests
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // policyDownloadAdmin is a Ranger Admin that serves a plugin's policy and
@@ -86,8 +89,9 @@ func writeJSONBody(t *testing.T, w http.ResponseWriter, v any) {
 // startRangerPolicyServer runs sqe serve with [policy] engine = "ranger"
 // against a Ranger Admin in this process that serves one policy,
 // orders_ssn (MASK_NULL on acdemo.orders.ssn for alice), with a cache TTL
-// of a second.
-func startRangerPolicyServer(t *testing.T) (*policyDownloadAdmin, *server) {
+// of a second, and connects as alice (an administrator) after creating
+// acdemo.orders (id, ssn) with the rows values.
+func startRangerPolicyServer(t *testing.T, values string) (*policyDownloadAdmin, *server, context.Context, *pgx.Conn) {
 	t.Helper()
 	def, err := os.ReadFile(filepath.Join("..", "governance", "ranger", "testdata", "reference", "service-defs", "ranger-servicedef-hive.json"))
 	if err != nil {
@@ -106,16 +110,7 @@ func startRangerPolicyServer(t *testing.T) (*policyDownloadAdmin, *server) {
 	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return admin, startTestServerIn(t, filepath.Join(dir, "data"), false)
-}
-
-// TestRangerPolicyEngine runs sqe serve with [policy] engine = "ranger"
-// against a Ranger Admin in this process: the mask it serves applies, a
-// change made in Ranger applies once the cache TTL passes, Ranger down
-// past the TTL admits no row, and enforcement resumes when it is back,
-// without a restart.
-func TestRangerPolicyEngine(t *testing.T) {
-	admin, srv := startRangerPolicyServer(t)
+	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
 	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
@@ -125,12 +120,22 @@ func TestRangerPolicyEngine(t *testing.T) {
 	for _, q := range []string{
 		"CREATE SCHEMA acdemo",
 		"CREATE TABLE acdemo.orders (id int, ssn text)",
-		"INSERT INTO acdemo.orders VALUES (1, '111-11-1111'), (2, '222-22-2222')",
+		"INSERT INTO acdemo.orders VALUES " + values,
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
+	return admin, srv, ctx, conn
+}
+
+// TestRangerPolicyEngine runs sqe serve with [policy] engine = "ranger"
+// against a Ranger Admin in this process: the mask it serves applies, a
+// change made in Ranger applies once the cache TTL passes, Ranger down
+// past the TTL admits no row, and enforcement resumes when it is back,
+// without a restart.
+func TestRangerPolicyEngine(t *testing.T) {
+	admin, srv, ctx, conn := startRangerPolicyServer(t, "(1, '111-11-1111'), (2, '222-22-2222')")
 	read := func() string {
 		t.Helper()
 		rows, err := textRowsOf(ctx, conn, "SELECT id, coalesce(ssn, 'NULL') FROM acdemo.orders ORDER BY id")
@@ -203,22 +208,7 @@ func TestRangerPolicyEngine(t *testing.T) {
 // refused, naming the policy, and the mask still applies; a rename no
 // policy names goes ahead.
 func TestRangerPolicyEngineRefusesRename(t *testing.T) {
-	_, srv := startRangerPolicyServer(t)
-	token, err := srv.mintAdmin("alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := testContext(t, 2*time.Minute)
-	conn := connect(t, ctx, srv, token)
-	for _, q := range []string{
-		"CREATE SCHEMA acdemo",
-		"CREATE TABLE acdemo.orders (id int, ssn text)",
-		"INSERT INTO acdemo.orders VALUES (1, '111-11-1111')",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	_, _, ctx, conn := startRangerPolicyServer(t, "(1, '111-11-1111')")
 	for _, q := range []string{
 		"ALTER TABLE acdemo.orders RENAME COLUMN ssn TO tax_id",
 		"ALTER TABLE acdemo.orders RENAME TO orders_2024",
