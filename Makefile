@@ -26,8 +26,8 @@ run: build
 # and npm, psycopg2 and SQLAlchemy under Debian's own python3, pgjdbc
 # with a JDK),
 # PostgreSQL's server binaries (the reference the wire scripts and
-# differential tests compare with) and shellcheck (the docker quickstart's
-# setup scripts). The npm package itself is installed
+# differential tests compare with), shellcheck, curl and wget (the docker
+# quickstart's setup scripts, which its tests run). The npm package itself is installed
 # by its test with `npm ci` from compat-tests/node/package-lock.json.
 test-deps: build-deps
 	@missing=""; \
@@ -40,6 +40,8 @@ test-deps: build-deps
 	command -v javac >/dev/null || missing="$$missing default-jdk-headless"; \
 	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \
 	command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
+	command -v curl >/dev/null || missing="$$missing curl"; \
+	command -v wget >/dev/null || missing="$$missing wget"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \

@@ -4,28 +4,35 @@
 # Keycloak puts in preferred_username). Who may do what is not kept here:
 # Polaris asks Ranger (service "polaris"), where ranger/setup.sh put the
 # administrators' policies and SQE's GRANT statements put the rest.
+# Requests are Polaris's management API (apache/polaris
+# spec/polaris-management-service.yml: createCatalog, createPrincipal)
+# after the token request of its Iceberg REST OAuth endpoint, as recorded
+# in cmd/sqe/testdata/quickstart/requests/polaris-setup-*.json.
 # Idempotent: an object that exists already (HTTP 409) is left as it is.
+# POLARIS_URL is for the tests; compose does not set it.
 set -eu
-API=http://polaris:8181/api
+API=${POLARIS_URL:-http://polaris:8181}/api
+ANSWER=$(mktemp)
+trap 'rm -f "$ANSWER"' EXIT
 TOKEN=$(curl -sf "$API/catalog/v1/oauth/tokens" \
   -d grant_type=client_credentials -d client_id=root -d client_secret=s3cr3t -d scope=PRINCIPAL_ROLE:ALL \
-  | sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p')
+  | sed -n 's/.*"access_token" *: *"\([^"]*\)".*/\1/p')
 [ -n "$TOKEN" ] || { echo "no root token from Polaris" >&2; exit 1; }
 
 # create PATH JSON: POST to the management API; 409 (exists) is success.
 create() {
-  status=$(curl -sS -o /tmp/polaris-answer -w '%{http_code}' -X POST \
+  status=$(curl -sS -o "$ANSWER" -w '%{http_code}' -X POST \
     -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
     "$API/management/v1$1" -d "$2")
   case "$status" in
     2??|409) echo "POST $1: $status" ;;
-    *) echo "POST $1: $status $(cat /tmp/polaris-answer)" >&2; exit 1 ;;
+    *) echo "POST $1: $status $(cat "$ANSWER")" >&2; exit 1 ;;
   esac
 }
 
 create /catalogs '{"catalog":{"name":"sales_wh","type":"INTERNAL",
   "properties":{"default-base-location":"s3://warehouse/sales_wh"},
-  "storageConfigInfo":{"storageType":"S3","allowedLocations":["s3://warehouse/sales_wh"],
+  "storageConfigInfo":{"storageType":"S3","allowedLocations":["s3://warehouse/sales_wh"],"region":"us-east-1",
     "endpoint":"http://minio:9000","endpointInternal":"http://minio:9000","pathStyleAccess":true}}}'
 
 for user in alice bob carol dave; do

@@ -1,8 +1,12 @@
 #!/bin/sh
 # Creates the quickstart's Ranger state (spec/002's setting), idempotently:
 #   - the service "polaris" (gate one: Polaris's Ranger authorizer enforces
-#     it; SQE's GRANT / REVOKE / DENY write it), with the polaris service
-#     definition registered first when this Ranger lacks it;
+#     it; SQE's GRANT / REVOKE / DENY write it), of the service definition
+#     "polaris" that Ranger Admin 2.8.0 creates itself at start (from
+#     apache/ranger agents-common/src/main/resources/service-defs/
+#     ranger-servicedef-polaris.json). Nothing is registered here: the
+#     setup stops if Ranger lacks that definition or an access type it
+#     uses;
 #   - the service "query" (hive model; gate two: SQE reads row filters and
 #     masks from it, CREATE POLICY writes them) and its tag service "tags";
 #   - the roles analyst (alice, bob, carol), engineer (bob, carol) and
@@ -11,19 +15,32 @@
 #     Polaris up) and the role sqe_admin manage everything, and the roles
 #     analyst and engineer may list the catalog's namespaces (the wildcard
 #     discovery policy, delegate admin on the discovery access types).
+# Requests are Ranger's public REST API v2 (/service/public/v2/api), as
+# recorded in cmd/sqe/testdata/quickstart/requests/ranger-setup-*.json.
+# RANGER_URL and RANGER_PASSWORD_FILE are for the tests; compose sets
+# neither.
 set -eu
-RANGER=http://ranger:6080
-PASSWORD=$(cat /run/secrets/ranger_admin_password)
+RANGER=${RANGER_URL:-http://ranger:6080}
+PASSWORD=$(cat "${RANGER_PASSWORD_FILE:-/run/secrets/ranger_admin_password}")
 AUTH="admin:$PASSWORD"
+API=/service/public/v2/api
+ANSWER=$(mktemp)
+trap 'rm -f "$ANSWER"' EXIT
 
-# request METHOD PATH [JSON]: prints the HTTP status, the body to /tmp/ranger-answer.
+# request METHOD PATH [JSON]: prints the HTTP status, the body to $ANSWER.
 request() {
   if [ $# -ge 3 ]; then
-    curl -sS -u "$AUTH" -o /tmp/ranger-answer -w '%{http_code}' -X "$1" \
+    curl -sS -u "$AUTH" -o "$ANSWER" -w '%{http_code}' -X "$1" \
       -H 'Content-Type: application/json' "$RANGER$2" -d "$3"
   else
-    curl -sS -u "$AUTH" -o /tmp/ranger-answer -w '%{http_code}' -X "$1" "$RANGER$2"
+    curl -sS -u "$AUTH" -o "$ANSWER" -w '%{http_code}' -X "$1" "$RANGER$2"
   fi
+}
+
+# fail WHAT STATUS: stops the setup with Ranger's answer.
+fail() {
+  echo "$1: HTTP $2 $(cat "$ANSWER")" >&2
+  exit 1
 }
 
 # ensure NAME GET-PATH POST-PATH JSON: creates the object unless GET finds it.
@@ -35,24 +52,35 @@ ensure() {
   status=$(request POST "$3" "$4")
   case "$status" in
     2??) echo "$1: created" ;;
-    *) echo "$1: HTTP $status $(cat /tmp/ranger-answer)" >&2; exit 1 ;;
+    *) fail "$1" "$status" ;;
   esac
 }
 
-if [ "$(request GET /service/public/v2/api/servicedef/name/polaris)" != 200 ]; then
-  status=$(request POST /service/public/v2/api/servicedef "$(cat /setup/ranger-servicedef-polaris.json)")
-  case "$status" in
-    2??) echo "service definition polaris: registered" ;;
-    *) echo "service definition polaris: HTTP $status $(cat /tmp/ranger-answer)" >&2; exit 1 ;;
-  esac
-fi
+# The access types of the policies below (see apply); Ranger's definition
+# must declare each one, or it answers 400 for the policy.
+ROOT_ACCESS="service-access-manage catalog-create catalog-list principal-create principal-list"
+PRINCIPAL_ACCESS="principal-drop principal-metadata-full principal-properties-read principal-properties-write
+  principal-credentials-reset principal-credentials-rotate"
+CATALOG_ACCESS="catalog-content-manage catalog-metadata-full catalog-properties-read catalog-properties-write
+  catalog-drop namespace-list namespace-create"
+DISCOVERY_ACCESS="namespace-list"
 
-ensure "service tags" /service/public/v2/api/service/name/tags /service/public/v2/api/service \
+status=$(request GET "$API/servicedef/name/polaris")
+[ "$status" = 200 ] || fail "service definition polaris (Ranger Admin 2.8.0 or later creates it at start)" "$status"
+for at in $ROOT_ACCESS $PRINCIPAL_ACCESS $CATALOG_ACCESS $DISCOVERY_ACCESS; do
+  grep -q "\"name\" *: *\"$at\"" "$ANSWER" || {
+    echo "service definition polaris: Ranger declares no access type $at" >&2
+    exit 1
+  }
+done
+echo "service definition polaris: present"
+
+ensure "service tags" "$API/service/name/tags" "$API/service" \
   '{"name":"tags","type":"tag","isEnabled":true,"configs":{}}'
-ensure "service query" /service/public/v2/api/service/name/query /service/public/v2/api/service \
+ensure "service query" "$API/service/name/query" "$API/service" \
   '{"name":"query","type":"hive","tagService":"tags","isEnabled":true,
     "configs":{"username":"admin","password":"unused","jdbc.driverClassName":"org.apache.hive.jdbc.HiveDriver","jdbc.url":"jdbc:hive2://unused:10000"}}'
-ensure "service polaris" /service/public/v2/api/service/name/polaris /service/public/v2/api/service \
+ensure "service polaris" "$API/service/name/polaris" "$API/service" \
   '{"name":"polaris","type":"polaris","isEnabled":true,"configs":{"username":"admin","password":"unused"}}'
 
 # Roles; createNonExistUserGroup adds the users to Ranger as they are named.
@@ -63,41 +91,53 @@ role() { # name user...
   for u in "$@"; do
     members="$members${members:+,}{\"name\":\"$u\",\"isAdmin\":false}"
   done
-  ensure "role $name" "/service/public/v2/api/roles/name/$name" \
-    "/service/public/v2/api/roles?createNonExistUserGroup=true" \
+  ensure "role $name" "$API/roles/name/$name" \
+    "$API/roles?createNonExistUserGroup=true" \
     "{\"name\":\"$name\",\"users\":[$members]}"
 }
 role analyst alice bob carol
 role engineer bob carol
 role sqe_admin carol
 
-# access TYPE...: a JSON list of accesses.
+# access "TYPE...": a JSON list of accesses.
 access() {
   list=""
-  for a in "$@"; do
+  for a in $1; do
     list="$list${list:+,}{\"type\":\"$a\",\"isAllowed\":true}"
   done
   echo "[$list]"
 }
 
-ensure "policy quickstart-root" "/service/public/v2/api/service/polaris/policy/quickstart-root" /service/public/v2/api/policy \
+# apply NAME JSON: merges the policy into the one Ranger holds for the same
+# resources (Ranger's own default policies of a new service among them;
+# Ranger refuses a second policy on a resource), or creates it.
+# createPrincipalsIfAbsent creates the user root, whom no role names.
+apply() {
+  status=$(request POST "$API/policy/apply?createPrincipalsIfAbsent=true" "$2")
+  case "$status" in
+    2??) echo "policy $1: applied" ;;
+    *) fail "policy $1" "$status" ;;
+  esac
+}
+
+apply quickstart-root \
   "{\"service\":\"polaris\",\"name\":\"quickstart-root\",\"isEnabled\":true,
     \"resources\":{\"root\":{\"values\":[\"*\"]}},
     \"policyItems\":[{\"users\":[\"root\"],\"roles\":[\"sqe_admin\"],\"delegateAdmin\":true,
-      \"accesses\":$(access service-access-manage catalog-create catalog-list catalog-drop principal-create principal-list)}]}"
+      \"accesses\":$(access "$ROOT_ACCESS")}]}"
 
-ensure "policy quickstart-principals" "/service/public/v2/api/service/polaris/policy/quickstart-principals" /service/public/v2/api/policy \
+apply quickstart-principals \
   "{\"service\":\"polaris\",\"name\":\"quickstart-principals\",\"isEnabled\":true,
     \"resources\":{\"root\":{\"values\":[\"*\"]},\"principal\":{\"values\":[\"*\"]}},
     \"policyItems\":[{\"users\":[\"root\"],\"delegateAdmin\":true,
-      \"accesses\":$(access principal-drop principal-metadata-full principal-properties-read principal-properties-write principal-credentials-reset principal-credentials-rotate)}]}"
+      \"accesses\":$(access "$PRINCIPAL_ACCESS")}]}"
 
-ensure "policy quickstart-catalogs" "/service/public/v2/api/service/polaris/policy/quickstart-catalogs" /service/public/v2/api/policy \
+apply quickstart-catalogs \
   "{\"service\":\"polaris\",\"name\":\"quickstart-catalogs\",\"isEnabled\":true,
     \"resources\":{\"root\":{\"values\":[\"*\"]},\"catalog\":{\"values\":[\"*\"]}},
     \"policyItems\":[
       {\"users\":[\"root\"],\"roles\":[\"sqe_admin\"],\"delegateAdmin\":true,
-       \"accesses\":$(access catalog-content-manage catalog-metadata-full catalog-properties-read catalog-properties-write catalog-drop namespace-list namespace-create)},
-      {\"roles\":[\"analyst\",\"engineer\"],\"delegateAdmin\":true,\"accesses\":$(access namespace-list)}]}"
+       \"accesses\":$(access "$CATALOG_ACCESS")},
+      {\"roles\":[\"analyst\",\"engineer\"],\"delegateAdmin\":true,\"accesses\":$(access "$DISCOVERY_ACCESS")}]}"
 
 echo "Ranger setup done."
