@@ -45,7 +45,12 @@
 // workers / SQE warm). A query SQE cannot run is shown with its SQLSTATE
 // and message and the run goes on; an SQE answer that differs from
 // PostgreSQL's, or a DuckDB row count that does, is reported, and the
-// former fails the run. Flag -suite chooses the parts.
+// former fails the run. With -tpch-profile DIR, each query SQE ran is
+// then repeated for -tpch-profile-seconds while its CPU profile is taken
+// from the server's /debug/pprof/ (on for these servers, fetched with an
+// administrator's token), and the allocation profile of its server's life
+// follows, one pair of files per query (tpch_profile.go). Flag -suite
+// chooses the parts.
 //
 // A third part (-suite policy, policy_suite.go) measures gate two's
 // overhead: one table of -policy-rows generated rows (ten million by

@@ -33,11 +33,20 @@ type tpchOptions struct {
 	duckdb   bool
 	// sqeMemLimit stops an SQE server whose resident set grows past it.
 	sqeMemLimit int64
+	// profileDir, when set, receives a CPU profile of each query run for
+	// profileSeconds and its allocation profile, from SQE's /debug/pprof/.
+	profileDir     string
+	profileSeconds int
 }
 
 // runTPCH measures the TPC-H queries at each scale factor and prints one
 // table per scale factor, then, with several, how the times grew.
 func runTPCH(ctx context.Context, opts options, root, bin, work string) error {
+	if dir := opts.tpch.profileDir; dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("profile dir: %w", err)
+		}
+	}
 	var reps []tpchReport
 	var errs []error
 	for _, sf := range opts.tpch.sfs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/sqe-db/sqe/compat-tests/datagen"
@@ -22,7 +23,8 @@ var errMemLimit = errors.New("server stopped")
 // (nothing cached by an earlier query); the runs after it are warm. SQE's
 // failures are results to report, not errors. A query that makes the
 // server outgrow o.sqeMemLimit has the server killed, to spare the
-// machine.
+// machine. With o.profileDir, each query that ran is profiled after its
+// measured runs (profileQuery).
 func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string, queries []datagen.Query) (res []tpchResult, err error) {
 	progress("measuring TPC-H on SQE (a fresh server for each query)")
 	var srv *sqeServer
@@ -45,7 +47,17 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		if err := stop(); err != nil {
 			return nil, err
 		}
-		if srv, err = startSQE(ctx, bin, work, dir, false, "sqe-tpch"); err != nil {
+		var env []string
+		httpAddr := ""
+		if o.profileDir != "" {
+			port, err := freePort()
+			if err != nil {
+				return nil, err
+			}
+			httpAddr = "127.0.0.1:" + strconv.Itoa(port)
+			env = profileEnv(httpAddr)
+		}
+		if srv, err = startSQEWith(ctx, bin, work, dir, false, "sqe-tpch", env); err != nil {
 			return nil, err
 		}
 		s = &session{open: srv.connect, setup: []string{"SET search_path TO " + tpchNamespace}}
@@ -53,6 +65,14 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		if qerr == nil {
 			progress("  %s: cold %s, warm %s", q.Name, formatDuration(r.first), formatDuration(r.median()))
 			res = append(res, r)
+			if o.profileDir != "" {
+				if err := profileQuery(ctx, srv, httpAddr, s, q, o); err != nil {
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					progress("  %s: no profile: %v", q.Name, err)
+				}
+			}
 			continue
 		}
 		if ctx.Err() != nil {
