@@ -21,6 +21,9 @@
 // The roles found here are only the token's; governance adds the roles its
 // store grants later.
 //
+// VerifyBearer makes the same checks for a request that names no user of
+// its own (an HTTP bearer token, as the operator endpoint's profiles take).
+//
 // Every refusal wraps ErrAuthenticationFailed and says why, for the server
 // log. The client is told none of it: the caller sends FailedLogin, the
 // same 28P01 message PostgreSQL sends for a wrong password, so a probe

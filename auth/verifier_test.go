@@ -151,7 +151,31 @@ func TestVerifyRefusals(t *testing.T) {
 			if id.User != "" || id.Token != "" {
 				t.Errorf("refusal returned a non-empty identity %v", id)
 			}
+			// A bearer token is held to every check but the startup user's.
+			if strings.Contains(tc.wantReason, "startup user") {
+				return
+			}
+			if id, err := v.VerifyBearer(t.Context(), tc.token); err == nil || !errors.Is(err, ErrAuthenticationFailed) {
+				t.Errorf("VerifyBearer = %v, %v; want a refusal", id, err)
+			}
 		})
+	}
+}
+
+// VerifyBearer takes the user from the token itself, with its roles.
+func TestVerifyBearer(t *testing.T) {
+	iss := newTestIssuer(t)
+	v := newEmbeddedVerifier(t, Config{}, iss)
+	token, err := iss.Mint(TokenRequest{User: "alice", Roles: []string{"sqe_admin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := v.VerifyBearer(t.Context(), token)
+	if err != nil {
+		t.Fatalf("VerifyBearer: %v", err)
+	}
+	if id.User != "alice" || !slices.Equal(id.Roles, []string{"sqe_admin"}) || id.Token != token {
+		t.Errorf("identity = %#v, want alice with role sqe_admin and the token", id)
 	}
 }
 

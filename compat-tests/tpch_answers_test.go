@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,8 +30,9 @@ const (
 
 // TestTPCHAnswersMatchPostgres loads the same TPC-H data into SQE (through
 // the storage API, before its server starts) and into a PostgreSQL 15,
-// runs the shipped TPC-H queries on both and compares the answers row by
-// row in the order the queries' ORDER BY gives.
+// runs all 22 TPC-H queries on both and compares the answers row by row
+// in the order the queries' ORDER BY gives. A query on
+// tpchKnownFailures must fail, and every other must match.
 func TestTPCHAnswersMatchPostgres(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -38,30 +40,77 @@ func TestTPCHAnswersMatchPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(queries) != 22 {
+		t.Fatalf("%d TPC-H queries shipped, want 22", len(queries))
+	}
+	known := tpchKnownFailures()
+	checkKnownFailuresListed(t, known, queries)
 	queries = append(queries, lowQuantityQ18(t, queries))
 
 	pair := startTPCHPair(t, ctx)
 	pair.setSearchPath(t, ctx, tpchTestSchema)
-	sqe, ref := pair.sqe, pair.ref
 
 	for _, q := range queries {
 		t.Run(q.Name, func(t *testing.T) {
-			want, err := textRowsOf(ctx, ref, q.SQL)
+			want, err := textRowsOf(ctx, pair.ref, q.SQL)
 			if err != nil {
 				t.Fatalf("PostgreSQL: %v", err)
-			}
-			got, err := textRowsOf(ctx, sqe, q.SQL)
-			if err != nil {
-				t.Fatalf("SQE: %v", err)
 			}
 			if len(want) == 0 && q.Name != "Q18" {
 				t.Fatalf("PostgreSQL returned no rows: the data cannot tell answers apart")
 			}
-			if diff := diffTPCHAnswers(got, want); diff != "" {
-				t.Errorf("%s\nSQE and PostgreSQL differ: %s", q.SQL, diff)
+			failure := pair.sqeDiff(t, ctx, q.SQL, want)
+			reason, isKnown := known[q.Name]
+			switch {
+			case isKnown && failure == "":
+				t.Errorf("%s is listed in tpchKnownFailures (%s) but now matches PostgreSQL: take it off the list", q.Name, reason)
+			case isKnown:
+				t.Logf("known failure (%s): %s", reason, failure)
+			case failure != "":
+				t.Errorf("%s\n%s", q.SQL, failure)
 			}
 		})
 	}
+}
+
+// tpchKnownFailures are the TPC-H queries SQE does not yet answer as
+// PostgreSQL does, each with the reason (a missing feature). The test
+// requires each of them to fail, so a query that starts passing must be
+// taken off. Today SQE answers all 22.
+func tpchKnownFailures() map[string]string {
+	return map[string]string{}
+}
+
+// checkKnownFailuresListed fails when the known failures name a query
+// that is not shipped, or give no reason.
+func checkKnownFailuresListed(t *testing.T, known map[string]string, queries []datagen.Query) {
+	t.Helper()
+	for name, reason := range known {
+		if !slices.ContainsFunc(queries, func(q datagen.Query) bool { return q.Name == name }) {
+			t.Errorf("tpchKnownFailures names %s, which is not a shipped TPC-H query", name)
+		}
+		if strings.TrimSpace(reason) == "" {
+			t.Errorf("tpchKnownFailures gives %s no reason", name)
+		}
+	}
+}
+
+// sqeDiff runs sql on SQE and describes how its answer differs from want:
+// its error, or the first difference; "" when it is the same answer. A
+// connection the error broke is opened again for the next query.
+func (p *referencePair) sqeDiff(t *testing.T, ctx context.Context, sql string, want [][]*string) string {
+	t.Helper()
+	got, err := textRowsOf(ctx, p.sqe, sql)
+	if err != nil {
+		if p.sqe.IsClosed() {
+			p.reconnect(t, ctx, p.sqe)
+		}
+		return "SQE: " + err.Error()
+	}
+	if diff := diffTPCHAnswers(got, want); diff != "" {
+		return "SQE and PostgreSQL differ: " + diff
+	}
+	return ""
 }
 
 // lowQuantityQ18 is Q18 with QUANTITY 250 instead of 300: at this scale

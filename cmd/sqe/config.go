@@ -181,6 +181,10 @@ type Config struct {
 		// Listen is the address of the operator's endpoint: /healthz,
 		// /readyz and Prometheus /metrics. Empty disables it.
 		Listen string `toml:"listen"`
+		// Pprof serves the Go runtime's profiles at /debug/pprof/ on
+		// that endpoint, to administrators only: a bearer token verified
+		// as a login's, whose user holds an [auth] admin_roles role.
+		Pprof bool `toml:"pprof"`
 	} `toml:"http"`
 
 	Audit struct {

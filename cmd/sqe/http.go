@@ -15,20 +15,25 @@ import (
 
 // opsServer is the operator's HTTP endpoint ([http] listen): /healthz
 // (the process is alive), /readyz (stores and catalogs are open and the
-// PostgreSQL listener accepts; 503 otherwise) and /metrics (Prometheus).
+// PostgreSQL listener accepts; 503 otherwise), /metrics (Prometheus) and,
+// with [http] pprof on, /debug/pprof/ for administrators (http_pprof.go).
 type opsServer struct {
 	srv    *http.Server
 	ln     net.Listener
 	ready  atomic.Bool
 	served chan error
+	// profileGate admits callers to /debug/pprof/; until it is set the
+	// profiles answer 503.
+	profileGate atomic.Pointer[profileGate]
 }
 
 // opsReadHeaderTimeout bounds a slow client's request headers.
 const opsReadHeaderTimeout = 10 * time.Second
 
 // startOpsServer binds listen and serves in the background; it is not
-// ready until markReady.
-func startOpsServer(listen string, m *metrics.Metrics, logger *slog.Logger) (*opsServer, error) {
+// ready until setReady. With profiling, /debug/pprof/ is served to the
+// callers setProfileGate admits; without it the path does not exist.
+func startOpsServer(listen string, m *metrics.Metrics, profiling bool, logger *slog.Logger) (*opsServer, error) {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return nil, fmt.Errorf("http listen %s: %w", listen, err)
@@ -46,12 +51,20 @@ func startOpsServer(listen string, m *metrics.Metrics, logger *slog.Logger) (*op
 		_, _ = fmt.Fprintln(w, "ready")
 	})
 	mux.Handle("GET /metrics", m.Handler())
+	paths := "/healthz /readyz /metrics"
+	if profiling {
+		mux.Handle(profilePrefix, o.serveProfiles(profileHandlers()))
+		paths += " " + profilePrefix + " (administrators)"
+	}
 	o.srv = &http.Server{Handler: mux, ReadHeaderTimeout: opsReadHeaderTimeout,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	go func() { o.served <- o.srv.Serve(ln) }()
-	logger.Info("http endpoint", "addr", ln.Addr().String(), "paths", "/healthz /readyz /metrics")
+	logger.Info("http endpoint", "addr", ln.Addr().String(), "paths", paths)
 	return o, nil
 }
+
+// setProfileGate starts admitting the callers g admits to /debug/pprof/.
+func (o *opsServer) setProfileGate(g *profileGate) { o.profileGate.Store(g) }
 
 // setReady says whether the server can take queries.
 func (o *opsServer) setReady(ready bool) { o.ready.Store(ready) }

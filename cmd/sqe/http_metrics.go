@@ -24,7 +24,7 @@ func openObservability(cfg Config, logger *slog.Logger) (*metrics.Metrics, *opsS
 		return nil, nil, nil
 	}
 	m := metrics.New()
-	ops, err := startOpsServer(cfg.HTTP.Listen, m, logger)
+	ops, err := startOpsServer(cfg.HTTP.Listen, m, cfg.HTTP.Pprof, logger)
 	if err != nil {
 		return nil, nil, err
 	}

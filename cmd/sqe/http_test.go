@@ -13,7 +13,7 @@ import (
 
 // /readyz follows setReady; /healthz answers whenever the process runs.
 func TestOpsServerReadiness(t *testing.T) {
-	ops, err := startOpsServer("127.0.0.1:0", metrics.New(), slog.New(slog.DiscardHandler))
+	ops, err := startOpsServer("127.0.0.1:0", metrics.New(), false, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

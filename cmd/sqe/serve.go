@@ -110,6 +110,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	defer gov.Close()
 
+	limiter := auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1))
+	if ops != nil && cfg.HTTP.Pprof {
+		ops.setProfileGate(&profileGate{verifier: verifier, roles: gov, adminRoles: cfg.Auth.AdminRoles,
+			limiter: limiter, logger: logger})
+	}
+
 	var catalogs []storage.Catalog
 	defer func() {
 		for _, c := range catalogs {
@@ -175,8 +181,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		IdleTimeout: seconds(cfg.Session.IdleTimeoutSecs), SessionLifetime: seconds(cfg.Session.AbsoluteTimeoutSecs),
 		TokenExpiryGrace: seconds(cfg.Session.TokenExpiryGraceSecs),
 	}, &authenticator{
-		verifier: verifier, roles: gov, logger: logger,
-		limiter: auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1)),
+		verifier: verifier, roles: gov, logger: logger, limiter: limiter,
 	}, sessionFactory{engine: engine}, logger)
 	if err != nil {
 		return err

@@ -24,18 +24,33 @@
 // answer differs between SQE and PostgreSQL, makes the exit status
 // non-zero.
 //
-// A second part runs TPC-H queries (Q1, Q3, Q5, Q6, Q10, Q12, Q14, Q18,
-// package datagen) at a chosen scale factor. The data is generated once
-// per scale factor into a cache directory and reused: an SQE data directory
-// written through the storage API, and a DuckDB database file. Each engine
-// runs alone: SQE served from the cached directory; a fresh PostgreSQL
-// cluster loaded from the same generator with COPY and measured with
+// A second part runs the 22 TPC-H queries (package datagen) at one or
+// more scale factors (-tpch-sf 1,10: one table each, then how each
+// query's time grew with the data). The data is generated once per scale
+// factor into a cache directory and reused: an SQE data directory written
+// through the storage API, and a DuckDB database file. Each engine runs
+// alone: SQE served from the cached directory, each query on a freshly
+// started server so that its first run is cold (nothing cached by an
+// earlier query) and the runs after it warm; a fresh PostgreSQL cluster
+// loaded from the same generator with COPY and measured with
 // max_parallel_workers_per_gather 0 and then 2; and DuckDB with two
 // threads, by a program in its own module (duckdb/) so that SQE's module
-// never depends on it, which prints its timings as JSON. A query SQE cannot
-// run is shown with its SQLSTATE and message and the run goes on; an SQE
-// answer that differs from PostgreSQL's fails the run. Flag -suite chooses
-// the parts.
+// never depends on it, which prints its timings as JSON. DuckDB runs twice:
+// on its own database file (native) and on views over read_parquet of the
+// very Parquet files SQE wrote, listed from the tables' current snapshots
+// in the data directory's Iceberg metadata (tpch_parquet.go). The table
+// shows SQE cold and warm, PostgreSQL with 0 and 2 workers, both DuckDB
+// configurations and the ratios the issue sets targets for (SQE cold /
+// DuckDB on the Parquet files, SQE warm / DuckDB native, PostgreSQL with 2
+// workers / SQE warm). A query SQE cannot run is shown with its SQLSTATE
+// and message and the run goes on; an SQE answer that differs from
+// PostgreSQL's, or a DuckDB row count that does, is reported, and the
+// former fails the run. With -tpch-profile DIR, each query SQE ran is
+// then repeated for -tpch-profile-seconds while its CPU profile is taken
+// from the server's /debug/pprof/ (on for these servers, fetched with an
+// administrator's token), and the allocation profile of its server's life
+// follows, one pair of files per query (tpch_profile.go). Flag -suite
+// chooses the parts.
 //
 // A third part (-suite policy, policy_suite.go) measures gate two's
 // overhead: one table of -policy-rows generated rows (ten million by

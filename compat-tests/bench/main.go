@@ -46,11 +46,14 @@ func main() {
 	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), copy (COPY FROM STDIN) or soak")
 	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
 	flag.IntVar(&opts.policyRows, "policy-rows", 10_000_000, "rows of the policy suite's table")
-	flag.Float64Var(&opts.tpch.sf, "tpch-sf", 1, "TPC-H scale factor")
+	opts.tpch.sfs = scaleFactors{1}
+	flag.Var(&opts.tpch.sfs, "tpch-sf", "TPC-H scale factors, comma-separated (1,10): one table each, then how the times grew")
 	flag.IntVar(&opts.tpch.runs, "tpch-runs", 3, "timed runs per TPC-H query, after one warm-up")
 	flag.StringVar(&opts.tpch.cacheDir, "tpch-cache", "", "directory keeping generated TPC-H data between runs (default: the user cache dir)")
 	flag.DurationVar(&opts.tpch.timeout, "tpch-timeout", 2*time.Minute, "limit on one run of a TPC-H query")
 	flag.Int64Var(&opts.tpch.sqeMemLimit, "tpch-sqe-mem", 6<<30, "bytes of resident memory past which the SQE server is stopped during a TPC-H query")
+	flag.StringVar(&opts.tpch.profileDir, "tpch-profile", "", "directory to write SQE's CPU and allocation profiles of each TPC-H query into (tpch-sf<SF>-<query>.cpu.pb.gz, .allocs.pb.gz; for go tool pprof); empty: none")
+	flag.IntVar(&opts.tpch.profileSeconds, "tpch-profile-seconds", 5, "length of each query's CPU profile, the query repeated meanwhile")
 	flag.BoolVar(&opts.tpch.duckdb, "duckdb", true, "also run the TPC-H queries on DuckDB (module compat-tests/bench/duckdb)")
 	var protocols string
 	flag.IntVar(&opts.load.clients, "load-clients", 32, "pgbench clients of the load suite")
@@ -69,8 +72,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	if opts.runs < 1 || opts.largeRows < 1 || opts.policyRows < 1 || opts.tpch.runs < 1 || !(opts.tpch.sf > 0) {
-		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-sf must be positive")
+	if opts.runs < 1 || opts.largeRows < 1 || opts.policyRows < 1 || opts.tpch.runs < 1 || opts.tpch.profileSeconds < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-profile-seconds must be positive")
 		os.Exit(2)
 	}
 	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "copy", "soak"}, opts.suite) {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,6 +23,9 @@ const tpchNamespace = "tpch"
 
 // tpchOptions are the flags of the TPC-H part.
 type tpchOptions struct {
+	// sfs are the scale factors to measure, one table each; sf is the
+	// one being measured.
+	sfs      scaleFactors
 	sf       float64
 	runs     int
 	cacheDir string
@@ -27,46 +33,88 @@ type tpchOptions struct {
 	duckdb   bool
 	// sqeMemLimit stops an SQE server whose resident set grows past it.
 	sqeMemLimit int64
+	// profileDir, when set, receives a CPU profile of each query run for
+	// profileSeconds and its allocation profile, from SQE's /debug/pprof/.
+	profileDir     string
+	profileSeconds int
 }
 
-// runTPCH measures the TPC-H queries on SQE, on PostgreSQL with zero and
-// two parallel workers per gather, and on DuckDB, one engine at a time so
-// they never share the machine, then prints the table. A query SQE fails
-// is shown as its error; an answer that differs from PostgreSQL's makes
-// the result an error.
+// runTPCH measures the TPC-H queries at each scale factor and prints one
+// table per scale factor, then, with several, how the times grew.
 func runTPCH(ctx context.Context, opts options, root, bin, work string) error {
+	if dir := opts.tpch.profileDir; dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("profile dir: %w", err)
+		}
+	}
+	var reps []tpchReport
+	var errs []error
+	for _, sf := range opts.tpch.sfs {
+		o := opts.tpch
+		o.sf = sf
+		rep, err := runTPCHAt(ctx, opts.pgBin, o, root, bin, work)
+		if err != nil {
+			return err
+		}
+		if err := rep.write(os.Stdout); err != nil {
+			return err
+		}
+		errs = append(errs, rep.check())
+		reps = append(reps, rep)
+	}
+	if err := writeTPCHGrowth(os.Stdout, reps); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// runTPCHAt measures the TPC-H queries at o.sf on SQE, on PostgreSQL with
+// zero and two parallel workers per gather, and on DuckDB (its own
+// database, and views over SQE's Parquet data files), one engine at a
+// time so they never share the machine. A query SQE fails is shown as its
+// error.
+func runTPCHAt(ctx context.Context, pgBin string, o tpchOptions, root, bin, work string) (tpchReport, error) {
 	queries, err := datagen.Queries()
 	if err != nil {
-		return err
+		return tpchReport{}, err
 	}
-	dataset, err := tpchCacheDir(opts.tpch)
+	dataset, err := tpchCacheDir(o)
 	if err != nil {
-		return err
+		return tpchReport{}, err
 	}
-	rep := tpchReport{sf: opts.tpch.sf, runs: opts.tpch.runs, queries: queries}
+	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries}
 
 	sqeDir := filepath.Join(dataset, "sqe")
-	if err := prepareTPCHDir(ctx, sqeDir, opts.tpch.sf); err != nil {
-		return err
+	if err := prepareTPCHDir(ctx, sqeDir, o.sf); err != nil {
+		return rep, err
 	}
-	if rep.sqe, err = measureTPCHOnSQE(ctx, opts.tpch, bin, work, sqeDir, queries); err != nil {
-		return err
+	// The data files are listed while no server runs on the directory.
+	fileList := filepath.Join(work, fmt.Sprintf("tpch-sf%s-files.json", strconv.FormatFloat(o.sf, 'f', -1, 64)))
+	if files, err := sqeDataFiles(ctx, sqeDir); err != nil {
+		rep.parquetNote = "DuckDB on SQE's Parquet not measured: " + err.Error()
+		fileList = ""
+	} else if err := writeDataFileList(fileList, files); err != nil {
+		return rep, err
 	}
-	if rep.pg0, rep.pg2, err = measureTPCHOnPostgres(ctx, opts, work, queries); err != nil {
-		return err
+	if rep.sqe, err = measureTPCHOnSQE(ctx, o, bin, work, sqeDir, queries); err != nil {
+		return rep, err
 	}
-	if opts.tpch.duckdb {
-		rep.duck, rep.duckNote = measureTPCHOnDuckDB(ctx, opts.tpch, root, work, filepath.Join(dataset, "duckdb.db"), queries)
+	if rep.pg0, rep.pg2, err = measureTPCHOnPostgres(ctx, pgBin, o, work, queries); err != nil {
+		return rep, err
+	}
+	if o.duckdb {
+		d := measureTPCHOnDuckDB(ctx, o, root, work, filepath.Join(dataset, "duckdb.db"), fileList, queries)
+		rep.duck, rep.duckParquet, rep.duckNote = d.native, d.parquet, d.note
+		if rep.duck != nil {
+			checkRowCounts(rep.duck, rep.pg0)
+		}
+		if rep.duckParquet != nil {
+			checkRowCounts(rep.duckParquet, rep.pg0)
+		}
 	} else {
-		rep.duckNote = "not run (-duckdb=false)"
+		rep.duckNote = "DuckDB not run (-duckdb=false)"
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := rep.write(os.Stdout); err != nil {
-		return err
-	}
-	return rep.check()
+	return rep, ctx.Err()
 }
 
 // tpchCacheDir is the directory that keeps one scale factor's generated
@@ -118,9 +166,9 @@ func prepareTPCHDir(ctx context.Context, dir string, sf float64) (err error) {
 // measureTPCHOnPostgres starts a PostgreSQL cluster, loads the same rows
 // into it, and runs the queries with max_parallel_workers_per_gather 0,
 // then 2. Its failures are errors: it is the reference.
-func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queries []datagen.Query) (par0, par2 []tpchResult, err error) {
-	progress("starting PostgreSQL and loading TPC-H SF %g into it", opts.tpch.sf)
-	pg, err := startPostgres(ctx, opts.pgBin, work, "pg-tpch", false)
+func measureTPCHOnPostgres(ctx context.Context, pgBin string, o tpchOptions, work string, queries []datagen.Query) (par0, par2 []tpchResult, err error) {
+	progress("starting PostgreSQL and loading TPC-H SF %g into it", o.sf)
+	pg, err := startPostgres(ctx, pgBin, work, "pg-tpch", false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,7 +182,7 @@ func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queri
 		return nil, nil, err
 	}
 	start := time.Now()
-	err = datagen.LoadPostgres(ctx, conn, tpchNamespace, opts.tpch.sf)
+	err = datagen.LoadPostgres(ctx, conn, tpchNamespace, o.sf)
 	if cerr := conn.Close(context.WithoutCancel(ctx)); err == nil {
 		err = cerr
 	}
@@ -149,7 +197,7 @@ func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queri
 			"SET search_path TO " + tpchNamespace,
 			fmt.Sprintf("SET max_parallel_workers_per_gather = %d", workers),
 		}}
-		res, err := runTPCHQueries(ctx, s, queries, opts.tpch, true)
+		res, err := runTPCHQueries(ctx, s, queries, o, true)
 		s.close(ctx)
 		if err != nil {
 			return nil, nil, fmt.Errorf("postgres (%d workers): %w", workers, err)
@@ -161,4 +209,32 @@ func measureTPCHOnPostgres(ctx context.Context, opts options, work string, queri
 		}
 	}
 	return par0, par2, nil
+}
+
+// scaleFactors is the -tpch-sf flag: one or more scale factors, separated
+// by commas, each positive and given once, in the order to measure them.
+type scaleFactors []float64
+
+func (s *scaleFactors) String() string {
+	parts := make([]string, len(*s))
+	for i, sf := range *s {
+		parts[i] = strconv.FormatFloat(sf, 'f', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (s *scaleFactors) Set(v string) error {
+	var out scaleFactors
+	for part := range strings.SplitSeq(v, ",") {
+		sf, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || !(sf > 0) || math.IsInf(sf, 0) {
+			return fmt.Errorf("scale factor %q is not a positive number", part)
+		}
+		if slices.Contains(out, sf) {
+			return fmt.Errorf("scale factor %g given twice", sf)
+		}
+		out = append(out, sf)
+	}
+	*s = out
+	return nil
 }

@@ -15,8 +15,11 @@ import (
 
 // tpchResult is one engine's outcome for one TPC-H query.
 type tpchResult struct {
-	runs []time.Duration
-	rows int64
+	// first is the warm-up's time: for SQE, which runs each query on a
+	// freshly started server, the cold run.
+	first time.Duration
+	runs  []time.Duration
+	rows  int64
 	// answer is the warm-up's rows as text (see readAll).
 	answer []string
 	// failure is "error: <SQLSTATE> <message>" when the query failed; the
@@ -98,7 +101,7 @@ func runTPCHQuery(ctx context.Context, s *session, q datagen.Query, o tpchOption
 			return r, err
 		}
 		if i == 0 {
-			r.rows, r.answer = n, answer
+			r.first, r.rows, r.answer = elapsed, n, answer
 			continue
 		}
 		if n != r.rows {

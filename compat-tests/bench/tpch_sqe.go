@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/sqe-db/sqe/compat-tests/datagen"
@@ -17,13 +18,15 @@ const memPollInterval = 200 * time.Millisecond
 // memory limit and was stopped.
 var errMemLimit = errors.New("server stopped")
 
-// measureTPCHOnSQE serves dir and runs the queries through pgwire. SQE's
-// failures are results to report, not errors. A query that times out,
-// loses its connection or makes the server outgrow o.sqeMemLimit (the
-// server is then killed, to spare the machine) leaves the server in an
-// unknown state, so the next query gets a fresh one.
+// measureTPCHOnSQE serves dir and runs the queries through pgwire, each
+// on a freshly started server, so that a query's first run is a cold one
+// (nothing cached by an earlier query); the runs after it are warm. SQE's
+// failures are results to report, not errors. A query that makes the
+// server outgrow o.sqeMemLimit has the server killed, to spare the
+// machine. With o.profileDir, each query that ran is profiled after its
+// measured runs (profileQuery).
 func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string, queries []datagen.Query) (res []tpchResult, err error) {
-	progress("measuring TPC-H on SQE")
+	progress("measuring TPC-H on SQE (a fresh server for each query)")
 	var srv *sqeServer
 	var s *session
 	stop := func() error {
@@ -41,16 +44,35 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		}
 	}()
 	for _, q := range queries {
-		if srv == nil {
-			if srv, err = startSQE(ctx, bin, work, dir, false, "sqe-tpch"); err != nil {
+		if err := stop(); err != nil {
+			return nil, err
+		}
+		var env []string
+		httpAddr := ""
+		if o.profileDir != "" {
+			port, err := freePort()
+			if err != nil {
 				return nil, err
 			}
-			s = &session{open: srv.connect, setup: []string{"SET search_path TO " + tpchNamespace}}
+			httpAddr = "127.0.0.1:" + strconv.Itoa(port)
+			env = profileEnv(httpAddr)
 		}
+		if srv, err = startSQEWith(ctx, bin, work, dir, false, "sqe-tpch", env); err != nil {
+			return nil, err
+		}
+		s = &session{open: srv.connect, setup: []string{"SET search_path TO " + tpchNamespace}}
 		r, qerr := runWatched(ctx, srv, s, q, o)
 		if qerr == nil {
-			progress("  %s: %s", q.Name, formatDuration(r.median()))
+			progress("  %s: cold %s, warm %s", q.Name, formatDuration(r.first), formatDuration(r.median()))
 			res = append(res, r)
+			if o.profileDir != "" {
+				if err := profileQuery(ctx, srv, httpAddr, s, q, o); err != nil {
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					progress("  %s: no profile: %v", q.Name, err)
+				}
+			}
 			continue
 		}
 		if ctx.Err() != nil {
@@ -64,7 +86,7 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		progress("  %s: %s", q.Name, r.failure)
 		res = append(res, r)
 		if isServerError(qerr) && srv.running() {
-			continue // an ordinary SQL error: the server is fine
+			continue // an ordinary SQL error: the server stops as usual
 		}
 		// Stopping may end in a kill; that is expected here.
 		_ = stop()

@@ -17,7 +17,7 @@
 // callback. LoadSQE appends them to SQE's Iceberg catalog (one commit per
 // few hundred thousand rows, so scans see several data files); LoadPostgres
 // creates the same tables in PostgreSQL, fills them with COPY, adds the
-// primary keys and analyzes them. Queries returns the TPC-H queries this
+// primary keys and analyzes them. Queries returns the 22 TPC-H queries this
 // package ships (queries/*.sql) with the specification's validation
 // parameters.
 //

@@ -177,7 +177,11 @@ func TestQueries(t *testing.T) {
 			t.Errorf("%s: unexpected text %q", q.Name, q.SQL)
 		}
 	}
-	if got, want := strings.Join(names, ","), "Q1,Q3,Q5,Q6,Q10,Q12,Q14,Q18"; got != want {
+	want := make([]string, 22)
+	for i := range want {
+		want[i] = fmt.Sprintf("Q%d", i+1)
+	}
+	if got, want := strings.Join(names, ","), strings.Join(want, ","); got != want {
 		t.Errorf("queries %s, want %s", got, want)
 	}
 }

@@ -18,8 +18,7 @@ type Query struct {
 	SQL  string
 }
 
-// Queries returns the shipped queries in number order (Q1, Q3, Q5, Q6,
-// Q10, Q12, Q14, Q18).
+// Queries returns the 22 TPC-H queries in number order, Q1 to Q22.
 func Queries() ([]Query, error) {
 	names, err := fs.Glob(queryFiles, "queries/q*.sql")
 	if err != nil {

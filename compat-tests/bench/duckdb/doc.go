@@ -7,7 +7,10 @@
 // (built under a temporary name and renamed once complete, so a file that
 // exists is a whole database and is reused by the next run). It then runs
 // the shipped TPC-H queries with a fixed number of threads, one warm-up and
-// several timed runs each, reading every row of every result, and prints
-// the timings as one JSON object on stdout for the bench program to read.
+// several timed runs each, reading every row of every result. With
+// -parquet (a JSON object mapping each table to Parquet files, the ones
+// SQE wrote) it runs the same queries again in an in-memory database
+// whose tables are views over read_parquet of those files. It prints the
+// timings as one JSON object on stdout for the bench program to read.
 // Progress goes to stderr.
 package main

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,6 +24,10 @@ type result struct {
 	Version     string        `json:"version"`
 	LoadSeconds float64       `json:"load_seconds"`
 	Queries     []queryResult `json:"queries"`
+	// ParquetQueries are the same queries over views of read_parquet
+	// (-parquet), ParquetFiles how many files the views read.
+	ParquetQueries []queryResult `json:"parquet_queries,omitempty"`
+	ParquetFiles   int           `json:"parquet_files,omitempty"`
 }
 
 type queryResult struct {
@@ -36,6 +41,7 @@ type queryResult struct {
 type options struct {
 	sf      float64
 	db      string
+	parquet string
 	threads int
 	runs    int
 	timeout time.Duration
@@ -45,6 +51,7 @@ func main() {
 	var opts options
 	flag.Float64Var(&opts.sf, "sf", 1, "TPC-H scale factor")
 	flag.StringVar(&opts.db, "db", "", "DuckDB database file; generated when missing (required)")
+	flag.StringVar(&opts.parquet, "parquet", "", "JSON file mapping each TPC-H table to its Parquet files: the queries run again over read_parquet of them")
 	flag.IntVar(&opts.threads, "threads", 2, "DuckDB worker threads")
 	flag.IntVar(&opts.runs, "runs", 3, "timed runs per query, after one warm-up")
 	flag.DurationVar(&opts.timeout, "timeout", 5*time.Minute, "limit on one run of a query")
@@ -68,6 +75,10 @@ func main() {
 
 func run(ctx context.Context, opts options) (res result, err error) {
 	res = result{SF: opts.sf, Threads: opts.threads}
+	queries, err := datagen.Queries()
+	if err != nil {
+		return res, err
+	}
 	if _, err := os.Stat(opts.db); errors.Is(err, os.ErrNotExist) {
 		start := time.Now()
 		if err := buildDatabase(ctx, opts.db, opts.sf); err != nil {
@@ -77,32 +88,94 @@ func run(ctx context.Context, opts options) (res result, err error) {
 	} else if err != nil {
 		return res, err
 	}
-	db, err := sql.Open("duckdb", opts.db+"?access_mode=read_only")
+	if res.Version, res.Queries, err = runOn(ctx, opts.db+"?access_mode=read_only", nil, queries, opts); err != nil {
+		return res, err
+	}
+	if opts.parquet == "" {
+		return res, nil
+	}
+	files, err := readFileList(opts.parquet)
 	if err != nil {
-		return res, fmt.Errorf("open %s: %w", opts.db, err)
+		return res, err
+	}
+	views, n, err := parquetViews(files)
+	if err != nil {
+		return res, err
+	}
+	res.ParquetFiles = n
+	fmt.Fprintf(os.Stderr, "duckdb: over %d Parquet files\n", n)
+	_, res.ParquetQueries, err = runOn(ctx, "", views, queries, opts)
+	return res, err
+}
+
+// runOn opens the database dsn ("" for one in memory), runs setup, and
+// times every query with opts.threads threads. It returns DuckDB's
+// version and the results.
+func runOn(ctx context.Context, dsn string, setup []string, queries []datagen.Query, opts options) (version string, out []queryResult, err error) {
+	db, err := sql.Open("duckdb", dsn)
+	if err != nil {
+		return "", nil, fmt.Errorf("open %q: %w", dsn, err)
 	}
 	defer func() {
 		if cerr := db.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close database: %w", cerr)
 		}
 	}()
-	// One connection, so the SET applies to every query.
+	// One connection, so the SET and the views apply to every query.
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, fmt.Sprintf("SET threads = %d", opts.threads)); err != nil {
-		return res, fmt.Errorf("set threads: %w", err)
+	setup = append([]string{fmt.Sprintf("SET threads = %d", opts.threads)}, setup...)
+	for _, stmt := range setup {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", firstLine(stmt), err)
+		}
 	}
-	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&res.Version); err != nil {
-		return res, fmt.Errorf("version: %w", err)
-	}
-	queries, err := datagen.Queries()
-	if err != nil {
-		return res, err
+	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&version); err != nil {
+		return "", nil, fmt.Errorf("version: %w", err)
 	}
 	for _, q := range queries {
 		fmt.Fprintf(os.Stderr, "duckdb: running %s\n", q.Name)
-		res.Queries = append(res.Queries, timeQuery(ctx, db, q, opts.runs, opts.timeout))
+		out = append(out, timeQuery(ctx, db, q, opts.runs, opts.timeout))
 	}
-	return res, nil
+	return version, out, nil
+}
+
+// readFileList reads the -parquet file: table name to Parquet paths.
+func readFileList(path string) (map[string][]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var files map[string][]string
+	if err := json.Unmarshal(data, &files); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return files, nil
+}
+
+// parquetViews are the statements that make each TPC-H table a view over
+// read_parquet of its files, so the queries run unchanged, and how many
+// files they read. Every table must have files.
+func parquetViews(files map[string][]string) ([]string, int, error) {
+	var stmts []string
+	n := 0
+	for _, t := range datagen.Tables() {
+		paths := files[t.Name]
+		if len(paths) == 0 {
+			return nil, 0, fmt.Errorf("no Parquet files for table %s", t.Name)
+		}
+		quoted := make([]string, len(paths))
+		for i, p := range paths {
+			quoted[i] = "'" + strings.ReplaceAll(p, "'", "''") + "'"
+		}
+		stmts = append(stmts, "CREATE VIEW "+t.Name+" AS SELECT * FROM read_parquet(["+strings.Join(quoted, ", ")+"])")
+		n += len(paths)
+	}
+	return stmts, n, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // timeQuery runs q once to warm up and then runs times. A failure ends the
