@@ -23,6 +23,10 @@ import (
 //     the scan), or into the columns carrying a DML statement's new row
 //     images: never by a user expression, nor returned.
 //
+// A count answered from the files' record counts (RowCount), which does
+// not run its input, must stand over a whole table's count under no row
+// filter or one its files proved true for every row.
+//
 // A node kind it does not know fails the check. A plan that fails it
 // cannot come from a correct binder and optimizer, so the error is an
 // internal one (XX000), which the client sees with a request id and the
@@ -90,6 +94,14 @@ func (c *planCheck) checkGates(n Node, above []Node, trees *[]Node) error {
 			if err := c.checkLeaf(x.Guard, "table "+qualifiedName(x.Table.QualifiedName()), x.Cols, x.Pushed, above); err != nil {
 				return err
 			}
+		}
+	case *RowCount:
+		// It answers from the files' record counts without running its
+		// input: only for a whole table's count, under no row filter or
+		// one the files proved true for every row. Its input's gates are
+		// checked below as any plan's.
+		if _, _, ok := x.Source(); !ok {
+			return planError("a count from file record counts stands over a plan it does not answer")
 		}
 	case *WorkTable:
 		if x.Guard != nil {

@@ -97,6 +97,15 @@ func (o *securedOrders) selectOver(n planner.Node) planner.Node {
 		Cols: []planner.Column{{ID: 10, Name: "o_orderkey", Type: types.Int8}, {ID: 11, Name: "o_orderpriority", Type: types.Text}}}
 }
 
+// countFromFiles is count(*) over n answered from the files' record
+// counts of orders, a table that can count.
+func (o *securedOrders) countFromFiles(n planner.Node) planner.Node {
+	o.scan.Table = &countingTable{statsTable: o.scan.Table.(*statsTable)}
+	count, _ := functions.LookupAggregate("count")
+	agg := &planner.Aggregate{Input: n, Aggs: []*planner.AggCall{{Func: count, Out: planner.Column{ID: 10, Name: "count", Type: types.Int8}}}}
+	return &planner.RowCount{Input: agg}
+}
+
 func ref(c planner.Column) *planner.ColRef {
 	return &planner.ColRef{ID: c.ID, Name: c.Name, Typ: c.Type}
 }
@@ -247,6 +256,31 @@ func TestCheckPlanRefusesBrokenPlans(t *testing.T) {
 		}},
 		{name: "a DML target's stored value into another column", want: "target orders is read outside its mask (Project)", plan: func(o *securedOrders) planner.Node {
 			return dmlOver(o, false)
+		}},
+
+		// A count from the files' record counts does not run its input:
+		// it must stand over a whole table's count, under a row filter
+		// only when the files proved it.
+		{name: "a count from the files under a proven row filter", plan: func(o *securedOrders) planner.Node {
+			o.barrier.Proven = true
+			return o.countFromFiles(o.mask)
+		}},
+		{name: "a count from the files under an unproven row filter", want: "count from file record counts stands over a plan it does not answer", plan: func(o *securedOrders) planner.Node {
+			return o.countFromFiles(o.mask)
+		}},
+		{name: "a count from the files under a user filter", want: "count from file record counts stands over a plan it does not answer", plan: func(o *securedOrders) planner.Node {
+			o.barrier.Proven = true
+			return o.countFromFiles(&planner.Filter{Input: o.mask, Pred: compare("=", ref(o.key), &planner.Const{Typ: types.Int8, Value: int64(7)})})
+		}},
+		{name: "a count from the files that lost the barrier", want: "count from file record counts stands over a plan it does not answer", plan: func(o *securedOrders) planner.Node {
+			o.mask.Input = o.scan
+			return o.countFromFiles(o.mask)
+		}},
+		{name: "a count from the files of a table that cannot count", want: "count from file record counts stands over a plan it does not answer", plan: func(o *securedOrders) planner.Node {
+			o.barrier.Proven = true
+			n := o.countFromFiles(o.mask)
+			o.scan.Table = o.scan.Table.(*countingTable).statsTable
+			return n
 		}},
 
 		{name: "a node kind the check does not know", want: "does not know", plan: func(o *securedOrders) planner.Node {

@@ -16,8 +16,10 @@
 // on its own; "joins" factors ORs, decorrelates subqueries, pushes
 // filters through joins, merges them into join conditions and orders the
 // joins; "scans" records the predicates Iceberg can prune by on each scan
-// and narrows scans to the columns read; "parallelism" comes last and
-// wraps large pipelines in Gathers. Every rule is a pure function of its
+// and narrows scans to the columns read; "counts" answers count(*) of a
+// whole table from its files' record counts (RowCount, under no row
+// filter or one the files proved); "parallelism" comes last and wraps
+// large pipelines in Gathers. Every rule is a pure function of its
 // input: it returns new nodes where it changes something and shares the
 // subtrees it leaves alone.
 //

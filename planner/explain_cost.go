@@ -90,6 +90,9 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 			sel *= selectivity(c)
 		}
 		return planEstimate{startup: in[0].startup, total: in[0].total + in[0].rows*cpuOperatorCost*float64(len(conj)), rows: in[0].rows * sel}
+	case *RowCount:
+		// EXPLAIN may show it in place of its input.
+		return in[0]
 	case *Project:
 		return planEstimate{startup: in[0].startup, total: in[0].total + in[0].rows*cpuOperatorCost*float64(len(x.Exprs)), rows: in[0].rows}
 	case *Aggregate:

@@ -31,3 +31,24 @@ func DumpTree(n Node) string {
 	})
 	return b.String()
 }
+
+// RowCounts are the RowCount nodes of the tree under n and of the plans
+// of the subqueries its expressions hold.
+func RowCounts(n Node) []*RowCount {
+	var out []*RowCount
+	walk(n, func(m Node) {
+		if r, ok := m.(*RowCount); ok {
+			out = append(out, r)
+		}
+		exprs, _ := nodeExprs(m)
+		for _, e := range exprs {
+			anyExpr(e, func(x Expr) bool {
+				if sq, ok := x.(*Subquery); ok {
+					out = append(out, RowCounts(sq.Plan)...)
+				}
+				return false
+			})
+		}
+	})
+	return out
+}

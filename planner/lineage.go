@@ -146,6 +146,8 @@ func (w *lineageWalk) node(n Node) {
 		w.node(x.Right)
 	case *Gather:
 		w.node(x.Input)
+	case *RowCount:
+		w.node(x.Input)
 	case *Append:
 		for _, in := range x.Ins {
 			w.node(in)

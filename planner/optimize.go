@@ -65,6 +65,12 @@ func batches(parallel ParallelOptions) []Batch {
 			// Read only the columns something above uses.
 			{Name: "pruneScanColumns", Apply: pruneScanColumns},
 		}},
+		{Name: "counts", Rules: []Rule{
+			// Answer count(*) of a whole table from its data files'
+			// record counts, when no predicate but a row filter its files
+			// proved true for every row applies.
+			{Name: "countRowsFromFiles", Apply: countRowsFromFiles},
+		}},
 		// Last: it wraps finished pipelines, and no rule may rewrite what
 		// runs inside a Gather's workers after it.
 		{Name: "parallelism", Rules: []Rule{

@@ -103,6 +103,25 @@ func (a *Aggregate) Columns() []Column {
 }
 func (a *Aggregate) Inputs() []Node { return []Node{a.Input} }
 
+// RowCount is Input, an ungrouped aggregate of row counts (count(*),
+// count(1)) over a whole table, answered from the record counts its data
+// files' manifest entries keep (RowCounter), without reading a row. The
+// table may be masked, and row-filtered by a filter its files proved
+// true for every row (Filter.Proven). Input is kept whole: CheckPlan
+// checks its gates as those of any plan, and it runs instead when the
+// files cannot count exactly (delete files another engine wrote).
+//
+// Under a row filter, EXPLAIN shows Input in its place, as the plan of an
+// unproven filter is shown, so that a plan does not tell whether the
+// filter was proven, which would say whether the table holds rows hidden
+// from the caller.
+type RowCount struct {
+	Input Node
+}
+
+func (r *RowCount) Columns() []Column { return r.Input.Columns() }
+func (r *RowCount) Inputs() []Node    { return []Node{r.Input} }
+
 // SortKey is one ORDER BY key.
 type SortKey struct {
 	Expr       Expr
@@ -154,8 +173,14 @@ func Explain(n Node) string {
 // explain writes n's line, followed by note(n) when note is set, then its
 // inputs' lines one level deeper.
 func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
+	if r, ok := n.(*RowCount); ok && r.RowFiltered() {
+		explain(b, r.Input, depth, note)
+		return
+	}
 	b.WriteString(strings.Repeat("  ", depth))
 	switch x := n.(type) {
+	case *RowCount:
+		fmt.Fprintf(b, "RowCount %s from file record counts", x.table().QualifiedName())
 	case *Scan:
 		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName(), colNames(x.Cols))
 		if pushed := x.PushedFilter(); pushed != nil {

@@ -82,6 +82,10 @@ func withInputs(n Node, ins []Node) (_ Node, ok bool) {
 		c := *x
 		c.Input = ins[0]
 		return &c, true
+	case *RowCount:
+		c := *x
+		c.Input = ins[0]
+		return &c, true
 	}
 	return n, false
 }

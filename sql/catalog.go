@@ -244,6 +244,14 @@ func (m morsels) Open(ctx context.Context, i int) (planner.RecordStream, error) 
 	return recordStream{st}, nil
 }
 
+// ExactRowCount counts the rows a scan with filter returns from the
+// table's file record counts. An error is doubt, as for AdmitsEveryRow:
+// a scan counts, and reports the failure.
+func (a *tableAdapter) ExactRowCount(ctx context.Context, filter iceberg.BooleanExpression) (int64, bool) {
+	n, ok, err := a.t.ExactRowCount(ctx, filter)
+	return n, err == nil && ok
+}
+
 // AdmitsEveryRow reports whether the table's file statistics prove that
 // filter admits every row of this snapshot. An error (a manifest that
 // cannot be read) is doubt, so the filter runs, and the scan that follows

@@ -40,6 +40,10 @@
 // appended to a cached one from the new manifests alone. A filtered scan
 // of an unpartitioned table is planned from the snapshot's unfiltered
 // plan, so that point lookups, each with its own literal, share one plan.
+// ExactRowCount answers count(*) from the record counts the manifests
+// keep per data file (exact, as SQE writes copy-on-write; a table with
+// delete files is left to a scan), and the cache keeps each snapshot's
+// count beside its plan.
 //
 // The embedded catalog (SQLite) loads and commits tables itself rather
 // than through iceberg-go's SQL catalog: it parses each metadata file

@@ -26,13 +26,19 @@ const (
 // refer to are shared and must not be written.
 type planCache struct {
 	entries *weightedLRU[planKey, []table.FileScanTask]
+	// counts are the row counts of plans (fileCount), so that a repeated
+	// count(*) neither copies nor walks the plan's tasks.
+	counts *weightedLRU[planKey, fileCount]
 }
 
 // newPlanCache makes a cache of at most maxEntries plans holding at most
 // maxTasks tasks in all.
 func newPlanCache(maxEntries, maxTasks int) *planCache {
-	return &planCache{entries: newWeightedLRU[planKey](maxEntries, maxTasks,
-		func(tasks []table.FileScanTask) int { return len(tasks) })}
+	return &planCache{
+		entries: newWeightedLRU[planKey](maxEntries, maxTasks,
+			func(tasks []table.FileScanTask) int { return len(tasks) }),
+		counts: newWeightedLRU[planKey](maxEntries, maxEntries, func(fileCount) int { return 1 }),
+	}
 }
 
 // get returns a copy of the plan cached under k.

@@ -20,11 +20,7 @@ import (
 // logic is why NULLs count as doubt: Iceberg's own strict evaluator
 // treats NULL <> 'x' as a match, SQL does not admit that row.
 func (t *Table) AdmitsEveryRow(ctx context.Context, filter iceberg.BooleanExpression) (bool, error) {
-	rewritten, err := iceberg.RewriteNotExpr(filter)
-	if err != nil {
-		return false, fmt.Errorf("prove filter on %s: %w", t.ident, err)
-	}
-	bound, err := iceberg.BindExpr(t.tbl.Schema(), rewritten, true)
+	bound, err := t.bindProof(filter)
 	if err != nil {
 		return false, fmt.Errorf("prove filter on %s: %w", t.ident, err)
 	}
@@ -41,6 +37,16 @@ func (t *Table) AdmitsEveryRow(ctx context.Context, filter iceberg.BooleanExpres
 		}
 	}
 	return true, nil
+}
+
+// bindProof binds filter to the table's schema in the form fileProof
+// judges: without NOT.
+func (t *Table) bindProof(filter iceberg.BooleanExpression) (iceberg.BooleanExpression, error) {
+	rewritten, err := iceberg.RewriteNotExpr(filter)
+	if err != nil {
+		return nil, err
+	}
+	return iceberg.BindExpr(t.tbl.Schema(), rewritten, true)
 }
 
 func fileAdmitsEveryRow(bound iceberg.BooleanExpression, task table.FileScanTask) (bool, error) {

@@ -10,6 +10,10 @@
 // the per-batch cost is one call per expression node, and the per-row
 // work is a tight loop over Arrow buffers without allocation.
 //
+// A planner.RowCount is answered from the table's file record counts in
+// one batch; the plan it stands for is built and run only when the files
+// cannot count exactly.
+//
 // Batches between operators carry exactly the columns of the plan node
 // that produced them, in order; an evaluator maps a planner.ColumnID to
 // its position once, at build time.

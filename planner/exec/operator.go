@@ -159,6 +159,14 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 			return nil, err
 		}
 		return newHashAggregate(ctx, in, x)
+	case *planner.RowCount:
+		if instrumentationFrom(ctx) != nil && x.RowFiltered() {
+			// EXPLAIN ANALYZE shows a row-filtered count as the plan it
+			// stands for; whether that ran would tell whether the filter
+			// was proven.
+			return Build(ctx, x.Input)
+		}
+		return &rowCount{node: x}, nil
 	}
 	return nil, fmt.Errorf("plan node %T cannot be executed", n)
 }
