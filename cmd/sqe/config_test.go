@@ -170,3 +170,39 @@ func TestLoadConfig(t *testing.T) {
 		})
 	}
 }
+
+// configCase is a configuration loaded from a file (none when file is
+// empty) and environment variables: what check expects of it, or the
+// error it fails with.
+type configCase struct {
+	name    string
+	file    string
+	env     []string
+	check   func(t *testing.T, c Config)
+	wantErr string
+}
+
+func runConfigCases(t *testing.T, cases []configCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "sqe.toml")
+			if tt.file != "" {
+				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := loadConfig(path, false, tt.env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}

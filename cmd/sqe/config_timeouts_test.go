@@ -1,21 +1,12 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
 
 func TestTimeoutConfig(t *testing.T) {
-	tests := []struct {
-		name    string
-		file    string
-		env     []string
-		check   func(t *testing.T, c Config)
-		wantErr string
-	}{
+	tests := []configCase{
 		{name: "defaults", check: func(t *testing.T, c Config) {
 			q := c.queryTimeouts()
 			if q.Default != 5*time.Minute || q.ByRole != nil || c.Session.IdleTimeoutSecs != 900 || c.Session.AbsoluteTimeoutSecs != 28800 || c.Session.TokenExpiryGraceSecs != 30 {
@@ -63,25 +54,5 @@ func TestTimeoutConfig(t *testing.T) {
 		{name: "message size too small", env: []string{"SQE_PGWIRE__MAX_MESSAGE_SIZE=100"}, wantErr: "[pgwire] max_message_size must be between 1KiB and 1GiB"},
 		{name: "no startup time", env: []string{"SQE_PGWIRE__STARTUP_TIMEOUT_SECS=0"}, wantErr: "[pgwire] startup_timeout_secs must be between 1 and 3600"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "sqe.toml")
-			if tt.file != "" {
-				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := loadConfig(path, false, tt.env)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, c)
-		})
-	}
+	runConfigCases(t, tests)
 }

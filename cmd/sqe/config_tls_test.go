@@ -1,9 +1,7 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sqe-db/sqe/pgwire/tlstest"
@@ -14,13 +12,7 @@ func TestClientCertConfig(t *testing.T) {
 	ca := tlstest.NewCA(t, "SQE test CA")
 	caFile := ca.WriteFile(t, dir, "ca")
 	_, keyFile := ca.Client(t, "alice").WriteFiles(t, dir, "alice")
-	tests := []struct {
-		name    string
-		file    string
-		env     []string
-		check   func(t *testing.T, c Config)
-		wantErr string
-	}{
+	tests := []configCase{
 		{name: "off by default", check: func(t *testing.T, c Config) {
 			if p := c.PGWire; p.TLSClientCA != "" || p.RequireClientCert || p.ClientCertUserMatch {
 				t.Errorf("pgwire %+v", p)
@@ -44,25 +36,5 @@ func TestClientCertConfig(t *testing.T) {
 		{name: "CA file missing", env: []string{"SQE_PGWIRE__TLS_CLIENT_CA=" + filepath.Join(dir, "absent.crt")}, wantErr: "[pgwire] tls_client_ca: read client CA file"},
 		{name: "CA file is a key", env: []string{"SQE_PGWIRE__TLS_CLIENT_CA=" + keyFile}, wantErr: `[pgwire] tls_client_ca: client CA file ` + keyFile + `: a "PRIVATE KEY" block`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "sqe.toml")
-			if tt.file != "" {
-				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			c, err := loadConfig(path, false, tt.env)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, c)
-		})
-	}
+	runConfigCases(t, tests)
 }
