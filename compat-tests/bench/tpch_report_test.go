@@ -63,6 +63,13 @@ func TestTPCHReportLines(t *testing.T) {
 				"2.50", "2.00", "2.00", "DIFFERS"},
 		},
 		{
+			name: "PostgreSQL timed out: no reference answer",
+			sqe:  ok("1", 20, 10), pg0: failed("error: timeout after 1m0s"), pg2: failed("error: timeout after 1m0s"),
+			duck: ok("", 0, 5), duckParquet: ok("", 0, 4),
+			want: []string{"Q", "20.0 ms", "10.0 ms", "error: timeout after 1m0s", "error: timeout after 1m0s", "5.0 ms", "4.0 ms",
+				"5.00", "2.00", "", "no reference"},
+		},
+		{
 			name: "DuckDB not run",
 			sqe:  ok("1", 20, 10), pg0: ok("1", 0, 30), pg2: ok("1", 0, 20), noDuck: true,
 			want: []string{"Q", "20.0 ms", "10.0 ms", "30.0 ms", "20.0 ms", "n/a", "n/a", "", "", "2.00", "same (1 rows)"},
@@ -120,12 +127,12 @@ func TestTPCHReportWrite(t *testing.T) {
 
 func TestTPCHReportCheck(t *testing.T) {
 	rep := tpchReport{
-		queries: []datagen.Query{{Name: "Q1"}, {Name: "Q3"}, {Name: "Q6"}},
-		sqe:     []tpchResult{ok("A|1.50", 1, 1), failed("error: 0A000 no"), ok("7", 1, 1)},
-		pg0:     []tpchResult{ok("A|1.5000000000000", 1, 1), ok("x", 1, 1), ok("8", 1, 1)},
+		queries: []datagen.Query{{Name: "Q1"}, {Name: "Q3"}, {Name: "Q6"}, {Name: "Q17"}},
+		sqe:     []tpchResult{ok("A|1.50", 1, 1), failed("error: 0A000 no"), ok("7", 1, 1), ok("9", 1, 1)},
+		pg0:     []tpchResult{ok("A|1.5000000000000", 1, 1), ok("x", 1, 1), ok("8", 1, 1), failed("error: timeout after 1m0s")},
 	}
 	err := rep.check()
-	if err == nil || !strings.Contains(err.Error(), "TPC-H Q6") || strings.Contains(err.Error(), "Q3") || strings.Contains(err.Error(), "Q1") {
+	if err == nil || !strings.Contains(err.Error(), "TPC-H Q6") || strings.Contains(err.Error(), "TPC-H Q3:") || strings.Contains(err.Error(), "TPC-H Q1:") || strings.Contains(err.Error(), "TPC-H Q17:") {
 		t.Errorf("check() = %v, want only Q6 to disagree", err)
 	}
 }
