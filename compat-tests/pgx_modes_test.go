@@ -436,9 +436,11 @@ const salesByIDRange = "SELECT id, region, product, quantity, price, discount, s
 // protocol's text gives.
 func TestPgxModesTableColumns(t *testing.T) {
 	t.Parallel()
-	ctx := testContext(t, 60*time.Second)
 	read := func(t *testing.T, m execMode) ([]salesRow, []uint32) {
 		t.Helper()
+		// Each (sub)test has its own deadline: a parallel subtest may wait
+		// for a free slot longer than a deadline shared with its parent.
+		ctx := testContext(t, 60*time.Second)
 		conn := connectMode(t, ctx, m)
 		rows, err := conn.Query(ctx, salesByIDRange, int64(100), int64(119))
 		if err != nil {
