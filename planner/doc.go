@@ -13,9 +13,11 @@
 // Optimize is the optimizer's one entry point; the binder never
 // optimizes. It applies named batches of rules, in order (optimize.go):
 // "subqueries" optimizes the plan of each subquery used as an expression
-// on its own; "joins" factors ORs, decorrelates subqueries, pushes
-// filters through joins, merges them into join conditions and orders the
-// joins; "scans" records the predicates Iceberg can prune by on each scan
+// on its own; "joins" factors ORs, decorrelates subqueries ([NOT]
+// EXISTS and IN as semi and anti joins, a scalar subquery aggregating the
+// rows equalities with the outer row select as a left join with its
+// aggregate grouped by them), pushes filters through joins, merges them
+// into join conditions and orders the joins; "scans" records the predicates Iceberg can prune by on each scan
 // and narrows scans to the columns read; "counts" answers count(*) of a
 // whole table from its files' record counts (RowCount, under no row
 // filter or one the files proved); "parallelism" comes last and wraps

@@ -39,7 +39,8 @@ func (t *statsTable) Scan(context.Context, []int, iceberg.BooleanExpression) (pl
 
 // tpchTables are the TPC-H tables at scale factor 1, with the columns the
 // tests use. A column's type follows its name: *key bigint, *date date,
-// money columns numeric(15,2), the rest text.
+// money columns numeric(15,2), ship priorities and available
+// quantities integer, the rest text.
 var tpchTables = map[string]struct {
 	rows int64
 	cols string
@@ -50,6 +51,7 @@ var tpchTables = map[string]struct {
 	"customer": {150_000, "c_custkey c_name c_address c_nationkey c_phone c_acctbal c_mktsegment c_comment"},
 	"part":     {200_000, "p_partkey p_name p_type"},
 	"orders":   {1_500_000, "o_orderkey o_custkey o_orderdate o_orderpriority o_totalprice o_shippriority"},
+	"partsupp": {800_000, "ps_partkey ps_suppkey ps_availqty"},
 	"lineitem": {6_000_000, "l_orderkey l_partkey l_suppkey l_quantity l_extendedprice l_discount l_returnflag l_shipdate l_commitdate l_receiptdate l_shipmode"},
 }
 
@@ -61,7 +63,7 @@ func columnType(name string) types.T {
 		return types.Date
 	case strings.HasSuffix(name, "acctbal"), strings.HasSuffix(name, "price"), strings.HasSuffix(name, "quantity"), strings.HasSuffix(name, "discount"):
 		return types.Numeric(15, 2)
-	case strings.HasSuffix(name, "shippriority"):
+	case strings.HasSuffix(name, "shippriority"), strings.HasSuffix(name, "availqty"):
 		return types.Int4
 	}
 	return types.Text

@@ -47,6 +47,11 @@ func batches(parallel ParallelOptions) []Batch {
 			// as a semi or anti join hashed on its correlation, instead of
 			// once per outer row.
 			{Name: "decorrelateSubqueries", Apply: decorrelateSubqueries},
+			// Run a correlated scalar subquery that aggregates the rows
+			// equalities with the outer row select as a left join with its
+			// aggregate grouped by those equalities' columns, instead of
+			// once per outer row.
+			{Name: "decorrelateScalarSubqueries", Apply: decorrelateScalarSubqueries},
 			// Move WHERE and ON conjuncts down to the join input they read,
 			// as far as outer joins and barriers allow.
 			{Name: "pushFiltersThroughJoins", Apply: pushFiltersThroughJoins},

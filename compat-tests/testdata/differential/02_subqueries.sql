@@ -125,3 +125,28 @@ SELECT n_name FROM nation WHERE n_nationkey = ANY (ARRAY[1, 3, 5]) ORDER BY 1;
 
 -- name: subq_all_array ordered
 SELECT n_name FROM nation WHERE n_nationkey <> ALL (ARRAY[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]) ORDER BY 1;
+
+-- name: subq_scalar_agg_null_key ordered
+SELECT c_custkey, n_nationkey, (SELECT count(*) FROM supplier WHERE s_nationkey = n_nationkey) AS sups,
+  (SELECT sum(s_acctbal) FROM supplier WHERE s_nationkey = n_nationkey) AS total
+FROM customer LEFT JOIN nation ON n_nationkey = c_nationkey AND n_regionkey = 1 WHERE c_custkey <= 20 ORDER BY 1;
+
+-- name: subq_scalar_agg_empty_groups ordered
+SELECT c_custkey, coalesce((SELECT sum(o_totalprice) FROM orders WHERE o_custkey = c_custkey), 0) > 0 AS spent,
+  (SELECT count(o_orderkey) FROM orders WHERE o_custkey = c_custkey) AS n,
+  (SELECT min(o_orderdate) FROM orders WHERE o_custkey = c_custkey) AS first
+FROM customer WHERE c_custkey BETWEEN 1 AND 30 ORDER BY 1;
+
+-- name: subq_scalar_count_zero_in_where ordered
+SELECT count(*) FROM customer WHERE (SELECT count(*) FROM orders WHERE o_custkey = c_custkey) = 0;
+
+-- name: subq_scalar_agg_two_keys ordered
+SELECT ps_partkey, ps_suppkey, ps_availqty FROM partsupp
+WHERE ps_partkey < 60 AND ps_availqty > (SELECT 100 * sum(l_quantity) FROM lineitem WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey)
+ORDER BY 1, 2;
+
+-- name: subq_scalar_agg_having_empty ordered
+SELECT r_name, (SELECT count(*) FROM nation WHERE n_regionkey = r_regionkey AND n_nationkey > 100 HAVING count(*) = 0) AS none FROM region ORDER BY 1;
+
+-- name: subq_scalar_agg_text_filtered ordered
+SELECT n_name, (SELECT min(s_name) FROM supplier WHERE s_nationkey = n_nationkey AND s_acctbal > 9000) AS rich FROM nation ORDER BY 1;
