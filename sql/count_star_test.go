@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	pg_query "github.com/pganalyze/pg_query_go/v5"
-
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/planner"
@@ -44,22 +42,10 @@ func newCountSession(t testing.TB, dir string) *Session {
 // from the files' record counts.
 func countedFromFiles(t *testing.T, s *Session, query string) bool {
 	t.Helper()
-	tree, err := pg_query.Parse(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.plan(context.Background(), tree.Stmts[0].Stmt.GetSelectStmt(), query, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var found func(planner.Node) bool
-	found = func(n planner.Node) bool {
-		if _, ok := n.(*planner.RowCount); ok {
-			return true
-		}
-		return slices.ContainsFunc(n.Inputs(), found)
-	}
-	return found(p.Root)
+	return planHolds(t, s, query, func(n planner.Node) bool {
+		_, ok := n.(*planner.RowCount)
+		return ok
+	})
 }
 
 // TestCountStarFromFileRecordCounts: count(*) of a whole table is

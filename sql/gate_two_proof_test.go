@@ -79,6 +79,16 @@ func TestGateTwoProvenRowFilter(t *testing.T) {
 // plan holds a row filter proven by file statistics.
 func provenRowFilter(t *testing.T, s *Session, query string) bool {
 	t.Helper()
+	return planHolds(t, s, query, func(n planner.Node) bool {
+		f, ok := n.(*planner.Filter)
+		return ok && f.Proven
+	})
+}
+
+// planHolds plans the SELECT query as s would run it and reports whether
+// any node of its plan satisfies is.
+func planHolds(t *testing.T, s *Session, query string, is func(planner.Node) bool) bool {
+	t.Helper()
 	tree, err := pg_query.Parse(query)
 	if err != nil {
 		t.Fatal(err)
@@ -87,16 +97,7 @@ func provenRowFilter(t *testing.T, s *Session, query string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proven := false
-	var visit func(planner.Node)
-	visit = func(n planner.Node) {
-		if f, ok := n.(*planner.Filter); ok && f.Proven {
-			proven = true
-		}
-		for _, in := range n.Inputs() {
-			visit(in)
-		}
-	}
-	visit(p.Root)
-	return proven
+	var found func(planner.Node) bool
+	found = func(n planner.Node) bool { return is(n) || slices.ContainsFunc(n.Inputs(), found) }
+	return found(p.Root)
 }
