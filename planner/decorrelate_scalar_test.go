@@ -12,31 +12,13 @@ import (
 // aggregate grouped by the correlation, and of those left to run per
 // row; every plan passes CheckPlan.
 func TestDecorrelateScalarSubqueryPlans(t *testing.T) {
-	const path = "testdata/scalar_subquery_plans.txt"
-	cases := readExplainCases(t, path)
-	if len(cases) == 0 {
-		t.Fatal("no cases in " + path)
-	}
-	for i := range cases {
-		c := &cases[i]
-		t.Run(c.name, func(t *testing.T) {
-			root := optimizedPlan(t, c.sql, c.policy)
-			if err := planner.CheckPlan(root); err != nil {
-				t.Errorf("%s: CheckPlan: %v", c.sql, err)
-			}
-			got := planner.DumpTree(root)
-			if *update {
-				c.want = got
-				return
-			}
-			if got != c.want {
-				t.Errorf("%s\ngot:\n%s\nwant:\n%s", c.sql, got, c.want)
-			}
-		})
-	}
-	if *update {
-		writeExplainCases(t, path, cases)
-	}
+	runExplainCases(t, "testdata/scalar_subquery_plans.txt", func(t *testing.T, c explainCase) string {
+		root := optimizedPlan(t, c.sql, c.policy)
+		if err := planner.CheckPlan(root); err != nil {
+			t.Errorf("%s: CheckPlan: %v", c.sql, err)
+		}
+		return planner.DumpTree(root)
+	})
 }
 
 // TestDecorrelateScalarSubqueryUnderMasks checks that a scalar subquery

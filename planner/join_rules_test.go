@@ -188,7 +188,16 @@ func optimizedPlan(t *testing.T, sql string, sec planner.Security) planner.Node 
 }
 
 func TestJoinPlans(t *testing.T) {
-	const path = "testdata/join_plans.txt"
+	runExplainCases(t, "testdata/join_plans.txt", func(t *testing.T, c explainCase) string {
+		return planner.Explain(optimizedPlan(t, c.sql, c.policy))
+	})
+}
+
+// runExplainCases checks each case of the file at path: render gives its
+// plan's text, which must be the case's; with -update the file is written
+// again from what render gave.
+func runExplainCases(t *testing.T, path string, render func(t *testing.T, c explainCase) string) {
+	t.Helper()
 	cases := readExplainCases(t, path)
 	if len(cases) == 0 {
 		t.Fatal("no cases in " + path)
@@ -196,7 +205,7 @@ func TestJoinPlans(t *testing.T) {
 	for i := range cases {
 		c := &cases[i]
 		t.Run(c.name, func(t *testing.T) {
-			got := planner.Explain(optimizedPlan(t, c.sql, c.policy))
+			got := render(t, *c)
 			if *update {
 				c.want = got
 				return
