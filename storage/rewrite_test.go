@@ -226,22 +226,8 @@ func TestRewriteRefusesDeleteFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Another engine deletes merge-on-read, leaving a position delete file.
 	ctx := adminCtx(t)
-	tx := tbl.tbl.NewTransaction()
-	if err := tx.SetProperties(iceberg.Properties{table.WriteDeleteModeKey: table.WriteModeMergeOnRead}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Delete(ctx, iceberg.EqualTo(iceberg.Reference("id"), int64(3)), nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := cat.LoadTable(ctx, "ns", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := deleteMergeOnRead(t, cat, tbl, 3)
 	_, err = fresh.BeginRewrite(ctx, nil)
 	var pe *pgerror.Error
 	if !errors.As(err, &pe) || pe.Code != pgerror.FeatureNotSupported {
@@ -251,4 +237,27 @@ func TestRewriteRefusesDeleteFiles(t *testing.T) {
 	if _, err := fresh.Append(ctx, idBatches(t, 10, 11, 1)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// deleteMergeOnRead deletes the row id = id of tbl (ns.t of cat) as
+// another engine writing merge-on-read does, leaving a position delete
+// file, and returns the table loaded again.
+func deleteMergeOnRead(t *testing.T, cat Catalog, tbl *Table, id int64) *Table {
+	t.Helper()
+	ctx := adminCtx(t)
+	tx := tbl.tbl.NewTransaction()
+	if err := tx.SetProperties(iceberg.Properties{table.WriteDeleteModeKey: table.WriteModeMergeOnRead}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Delete(ctx, iceberg.EqualTo(iceberg.Reference("id"), id), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := cat.LoadTable(ctx, "ns", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fresh
 }

@@ -118,20 +118,7 @@ func TestExactRowCountRefusesDeleteFiles(t *testing.T) {
 	if n, ok, err := tbl.ExactRowCount(ctx, nil); err != nil || !ok || n != 10 {
 		t.Fatalf("before the delete: %d, %v, %v; want 10", n, ok, err)
 	}
-	tx := tbl.tbl.NewTransaction()
-	if err := tx.SetProperties(iceberg.Properties{table.WriteDeleteModeKey: table.WriteModeMergeOnRead}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Delete(ctx, iceberg.EqualTo(iceberg.Reference("id"), int64(3)), nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := cat.LoadTable(ctx, "ns", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := deleteMergeOnRead(t, cat, tbl, 3)
 	if n, ok, err := fresh.ExactRowCount(ctx, nil); err != nil || ok {
 		t.Fatalf("with a position delete file: %d, %v, %v; want no exact count", n, ok, err)
 	}
