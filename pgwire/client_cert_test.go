@@ -138,7 +138,7 @@ func TestClientCertificates(t *testing.T) {
 					t.Fatalf("got %v, want 28000 must use TLS", err)
 				}
 			}
-			if tt.wantLogged != "" && !strings.Contains(ts.logs.String(), tt.wantLogged) {
+			if tt.wantLogged != "" && !ts.logs.waitFor(tt.wantLogged) {
 				t.Errorf("the log does not say %q:\n%s", tt.wantLogged, ts.logs.String())
 			}
 			// A refused connection is only that: the server serves the

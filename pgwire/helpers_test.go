@@ -306,6 +306,22 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// waitFor reports whether the log says want within five seconds. A
+// refusal is logged by the server's goroutine, which may run after the
+// client has already seen the connection fail.
+func (b *syncBuffer) waitFor(want string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if strings.Contains(b.String(), want) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // testServer is a running Server on a loopback port.
 type testServer struct {
 	srv     *Server
