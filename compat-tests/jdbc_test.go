@@ -53,6 +53,11 @@ func jdbcSteps() []jdbcWantStep {
 	runs := strings.TrimSuffix(strings.Repeat(jdbcOrdersEU+",", jdbcPreparedRuns), ",")
 	return []jdbcWantStep{
 		{step: "connect tls", want: jdbcSession},
+		// currentSchema is sent as the startup parameter search_path,
+		// options as they are: both set the session's search_path.
+		{step: "currentSchema", want: `{"ok":true,"value":["acdemo","acdemo","0",3]}`},
+		{step: "options", want: `{"ok":true,"value":["acdemo","acdemo","5s",3]}`},
+		{step: "options refused", want: `{"ok":false,"error":{"sqlstate":"42704","message":"unrecognized configuration parameter \"no_such_setting\""}}`},
 		{step: "connect plaintext", want: jdbcSession},
 		{step: "prepared statement reuse", want: `{"ok":true,"value":{"server_prepared":true,"runs":[` + runs + `]}}`},
 		{step: "fetch size in transaction", want: `{"ok":true,"value":[[1,"EU"],[2,"US"],[3,"EU"]]}`},

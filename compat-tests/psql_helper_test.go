@@ -31,6 +31,8 @@ type psqlRun struct {
 	// continueOnError leaves ON_ERROR_STOP unset, so a script goes on
 	// after a failed statement on the same connection.
 	continueOnError bool
+	// env adds libpq variables (PGOPTIONS=...) to psql's environment.
+	env []string
 }
 
 // psqlResult is what psql printed and how it exited.
@@ -78,6 +80,7 @@ func runPsql(t *testing.T, s *server, r psqlRun) psqlResult {
 	// PGPASSFILE of the caller would change what is tested.
 	cmd.Env = append(withoutPrefixes(os.Environ(), "PG", "PSQL"),
 		"PGPASSWORD="+r.password, "PGCONNECT_TIMEOUT=10", "PGAPPNAME=sqe-compat-tests")
+	cmd.Env = append(cmd.Env, r.env...)
 	if r.stdin != "" {
 		cmd.Stdin = strings.NewReader(r.stdin)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -90,9 +91,17 @@ func TestPythonPsycopg2Scenario(t *testing.T) {
 	want := []struct {
 		connection string
 		steps      []wantStep
+		// connectError, when set, is a line the refused connection's
+		// error must hold.
+		connectError string
 	}{
-		{"sslmode=require", psycopg2RequireSteps()},
-		{"sslmode=disable", psycopg2SessionSteps(false)},
+		{"sslmode=require", psycopg2RequireSteps(), ""},
+		{"sslmode=disable", psycopg2SessionSteps(false), ""},
+		// options set search_path and statement_timeout, as in
+		// PostgreSQL 15; psycopg2's application_name is a startup
+		// parameter of its own.
+		{"options", []wantStep{{step: "startup options", want: `{"ok":true,"value":["acdemo","5s","sqe-compat-psycopg2",3]}`}}, ""},
+		{"options refused", nil, `FATAL:  unrecognized configuration parameter \"no_such_setting\"`},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("psycopg2 scenario reported %d connections, want %d:\n%s", len(got), len(want), out)
@@ -102,6 +111,12 @@ func TestPythonPsycopg2Scenario(t *testing.T) {
 		t.Run(w.connection, func(t *testing.T) {
 			if g.Connection != w.connection {
 				t.Fatalf("connection %d is %q, want %q", i, g.Connection, w.connection)
+			}
+			if w.connectError != "" {
+				if !strings.Contains(string(g.ConnectError), w.connectError) {
+					t.Fatalf("connect (%s) error %s, want one holding %s", w.connection, g.ConnectError, w.connectError)
+				}
+				return
 			}
 			if g.ConnectError != nil {
 				t.Fatalf("connect (%s): %s", w.connection, g.ConnectError)

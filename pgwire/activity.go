@@ -25,11 +25,12 @@ const (
 	stateIdleInAborted = "idle in transaction (aborted)"
 )
 
-// begin records the session that just logged in, idle.
+// begin records the session that just logged in, idle, with the
+// application_name it reported (the startup packet's, or its options').
 func (c *conn) beginActivity(st Startup, user string) {
 	now := time.Now()
 	a := pgcatalog.Activity{
-		PID: int32(c.pid), Database: st.Database, User: user, ApplicationName: st.Params["application_name"],
+		PID: int32(c.pid), Database: st.Database, User: user, ApplicationName: c.reported["application_name"],
 		BackendStart: now, StateChange: now, State: stateIdle,
 	}
 	if tcp, ok := st.RemoteAddr.(*net.TCPAddr); ok {

@@ -21,7 +21,7 @@ import (
 type engineSessions struct{ engine *sql.Engine }
 
 func (f engineSessions) NewSession(ctx context.Context, id auth.Identity, st Startup) (Session, error) {
-	return f.engine.NewSession(ctx, id, st.Database, st.Params)
+	return f.engine.NewSession(ctx, id, st.Database, st.Settings)
 }
 
 // newEngineSessions is an engine over a catalog "sales" holding the demo

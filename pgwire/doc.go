@@ -63,7 +63,14 @@
 //     PasswordMessage (tokens up to 1 MiB) and calls the Authenticator; a
 //     refusal is FATAL 28P01. With ClientCertUserMatch the client
 //     certificate's subject Common Name must then be the authenticated
-//     user, or FATAL 28000. The SessionFactory opens the Session. The
+//     user, or FATAL 28000. The startup packet's other parameters, with
+//     the -c name=value and --name=value switches of options
+//     (backslash-escaped as in PostgreSQL; options first, so a parameter
+//     of its own wins), become Startup.Settings (startup_settings.go); a
+//     malformed options is FATAL 42601. The SessionFactory opens the
+//     Session, which applies the settings as if SET at its start and
+//     fails with PostgreSQL's FATAL error for an unknown parameter or an
+//     invalid value. The
 //     client receives AuthenticationOk, the reported parameters
 //     (server_version, DateStyle, TimeZone, ... merged with the session's
 //     ReportedParameters), BackendKeyData and ReadyForQuery, and only then

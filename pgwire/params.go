@@ -8,20 +8,23 @@ import (
 
 // initialParameters are the ParameterStatus values the server itself
 // reports at startup; the session's ReportedParameters override them.
+// They are PostgreSQL 15's GUC_REPORT parameters (server_version_num and
+// search_path are not among them).
 func (s *Server) initialParameters(st Startup, user string) map[string]string {
 	return map[string]string{
-		"server_version":              s.cfg.ServerVersion,
-		"server_version_num":          s.versionNum,
-		"server_encoding":             "UTF8",
-		"client_encoding":             "UTF8",
-		"DateStyle":                   "ISO, MDY",
-		"integer_datetimes":           "on",
-		"standard_conforming_strings": "on",
-		"IntervalStyle":               "postgres",
-		"TimeZone":                    "UTC",
-		"application_name":            st.Params["application_name"],
-		"is_superuser":                "off",
-		"session_authorization":       user,
+		"server_version":                s.cfg.ServerVersion,
+		"server_encoding":               "UTF8",
+		"client_encoding":               "UTF8",
+		"DateStyle":                     "ISO, MDY",
+		"integer_datetimes":             "on",
+		"standard_conforming_strings":   "on",
+		"IntervalStyle":                 "postgres",
+		"TimeZone":                      "UTC",
+		"application_name":              st.Params["application_name"],
+		"is_superuser":                  "off",
+		"session_authorization":         user,
+		"default_transaction_read_only": "off",
+		"in_hot_standby":                "off",
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -25,13 +24,12 @@ var errShutdown = errors.New("server shutting down")
 // goroutines. Create it with NewServer, bind with Listen, run Serve, stop
 // with Shutdown.
 type Server struct {
-	cfg        Config
-	tlsConfig  *tls.Config // nil: TLS unavailable, SSLRequest answered 'N'
-	versionNum string
-	authn      Authenticator
-	sessions   SessionFactory
-	logger     *slog.Logger
-	limits     sessionLimits
+	cfg       Config
+	tlsConfig *tls.Config // nil: TLS unavailable, SSLRequest answered 'N'
+	authn     Authenticator
+	sessions  SessionFactory
+	logger    *slog.Logger
+	limits    sessionLimits
 
 	// baseCtx is the parent of every connection's context; cancelling it
 	// with errShutdown stops them all.
@@ -66,8 +64,9 @@ func NewServer(cfg Config, authn Authenticator, sessions SessionFactory, logger 
 	if err != nil {
 		return nil, fmt.Errorf("pgwire config: %w", err)
 	}
-	num, err := serverVersionNum(cfg.ServerVersion)
-	if err != nil {
+	// PostgreSQL does not report server_version_num; a version it could
+	// not derive one from is still a configuration error.
+	if _, err := serverVersionNum(cfg.ServerVersion); err != nil {
 		return nil, fmt.Errorf("pgwire config: %w", err)
 	}
 	tlsConfig, err := loadTLSConfig(cfg)
@@ -84,7 +83,6 @@ func NewServer(cfg Config, authn Authenticator, sessions SessionFactory, logger 
 	return &Server{
 		cfg:        cfg,
 		tlsConfig:  tlsConfig,
-		versionNum: strconv.Itoa(num),
 		authn:      authn,
 		sessions:   sessions,
 		logger:     logger.With("component", "pgwire"),

@@ -12,8 +12,11 @@ import (
 type Startup struct {
 	User, Database string
 	Params         map[string]string // every StartupMessage parameter (application_name, options, ...)
-	RemoteAddr     net.Addr
-	TLS            bool
+	// Settings are the run-time parameters Params sets, options expanded,
+	// in the order they apply (startupSettings).
+	Settings   []sql.StartupSetting
+	RemoteAddr net.Addr
+	TLS        bool
 }
 
 // Authenticator checks the password (a JWT) for the startup user. Any error

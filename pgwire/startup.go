@@ -102,6 +102,11 @@ func (c *conn) startup(ctx context.Context) (Session, error) {
 	}
 	c.user = id.User
 	c.tokenExpiry = id.Expiry
+	// As in PostgreSQL, the options are read once the client has
+	// authenticated: before that, a malformed one is not its concern.
+	if st.Settings, err = startupSettings(st.Params); err != nil {
+		return nil, pgerror.From(err).Fatal()
+	}
 	sess, err := c.srv.sessions.NewSession(ctx, id, st)
 	if err != nil {
 		var pe *pgerror.Error
@@ -222,13 +227,12 @@ func (c *conn) completeStartup(st Startup, user string, sess Session) error {
 	c.secret = secret
 	c.joinRegistry(sess)
 	c.logger = c.logger.With("user", user, "pid", c.pid)
-	c.beginActivity(st, user)
-	c.guard.limit = c.srv.cfg.MaxMessageSize
-
 	c.reported = c.srv.initialParameters(st, user)
 	for k, v := range sess.ReportedParameters() {
 		c.reported[k] = v
 	}
+	c.beginActivity(st, user)
+	c.guard.limit = c.srv.cfg.MaxMessageSize
 	if err := c.w.send(&pgproto3.AuthenticationOk{}); err != nil {
 		return err
 	}

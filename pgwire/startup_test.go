@@ -22,22 +22,26 @@ func TestLoginAndParameterStatus(t *testing.T) {
 	c := ts.connect(t)
 	pc := c.PgConn()
 	want := map[string]string{
-		"server_version":              "15.18",
-		"server_version_num":          "150018",
-		"server_encoding":             "UTF8",
-		"client_encoding":             "UTF8",
-		"DateStyle":                   "ISO, MDY",
-		"integer_datetimes":           "on",
-		"standard_conforming_strings": "on",
-		"IntervalStyle":               "postgres",
-		"TimeZone":                    "UTC",
-		"is_superuser":                "off",
-		"session_authorization":       "alice",
+		"server_version":                "15.18",
+		"default_transaction_read_only": "off",
+		"in_hot_standby":                "off",
+		"server_encoding":               "UTF8",
+		"client_encoding":               "UTF8",
+		"DateStyle":                     "ISO, MDY",
+		"integer_datetimes":             "on",
+		"standard_conforming_strings":   "on",
+		"IntervalStyle":                 "postgres",
+		"TimeZone":                      "UTC",
+		"is_superuser":                  "off",
+		"session_authorization":         "alice",
 	}
 	for k, v := range want {
 		if got := pc.ParameterStatus(k); got != v {
 			t.Errorf("ParameterStatus %s = %q, want %q", k, got, v)
 		}
+	}
+	if got := pc.ParameterStatus("server_version_num"); got != "" {
+		t.Errorf("server_version_num reported as %q: PostgreSQL 15 does not report it", got)
 	}
 	if pc.PID() == 0 {
 		t.Error("no BackendKeyData process id")

@@ -172,7 +172,7 @@ func (a tokenAuthenticator) Authenticate(ctx context.Context, st pgwire.Startup,
 type engineSessions struct{ engine *sql.Engine }
 
 func (f engineSessions) NewSession(ctx context.Context, id auth.Identity, st pgwire.Startup) (pgwire.Session, error) {
-	return f.engine.NewSession(ctx, id, st.Database, st.Params)
+	return f.engine.NewSession(ctx, id, st.Database, st.Settings)
 }
 
 // startPostgres runs a throw-away PostgreSQL 15 on a free loopback port

@@ -162,7 +162,7 @@ func TestCallArguments(t *testing.T) {
 	e := NewEngine(EngineConfig{}, []storage.Catalog{cat}, governance.Passthrough{})
 	e.procedures = procedures{}
 	e.procedures.register(echo)
-	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", map[string]string{"TimeZone": "Europe/Paris"})
+	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", []StartupSetting{{Name: "TimeZone", Value: "Europe/Paris"}})
 	if err != nil {
 		t.Fatal(err)
 	}

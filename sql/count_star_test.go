@@ -31,7 +31,7 @@ func newCountSession(t testing.TB, dir string) *Session {
 		t.Fatal(err)
 	}
 	e := NewEngine(EngineConfig{}, []storage.Catalog{cat}, governance.Passthrough{})
-	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", map[string]string{"search_path": "w"})
+	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", []StartupSetting{{Name: "search_path", Value: "w"}})
 	if err != nil {
 		t.Fatal(err)
 	}

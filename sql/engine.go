@@ -87,8 +87,10 @@ func (e *Engine) CatalogNames() []string {
 }
 
 // NewSession opens a session for an authenticated identity on a database
-// (an Iceberg catalog). params are the client's startup parameters.
-func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database string, params map[string]string) (*Session, error) {
+// (an Iceberg catalog). settings are the run-time parameters the client
+// set in its startup packet, in the order they apply; a refused one fails
+// the session with PostgreSQL's error, as FATAL.
+func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database string, settings []StartupSetting) (*Session, error) {
 	if _, ok := e.catalogs[database]; !ok {
 		return nil, pgerror.New(pgerror.InvalidCatalogName, "database \"%s\" does not exist", database).Fatal()
 	}
@@ -96,7 +98,7 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		engine:   e,
 		identity: id,
 		database: database,
-		settings: newSettings(id.User, e.cfg.ServerVersion, params),
+		settings: newSettings(id.User, e.cfg.ServerVersion),
 		txStatus: 'I',
 
 		serverTimeout: e.cfg.QueryTimeouts.For(id.Roles),
@@ -115,6 +117,9 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		s.security = planner.OpenRelation{}
 	}
 	s.catalog = &sessionCatalog{s: s}
+	if err := s.applyStartupSettings(settings); err != nil {
+		return nil, pgerror.From(err).Fatal()
+	}
 	return s, nil
 }
 

@@ -46,7 +46,7 @@ func newWriteSession(t testing.TB) (*Session, storage.Catalog) {
 		t.Fatalf("field id of k = %q, want 6", id)
 	}
 	e := NewEngine(EngineConfig{}, []storage.Catalog{cat}, governance.Passthrough{})
-	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", map[string]string{"search_path": "w"})
+	s, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", []StartupSetting{{Name: "search_path", Value: "w"}})
 	if err != nil {
 		t.Fatal(err)
 	}

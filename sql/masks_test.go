@@ -54,7 +54,7 @@ func TestMaskTypes(t *testing.T) {
 			policy.masks[i] = expr
 		}
 		e := NewEngine(EngineConfig{MaskKey: tc.key}, []storage.Catalog{cat}, policy)
-		bob, err := e.NewSession(context.Background(), auth.Identity{User: "bob"}, "sales_wh", map[string]string{"search_path": "w"})
+		bob, err := e.NewSession(context.Background(), auth.Identity{User: "bob"}, "sales_wh", []StartupSetting{{Name: "search_path", Value: "w"}})
 		if err != nil {
 			t.Fatal(err)
 		}

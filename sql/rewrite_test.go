@@ -79,7 +79,7 @@ func policySession(t *testing.T, cat storage.Catalog, p rowPolicy) *Session {
 	t.Helper()
 	ctx := storage.WithPrincipal(context.Background(), storage.Principal{User: "loader"})
 	e := NewEngine(EngineConfig{}, []storage.Catalog{cat}, p)
-	s, err := e.NewSession(ctx, auth.Identity{User: "bob"}, "sales_wh", map[string]string{"search_path": "w"})
+	s, err := e.NewSession(ctx, auth.Identity{User: "bob"}, "sales_wh", []StartupSetting{{Name: "search_path", Value: "w"}})
 	if err != nil {
 		t.Fatal(err)
 	}

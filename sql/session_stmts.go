@@ -172,9 +172,10 @@ func setValue(vs *pg_query.VariableSetStmt) (string, error) {
 // resetAllSettings is RESET ALL: every changeable setting back to its
 // session default.
 func (s *Session) resetAllSettings() {
-	for k, v := range knownSettings {
+	for k := range s.settings.values {
+		v, known := knownSettings[k]
 		// The transaction's own modes are not session settings.
-		if !v.fixed && k != "transaction_isolation" && k != "transaction_read_only" {
+		if !known || !v.fixed && !v.internal && k != "transaction_isolation" && k != "transaction_read_only" {
 			s.settings.values[k] = s.settings.defaults[k]
 		}
 	}

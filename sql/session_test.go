@@ -27,7 +27,7 @@ func newTestSession(t testing.TB) *Session {
 		t.Fatal(err)
 	}
 	e := NewEngine(EngineConfig{AdminRoles: []string{"sqe_admin"}}, []storage.Catalog{cat}, governance.Passthrough{})
-	s, err := e.NewSession(ctx, auth.Identity{User: "alice", Roles: []string{"analyst"}}, "sales_wh", map[string]string{"application_name": "test"})
+	s, err := e.NewSession(ctx, auth.Identity{User: "alice", Roles: []string{"analyst"}}, "sales_wh", []StartupSetting{{Name: "application_name", Value: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,9 @@ type setting struct {
 	report bool
 	// fixed: the value cannot be changed (SQE supports only this one).
 	fixed bool
+	// internal: PostgreSQL itself refuses every change (55P02), from
+	// SET and the startup packet alike.
+	internal bool
 }
 
 // knownSettings are the parameters clients commonly SET or SHOW.
@@ -25,11 +29,14 @@ var knownSettings = map[string]setting{
 	"datestyle":                           {def: "ISO, MDY", report: true, fixed: true},
 	"default_transaction_isolation":       {def: "read committed"},
 	"extra_float_digits":                  {def: "1"},
-	"integer_datetimes":                   {def: "on", report: true, fixed: true},
+	"in_hot_standby":                      {def: "off", report: true, internal: true},
+	"integer_datetimes":                   {def: "on", report: true, internal: true},
 	"intervalstyle":                       {def: "postgres", report: true, fixed: true},
-	"is_superuser":                        {def: "off", report: true, fixed: true},
+	"is_superuser":                        {def: "off", report: true, internal: true},
 	"search_path":                         {def: `"$user", public`},
-	"server_encoding":                     {def: "UTF8", report: true, fixed: true},
+	"server_encoding":                     {def: "UTF8", report: true, internal: true},
+	"server_version":                      {internal: true},
+	"server_version_num":                  {internal: true},
 	"session_authorization":               {def: "", report: true, fixed: true},
 	"standard_conforming_strings":         {def: "on", report: true, fixed: true},
 	"statement_timeout":                   {def: "0"},
@@ -38,10 +45,10 @@ var knownSettings = map[string]setting{
 	"lock_timeout":                        {def: "0"},
 	"transaction_isolation":               {def: "read committed"},
 	"transaction_read_only":               {def: "off"},
-	"default_transaction_read_only":       {def: "off"},
-	"max_identifier_length":               {def: "63", fixed: true},
-	"lc_collate":                          {def: "C", fixed: true},
-	"lc_ctype":                            {def: "C", fixed: true},
+	"default_transaction_read_only":       {def: "off", report: true},
+	"max_identifier_length":               {def: "63", internal: true},
+	"lc_collate":                          {def: "C", internal: true},
+	"lc_ctype":                            {def: "C", internal: true},
 	"idle_in_transaction_session_timeout": {def: "0"},
 	// The engine's configured parallelism replaces the default per
 	// session (Engine.NewSession).
@@ -59,14 +66,14 @@ var displayNames = map[string]string{
 type settings struct {
 	values map[string]string
 	// defaults are what RESET restores: the built-in value, or the one the
-	// client gave at startup (application_name), as in PostgreSQL.
+	// client gave in its startup packet, as in PostgreSQL.
 	defaults map[string]string
 	// zone caches the location of the TimeZone value zoneName.
 	zoneName string
 	zone     *time.Location
 }
 
-func newSettings(user, serverVersion string, params map[string]string) *settings {
+func newSettings(user, serverVersion string) *settings {
 	s := &settings{values: map[string]string{}}
 	for k, v := range knownSettings {
 		s.values[k] = v.def
@@ -74,94 +81,94 @@ func newSettings(user, serverVersion string, params map[string]string) *settings
 	s.values["server_version"] = serverVersion
 	s.values["server_version_num"] = versionNum(serverVersion)
 	s.values["session_authorization"] = user
-	if v, ok := params["application_name"]; ok {
-		s.values["application_name"] = v
-	}
-	// pgjdbc and others send the client's zone at startup; one the server
-	// does not know leaves the default, as an unusable setting would
-	// otherwise refuse the connection.
-	if v, ok := params["TimeZone"]; ok {
-		if name, err := timeZoneSetting(v); err == nil {
-			s.values["timezone"] = name
-		}
-	}
-	s.defaults = make(map[string]string, len(s.values))
-	for k, v := range s.values {
-		s.defaults[k] = v
-	}
+	s.defaults = maps.Clone(s.values)
 	return s
 }
 
 func (s *settings) get(name string) (string, error) {
 	v, ok := s.values[strings.ToLower(name)]
 	if !ok {
-		return "", pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+		return "", unrecognizedSetting(name)
 	}
 	return v, nil
 }
 
-// set changes a parameter. Values SQE cannot honour are refused rather
-// than silently ignored, except an identical value.
+func unrecognizedSetting(name string) *pgerror.Error {
+	return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+}
+
+// lookupSetting finds the definition of a parameter being changed. A name
+// SQE does not know is refused unless it is a custom parameter
+// ("myapp.tenant"), which, as in PostgreSQL, takes any string.
+func lookupSetting(name string) (setting, error) {
+	key := strings.ToLower(name)
+	if def, ok := knownSettings[key]; ok {
+		return def, nil
+	}
+	if !strings.Contains(key, ".") {
+		return setting{}, unrecognizedSetting(name)
+	}
+	if !validCustomName(key) {
+		return setting{}, pgerror.New(pgerror.InvalidName, "invalid configuration parameter name \"%s\"", name).
+			WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
+	}
+	return setting{}, nil
+}
+
+// set changes a parameter after checking the value as PostgreSQL does.
+// Valid values SQE cannot honour are refused rather than silently
+// ignored, except one equal to the current value.
 func (s *settings) set(name, value string) error {
 	key := strings.ToLower(name)
-	def, ok := knownSettings[key]
-	if !ok {
-		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	def, err := lookupSetting(name)
+	if err != nil {
+		return err
 	}
-	if def.fixed && !sameSetting(key, s.values[key], value) {
-		return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only %s = '%s'", displayName(key), s.values[key])
+	if def.internal {
+		return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 	}
-	if key == "timezone" {
-		name, err := timeZoneSetting(value)
-		if err != nil {
-			return err
+	value, err = checkSetting(key, value)
+	if err != nil {
+		return err
+	}
+	if def.fixed {
+		if !sameSetting(key, s.values[key], value) {
+			return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only %s = '%s'", displayName(key), s.values[key])
 		}
-		value = name
+		return nil
 	}
-	if key == "statement_timeout" {
-		d, err := parseTimeSetting(key, value)
-		if err != nil {
-			return err
-		}
-		value = formatTimeSetting(d)
+	if n, err := strconv.Atoi(value); key == "extra_float_digits" && err == nil && n <= 0 {
+		// Since PostgreSQL 12 every positive value prints the shortest
+		// exact digits, which is all SQE prints.
+		return pgerror.New(pgerror.FeatureNotSupported, "SQE supports only extra_float_digits from 1 to 3")
 	}
-	if key == parallelWorkersSetting {
-		n, err := parseParallelWorkers(value)
-		if err != nil {
-			return err
-		}
-		value = strconv.Itoa(n)
-	}
-	if !def.fixed {
-		s.values[key] = value
-	}
+	s.values[key] = value
 	return nil
 }
 
 func sameSetting(key, current, value string) bool {
 	norm := func(v string) string { return strings.ToLower(strings.ReplaceAll(v, " ", "")) }
-	if norm(current) == norm(value) {
-		return true
-	}
-	switch key {
-	case "client_encoding":
-		return norm(value) == "utf-8" || norm(value) == "unicode"
-	case "datestyle":
-		return norm(value) == "iso"
-	}
-	return false
+	return norm(current) == norm(value)
 }
 
 func (s *settings) reset(name string) error {
 	key := strings.ToLower(name)
-	def, ok := knownSettings[key]
-	if !ok {
-		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	def, err := lookupSetting(name)
+	if err != nil {
+		return err
 	}
-	if !def.fixed {
+	if !def.fixed && !def.internal {
+		// A custom parameter never set at session start resets to "".
 		s.values[key] = s.defaults[key]
 	}
 	return nil
+}
+
+// keepAsDefaults makes the current values what RESET restores: the
+// settings of the startup packet are the session's defaults, as in
+// PostgreSQL.
+func (s *settings) keepAsDefaults() {
+	s.defaults = maps.Clone(s.values)
 }
 
 func displayName(key string) string {
@@ -189,9 +196,11 @@ func (s *settings) all() [][2]string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make([][2]string, len(keys))
-	for i, k := range keys {
-		out[i] = [2]string{displayName(k), s.values[k]}
+	out := make([][2]string, 0, len(keys))
+	for _, k := range keys {
+		if _, known := knownSettings[k]; known {
+			out = append(out, [2]string{displayName(k), s.values[k]})
+		}
 	}
 	return out
 }

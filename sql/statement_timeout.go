@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -22,16 +23,19 @@ var timeUnits = []struct {
 	{"us", time.Microsecond},
 }
 
-// parseTimeSetting reads a time setting such as statement_timeout: a
-// number of milliseconds, or a number with a unit ("5s", "1min").
-// Negative values are refused; 0 turns the timeout off.
+// parseTimeSetting reads a time setting such as statement_timeout as
+// PostgreSQL's parse_int does for a parameter kept in milliseconds: a
+// number, optionally followed by a unit, rounded to whole milliseconds and
+// within 0 .. INT_MAX ms.
 func parseTimeSetting(name, value string) (time.Duration, error) {
 	v := strings.TrimSpace(value)
 	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz ")
 	unit := strings.TrimSpace(v[len(num):])
-	f, err := strconv.ParseFloat(num, 64)
 	bad := pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value)
-	if err != nil || f < 0 {
+	var f float64
+	if n, err := strconv.ParseInt(num, 0, 64); err == nil {
+		f = float64(n)
+	} else if f, err = strconv.ParseFloat(num, 64); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, bad
 	}
 	scale := time.Millisecond
@@ -46,11 +50,12 @@ func parseTimeSetting(name, value string) (time.Duration, error) {
 			return 0, bad.WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
 		}
 	}
-	d := time.Duration(f * float64(scale))
-	if d < 0 || f*float64(scale) > float64(1<<62) {
-		return 0, bad
+	ms := math.RoundToEven(f * float64(scale) / float64(time.Millisecond))
+	if ms < 0 || ms > math.MaxInt32 {
+		return 0, pgerror.New(pgerror.InvalidParameterValue,
+			"%.0f ms is outside the valid range for parameter \"%s\" (0 .. %d)", ms, name, math.MaxInt32)
 	}
-	return d, nil
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // formatTimeSetting is SHOW's spelling of a time setting: "0", or the

@@ -51,7 +51,7 @@ type sessionFactory struct {
 }
 
 func (f sessionFactory) NewSession(ctx context.Context, id auth.Identity, st pgwire.Startup) (pgwire.Session, error) {
-	s, err := f.engine.NewSession(ctx, id, st.Database, st.Params)
+	s, err := f.engine.NewSession(ctx, id, st.Database, st.Settings)
 	if err != nil {
 		return nil, err
 	}

@@ -86,6 +86,11 @@ public final class JdbcScenario {
     }
 
     private static Connection connect(String sslmode) throws SQLException {
+        return connect(sslmode, new Properties());
+    }
+
+    /** Connects with extra driver properties (currentSchema, options). */
+    private static Connection connect(String sslmode, Properties extra) throws SQLException {
         String url = "jdbc:postgresql://" + System.getenv("SQE_COMPAT_HOST") + ":" + System.getenv("SQE_COMPAT_PORT")
                 + "/" + System.getenv("SQE_COMPAT_DATABASE");
         Properties p = new Properties();
@@ -98,6 +103,7 @@ public final class JdbcScenario {
         }
         p.setProperty("connectTimeout", "10");
         p.setProperty("ApplicationName", "sqe-compat-jdbc");
+        p.putAll(extra);
         return DriverManager.getConnection(url, p);
     }
 
@@ -105,6 +111,27 @@ public final class JdbcScenario {
         step("connect tls", () -> {
             try (Connection c = connect("require")) {
                 return session(c);
+            }
+        });
+        step("currentSchema", () -> {
+            Properties extra = new Properties();
+            extra.setProperty("currentSchema", "acdemo");
+            try (Connection c = connect("disable", extra)) {
+                return startupSettings(c);
+            }
+        });
+        step("options", () -> {
+            Properties extra = new Properties();
+            extra.setProperty("options", "-c search_path=acdemo -c statement_timeout=5s");
+            try (Connection c = connect("disable", extra)) {
+                return startupSettings(c);
+            }
+        });
+        step("options refused", () -> {
+            Properties extra = new Properties();
+            extra.setProperty("options", "-c no_such_setting=1");
+            try (Connection c = connect("disable", extra)) {
+                return startupSettings(c);
             }
         });
         Connection conn;
@@ -148,6 +175,15 @@ public final class JdbcScenario {
         m.put("product", md.getDatabaseProductName());
         m.put("major", md.getDatabaseMajorVersion());
         return m;
+    }
+
+    /** What the startup parameters made of the session: its schema and where unqualified names go. */
+    private static Object startupSettings(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT current_schema(), current_setting('statement_timeout'), count(*) FROM orders")) {
+            rs.next();
+            return List.of(c.getSchema(), rs.getString(1), rs.getString(2), rs.getLong(3));
+        }
     }
 
     /**

@@ -23,7 +23,7 @@ import psycopg2
 import psycopg2.extensions
 
 
-def connect(sslmode):
+def connect(sslmode, **extra):
     return psycopg2.connect(
         host=os.environ["SQE_COMPAT_HOST"],
         port=os.environ["SQE_COMPAT_PORT"],
@@ -33,6 +33,7 @@ def connect(sslmode):
         sslmode=sslmode,
         connect_timeout=10,
         application_name="sqe-compat-psycopg2",
+        **extra,
     )
 
 
@@ -181,6 +182,17 @@ def step_autocommit(conn):
         conn.autocommit = False
 
 
+def step_startup_options(conn):
+    # The connection's options set search_path and statement_timeout; a
+    # backslash keeps the space in application_name's value.
+    with conn.cursor() as cur:
+        cur.execute(
+            "SELECT current_schema(), current_setting('statement_timeout'), "
+            "current_setting('application_name'), count(*) FROM orders"
+        )
+        return list(cur.fetchone())
+
+
 # Each step: its name, the function, and whether the runner rolls back
 # after it (once the step's outcome, transaction status included, is
 # recorded).
@@ -200,10 +212,10 @@ FULL_STEPS = [
 ]
 
 
-def run_connection(name, sslmode, steps):
+def run_connection(name, sslmode, steps, **extra):
     result = {"connection": name}
     try:
-        conn = connect(sslmode)
+        conn = connect(sslmode, **extra)
     except psycopg2.Error as err:
         result["connectError"] = {"class": type(err).__name__, "message": str(err).strip()}
         return result
@@ -227,6 +239,13 @@ def main():
     summary = [
         run_connection("sslmode=require", "require", FULL_STEPS),
         run_connection("sslmode=disable", "disable", FULL_STEPS[:2]),
+        run_connection(
+            "options",
+            "disable",
+            [("startup options", step_startup_options, False)],
+            options=r"-c search_path=acdemo -c statement_timeout=5s",
+        ),
+        run_connection("options refused", "disable", [], options="-c no_such_setting=1"),
     ]
     json.dump(summary, sys.stdout, indent=1, default=str)
     sys.stdout.write("\n")

@@ -105,6 +105,7 @@ const (
 
 	// Class 55: object not in prerequisite state.
 	ObjectNotInPrerequisiteState = "55000"
+	CantChangeRuntimeParam       = "55P02"
 
 	// Class 57: operator intervention.
 	QueryCanceled      = "57014"
