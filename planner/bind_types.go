@@ -329,6 +329,9 @@ func convertConst(v any, from, to types.T) (any, error) {
 		case types.FamilyNumeric:
 			return types.RescaleNumeric(n, from.Scale, to)
 		case types.FamilyFloat:
+			if to.OID == types.OIDFloat4 {
+				return types.Float4FromNumeric(n, from.Scale)
+			}
 			return n.ToFloat64(from.Scale), nil
 		case types.FamilyInt:
 			r, ok := types.Rescale(n, from.Scale, 0)
@@ -341,8 +344,8 @@ func convertConst(v any, from, to types.T) (any, error) {
 		f := v.(float64)
 		switch to.Family() {
 		case types.FamilyFloat:
-			if to.OID == types.OIDFloat4 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
-				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+			if to.OID == types.OIDFloat4 {
+				return types.Float4FromFloat8(f)
 			}
 			return f, nil
 		case types.FamilyInt:

@@ -2,7 +2,6 @@ package types
 
 import (
 	"math"
-	"strings"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -27,19 +26,6 @@ func IsInfiniteDate(days int64) bool {
 // IsInfiniteTimestamp reports whether micros is -infinity or infinity.
 func IsInfiniteTimestamp(micros int64) bool {
 	return micros == TimestampNegInfinity || micros == TimestampPosInfinity
-}
-
-// parseInfinity reads the special inputs 'infinity' and '-infinity'
-// (any case; the input is already trimmed): sign +1 or -1, 0 otherwise.
-// PostgreSQL 15 takes no '+infinity' for dates and timestamps.
-func parseInfinity(s string) int {
-	switch {
-	case strings.EqualFold(s, "infinity"):
-		return 1
-	case strings.EqualFold(s, "-infinity"):
-		return -1
-	}
-	return 0
 }
 
 // appendInfinity writes an infinite value's text and reports whether

@@ -186,6 +186,9 @@ func ParseText(s string, t T) (any, error) {
 		case "-infinity", "-inf":
 			return math.Inf(-1), nil
 		}
+		if t.OID == OIDFloat4 {
+			return parseFloat4(s, trimmed)
+		}
 		f, err := strconv.ParseFloat(trimmed, 64)
 		if err != nil {
 			return nil, invalidInput(t.Name(), s)
@@ -202,54 +205,18 @@ func ParseText(s string, t T) (any, error) {
 		}
 		return RescaleNumeric(n, scale, target)
 	case FamilyDate:
-		if strings.EqualFold(trimmed, "epoch") {
-			return int32(0), nil
-		}
-		switch parseInfinity(trimmed) {
-		case 1:
-			return DatePosInfinity, nil
-		case -1:
-			return DateNegInfinity, nil
-		}
-		// date_in also takes a timestamp's text and keeps the date part.
-		datePart := trimmed
-		if i := strings.IndexAny(datePart, " T"); i == 10 {
-			datePart = datePart[:10]
-		}
-		y, m, d, ok := parseDateFields(datePart)
-		if !ok {
-			return nil, badDatetime("date", s)
-		}
-		if m < 1 || m > 12 || d < 1 || d > DaysInMonth(int64(y), m) {
-			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
-		}
-		if datePart != trimmed {
-			if _, err := ParseText(trimmed, Timestamp); err != nil {
-				return nil, badDatetime("date", s)
-			}
-		}
-		days, _ := DaysFromCivil(int64(y), m, d)
-		return int32(days), nil
+		return parseDateInput(s)
 	case FamilyTimestamp:
-		if strings.EqualFold(trimmed, "epoch") {
-			return int64(0), nil
+		p, err := parseTimestampInput(s, t)
+		if err != nil {
+			return nil, err
 		}
-		switch parseInfinity(trimmed) {
-		case 1:
-			return TimestampPosInfinity, nil
-		case -1:
-			return TimestampNegInfinity, nil
+		if p.special != "" && t.OID != OIDTimestampTZ {
+			// A wall clock relative to now needs the session's zone,
+			// which only ParseTimestampIn has.
+			return nil, pgerror.Unsupported("timestamp input \"%s\" is not supported yet", trimmed)
 		}
-		for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05.999999Z07",
-			"2006-01-02 15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07:00", "2006-01-02T15:04:05.999999Z07", "2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04Z07"} {
-			if ts, err := time.Parse(layout, trimmed); err == nil {
-				return ts.UnixMicro(), nil
-			}
-		}
-		if t.OID == OIDTimestamp {
-			return nil, badDatetime("timestamp", s)
-		}
-		return nil, badDatetime(t.Name(), s)
+		return p.instant(t, time.UTC, time.Now()), nil
 	}
 	return nil, pgerror.Unsupported("literals of type %s are not supported yet", t.Name())
 }
@@ -407,38 +374,4 @@ func isDecimalMantissa(s string) bool {
 // datetime parser reports invalid_datetime_format (22007), not 22P02.
 func badDatetime(typ, s string) error {
 	return pgerror.New(pgerror.InvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, s)
-}
-
-// parseDateFields reads the numeric date forms PostgreSQL's date input
-// takes with DateStyle ISO, MDY: Y-M-D with one- or two-digit month and
-// day, YYYYMMDD, and M/D/Y. The fields are checked by the caller.
-func parseDateFields(s string) (y, m, d int, ok bool) {
-	num := func(p string) (int, bool) {
-		if p == "" || len(p) > 9 {
-			return 0, false
-		}
-		v, err := strconv.Atoi(p)
-		return v, err == nil && p[0] != '+' && p[0] != '-'
-	}
-	switch parts := strings.Split(s, "-"); {
-	case len(parts) == 3 && len(parts[0]) >= 3:
-		var ok1, ok2, ok3 bool
-		y, ok1 = num(parts[0])
-		m, ok2 = num(parts[1])
-		d, ok3 = num(parts[2])
-		return y, m, d, ok1 && ok2 && ok3 && len(parts[1]) <= 2 && len(parts[2]) <= 2
-	}
-	if parts := strings.Split(s, "/"); len(parts) == 3 {
-		var ok1, ok2, ok3 bool
-		m, ok1 = num(parts[0])
-		d, ok2 = num(parts[1])
-		y, ok3 = num(parts[2])
-		return y, m, d, ok1 && ok2 && ok3 && len(parts[2]) >= 3
-	}
-	if len(s) == 8 {
-		if v, ok := num(s); ok {
-			return v / 10000, v / 100 % 100, v % 100, true
-		}
-	}
-	return 0, 0, 0, false
 }

@@ -244,33 +244,13 @@ func AppendTimestampTZ(dst []byte, micros int64, loc *time.Location) []byte {
 }
 
 // ParseTimestampIn reads text as a value of t (timestamp or timestamptz)
-// with a session in zone loc: a timestamptz written without an offset is
-// a wall clock in loc.
+// with a session in zone loc: a timestamptz written without a zone is a
+// wall clock in loc, and 'now', 'today', 'tomorrow' and 'yesterday' are
+// read on the clock in loc.
 func ParseTimestampIn(s string, t T, loc *time.Location) (int64, error) {
-	v, err := ParseText(s, t)
+	p, err := parseTimestampInput(s, t)
 	if err != nil {
 		return 0, err
 	}
-	micros := v.(int64)
-	if t.OID != OIDTimestampTZ || loc == nil || loc == time.UTC || hasExplicitZone(s) {
-		return micros, nil
-	}
-	return InstantFromLocal(micros, loc), nil
-}
-
-// hasExplicitZone reports whether a timestamp literal carries its own
-// offset ('Z', '+05:30', '-07') after the time of day.
-func hasExplicitZone(s string) bool {
-	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, "epoch") || parseInfinity(s) != 0 {
-		return true
-	}
-	if len(s) <= 10 {
-		return false
-	}
-	tail := s[10:]
-	if strings.HasSuffix(tail, "Z") || strings.HasSuffix(tail, "z") {
-		return true
-	}
-	return strings.ContainsAny(tail, "+-")
+	return p.instant(t, loc, time.Now()), nil
 }

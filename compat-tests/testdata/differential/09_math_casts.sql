@@ -180,3 +180,15 @@ SELECT 32767::smallint + 1, (-32768)::smallint - 1;
 
 -- name: cast_int_division_types ordered
 SELECT 5::smallint / 2::smallint, 5::bigint / 2, 5 / 2::numeric;
+
+-- name: cast_float4_largest ordered
+SELECT 3.4028235e+38::real, '3.4028235e+38'::real, 3.4028235e+38::float8::real;
+
+-- name: cast_float4_widening ordered
+SELECT 0.1::real::float8, '0.1'::real::float8, 1.5e-45::real;
+
+-- name: cast_float4_text_overflow error
+SELECT '3.5e38'::real;
+
+-- name: cast_float8_to_float4_underflow error
+SELECT 1e-46::float8::real;

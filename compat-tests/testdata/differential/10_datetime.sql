@@ -124,3 +124,36 @@ SELECT TIMESTAMPTZ '2024-03-15 10:00:00+00' AT TIME ZONE 'America/New_York', TIM
 
 -- name: dt_epoch_roundtrip ordered
 SELECT to_timestamp(extract(epoch FROM TIMESTAMPTZ '2024-03-15 10:00:00+00'));
+
+-- Date and timestamp input in every form PostgreSQL's datetime parser
+-- reads with DateStyle ISO, MDY; BC years in and out.
+
+-- name: dt_input_date_forms ordered
+SELECT '1999-01-08'::date, 'January 8, 1999'::date, 'January 8 1999'::date, '1/8/1999'::date, '1/18/1999'::date, '01/02/03'::date, '1999-Jan-08'::date, 'Jan-08-1999'::date, '08-Jan-1999'::date;
+
+-- name: dt_input_date_forms_short ordered
+SELECT '08-Jan-99'::date, 'Jan-08-99'::date, '19990108'::date, '990108'::date, '1999.008'::date, 'J2451187'::date, 'Fri Jan 08 1999'::date, '8 January 1999'::date;
+
+-- name: dt_input_date_bc ordered
+SELECT 'January 8, 99 BC'::date, '0044-03-15 BC'::date, '4714-11-24 BC'::date, '0044-03-15 BC'::date + 1;
+
+-- name: dt_input_date_specials ordered
+SELECT 'epoch'::date, 'infinity'::date, '-infinity'::date, '2000-01-01 24:00:00'::date;
+
+-- name: dt_input_date_out_of_range error
+SELECT '4714-11-23 BC'::date;
+
+-- name: dt_input_date_field_range error
+SELECT '99-Jan-08'::date;
+
+-- name: dt_input_timestamp_forms ordered
+SELECT '2000-01-01 24:00:00'::timestamp, 'January 8, 1999 04:05 PM'::timestamp, 'Fri Jan 08 04:05:06 1999'::timestamp, '19990108 040506'::timestamp, '1999-01-08T04:05:06Z'::timestamp, '1999-01-08 04:05:06 BC'::timestamp;
+
+-- name: dt_input_timestamptz_zones ordered
+SELECT '1999-01-08 04:05:06+02'::timestamptz, '1999-01-08 04:05:06 -07:00'::timestamptz, '1999-01-08 04:05:06 America/New_York'::timestamptz, '0044-03-15 BC'::timestamptz;
+
+-- name: dt_input_time_allballs ordered
+SELECT 'allballs'::time, '1999-01-08 allballs'::timestamp;
+
+-- name: dt_input_timestamp_past_midnight error
+SELECT '2000-01-01 24:00:01'::timestamp;
