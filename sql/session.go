@@ -257,6 +257,8 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		return s.runCloseCursor(x.ClosePortalStmt)
 	case *pg_query.Node_DiscardStmt:
 		return s.runDiscard(x.DiscardStmt)
+	case *pg_query.Node_VacuumStmt:
+		return s.runVacuum(ctx, x.VacuumStmt, stmt.node.query)
 	}
 	if params != nil && len(params.Types) > 0 {
 		return nil, pgerror.Unsupported("parameters in this statement are not supported yet")
