@@ -110,7 +110,7 @@ func (t *Table) readTasks(ctx context.Context, scan *table.Scan, tasks []table.F
 					return
 				}
 			}
-			r, ok, err := openParquetTask(ctx, fs, tasks[i], cols)
+			r, ok, err := openParquetTask(ctx, fs, t.host.chunkCache(), tasks[i], cols)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -164,11 +164,16 @@ func readByIceberg(ctx context.Context, scan *table.Scan, tasks []table.FileScan
 	return true
 }
 
-// parquetTask is one scan task's Parquet file, open, with the row groups
-// the task covers and where each requested column is in the file.
+// parquetTask is one scan task's Parquet file with the row groups the
+// task covers and where each requested column is in the file. The file
+// is opened only when a chunk is not in the cache.
 type parquetTask struct {
-	path   string
-	cols   *readColumns
+	file  fileKey
+	fs    iceio.IO
+	cache *ChunkCache // nil: none
+	cols  *readColumns
+	meta  *metadata.FileMetaData
+	// rdr and fr read the file, nil until a chunk is decoded.
 	rdr    *file.Reader
 	fr     *pqarrow.FileReader
 	groups []int
@@ -180,35 +185,37 @@ type parquetTask struct {
 	cast  []bool
 }
 
-// openParquetTask opens task's file and maps the requested columns to it
-// by field id. ok is false when this reader cannot map them: the file
-// carries no field ids (iceberg-go applies the table's name mapping), a
-// column is nested in the file, or its type differs from the table's by
-// more than a promotion.
-func openParquetTask(ctx context.Context, fs iceio.IO, task table.FileScanTask, cols *readColumns) (_ *parquetTask, ok bool, err error) {
-	path := task.File.FilePath()
-	in, err := fs.Open(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("open %s: %w", path, err)
-	}
-	rdr, err := file.NewParquetReader(in)
-	if err != nil {
-		_ = in.Close()
-		return nil, false, fmt.Errorf("read footer of %s: %w", path, err)
-	}
+// openParquetTask reads task's footer (or takes it from cache) and maps
+// the requested columns to the file by field id. ok is false when this
+// reader cannot map them: the file carries no field ids (iceberg-go
+// applies the table's name mapping), a column is nested in the file, or
+// its type differs from the table's by more than a promotion.
+func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task table.FileScanTask, cols *readColumns) (_ *parquetTask, ok bool, err error) {
+	r := &parquetTask{file: fileKey{path: task.File.FilePath(), size: task.File.FileSizeBytes()},
+		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids))}
 	defer func() {
 		if err != nil || !ok {
-			_ = rdr.Close()
+			r.close()
 		}
 	}()
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, false, fmt.Errorf("read schema of %s: %w", path, err)
+	if cache != nil {
+		r.meta, _ = cache.footer(r.file)
 	}
-	r := &parquetTask{path: path, cols: cols, rdr: rdr, fr: fr,
-		field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids))}
-	byID := make(map[int]int, len(fr.Manifest.Fields))
-	root := rdr.MetaData().Schema.Root()
+	if r.meta == nil {
+		if err := r.open(); err != nil {
+			return nil, false, err
+		}
+		r.meta = r.rdr.MetaData()
+		if cache != nil {
+			cache.keepFooter(r.file, r.meta)
+		}
+	}
+	manifest, err := pqarrow.NewSchemaManifest(r.meta.Schema, r.meta.KeyValueMetadata(), &pqarrow.ArrowReadProperties{})
+	if err != nil {
+		return nil, false, fmt.Errorf("read schema of %s: %w", r.file.path, err)
+	}
+	byID := make(map[int]int, len(manifest.Fields))
+	root := r.meta.Schema.Root()
 	for i := range root.NumFields() {
 		if id := root.Field(i).FieldID(); id >= 0 {
 			byID[int(id)] = i
@@ -223,7 +230,7 @@ func openParquetTask(ctx context.Context, fs iceio.IO, task table.FileScanTask, 
 			r.field[c] = -1
 			continue
 		}
-		sf := fr.Manifest.Fields[i]
+		sf := manifest.Fields[i]
 		if !sf.IsLeaf() {
 			return nil, false, nil
 		}
@@ -233,10 +240,47 @@ func openParquetTask(ctx context.Context, fs iceio.IO, task table.FileScanTask, 
 		}
 		r.field[c], r.cast[c] = i, cast
 	}
-	if r.groups, err = taskRowGroups(task, rdr.MetaData()); err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	if r.groups, err = taskRowGroups(task, r.meta); err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", r.file.path, err)
 	}
 	return r, true, nil
+}
+
+// open opens the file, parsing its footer unless r.meta holds it.
+func (r *parquetTask) open() error {
+	in, err := r.fs.Open(r.file.path)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", r.file.path, err)
+	}
+	var opts []file.ReadOption
+	if r.meta != nil {
+		opts = append(opts, file.WithMetadata(r.meta))
+	}
+	rdr, err := file.NewParquetReader(in, opts...)
+	if err != nil {
+		_ = in.Close()
+		return fmt.Errorf("read footer of %s: %w", r.file.path, err)
+	}
+	r.rdr = rdr
+	return nil
+}
+
+// fileReader is the file's pqarrow reader, opening the file on first use.
+func (r *parquetTask) fileReader() (*pqarrow.FileReader, error) {
+	if r.fr != nil {
+		return r.fr, nil
+	}
+	if r.rdr == nil {
+		if err := r.open(); err != nil {
+			return nil, err
+		}
+	}
+	fr, err := pqarrow.NewFileReader(r.rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("read schema of %s: %w", r.file.path, err)
+	}
+	r.fr = fr
+	return fr, nil
 }
 
 // readableAs reports whether a column the file decodes as from reads as
@@ -326,29 +370,30 @@ func rowGroupOffset(rg *metadata.RowGroupMetaData) int64 {
 	return rg.FileOffset()
 }
 
-// read decodes the task's row groups piece by piece and yields each piece
-// as batches of at most batchRows rows (zero-copy slices of the piece).
-// It returns false when the stream is to end.
+// read decodes the task's row groups piece by piece (or takes them from
+// the cache) and yields each piece as batches of at most batchRows rows
+// (zero-copy slices of the piece). It returns false when the stream is
+// to end.
 func (r *parquetTask) read(ctx context.Context, batchRows int, yield func(arrow.RecordBatch, error) bool) bool {
+	chunks := make([]columnChunk, len(r.cols.ids))
+	arrays := make([]arrow.Array, len(chunks))
+	fail := func(g, c int, err error) bool {
+		for i := range chunks {
+			chunks[i].release()
+		}
+		yield(nil, fmt.Errorf("read %s, row group %d, column %q: %w", r.file.path, g, r.cols.schema.Field(c).Name, err))
+		return false
+	}
 	for _, g := range r.groups {
-		rows := r.rdr.MetaData().RowGroup(g).NumRows()
+		rows := r.meta.RowGroup(g).NumRows()
 		if rows == 0 {
 			continue
 		}
-		chunks := make([]columnChunk, len(r.cols.ids))
-		release := func() {
-			for i := range chunks {
-				chunks[i].release()
-			}
-		}
 		for c := range chunks {
 			if err := r.startChunk(ctx, &chunks[c], c, g); err != nil {
-				release()
-				yield(nil, err)
-				return false
+				return fail(g, c, err)
 			}
 		}
-		arrays := make([]arrow.Array, len(chunks))
 		for off := int64(0); off < rows; off += decodeRows {
 			n := min(decodeRows, rows-off)
 			for c := range chunks {
@@ -357,9 +402,7 @@ func (r *parquetTask) read(ctx context.Context, batchRows int, yield func(arrow.
 					for _, done := range arrays[:c] {
 						done.Release()
 					}
-					release()
-					yield(nil, fmt.Errorf("read %s, row group %d, column %q: %w", r.path, g, r.cols.schema.Field(c).Name, err))
-					return false
+					return fail(g, c, err)
 				}
 				arrays[c] = a
 			}
@@ -368,11 +411,16 @@ func (r *parquetTask) read(ctx context.Context, batchRows int, yield func(arrow.
 				a.Release()
 			}
 			if !yieldSlices(rec, batchRows, yield) {
-				release()
+				for i := range chunks {
+					chunks[i].release()
+				}
 				return false
 			}
 		}
-		release()
+		for i := range chunks {
+			chunks[i].finish(r.cache)
+			chunks[i].release()
+		}
 	}
 	return true
 }
@@ -393,37 +441,81 @@ func yieldSlices(rec arrow.RecordBatch, batchRows int, yield func(arrow.RecordBa
 	return true
 }
 
-// startChunk prepares column c of row group g for decoding.
+// startChunk prepares column c of row group g: the cached pieces, or a
+// decoder that also collects the pieces for the cache.
 func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int) error {
-	ch.typ = r.cols.schema.Field(c).Type
+	*ch = columnChunk{typ: r.cols.schema.Field(c).Type}
 	i := r.field[c]
 	if i < 0 {
 		return nil
 	}
-	leaf := r.fr.Manifest.Fields[i].ColIndex
-	cr, err := r.fr.GetFieldReader(ctx, i, map[int]bool{leaf: true}, []int{g})
+	ch.key = chunkKey{file: r.file, fieldID: r.cols.ids[c], rowGroup: g}
+	if r.cache != nil {
+		if pieces, ok := r.cache.chunk(ch.key, ch.typ); ok {
+			ch.cached = pieces
+			return nil
+		}
+		ch.collect = true
+	}
+	fr, err := r.fileReader()
 	if err != nil {
-		return fmt.Errorf("read %s, row group %d, column %q: %w", r.path, g, r.cols.schema.Field(c).Name, err)
+		return err
+	}
+	leaf := fr.Manifest.Fields[i].ColIndex
+	cr, err := fr.GetFieldReader(ctx, i, map[int]bool{leaf: true}, []int{g})
+	if err != nil {
+		return err
 	}
 	ch.reader, ch.cast = cr, r.cast[c]
 	return nil
 }
 
-func (r *parquetTask) close() { _ = r.rdr.Close() }
-
-// columnChunk decodes one column of one row group piece by piece; with no
-// reader it is a column the file lacks and reads as NULL.
-type columnChunk struct {
-	typ    arrow.DataType
-	reader *pqarrow.ColumnReader
-	cast   bool
+func (r *parquetTask) close() {
+	if r.rdr != nil {
+		_ = r.rdr.Close()
+	}
 }
 
-// next decodes the chunk's next n values as one array of the table type.
+// columnChunk is one column of one row group, handed out piece by piece:
+// pieces taken from the cache, or decoded (and, with a cache, collected
+// for it). With neither it is a column the file lacks, read as NULL.
+type columnChunk struct {
+	typ    arrow.DataType
+	key    chunkKey
+	cached []arrow.Array // the cache's pieces not yet handed out
+	reader *pqarrow.ColumnReader
+	cast   bool
+	// collect keeps the decoded pieces for the cache; collected holds a
+	// reference to each.
+	collect   bool
+	collected []arrow.Array
+}
+
+// next returns the chunk's next n values as one array of the table type.
 func (ch *columnChunk) next(ctx context.Context, n int64) (out arrow.Array, err error) {
-	if ch.reader == nil {
+	switch {
+	case ch.cached != nil:
+		if len(ch.cached) == 0 || int64(ch.cached[0].Len()) != n {
+			return nil, fmt.Errorf("cached chunk does not match the row group")
+		}
+		out, ch.cached = ch.cached[0], ch.cached[1:]
+		return out, nil
+	case ch.reader == nil:
 		return array.MakeArrayOfNull(memory.DefaultAllocator, ch.typ, int(n)), nil
 	}
+	out, err = ch.decode(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if ch.collect {
+		out.Retain()
+		ch.collected = append(ch.collected, out)
+	}
+	return out, nil
+}
+
+// decode decodes the next n values.
+func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, err error) {
 	defer func() {
 		// A corrupt page can make the decoder panic; it is this read's
 		// failure, not the server's.
@@ -453,9 +545,24 @@ func (ch *columnChunk) next(ctx context.Context, n int64) (out arrow.Array, err 
 	return compute.CastArray(ctx, a, compute.SafeCastOptions(ch.typ))
 }
 
+// finish hands a wholly decoded chunk to the cache.
+func (ch *columnChunk) finish(cache *ChunkCache) {
+	if ch.collect && len(ch.collected) > 0 {
+		cache.keep(ch.key, ch.collected)
+	}
+}
+
+// release drops what the chunk still holds.
 func (ch *columnChunk) release() {
 	if ch.reader != nil {
 		ch.reader.Release()
 		ch.reader = nil
 	}
+	for _, a := range ch.cached {
+		a.Release()
+	}
+	for _, a := range ch.collected {
+		a.Release()
+	}
+	ch.cached, ch.collected = nil, nil
 }

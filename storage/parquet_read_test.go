@@ -36,7 +36,7 @@ func decodedBySQE(t *testing.T, tbl *Table, columns []string, tasks []table.File
 		if !nativeTask(task) {
 			t.Fatalf("task of %s is left to iceberg-go", task.File.FilePath())
 		}
-		r, ok, err := openParquetTask(ctx, fs, task, cols)
+		r, ok, err := openParquetTask(ctx, fs, nil, task, cols)
 		if err != nil || !ok {
 			t.Fatalf("openParquetTask(%s) = %v, %v", task.File.FilePath(), ok, err)
 		}
