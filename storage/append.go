@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -106,8 +107,15 @@ func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema,
 		}
 	}
 
+	var written iter.Seq2[iceberg.DataFile, error]
+	if writesOwnParquet(tbl, schema) {
+		written = writeParquetFiles(ctx, tbl, schema, batches)
+	} else {
+		// iceberg-go starts writing when called, not when iterated.
+		written = table.WriteRecords(ctx, tbl, schema, batches)
+	}
 	var files []iceberg.DataFile
-	for df, err := range table.WriteRecords(ctx, tbl, schema, batches) {
+	for df, err := range written {
 		if err != nil {
 			return files, dataWriteError(tbl, err)
 		}

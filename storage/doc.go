@@ -17,10 +17,27 @@
 // (a 16,384-row default made streaming a 1M-row table 1.7x slower), so a
 // table that is mostly looked up sets the property lower.
 //
+// iceberg-go plans a scan (snapshots, manifests, pruning); SQE decodes
+// the Parquet data files itself (parquet_read.go) when there are no
+// deletes to apply and no row filter to evaluate (ScanRequest.PruneOnly,
+// as the SQL layer asks): it opens the file through the table's file IO,
+// reads only the task's row groups and the requested columns, mapped by
+// Parquet field id to the table schema (a column added later reads as
+// NULL, a promoted type is cast once per chunk), and hands each column
+// chunk out in pieces of 65,536 rows. Files with deletes, without field
+// ids, or of other formats, and filtered scans, are read by iceberg-go.
+// A ChunkCache, bounded by bytes and shared by the catalogs that are
+// given it, keeps the decoded chunks (file, field id, row group) and the
+// files' footers, so that a warm query decodes nothing it decoded before.
+//
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched
 // types), writes Parquet data files once, and then commits them as one
-// snapshot. Commits to a table are serialised per catalog, and a commit
+// snapshot. iceberg-go writes the files, except for an unpartitioned,
+// unsorted table with a decimal of precision 18 or less: SQE writes its
+// files itself (parquet_write.go), with iceberg-go's settings but such
+// decimals stored as INT32 or INT64, which read with a plain copy where
+// 16-byte values need a byte swap each. Commits to a table are serialised per catalog, and a commit
 // that loses a race with another process is retried on the reloaded
 // table. BeginRewrite reads the files a DELETE, UPDATE or MERGE may
 // change and commits "remove these, add those" (copy-on-write; never

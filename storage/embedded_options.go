@@ -36,6 +36,10 @@ type EmbeddedOptions struct {
 	// loss may then lose acknowledged commits or leave a table unreadable
 	// (as PostgreSQL's fsync = off). For tests and reloadable bulk loads.
 	SkipFsync bool
+
+	// ChunkCache, when set, holds the column chunks the catalog's scans
+	// decode (NewChunkCache); several catalogs may share one.
+	ChunkCache *ChunkCache
 }
 
 // Validate checks the options without touching the warehouse: the retry

@@ -18,9 +18,15 @@ import (
 // gives the ordered scan's rows; reading them on several goroutines at
 // once is what a parallel query does.
 type Morsels struct {
+	tbl   *Table
 	ident Ident
 	scan  *table.Scan
-	tasks []table.FileScanTask
+	// cols are the columns SQE's reader decodes, nil when iceberg-go
+	// reads the morsels (decodedColumns).
+	cols *readColumns
+	// batchRows caps the rows of a batch (0: a decoded piece).
+	batchRows int
+	tasks     []table.FileScanTask
 	// outSchema is the streams' schema: the requested columns in order.
 	outSchema *arrow.Schema
 }
@@ -66,7 +72,8 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
 		morsels = append(morsels, joinRowGroups(t.rowGroupTasks(ctx, task, bound, &budget), morselRows)...)
 	}
-	return &Morsels{ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema}, nil
+	return &Morsels{tbl: t, ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema,
+		cols: t.decodedColumns(wanted, req), batchRows: req.BatchSize}, nil
 }
 
 // Len is the number of morsels.
@@ -80,7 +87,16 @@ func (m *Morsels) Open(ctx context.Context, i int) (RecordStream, error) {
 	}
 	outSchema := m.outSchema
 	scanCtx, cancel := context.WithCancel(ctx)
-	gotSchema, records, err := m.scan.ReadTasks(scanCtx, m.tasks[i:i+1])
+	var (
+		gotSchema *arrow.Schema
+		records   iter.Seq2[arrow.RecordBatch, error]
+		err       error
+	)
+	if m.cols != nil {
+		gotSchema, records = m.cols.schema, m.tbl.readTasks(scanCtx, m.scan, m.tasks[i:i+1], m.cols, m.batchRows)
+	} else {
+		gotSchema, records, err = m.scan.ReadTasks(scanCtx, m.tasks[i:i+1])
+	}
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("scan %s: %w", m.ident, err)

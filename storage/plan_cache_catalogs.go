@@ -11,3 +11,7 @@ func (c *restCatalog) planCache() *planCache { return c.plans }
 func (c *embeddedCatalog) rowGroupCache() *rowGroupCache { return c.rowGroups }
 
 func (c *restCatalog) rowGroupCache() *rowGroupCache { return c.rowGroups }
+
+func (c *embeddedCatalog) chunkCache() *ChunkCache { return c.opts.ChunkCache }
+
+func (c *restCatalog) chunkCache() *ChunkCache { return c.cfg.ChunkCache }

@@ -58,6 +58,10 @@ type RESTConfig struct {
 
 	// Transport, when set, carries the catalog's HTTP requests (tests).
 	Transport http.RoundTripper
+
+	// ChunkCache, when set, holds the column chunks the catalog's scans
+	// decode (NewChunkCache); several catalogs may share one.
+	ChunkCache *ChunkCache
 }
 
 // commitAttempts is how many times a conflicting commit is tried in all.

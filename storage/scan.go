@@ -16,9 +16,9 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
-// defaultBatchSize is the scan batch size when the request names none.
-// Smaller than iceberg-go's 131072 so that the first rows reach the client
-// sooner and a scan holds less decoded data at once.
+// defaultBatchSize is the batch size of iceberg-go's reader when the
+// request names none. Smaller than iceberg-go's 131072 so that the first
+// rows reach the client sooner and a scan holds less decoded data at once.
 const defaultBatchSize = 8192
 
 // ScanRequest says what a scan reads.
@@ -36,7 +36,9 @@ type ScanRequest struct {
 	PruneOnly bool
 	// Limit > 0 stops the scan after that many rows.
 	Limit int64
-	// BatchSize caps rows per batch; 0 means 8192.
+	// BatchSize caps rows per batch. 0 means a whole decoded piece of a
+	// row group (decodeRows) when SQE's reader decodes the scan, 8192
+	// when iceberg-go reads it (a row filter to apply, delete files).
 	BatchSize int
 	// MorselRows is about how many rows a morsel gathers (Morsels joins
 	// adjacent row groups of a file up to it); 0 means 65,536.
@@ -84,7 +86,8 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 	// the caller's context lives on.
 	scanCtx, cancel := context.WithCancel(ctx)
 	scan := t.tbl.Scan(opts...)
-	gotSchema, records, err := t.readInCommitOrder(scanCtx, scan, req)
+	cols := t.decodedColumns(wanted, req)
+	gotSchema, records, err := t.readInCommitOrder(scanCtx, scan, req, cols)
 	if err != nil {
 		cancel()
 		_ = scan.Close()
@@ -115,7 +118,7 @@ func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error)
 // then the staged files. iceberg-go lists the newest manifest first, so
 // without this a table would return the rows of its latest INSERT before
 // those of its first.
-func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req ScanRequest) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
+func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req ScanRequest, cols *readColumns) (*arrow.Schema, iter.Seq2[arrow.RecordBatch, error], error) {
 	// With a limit iceberg-go plans only the newest files that hold
 	// enough rows; when staged changes removed some of those, fewer would
 	// remain, so such a table plans all its files.
@@ -128,7 +131,33 @@ func (t *Table) readInCommitOrder(ctx context.Context, scan *table.Scan, req Sca
 		return nil, nil, err
 	}
 	tasks = t.prunedTasks(ctx, append(t.visible(tasks), t.stagedTasks()...), t.rowGroupFilter(req.Filter))
+	if cols != nil {
+		return cols.schema, t.readTasks(ctx, scan, tasks, cols, req.BatchSize), nil
+	}
 	return scan.ReadTasks(ctx, tasks)
+}
+
+// decodedColumns returns the columns SQE's own reader decodes for a scan
+// of the distinct columns wanted (nil: all), or nil when iceberg-go reads
+// the scan: it has a row filter to apply, or a column SQE's reader does
+// not decode (nativeColumns).
+func (t *Table) decodedColumns(wanted []string, req ScanRequest) *readColumns {
+	if req.Filter != nil && !req.PruneOnly {
+		return nil
+	}
+	got := t.schema
+	if len(wanted) > 0 {
+		fields := make([]arrow.Field, len(wanted))
+		for i, name := range wanted {
+			fields[i] = t.schema.Field(t.schema.FieldIndices(name)[0])
+		}
+		got = arrow.NewSchema(fields, nil)
+	}
+	cols, ok := t.nativeColumns(got)
+	if !ok {
+		return nil
+	}
+	return cols
 }
 
 // sortByCommit orders tasks oldest commit first, keeping the planner's

@@ -29,6 +29,8 @@ type tableHost interface {
 	// rowGroupCache holds the row-group statistics of the catalog's data
 	// files.
 	rowGroupCache() *rowGroupCache
+	// chunkCache holds decoded column chunks, nil when there is none.
+	chunkCache() *ChunkCache
 }
 
 // Table is one version of an Iceberg table: its metadata as loaded, with

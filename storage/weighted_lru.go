@@ -8,12 +8,15 @@ import (
 
 // weightedLRU is a least-recently-used cache bounded both by its entries
 // and by the total weight of their values (the file scan tasks of a plan,
-// the row groups of a file's statistics: what the memory grows with). A
-// value heavier than the whole bound is not cached. It is safe for
-// concurrent use.
+// the row groups of a file's statistics, the bytes of a decoded column
+// chunk: what the memory grows with). A value heavier than the whole
+// bound is not cached. It is safe for concurrent use.
 type weightedLRU[K comparable, V any] struct {
 	maxWeight int
 	weigh     func(V) int
+	// dropped, when set, is called under the lock with each value that
+	// leaves the cache (pushed out by the bounds or replaced by put).
+	dropped func(V)
 
 	mu      sync.Mutex
 	entries *simplelru.LRU[K, V]
@@ -21,8 +24,19 @@ type weightedLRU[K comparable, V any] struct {
 }
 
 func newWeightedLRU[K comparable, V any](maxEntries, maxWeight int, weigh func(V) int) *weightedLRU[K, V] {
-	c := &weightedLRU[K, V]{maxWeight: maxWeight, weigh: weigh}
-	entries, err := simplelru.NewLRU(maxEntries, func(_ K, v V) { c.weight -= weigh(v) })
+	return newDroppingLRU[K](maxEntries, maxWeight, weigh, nil)
+}
+
+// newDroppingLRU is newWeightedLRU calling dropped (when not nil) with
+// every value that leaves the cache, such as to release what it holds.
+func newDroppingLRU[K comparable, V any](maxEntries, maxWeight int, weigh func(V) int, dropped func(V)) *weightedLRU[K, V] {
+	c := &weightedLRU[K, V]{maxWeight: maxWeight, weigh: weigh, dropped: dropped}
+	entries, err := simplelru.NewLRU(maxEntries, func(_ K, v V) {
+		c.weight -= weigh(v)
+		if c.dropped != nil {
+			c.dropped(v)
+		}
+	})
 	if err != nil {
 		// NewLRU fails only for a size below 1, which the callers never pass.
 		panic(err)
@@ -35,6 +49,18 @@ func (c *weightedLRU[K, V]) get(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.entries.Get(k)
+}
+
+// use calls f with the value cached under k, under the lock, so that no
+// put can drop the value while f runs; it reports whether there was one.
+func (c *weightedLRU[K, V]) use(k K, f func(V)) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.entries.Get(k)
+	if ok {
+		f(v)
+	}
+	return ok
 }
 
 // put caches v under k, evicting the least recently used entries until
@@ -50,7 +76,32 @@ func (c *weightedLRU[K, V]) put(k K, v V) {
 	// first without the eviction callback, so its weight is taken off here.
 	if old, ok := c.entries.Peek(k); ok {
 		c.weight -= c.weigh(old)
+		if c.dropped != nil {
+			c.dropped(old)
+		}
 	}
+	c.add(k, v, w)
+}
+
+// putNew caches v under k unless a value is cached there already or v
+// is heavier than the bound; it reports whether the cache took v.
+func (c *weightedLRU[K, V]) putNew(k K, v V) bool {
+	w := c.weigh(v)
+	if w > c.maxWeight {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries.Contains(k) {
+		return false
+	}
+	c.add(k, v, w)
+	return true
+}
+
+// add caches v of weight w under k and evicts until the bound holds.
+// The caller holds the lock.
+func (c *weightedLRU[K, V]) add(k K, v V, w int) {
 	c.entries.Add(k, v)
 	c.weight += w
 	for c.weight > c.maxWeight {

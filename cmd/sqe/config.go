@@ -120,6 +120,13 @@ type Config struct {
 		Fsync bool `toml:"fsync"`
 	} `toml:"storage"`
 
+	Cache struct {
+		// DataBytes bounds the decoded column chunks of data files the
+		// server keeps for later scans (storage.ChunkCache); 0 disables
+		// the cache.
+		DataBytes ByteSize `toml:"data_bytes"`
+	} `toml:"cache"`
+
 	AccessControl struct {
 		// Backend is gate one: "embedded" keeps grants in the governance
 		// database and authorizes the embedded catalogs' operations
@@ -260,6 +267,7 @@ func defaultConfig() Config {
 	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.Storage.Fsync = true
+	c.Cache.DataBytes = storage.DefaultChunkCacheBytes
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
@@ -336,6 +344,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if err := cfg.validateTimeouts(); err != nil {
 		return Config{}, err
+	}
+	if cfg.Cache.DataBytes < 0 {
+		return Config{}, fmt.Errorf("config: [cache] data_bytes must not be negative, not %d", cfg.Cache.DataBytes)
 	}
 	if cfg.Storage.CommitRetries < 0 || cfg.Storage.CommitRetries > 1000 {
 		return Config{}, fmt.Errorf("config: [storage] commit_retries must be between 0 and 1000, not %d", cfg.Storage.CommitRetries)

@@ -37,16 +37,18 @@ func (c CatalogConfig) validate() error {
 }
 
 // openCatalog opens one configured catalog. skipFsync applies to an embedded catalog only: a REST catalog's files
-// are the catalog server's to flush.
-func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int, skipFsync bool, gate storage.Authorizer) (storage.Catalog, error) {
+// are the catalog server's to flush. chunks (nil: none) is the data cache all catalogs share.
+func openCatalog(ctx context.Context, cc CatalogConfig, dataDir string, commitRetries int, skipFsync bool, gate storage.Authorizer, chunks *storage.ChunkCache) (storage.Catalog, error) {
 	if cc.Type == "rest" {
 		return storage.OpenREST(ctx, storage.RESTConfig{
 			Name: cc.Name, URI: cc.URI, Warehouse: cc.Warehouse, Prefix: cc.Prefix,
 			Properties: cc.Properties, ServiceToken: cc.ServiceToken, Credential: cc.Credential,
-			CommitRetries: commitRetries,
+			CommitRetries: commitRetries, ChunkCache: chunks,
 		})
 	}
-	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, gate, cc.embeddedOptions(commitRetries, skipFsync))
+	opts := cc.embeddedOptions(commitRetries, skipFsync)
+	opts.ChunkCache = chunks
+	return storage.OpenEmbeddedWith(ctx, cc.Name, dataDir, gate, opts)
 }
 
 func (c CatalogConfig) embeddedOptions(commitRetries int, skipFsync bool) storage.EmbeddedOptions {

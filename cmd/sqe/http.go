@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
-
-	"github.com/sqe-db/sqe/pgwire/metrics"
 )
 
 // opsServer is the operator's HTTP endpoint ([http] listen): /healthz
@@ -33,7 +31,7 @@ const opsReadHeaderTimeout = 10 * time.Second
 // startOpsServer binds listen and serves in the background; it is not
 // ready until setReady. With profiling, /debug/pprof/ is served to the
 // callers setProfileGate admits; without it the path does not exist.
-func startOpsServer(listen string, m *metrics.Metrics, profiling bool, logger *slog.Logger) (*opsServer, error) {
+func startOpsServer(listen string, metricsHandler http.Handler, profiling bool, logger *slog.Logger) (*opsServer, error) {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return nil, fmt.Errorf("http listen %s: %w", listen, err)
@@ -50,7 +48,7 @@ func startOpsServer(listen string, m *metrics.Metrics, profiling bool, logger *s
 		}
 		_, _ = fmt.Fprintln(w, "ready")
 	})
-	mux.Handle("GET /metrics", m.Handler())
+	mux.Handle("GET /metrics", metricsHandler)
 	paths := "/healthz /readyz /metrics"
 	if profiling {
 		mux.Handle(profilePrefix, o.serveProfiles(profileHandlers()))

@@ -3,7 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/governance/policy"
@@ -18,13 +22,14 @@ import (
 const opsShutdownGrace = 5 * time.Second
 
 // openObservability makes the metrics and starts the HTTP endpoint, both
-// nil when [http] listen is empty.
-func openObservability(cfg Config, logger *slog.Logger) (*metrics.Metrics, *opsServer, error) {
+// nil when [http] listen is empty. /metrics also shows the counters of
+// the data cache chunks (none when nil).
+func openObservability(cfg Config, logger *slog.Logger, chunks *storage.ChunkCache) (*metrics.Metrics, *opsServer, error) {
 	if cfg.HTTP.Listen == "" {
 		return nil, nil, nil
 	}
 	m := metrics.New()
-	ops, err := startOpsServer(cfg.HTTP.Listen, m, cfg.HTTP.Pprof, logger)
+	ops, err := startOpsServer(cfg.HTTP.Listen, metricsHandler(m, chunks), cfg.HTTP.Pprof, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,4 +117,44 @@ func timedCatalogs(cats []storage.Catalog, m *metrics.Metrics) []storage.Catalog
 		})
 	}
 	return out
+}
+
+// metricsHandler serves m's registry and, with a data cache, the cache's
+// counters beside it.
+func metricsHandler(m *metrics.Metrics, chunks *storage.ChunkCache) http.Handler {
+	if chunks == nil {
+		return m.Handler()
+	}
+	cache := chunkCacheRegistry(chunks)
+	return promhttp.HandlerFor(prometheus.Gatherers{m.Gatherer(), cache}, promhttp.HandlerOpts{Registry: cache})
+}
+
+// chunkCacheRegistry is a registry of the data cache's counters, read
+// from the cache at each scrape.
+func chunkCacheRegistry(c *storage.ChunkCache) *prometheus.Registry {
+	stat := func(field func(storage.ChunkCacheStats) int64) func() float64 {
+		return func() float64 { return float64(field(c.Stats())) }
+	}
+	r := prometheus.NewRegistry()
+	r.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqe_data_cache_hits_total", Help: "Decoded column chunks scans took from the data cache.",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Hits })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqe_data_cache_misses_total", Help: "Column chunks scans decoded because the data cache did not hold them.",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Misses })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqe_data_cache_evictions_total", Help: "Decoded column chunks the data cache's budget pushed out.",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Evictions })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sqe_data_cache_bytes", Help: "Bytes of decoded column chunks the data cache holds.",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Bytes })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sqe_data_cache_chunks", Help: "Decoded column chunks the data cache holds.",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Chunks })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sqe_data_cache_budget_bytes", Help: "The data cache's bound on its bytes ([cache] data_bytes).",
+		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Budget })),
+	)
+	return r
 }

@@ -19,7 +19,7 @@ import (
 // stops it when the test ends.
 func startTestOps(t *testing.T, profiling bool) (*opsServer, string) {
 	t.Helper()
-	ops, err := startOpsServer("127.0.0.1:0", metrics.New(), profiling, slog.New(slog.DiscardHandler))
+	ops, err := startOpsServer("127.0.0.1:0", metrics.New().Handler(), profiling, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

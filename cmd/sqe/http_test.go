@@ -5,15 +5,18 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sqe-db/sqe/pgwire/metrics"
+	"github.com/sqe-db/sqe/storage"
 )
 
 // /readyz follows setReady; /healthz answers whenever the process runs.
 func TestOpsServerReadiness(t *testing.T) {
-	ops, err := startOpsServer("127.0.0.1:0", metrics.New(), false, slog.New(slog.DiscardHandler))
+	ops, err := startOpsServer("127.0.0.1:0", metrics.New().Handler(), false, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +50,25 @@ func TestOpsServerReadiness(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != s.wantStatus {
 			t.Errorf("ready %v: GET %s = %d, want %d", s.ready, s.path, resp.StatusCode, s.wantStatus)
+		}
+	}
+}
+
+// /metrics shows the data cache's counters beside the server's, and
+// only when there is a cache.
+func TestMetricsShowDataCache(t *testing.T) {
+	for _, budget := range []int64{1 << 20, 0} {
+		rec := httptest.NewRecorder()
+		metricsHandler(metrics.New(), storage.NewChunkCache(budget)).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		body := rec.Body.String()
+		if !strings.Contains(body, "sqe_connections ") {
+			t.Errorf("budget %d: /metrics lacks the server's metrics", budget)
+		}
+		for _, name := range []string{"sqe_data_cache_hits_total 0", "sqe_data_cache_misses_total 0", "sqe_data_cache_evictions_total 0",
+			"sqe_data_cache_bytes 0", "sqe_data_cache_budget_bytes 1.048576e+06"} {
+			if got := strings.Contains(body, name+"\n"); got != (budget > 0) {
+				t.Errorf("budget %d: /metrics shows %q: %v", budget, name, got)
+			}
 		}
 	}
 }

@@ -82,7 +82,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
-	m, ops, err := openObservability(cfg, logger)
+	chunks := storage.NewChunkCache(int64(cfg.Cache.DataBytes))
+	m, ops, err := openObservability(cfg, logger, chunks)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	for _, cc := range cfg.Catalogs {
-		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, !cfg.Storage.Fsync, gate)
+		cat, err := openCatalog(ctx, cc, cfg.DataDir, cfg.Storage.CommitRetries, !cfg.Storage.Fsync, gate, chunks)
 		if err != nil {
 			return fmt.Errorf("catalog %s: %w", cc.Name, err)
 		}

@@ -84,7 +84,7 @@ func runTPCHAt(ctx context.Context, pgBin string, o tpchOptions, root, bin, work
 	}
 	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries}
 
-	sqeDir := filepath.Join(dataset, "sqe")
+	sqeDir := filepath.Join(dataset, fmt.Sprintf("sqe-f%d", sqeDataFormat))
 	if err := prepareTPCHDir(ctx, sqeDir, o.sf); err != nil {
 		return rep, err
 	}
@@ -116,6 +116,12 @@ func runTPCHAt(ctx context.Context, pgBin string, o tpchOptions, root, bin, work
 	}
 	return rep, ctx.Err()
 }
+
+// sqeDataFormat changes whenever SQE writes its data files differently
+// (format 2: decimals of precision 18 or less stored as integers), so
+// that the kept SQE data directory is loaded again and measures what SQE
+// writes now.
+const sqeDataFormat = 2
 
 // tpchCacheDir is the directory that keeps one scale factor's generated
 // data between runs, created if needed. Its name carries the generator's

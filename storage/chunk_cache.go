@@ -1,0 +1,165 @@
+package storage
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+)
+
+// DefaultChunkCacheBytes is the decoded column-chunk cache's default
+// budget.
+const DefaultChunkCacheBytes = 1 << 30
+
+// A chunk cache holds at most this many chunks, whatever their bytes (a
+// bound on the bookkeeping of tiny chunks), and the footers of at most
+// this many files.
+const (
+	chunkCacheChunks  = 1 << 20
+	chunkCacheFooters = 4096
+)
+
+// ChunkCache holds decoded column chunks of data files, keyed by the
+// file (path and size), the column's field id and the row group, and
+// the parsed footers of those files, so that a scan reading a chunk
+// again neither decodes it nor reads the footer. Data files are never
+// rewritten in place (copy-on-write), so an entry stays true; a file
+// that is dropped just ages out. The cache holds stored values only:
+// every scan still goes through gate one, and the filters and masks of
+// the query above the scan apply to what it hands out. Its arrays are
+// shared between scans and never mutated.
+//
+// It is bounded by the bytes of the decoded arrays and evicts the least
+// recently used chunks. One cache may serve several catalogs; it is safe
+// for concurrent use. A nil *ChunkCache caches nothing.
+type ChunkCache struct {
+	budget  int64
+	chunks  *weightedLRU[chunkKey, *decodedChunk]
+	footers *weightedLRU[fileKey, *metadata.FileMetaData]
+
+	hits, misses, dropped atomic.Int64
+}
+
+// fileKey names a data file's content: its path and size.
+type fileKey struct {
+	path string
+	size int64
+}
+
+type chunkKey struct {
+	file     fileKey
+	fieldID  int
+	rowGroup int
+}
+
+// decodedChunk is one column of one row group, decoded into pieces of
+// decodeRows rows (the last one shorter) of the column's table type at
+// the time it was decoded.
+type decodedChunk struct {
+	pieces []arrow.Array
+	bytes  int
+}
+
+func (d *decodedChunk) release() {
+	for _, p := range d.pieces {
+		p.Release()
+	}
+}
+
+// NewChunkCache returns a cache bounded to budget bytes of decoded
+// arrays, or nil (no cache) when budget is 0 or less.
+func NewChunkCache(budget int64) *ChunkCache {
+	if budget <= 0 {
+		return nil
+	}
+	c := &ChunkCache{budget: budget}
+	c.chunks = newDroppingLRU[chunkKey](chunkCacheChunks, int(min(budget, math.MaxInt)),
+		func(d *decodedChunk) int { return d.bytes },
+		func(d *decodedChunk) {
+			c.dropped.Add(1)
+			d.release()
+		})
+	c.footers = newWeightedLRU[fileKey](chunkCacheFooters, chunkCacheFooters,
+		func(*metadata.FileMetaData) int { return 1 })
+	return c
+}
+
+// ChunkCacheStats are a chunk cache's counters since it was made.
+type ChunkCacheStats struct {
+	// Hits and Misses count chunk look-ups: a miss decodes the chunk.
+	Hits, Misses int64
+	// Evictions counts chunks the budget pushed out (or a newer decode
+	// of the same chunk replaced).
+	Evictions int64
+	// Bytes is what the cached chunks hold, Chunks how many there are;
+	// Budget is the bound on Bytes.
+	Bytes, Chunks, Budget int64
+}
+
+// Stats returns the counters; all zero for a nil cache.
+func (c *ChunkCache) Stats() ChunkCacheStats {
+	if c == nil {
+		return ChunkCacheStats{}
+	}
+	return ChunkCacheStats{
+		Hits: c.hits.Load(), Misses: c.misses.Load(), Evictions: c.dropped.Load(),
+		Bytes: int64(c.chunks.held()), Chunks: int64(c.chunks.len()), Budget: c.budget,
+	}
+}
+
+// chunk returns the pieces cached under k, each retained for the caller,
+// when they are of type typ (a column promoted since it was cached is
+// decoded again).
+func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) ([]arrow.Array, bool) {
+	var out []arrow.Array
+	c.chunks.use(k, func(d *decodedChunk) {
+		if len(d.pieces) == 0 || !arrow.TypeEqual(d.pieces[0].DataType(), typ) {
+			return
+		}
+		out = make([]arrow.Array, len(d.pieces))
+		for i, p := range d.pieces {
+			p.Retain()
+			out[i] = p
+		}
+	})
+	if out == nil {
+		c.misses.Add(1)
+		return nil, false
+	}
+	c.hits.Add(1)
+	return out, true
+}
+
+// keep caches the pieces of the chunk k, retaining them; the caller
+// keeps its own references.
+func (c *ChunkCache) keep(k chunkKey, pieces []arrow.Array) {
+	d := &decodedChunk{pieces: make([]arrow.Array, len(pieces))}
+	for i, p := range pieces {
+		p.Retain()
+		d.pieces[i] = p
+		d.bytes += arrayBytes(p)
+	}
+	if d.bytes > c.chunks.maxWeight {
+		d.release()
+		return
+	}
+	c.chunks.put(k, d)
+}
+
+// arrayBytes is the memory of an array's buffers, its children's and its
+// dictionary's.
+func arrayBytes(a arrow.Array) int {
+	return int(a.Data().SizeInBytes())
+}
+
+// footer returns the cached footer of the file k.
+func (c *ChunkCache) footer(k fileKey) (*metadata.FileMetaData, bool) {
+	return c.footers.get(k)
+}
+
+// keepFooter caches the parsed footer of the file k; it is read only
+// from then on.
+func (c *ChunkCache) keepFooter(k fileKey, meta *metadata.FileMetaData) {
+	c.footers.put(k, meta)
+}

@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/apache/iceberg-go/table"
+)
+
+// cachedRowGroupTable is ns.t of a catalog with cache: ids 0..99 in one
+// file of four row groups (30, 30, 30 and 10 rows).
+func cachedRowGroupTable(t *testing.T, cache *ChunkCache) *Table {
+	t.Helper()
+	cat, err := OpenEmbeddedWith(t.Context(), "wh", t.TempDir(), AllowAll{},
+		EmbeddedOptions{CommitRetries: DefaultCommitRetries, ChunkCache: cache, SkipFsync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cat.Close() })
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(ctx, "ns", "t", idSchema, CreateTableOptions{Properties: map[string]string{
+		table.ParquetRowGroupLimitKey: "30",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tbl, err = tbl.Append(ctx, idBatches(t, 0, 100, 100)); err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// wantIDRows fails unless rows are ids 0..99 with their names, in order.
+func wantIDRows(t *testing.T, rows [][]any) {
+	t.Helper()
+	if len(rows) != 100 {
+		t.Fatalf("%d rows, want 100", len(rows))
+	}
+	for i, r := range rows {
+		if r[0] != int64(i) || r[1] != fmt.Sprintf("n%d", i) {
+			t.Fatalf("row %d = %v", i, r)
+		}
+	}
+}
+
+// TestChunkCacheHitsOnSecondRead: a second scan takes every chunk from
+// the cache and decodes none.
+func TestChunkCacheHitsOnSecondRead(t *testing.T) {
+	cache := NewChunkCache(1 << 30)
+	tbl := cachedRowGroupTable(t, cache)
+	_, rows := readAll(t, tbl, ScanRequest{})
+	wantIDRows(t, rows)
+	first := cache.Stats()
+	// Two columns of four row groups.
+	if first.Misses != 8 || first.Hits != 0 || first.Chunks != 8 || first.Bytes <= 0 {
+		t.Fatalf("after the first read: %+v, want 8 misses and 8 chunks", first)
+	}
+	_, rows = readAll(t, tbl, ScanRequest{Columns: []string{"id", "name"}, BatchSize: 7})
+	wantIDRows(t, rows)
+	second := cache.Stats()
+	if second.Misses != first.Misses || second.Hits != 8 || second.Bytes != first.Bytes {
+		t.Fatalf("after the second read: %+v, want 8 hits and no new miss", second)
+	}
+	// Morsels share the cache.
+	m, err := tbl.Morsels(adminCtx(t), ScanRequest{Columns: []string{"id"}, MorselRows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	var ids []int64
+	for i := range m.Len() {
+		ids = append(ids, readMorsel(t, m, i)...)
+	}
+	if len(ids) != 100 || !slices.IsSorted(ids) {
+		t.Fatalf("morsels gave %v", ids)
+	}
+	if third := cache.Stats(); third.Misses != first.Misses || third.Hits != 12 {
+		t.Fatalf("after reading the morsels: %+v, want 12 hits and no new miss", third)
+	}
+}
+
+// TestChunkCacheEvictsUnderBudget: a budget for about two chunks keeps the
+// bytes within it, evicts the least recently used, and reads stay right.
+func TestChunkCacheEvictsUnderBudget(t *testing.T) {
+	probe := NewChunkCache(1 << 30)
+	_, rows := readAll(t, cachedRowGroupTable(t, probe), ScanRequest{Columns: []string{"id"}})
+	wantRows := len(rows)
+	perChunk := probe.Stats().Bytes / 4
+
+	cache := NewChunkCache(perChunk*2 + perChunk/2)
+	tbl := cachedRowGroupTable(t, cache)
+	for range 3 {
+		_, rows := readAll(t, tbl, ScanRequest{})
+		wantIDRows(t, rows)
+		if len(rows) != wantRows {
+			t.Fatalf("%d rows, want %d", len(rows), wantRows)
+		}
+		st := cache.Stats()
+		if st.Bytes > st.Budget || st.Evictions == 0 || st.Chunks == 0 {
+			t.Fatalf("stats %+v: want bytes within the budget, evictions, some chunks", st)
+		}
+	}
+}
+
+// TestChunkCacheConcurrentReaders: scans and morsels read the same chunks
+// at once while a small budget evicts them (run with -race).
+func TestChunkCacheConcurrentReaders(t *testing.T) {
+	probe := NewChunkCache(1 << 30)
+	readAll(t, cachedRowGroupTable(t, probe), ScanRequest{})
+	cache := NewChunkCache(probe.Stats().Bytes / 2)
+	tbl := cachedRowGroupTable(t, cache)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				_, rows := readAll(t, tbl, ScanRequest{})
+				wantIDRows(t, rows)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			m, err := tbl.Morsels(adminCtx(t), ScanRequest{Columns: []string{"id", "name"}, MorselRows: 1})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer m.Close()
+			for range 5 {
+				var ids []int64
+				for i := range m.Len() {
+					ids = append(ids, readMorsel(t, m, i)...)
+				}
+				if len(ids) != 100 || !slices.IsSorted(ids) {
+					t.Errorf("morsels gave %v", ids)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	st := cache.Stats()
+	if st.Hits == 0 || st.Evictions == 0 || st.Bytes > st.Budget {
+		t.Fatalf("stats %+v: want hits, evictions and bytes within the budget", st)
+	}
+}
+
+// TestChunkCacheDisabled: a budget of 0 is no cache, and scans read
+// the same without one.
+func TestChunkCacheDisabled(t *testing.T) {
+	cache := NewChunkCache(0)
+	if cache != nil {
+		t.Fatal("NewChunkCache(0) made a cache")
+	}
+	if st := cache.Stats(); st != (ChunkCacheStats{}) {
+		t.Fatalf("stats of no cache = %+v", st)
+	}
+	tbl := cachedRowGroupTable(t, cache)
+	for range 2 {
+		_, rows := readAll(t, tbl, ScanRequest{})
+		wantIDRows(t, rows)
+	}
+}
