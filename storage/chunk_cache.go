@@ -13,11 +13,12 @@ import (
 const DefaultChunkCacheBytes = 1 << 30
 
 // A chunk cache holds at most this many chunks, whatever their bytes (a
-// bound on the bookkeeping of tiny chunks), and the footers of at most
-// this many files.
+// bound on the bookkeeping of tiny chunks), the footers of at most this
+// many files, and remembers at most this many chunks read once.
 const (
 	chunkCacheChunks  = 1 << 20
 	chunkCacheFooters = 4096
+	chunkCacheSeen    = 1 << 18
 )
 
 // ChunkCache holds decoded column chunks of data files, keyed by the
@@ -30,6 +31,12 @@ const (
 // the query above the scan apply to what it hands out. Its arrays are
 // shared between scans and never mutated.
 //
+// A chunk is kept the second time it is read, not the first: memory the
+// cache keeps is memory the process touches for the first time (a page
+// fault per page), which a query reading its chunks once, such as the
+// first after a restart, would pay for nothing. A chunk read again is
+// worth it.
+//
 // It is bounded by the bytes of the decoded arrays and evicts the least
 // recently used chunks. One cache may serve several catalogs; it is safe
 // for concurrent use. A nil *ChunkCache caches nothing.
@@ -37,6 +44,8 @@ type ChunkCache struct {
 	budget  int64
 	chunks  *weightedLRU[chunkKey, *decodedChunk]
 	footers *weightedLRU[fileKey, *metadata.FileMetaData]
+	// seen holds the chunks read once and not cached.
+	seen *weightedLRU[chunkKey, struct{}]
 
 	hits, misses, dropped atomic.Int64
 }
@@ -82,6 +91,7 @@ func NewChunkCache(budget int64) *ChunkCache {
 		})
 	c.footers = newWeightedLRU[fileKey](chunkCacheFooters, chunkCacheFooters,
 		func(*metadata.FileMetaData) int { return 1 })
+	c.seen = newWeightedLRU[chunkKey](chunkCacheSeen, chunkCacheSeen, func(struct{}) int { return 1 })
 	return c
 }
 
@@ -110,8 +120,9 @@ func (c *ChunkCache) Stats() ChunkCacheStats {
 
 // chunk returns the pieces cached under k, each retained for the caller,
 // when they are of type typ (a column promoted since it was cached is
-// decoded again).
-func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) ([]arrow.Array, bool) {
+// decoded again). On a miss, admit says whether the caller should keep
+// the chunk it decodes: whether it was read before.
+func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) (pieces []arrow.Array, ok, admit bool) {
 	var out []arrow.Array
 	c.chunks.use(k, func(d *decodedChunk) {
 		if len(d.pieces) == 0 || !arrow.TypeEqual(d.pieces[0].DataType(), typ) {
@@ -125,10 +136,10 @@ func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) ([]arrow.Array, bool)
 	})
 	if out == nil {
 		c.misses.Add(1)
-		return nil, false
+		return nil, false, !c.seen.putNew(k, struct{}{})
 	}
 	c.hits.Add(1)
-	return out, true
+	return out, true, false
 }
 
 // keep caches the pieces of the chunk k, retaining them; the caller

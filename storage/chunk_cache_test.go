@@ -48,23 +48,29 @@ func wantIDRows(t *testing.T, rows [][]any) {
 	}
 }
 
-// TestChunkCacheHitsOnSecondRead: a second scan takes every chunk from
-// the cache and decodes none.
-func TestChunkCacheHitsOnSecondRead(t *testing.T) {
+// TestChunkCacheKeepsWhatIsReadAgain: a first scan decodes and keeps
+// nothing; a second decodes again and keeps every chunk; a third takes
+// every chunk from the cache and decodes none.
+func TestChunkCacheKeepsWhatIsReadAgain(t *testing.T) {
 	cache := NewChunkCache(1 << 30)
 	tbl := cachedRowGroupTable(t, cache)
 	_, rows := readAll(t, tbl, ScanRequest{})
 	wantIDRows(t, rows)
-	first := cache.Stats()
 	// Two columns of four row groups.
-	if first.Misses != 8 || first.Hits != 0 || first.Chunks != 8 || first.Bytes <= 0 {
-		t.Fatalf("after the first read: %+v, want 8 misses and 8 chunks", first)
+	if once := cache.Stats(); once.Misses != 8 || once.Hits != 0 || once.Chunks != 0 || once.Bytes != 0 {
+		t.Fatalf("after the first read: %+v, want 8 misses and nothing kept", once)
+	}
+	_, rows = readAll(t, tbl, ScanRequest{})
+	wantIDRows(t, rows)
+	first := cache.Stats()
+	if first.Misses != 16 || first.Hits != 0 || first.Chunks != 8 || first.Bytes <= 0 {
+		t.Fatalf("after the second read: %+v, want 16 misses and 8 chunks", first)
 	}
 	_, rows = readAll(t, tbl, ScanRequest{Columns: []string{"id", "name"}, BatchSize: 7})
 	wantIDRows(t, rows)
 	second := cache.Stats()
 	if second.Misses != first.Misses || second.Hits != 8 || second.Bytes != first.Bytes {
-		t.Fatalf("after the second read: %+v, want 8 hits and no new miss", second)
+		t.Fatalf("after the third read: %+v, want 8 hits and no new miss", second)
 	}
 	// Morsels share the cache.
 	m, err := tbl.Morsels(adminCtx(t), ScanRequest{Columns: []string{"id"}, MorselRows: 1})
@@ -88,12 +94,15 @@ func TestChunkCacheHitsOnSecondRead(t *testing.T) {
 // bytes within it, evicts the least recently used, and reads stay right.
 func TestChunkCacheEvictsUnderBudget(t *testing.T) {
 	probe := NewChunkCache(1 << 30)
-	_, rows := readAll(t, cachedRowGroupTable(t, probe), ScanRequest{Columns: []string{"id"}})
+	probeTable := cachedRowGroupTable(t, probe)
+	readAll(t, probeTable, ScanRequest{Columns: []string{"id"}})
+	_, rows := readAll(t, probeTable, ScanRequest{Columns: []string{"id"}})
 	wantRows := len(rows)
 	perChunk := probe.Stats().Bytes / 4
 
 	cache := NewChunkCache(perChunk*2 + perChunk/2)
 	tbl := cachedRowGroupTable(t, cache)
+	readAll(t, tbl, ScanRequest{}) // seen once: kept from the next read on
 	for range 3 {
 		_, rows := readAll(t, tbl, ScanRequest{})
 		wantIDRows(t, rows)
@@ -111,7 +120,9 @@ func TestChunkCacheEvictsUnderBudget(t *testing.T) {
 // at once while a small budget evicts them (run with -race).
 func TestChunkCacheConcurrentReaders(t *testing.T) {
 	probe := NewChunkCache(1 << 30)
-	readAll(t, cachedRowGroupTable(t, probe), ScanRequest{})
+	probeTable := cachedRowGroupTable(t, probe)
+	readAll(t, probeTable, ScanRequest{})
+	readAll(t, probeTable, ScanRequest{})
 	cache := NewChunkCache(probe.Stats().Bytes / 2)
 	tbl := cachedRowGroupTable(t, cache)
 	var wg sync.WaitGroup

@@ -451,11 +451,12 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 	}
 	ch.key = chunkKey{file: r.file, fieldID: r.cols.ids[c], rowGroup: g}
 	if r.cache != nil {
-		if pieces, ok := r.cache.chunk(ch.key, ch.typ); ok {
+		pieces, ok, admit := r.cache.chunk(ch.key, ch.typ)
+		if ok {
 			ch.cached = pieces
 			return nil
 		}
-		ch.collect = true
+		ch.collect = admit
 	}
 	fr, err := r.fileReader()
 	if err != nil {
