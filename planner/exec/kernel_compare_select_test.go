@@ -1,12 +1,14 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -344,5 +346,71 @@ func TestConjunctSelectErrors(t *testing.T) {
 				t.Fatalf("got rows %v, want %v", got, tc.wantRows)
 			}
 		})
+	}
+}
+
+// naiveCompare orders two constant-representation values as PostgreSQL
+// does: numerics exactly at their scales, NaN above every float.
+func naiveCompare(a, b any, as, bs int32) int {
+	switch x := a.(type) {
+	case int64:
+		return cmp.Compare(x, b.(int64))
+	case int32:
+		return cmp.Compare(x, b.(int32))
+	case float64:
+		return floatCmp(x, b.(float64))
+	case string:
+		return strings.Compare(x, b.(string))
+	case decimal128.Num:
+		l, r := x.BigInt(), b.(decimal128.Num).BigInt()
+		l.Mul(l, types.Pow10(max(as, bs)-as))
+		r.Mul(r, types.Pow10(max(as, bs)-bs))
+		return l.Cmp(r)
+	}
+	panic(fmt.Sprintf("value %T", a))
+}
+
+// TestCompareArraysMatchesNaive checks the array comparison, every pair
+// of a case's values and constants, against naiveCompare.
+func TestCompareArraysMatchesNaive(t *testing.T) {
+	for _, tc := range selectCases() {
+		ktyp := tc.ktyp
+		if ktyp.OID == 0 {
+			ktyp = tc.typ
+		}
+		var lv, rv []any
+		for _, v := range tc.vals {
+			for _, k := range append(slices.Clone(tc.consts), nil) {
+				lv, rv = append(lv, v), append(rv, k)
+			}
+		}
+		if tc.typ.OID == types.OIDFloat4 {
+			ktyp = tc.typ // float4 against float4, as the binder casts them
+		}
+		l, r := arrayOf(t, tc.typ, lv), arrayOf(t, ktyp, rv)
+		for _, op := range cmpOps {
+			acc, _ := cmpAccept(op)
+			got, err := compareArrays(op, l, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := got.(*array.Boolean)
+			for i := range lv {
+				name := fmt.Sprintf("%s: %v %s %v", tc.name, lv[i], op, rv[i])
+				if lv[i] == nil || rv[i] == nil {
+					if g.IsValid(i) {
+						t.Fatalf("%s: got %v, want NULL", name, g.Value(i))
+					}
+					continue
+				}
+				a, b := valueAt(l, i), valueAt(r, i)
+				if want := acc[naiveCompare(a, b, tc.typ.Scale, ktyp.Scale)+1]; g.IsNull(i) || g.Value(i) != want {
+					t.Fatalf("%s: got %v, want %v", name, g.Value(i), want)
+				}
+			}
+			got.Release()
+		}
+		l.Release()
+		r.Release()
 	}
 }
