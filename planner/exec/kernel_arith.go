@@ -173,9 +173,14 @@ func errNumericOverflow() error {
 // The operator is chosen once per batch; each loop works on the values
 // in place and allocates only the output.
 func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res types.T) (arrow.Array, error) {
+	return arithDecimalInto(op, l, r, validity, nulls, res, make([]decimal128.Num, l.Len()))
+}
+
+// arithDecimalInto is arithDecimal writing into out (l.Len() values),
+// which the result array wraps.
+func arithDecimalInto(op string, l, r arrow.Array, validity []byte, nulls int, res types.T, out []decimal128.Num) (arrow.Array, error) {
 	lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 	ls, rs := decimalScale(l), decimalScale(r)
-	out := make([]decimal128.Num, len(lv))
 	var err error
 	switch op {
 	case "+", "-":

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,9 +9,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
@@ -132,4 +135,93 @@ func TestDecimalArithmeticNulls(t *testing.T) {
 		}
 		got.Release()
 	}
+}
+
+// TestNestedDecimalArithmeticReusesOperands: in price * (1 - disc) *
+// (1 + tax) the inner results are reused from batch to batch; each
+// batch's answer is still the exact one, NULL rows included, and the
+// outermost result, which the caller keeps, is never overwritten.
+func TestNestedDecimalArithmeticReusesOperands(t *testing.T) {
+	cols := []planner.Column{
+		{ID: 1, Name: "price", Type: numeric152, Nullable: true},
+		{ID: 2, Name: "disc", Type: numeric152, Nullable: true},
+		{ID: 3, Name: "tax", Type: numeric152, Nullable: true},
+	}
+	ref := func(i int) *planner.ColRef {
+		return &planner.ColRef{ID: cols[i].ID, Name: cols[i].Name, Typ: cols[i].Type}
+	}
+	op := func(name string, l, r planner.Expr, scale int32) planner.Expr {
+		return opExpr(t, name, l, r, numericAt(scale))
+	}
+	expr := op("*", op("*", ref(0), op("-", numConst(1, 0), ref(1), 2), 4), op("+", numConst(1, 0), ref(2), 2), 6)
+	ev, err := compile(expr, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reusing func(ev evaluator) int
+	reusing = func(ev evaluator) int {
+		be, ok := ev.(*binaryEval)
+		if !ok {
+			return 0
+		}
+		n := reusing(be.l) + reusing(be.r)
+		if be.reuseOut {
+			n++
+		}
+		return n
+	}
+	if got := reusing(ev); got != 3 {
+		t.Fatalf("%d inner results reuse their values, want 3", got)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	var kept []arrow.Array
+	var keptWant [][]any
+	for _, n := range []int{5, 3, 9, 1, 7} {
+		vals := make([][]any, 3)
+		for c := range vals {
+			for r := 0; r < n; r++ {
+				if rng.IntN(4) == 0 {
+					vals[c] = append(vals[c], nil)
+					continue
+				}
+				vals[c] = append(vals[c], decimal128.FromI64(rng.Int64N(2_000_000)-1_000_000))
+			}
+		}
+		want := make([]any, n)
+		for r := range n {
+			if vals[0][r] == nil || vals[1][r] == nil || vals[2][r] == nil {
+				continue
+			}
+			p, d, x := vals[0][r].(decimal128.Num).BigInt(), vals[1][r].(decimal128.Num).BigInt(), vals[2][r].(decimal128.Num).BigInt()
+			v := p.Mul(p, new(big.Int).Sub(big.NewInt(100), d))
+			v.Mul(v, new(big.Int).Add(big.NewInt(100), x))
+			want[r] = decimal128.FromBigInt(v)
+		}
+		arrs := make([]arrow.Array, 3)
+		fields := make([]arrow.Field, 3)
+		for c := range arrs {
+			arrs[c] = arrayOf(t, numeric152, vals[c])
+			fields[c] = arrow.Field{Name: cols[c].Name, Type: arrs[c].DataType(), Nullable: true}
+		}
+		b := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(n))
+		releaseAll(arrs)
+		got, err := ev.eval(context.Background(), b)
+		b.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, keptWant = append(kept, got), append(keptWant, want)
+		for k, a := range kept {
+			d := a.(*array.Decimal128)
+			for r, w := range keptWant[k] {
+				switch {
+				case w == nil && d.IsValid(r):
+					t.Fatalf("batch %d row %d: got %s, want NULL", k, r, d.Value(r).BigInt())
+				case w != nil && (d.IsNull(r) || d.Value(r) != w.(decimal128.Num)):
+					t.Fatalf("batch %d row %d: got %s, want %s", k, r, d.Value(r).BigInt(), w.(decimal128.Num).BigInt())
+				}
+			}
+		}
+	}
+	releaseAll(kept)
 }
