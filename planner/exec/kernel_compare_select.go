@@ -294,14 +294,15 @@ func selectRange[T int16 | int32 | int64](vals []T, r intRange, bm []byte, off i
 			}
 		}
 	default:
-		each(rs, func(i int32) {
+		for j, rows := 0, rowsIn(rs); j < rows; j++ {
+			i := rowAt(rs, j)
 			switch {
 			case !validBit(bm, off, int(i)):
 				out = keepNull(rs, i, out)
 			case r.has(int64(vals[i])):
 				out = append(out, i)
 			}
-		})
+		}
 	}
 	return out
 }
@@ -323,14 +324,15 @@ func selectDateAsTimestamp(vals []int32, r intRange, bm []byte, off int, rs rowS
 			}
 		}
 	default:
-		each(rs, func(i int32) {
+		for j, rows := 0, rowsIn(rs); j < rows; j++ {
+			i := rowAt(rs, j)
 			switch {
 			case !validBit(bm, off, int(i)):
 				out = keepNull(rs, i, out)
 			case r.has(types.DateToTimestamp(vals[i])):
 				out = append(out, i)
 			}
-		})
+		}
 	}
 	return out
 }
@@ -373,27 +375,29 @@ func selectDecimal(vals []decimal128.Num, k decimal128.Num, op string, acc [3]bo
 			return out
 		}
 	}
-	each(rs, func(i int32) {
+	for j, rows := 0, rowsIn(rs); j < rows; j++ {
+		i := rowAt(rs, j)
 		switch {
 		case bm != nil && !validBit(bm, off, int(i)):
 			out = keepNull(rs, i, out)
 		case test(vals[i]):
 			out = append(out, i)
 		}
-	})
+	}
 	return out
 }
 
 // selectFloat orders NaN as compareFloat does.
 func selectFloat[T float32 | float64](vals []T, k float64, acc [3]bool, bm []byte, off int, rs rowSet, out []int32) []int32 {
-	each(rs, func(i int32) {
+	for j, rows := 0, rowsIn(rs); j < rows; j++ {
+		i := rowAt(rs, j)
 		switch {
 		case bm != nil && !validBit(bm, off, int(i)):
 			out = keepNull(rs, i, out)
 		case acc[floatCmp(float64(vals[i]), k)+1]:
 			out = append(out, i)
 		}
-	})
+	}
 	return out
 }
 
@@ -402,25 +406,27 @@ func selectString(col *array.String, k string, acc [3]bool, bm []byte, off int, 
 	if acc[1] != acc[0] || acc[1] != acc[2] {
 		if acc == [3]bool{false, true, false} || acc == [3]bool{true, false, true} {
 			eq := acc[1]
-			each(rs, func(i int32) {
+			for j, rows := 0, rowsIn(rs); j < rows; j++ {
+				i := rowAt(rs, j)
 				switch {
 				case bm != nil && !validBit(bm, off, int(i)):
 					out = keepNull(rs, i, out)
 				case (col.Value(int(i)) == k) == eq:
 					out = append(out, i)
 				}
-			})
+			}
 			return out
 		}
 	}
-	each(rs, func(i int32) {
+	for j, rows := 0, rowsIn(rs); j < rows; j++ {
+		i := rowAt(rs, j)
 		switch {
 		case bm != nil && !validBit(bm, off, int(i)):
 			out = keepNull(rs, i, out)
 		case acc[strCmp(col.Value(int(i)), k)+1]:
 			out = append(out, i)
 		}
-	})
+	}
 	return out
 }
 
@@ -465,14 +471,15 @@ func (s *cmpSelect) selectColumns(l, r arrow.Array, rs rowSet, out []int32) ([]i
 	default:
 		return out, false
 	}
-	each(rs, func(i int32) {
+	for j, rows := 0, rowsIn(rs); j < rows; j++ {
+		i := rowAt(rs, j)
 		switch {
 		case (lbm != nil && !validBit(lbm, loff, int(i))) || (rbm != nil && !validBit(rbm, roff, int(i))):
 			out = keepNull(rs, i, out)
 		case test(i):
 			out = append(out, i)
 		}
-	})
+	}
 	return out, true
 }
 
@@ -489,15 +496,18 @@ func orderedTest[T int16 | int32 | int64](l, r []T, acc [3]bool) func(int32) boo
 	}
 }
 
-// each calls fn on every row of rs, in order.
-func each(rs rowSet, fn func(i int32)) {
+// rowsIn is the number of rows of rs; rowAt the k-th of them. A loop
+// over them costs a predictable branch per row, not a call.
+func rowsIn(rs rowSet) int {
 	if rs.dense {
-		for i := 0; i < rs.n; i++ {
-			fn(int32(i))
-		}
-		return
+		return rs.n
 	}
-	for _, i := range rs.sel {
-		fn(i)
+	return len(rs.sel)
+}
+
+func rowAt(rs rowSet, k int) int32 {
+	if rs.dense {
+		return int32(k)
 	}
+	return rs.sel[k]
 }
