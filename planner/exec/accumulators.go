@@ -134,47 +134,104 @@ func addOverflowed(a, b, sum decimal128.Num) bool {
 	return a.Sign() == b.Sign() && a.Sign() != 0 && sum.Sign() != a.Sign()
 }
 
-// decimalSumAcc sums bigint and numeric exactly (sum and avg).
+// decimalSumAcc sums bigint and numeric exactly (sum and avg). A
+// group's sum is held in two parts: small, in 64 bits, takes each value
+// that fits while the sum stays in 64 bits (every value of a
+// numeric(18,s) column, until a group's total passes 9.2e18 units); on
+// overflow it is folded into the 128-bit part wide, which also takes
+// the values past 64 bits directly. The sum is wide + small.
 type decimalSumAcc struct {
 	out    types.T
 	avg    bool
 	scale  int32
-	sums   []decimal128.Num
+	small  []int64
+	wide   []decimal128.Num
 	counts []int64
 }
 
+// addWide adds v to group g's 128-bit part; 22003 when it wraps.
+func (s *decimalSumAcc) addWide(g int32, v decimal128.Num) error {
+	sum := s.wide[g].Add(v)
+	if addOverflowed(s.wide[g], v, sum) {
+		return errNumericOverflow()
+	}
+	s.wide[g] = sum
+	return nil
+}
+
+// spill folds group g's 64-bit part into its 128-bit part and restarts
+// the 64-bit part at x, whose addition overflowed it.
+func (s *decimalSumAcc) spill(g int32, x int64) error {
+	if err := s.addWide(g, decimal128.FromI64(s.small[g])); err != nil {
+		return err
+	}
+	s.small[g] = x
+	return nil
+}
+
+// total is group g's sum.
+func (s *decimalSumAcc) total(g int32) (decimal128.Num, error) {
+	small := decimal128.FromI64(s.small[g])
+	sum := s.wide[g].Add(small)
+	if addOverflowed(s.wide[g], small, sum) {
+		return sum, errNumericOverflow()
+	}
+	return sum, nil
+}
+
 func (s *decimalSumAcc) update(groups []int32, n int, arg arrow.Array) error {
-	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
+	bm, off := bitmapOf(arg)
 	switch arg.DataType().ID() {
 	case arrow.DECIMAL128:
 		s.scale = decimalScale(arg)
-		vals := values[decimal128.Num](arg)
+		vals := values[decimal128.Num](arg)[:len(groups)]
 		for i, g := range groups {
-			if arg.IsValid(i) {
-				sum := s.sums[g].Add(vals[i])
-				if addOverflowed(s.sums[g], vals[i], sum) {
-					return errNumericOverflow()
+			if bm != nil && !bitutil.BitIsSet(bm, off+i) {
+				continue
+			}
+			s.counts[g]++
+			lo, hi := vals[i].LowBits(), vals[i].HighBits()
+			if hi != int64(lo)>>63 {
+				if err := s.addWide(g, vals[i]); err != nil {
+					return err
 				}
-				s.sums[g] = sum
-				s.counts[g]++
+				continue
+			}
+			x := int64(lo)
+			if sum, ok := addInt64(s.small[g], x); ok {
+				s.small[g] = sum
+				continue
+			}
+			if err := s.spill(g, x); err != nil {
+				return err
 			}
 		}
 	default:
 		vals := intsOf(arg)
 		for i, g := range groups {
-			if arg.IsValid(i) {
-				s.sums[g] = s.sums[g].Add(decimal128.FromI64(vals[i]))
-				s.counts[g]++
+			if bm != nil && !bitutil.BitIsSet(bm, off+i) {
+				continue
+			}
+			s.counts[g]++
+			if sum, ok := addInt64(s.small[g], vals[i]); ok {
+				s.small[g] = sum
+				continue
+			}
+			if err := s.spill(g, vals[i]); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-func (s *decimalSumAcc) memBytes() int64 { return 16*int64(cap(s.sums)) + 8*int64(cap(s.counts)) }
+func (s *decimalSumAcc) memBytes() int64 {
+	return 8*int64(cap(s.small)) + 16*int64(cap(s.wide)) + 8*int64(cap(s.counts))
+}
 
 func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
-	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
 	out := make([]decimal128.Num, n)
 	seen := make([]bool, n)
 	for g := 0; g < n; g++ {
@@ -182,7 +239,10 @@ func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
 			continue
 		}
 		seen[g] = true
-		v := s.sums[g]
+		v, err := s.total(int32(g))
+		if err != nil {
+			return nil, err
+		}
 		if s.avg {
 			num := v.BigInt()
 			num.Mul(num, types.Pow10(s.out.Scale-s.scale))

@@ -64,7 +64,7 @@ func (s *intSumAcc) merge(other accumulator, into []int32, n int) error {
 
 func (s *decimalSumAcc) merge(other accumulator, into []int32, n int) error {
 	o := other.(*decimalSumAcc)
-	s.sums, s.counts = grow(s.sums, n), grow(s.counts, n)
+	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
 	// The scale is the argument type's; a worker that saw no row never
 	// learnt it.
 	s.scale = max(s.scale, o.scale)
@@ -72,13 +72,14 @@ func (s *decimalSumAcc) merge(other accumulator, into []int32, n int) error {
 		if cnt == 0 {
 			continue
 		}
-		t := into[g]
-		sum := s.sums[t].Add(o.sums[g])
-		if addOverflowed(s.sums[t], o.sums[g], sum) {
-			return errNumericOverflow()
+		sum, err := o.total(int32(g))
+		if err != nil {
+			return err
 		}
-		s.sums[t] = sum
-		s.counts[t] += cnt
+		if err := s.addWide(into[g], sum); err != nil {
+			return err
+		}
+		s.counts[into[g]] += cnt
 	}
 	return nil
 }

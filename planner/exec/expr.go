@@ -50,6 +50,13 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 		if allConst(l, r) && !zoneDependentArith(x.L.Type(), x.R.Type()) {
 			return foldConstant(be, x.Typ), nil
 		}
+		if be.consumedWithinBatch() {
+			for _, operand := range []evaluator{l, r} {
+				if child, ok := operand.(*binaryEval); ok && child.op.Kind == functions.Arithmetic {
+					child.reuseOut = true
+				}
+			}
+		}
 		return be, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
@@ -304,6 +311,23 @@ type binaryEval struct {
 	// operand's type); rOperand the right's, which differs for date/time
 	// arithmetic (timestamp + interval).
 	operand, rOperand types.T
+	// reuseOut: the result is an operand of a parent operator that
+	// computes a new array from it and releases it before the next
+	// batch, so a decimal result's values live in out, reused.
+	reuseOut bool
+	out      []decimal128.Num
+}
+
+// consumedWithinBatch reports whether an operator's operands are read
+// only while it computes its own, newly allocated result: arithmetic and
+// comparison of numbers (not of dates and times, whose kernels are not
+// in this file).
+func (e *binaryEval) consumedWithinBatch() bool {
+	switch e.op.Kind {
+	case functions.Arithmetic, functions.Comparison:
+		return e.operand.IsNumeric() && e.rOperand.IsNumeric()
+	}
+	return false
 }
 
 // shortCircuit evaluates AND / OR whose right operand can fail (1/x,
@@ -394,6 +418,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		if isDatetimeArith(e.operand, e.rOperand) {
 			return datetimeArithIn(timeZoneOf(ctx), e.op.Name, l, r, e.operand, e.rOperand, e.res)
 		}
+		if e.reuseOut && l.DataType().ID() == arrow.DECIMAL128 {
+			return e.arithDecimalReusing(l, r)
+		}
 		return arith(e.op.Name, l, r, e.res)
 	case functions.Logical:
 		return kleene(ctx, e.op.Name, l, r)
@@ -401,6 +428,21 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		return concat(l, r), nil
 	}
 	return nil, fmt.Errorf("operator %s cannot be executed", e.op.Name)
+}
+
+// arithDecimalReusing computes decimal arithmetic into e.out, whose
+// previous result the parent operator has released.
+func (e *binaryEval) arithDecimalReusing(l, r arrow.Array) (arrow.Array, error) {
+	n := l.Len()
+	if cap(e.out) < n {
+		e.out = make([]decimal128.Num, n)
+	}
+	out := e.out[:n]
+	validity, nulls := validity2(l, r)
+	if nulls > 0 {
+		clear(out) // NULL rows are not written
+	}
+	return arithDecimalInto(e.op.Name, l, r, validity, nulls, e.res, out)
 }
 
 // funcEval evaluates a scalar function's arguments, then its kernel.

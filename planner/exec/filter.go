@@ -5,15 +5,26 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sqe-db/sqe/planner"
 )
 
 // filter keeps the rows for which the predicate is true (not false, not
-// NULL). The kept rows are gathered column by column over the typed
-// buffers; sel is reused from batch to batch.
+// NULL). The predicate's conjuncts narrow a selection of rows one after
+// the other (conjunctSelect); the kept rows are then gathered column by
+// column over the typed buffers, or the batch passes whole when every
+// row is kept.
 type filter struct {
 	input Operator
-	pred  evaluator
-	sel   []int32
+	pred  *conjunctSelect
+}
+
+func newFilter(in Operator, pred planner.Expr, input []planner.Column) (*filter, error) {
+	cs, err := compileConjuncts(pred, input)
+	if err != nil {
+		return nil, err
+	}
+	return &filter{input: in, pred: cs}, nil
 }
 
 func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -22,21 +33,19 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if b == nil || err != nil {
 			return nil, err
 		}
-		mask, err := f.pred.eval(ctx, b)
+		sel, err := f.pred.selectRows(ctx, b)
 		if err != nil {
 			b.Release()
 			return nil, err
 		}
-		f.sel = selection(f.sel, mask.(*array.Boolean))
-		mask.Release()
-		switch len(f.sel) {
+		switch len(sel) {
 		case 0:
 			b.Release()
 			continue
 		case int(b.NumRows()):
 			return b, nil
 		}
-		out, err := takeBatch(ctx, b, f.sel)
+		out, err := takeBatch(ctx, b, sel)
 		b.Release()
 		return out, err
 	}

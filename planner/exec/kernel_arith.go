@@ -173,9 +173,14 @@ func errNumericOverflow() error {
 // The operator is chosen once per batch; each loop works on the values
 // in place and allocates only the output.
 func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res types.T) (arrow.Array, error) {
+	return arithDecimalInto(op, l, r, validity, nulls, res, make([]decimal128.Num, l.Len()))
+}
+
+// arithDecimalInto is arithDecimal writing into out (l.Len() values),
+// which the result array wraps.
+func arithDecimalInto(op string, l, r arrow.Array, validity []byte, nulls int, res types.T, out []decimal128.Num) (arrow.Array, error) {
 	lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 	ls, rs := decimalScale(l), decimalScale(r)
-	out := make([]decimal128.Num, len(lv))
 	var err error
 	switch op {
 	case "+", "-":
@@ -215,21 +220,47 @@ func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res t
 	return newFixed(res.Arrow(), out, validity, nulls), nil
 }
 
-// addDecimals computes l+r (or l-r) row by row at scale to.
+// addDecimals computes l+r (or l-r) row by row at scale to. Operands
+// and sums that fit in 64 bits are computed there (the result scale is
+// the operands' larger scale, so no rounding); any other row takes the
+// 128-bit path.
 func addDecimals(sub bool, lv, rv []decimal128.Num, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
 	s := max(ls, rs)
+	lm, lok := pow10i64(s - ls)
+	rm, rok := pow10i64(s - rs)
+	fast := lok && rok && to == s
 	for i := range lv {
 		if !validAt(validity, i) {
 			continue
 		}
-		a, b := alignDecimal(lv[i], ls, rv[i], rs)
-		var v decimal128.Num
-		if sub {
-			v = a.Sub(b)
-		} else {
-			v = a.Add(b)
+		if fast {
+			if v, ok := addScaled64(lv[i], rv[i], lm, rm, sub); ok {
+				out[i] = decimal128.FromI64(v)
+				continue
+			}
 		}
-		v, ok := rescaleDecimal(v, s, to)
+		a, aok := rescaleDecimal(lv[i], ls, s)
+		b, bok := rescaleDecimal(rv[i], rs, s)
+		if sub {
+			b = b.Negate()
+		}
+		v := a.Add(b)
+		ok := true
+		if !aok || !bok || addOverflowed(a, b, v) {
+			// Past 128 bits at the common scale: exactly, through
+			// math/big.
+			x, y := lv[i].BigInt(), rv[i].BigInt()
+			x.Mul(x, types.Pow10(s-ls))
+			y.Mul(y, types.Pow10(s-rs))
+			if sub {
+				x.Sub(x, y)
+			} else {
+				x.Add(x, y)
+			}
+			v, ok = types.RoundBig(x, s, to)
+		} else {
+			v, ok = rescaleDecimal(v, s, to)
+		}
 		if !ok || !v.FitsInPrecision(types.MaxNumericPrecision) {
 			return errNumericOverflow()
 		}
@@ -238,11 +269,21 @@ func addDecimals(sub bool, lv, rv []decimal128.Num, ls, rs int32, out []decimal1
 	return nil
 }
 
-// mulDecimals computes l*r row by row at scale to.
+// mulDecimals computes l*r row by row at scale to. When to is the sum
+// of the scales (the binder's rule, unless capped), a product of 64-bit
+// operands that fits in 64 bits needs no rounding and is computed there;
+// any other row takes the 128-bit path.
 func mulDecimals(lv, rv []decimal128.Num, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
+	fast := to == ls+rs
 	for i := range lv {
 		if !validAt(validity, i) {
 			continue
+		}
+		if fast {
+			if v, ok := mul64(lv[i], rv[i]); ok {
+				out[i] = decimal128.FromI64(v)
+				continue
+			}
 		}
 		v, ok := mulDecimal(lv[i], rv[i], ls, rs, to)
 		if !ok || !v.FitsInPrecision(types.MaxNumericPrecision) {

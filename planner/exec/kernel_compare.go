@@ -40,25 +40,28 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 	n := l.Len()
 	bits := make([]byte, bitutil.BytesForBits(int64(n)))
 	validity, nulls := validity2(l, r)
+	// The common types test a three-way result against acc, without a
+	// call per row.
+	acc, _ := cmpAccept(op)
 	switch l.DataType().ID() {
 	case arrow.INT16:
-		compareFixed(values[int16](l), values[int16](r), bits, test)
+		compareFixed(values[int16](l), values[int16](r), bits, acc)
 	case arrow.INT32, arrow.DATE32:
-		compareFixed(values[int32](l), values[int32](r), bits, test)
+		compareFixed(values[int32](l), values[int32](r), bits, acc)
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
-		compareFixed(values[int64](l), values[int64](r), bits, test)
+		compareFixed(values[int64](l), values[int64](r), bits, acc)
 	case arrow.INTERVAL_MONTH_DAY_NANO:
 		compareIntervalValues(values[arrow.MonthDayNanoInterval](l), values[arrow.MonthDayNanoInterval](r), bits, test)
 	case arrow.UINT32:
-		compareFixed(values[uint32](l), values[uint32](r), bits, test)
+		compareFixed(values[uint32](l), values[uint32](r), bits, acc)
 	case arrow.FLOAT32:
-		compareFloat(values[float32](l), values[float32](r), bits, test)
+		compareFloat(values[float32](l), values[float32](r), bits, acc)
 	case arrow.FLOAT64:
-		compareFloat(values[float64](l), values[float64](r), bits, test)
+		compareFloat(values[float64](l), values[float64](r), bits, acc)
 	case arrow.STRING:
 		ls, rs := l.(*array.String), r.(*array.String)
 		for i := 0; i < n; i++ {
-			if test(cmp.Compare(ls.Value(i), rs.Value(i))) {
+			if acc[strCmp(ls.Value(i), rs.Value(i))+1] {
 				bitutil.SetBit(bits, i)
 			}
 		}
@@ -79,6 +82,14 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 	case arrow.DECIMAL128:
 		lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 		ls, rs := decimalScale(l), decimalScale(r)
+		if ls == rs {
+			for i := 0; i < n; i++ {
+				if acc[lv[i].Cmp(rv[i])+1] {
+					bitutil.SetBit(bits, i)
+				}
+			}
+			break
+		}
 		for i := 0; i < n; i++ {
 			a, b := alignDecimal(lv[i], ls, rv[i], rs)
 			if test(a.Cmp(b)) {
@@ -95,9 +106,16 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 	return newBool(n, bits, validity, nulls), nil
 }
 
-func compareFixed[T int16 | int32 | int64 | uint32](l, r []T, bits []byte, test func(int) bool) {
+func compareFixed[T int16 | int32 | int64 | uint32](l, r []T, bits []byte, acc [3]bool) {
+	r = r[:len(l)]
 	for i := range l {
-		if test(cmp.Compare(l[i], r[i])) {
+		c := 0
+		if l[i] < r[i] {
+			c = -1
+		} else if l[i] > r[i] {
+			c = 1
+		}
+		if acc[c+1] {
 			bitutil.SetBit(bits, i)
 		}
 	}
@@ -105,9 +123,9 @@ func compareFixed[T int16 | int32 | int64 | uint32](l, r []T, bits []byte, test 
 
 // compareFloat orders NaN above every other value and equal to itself,
 // as PostgreSQL does.
-func compareFloat[T float32 | float64](l, r []T, bits []byte, test func(int) bool) {
+func compareFloat[T float32 | float64](l, r []T, bits []byte, acc [3]bool) {
 	for i := range l {
-		if test(floatCmp(float64(l[i]), float64(r[i]))) {
+		if acc[floatCmp(float64(l[i]), float64(r[i]))+1] {
 			bitutil.SetBit(bits, i)
 		}
 	}

@@ -141,3 +141,82 @@ func modDecimal(a, b decimal128.Num) decimal128.Num {
 	_, v := a.Div(b)
 	return v
 }
+
+// The 64-bit paths below work on the unscaled int64 values of decimals
+// that fit in 64 bits (every numeric(18,s) value, so nearly every stored
+// one); each reports !ok on overflow, and the caller then takes the
+// 128-bit path for that value.
+
+// pow10i64 is 10^d as an int64; ok is false past 10^18.
+func pow10i64(d int32) (int64, bool) {
+	if d < 0 || d > 18 {
+		return 0, false
+	}
+	return int64(pow10u64[d]), true
+}
+
+// mulInt64 is x*y; ok is false when the product leaves int64.
+func mulInt64(x, y int64) (int64, bool) {
+	hi, lo := bits.Mul64(absU64(x), absU64(y))
+	if hi != 0 || lo>>63 != 0 {
+		return 0, false
+	}
+	if (x < 0) != (y < 0) {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+// addInt64 is x+y; ok is false when the sum leaves int64.
+func addInt64(x, y int64) (int64, bool) {
+	s := x + y
+	return s, (x^s)&(y^s) >= 0
+}
+
+// subInt64 is x-y; ok is false when the difference leaves int64.
+func subInt64(x, y int64) (int64, bool) {
+	d := x - y
+	return d, (x^y)&(x^d) >= 0
+}
+
+// addScaled64 is a*am ± b*bm (the operands brought to a common scale by
+// the multipliers am and bm), when both fit in 64 bits and so does every
+// step.
+func addScaled64(a, b decimal128.Num, am, bm int64, sub bool) (int64, bool) {
+	x, ok := int64Of(a)
+	if !ok {
+		return 0, false
+	}
+	y, ok := int64Of(b)
+	if !ok {
+		return 0, false
+	}
+	if am != 1 {
+		if x, ok = mulInt64(x, am); !ok {
+			return 0, false
+		}
+	}
+	if bm != 1 {
+		if y, ok = mulInt64(y, bm); !ok {
+			return 0, false
+		}
+	}
+	if sub {
+		return subInt64(x, y)
+	}
+	return addInt64(x, y)
+}
+
+// mul64 is a*b at scale as+bs, when both fit in 64 bits and so does the
+// product.
+func mul64(a, b decimal128.Num) (int64, bool) {
+	x, ok := int64Of(a)
+	if !ok {
+		return 0, false
+	}
+	y, ok := int64Of(b)
+	if !ok {
+		return 0, false
+	}
+	return mulInt64(x, y)
+}

@@ -34,7 +34,7 @@ type keyTable struct {
 
 	// Per-batch scratch.
 	vals []int64
-	buf  []byte
+	enc  keyEncoder
 }
 
 func newKeyTable() *keyTable {
@@ -57,7 +57,7 @@ func (t *keyTable) len() int { return t.n }
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
 	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+cap(t.arena)+8*cap(t.offs)) +
-		int64(8*cap(t.vals)+cap(t.buf))
+		int64(8*cap(t.vals)+cap(t.enc.buf)+8*cap(t.enc.offs)+8*cap(t.enc.cur))
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -158,6 +158,8 @@ func (t *keyTable) findEncoded(keys []arrow.Array, n int, ids []int32, add, skip
 	for _, k := range keys {
 		anyNulls = anyNulls || k.NullN() > 0
 	}
+	t.enc.encode(keys, n)
+	buf, offs := t.enc.buf, t.enc.offs
 rows:
 	for r := 0; r < n; r++ {
 		if anyNulls && skipNulls {
@@ -168,11 +170,8 @@ rows:
 				}
 			}
 		}
-		t.buf = t.buf[:0]
-		for _, k := range keys {
-			t.buf = appendKey(t.buf, k, r)
-		}
-		h := maphash.Bytes(t.seed, t.buf)
+		key := buf[offs[r]:offs[r+1]]
+		h := maphash.Bytes(t.seed, key)
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
 		for {
@@ -183,7 +182,7 @@ rows:
 					break
 				}
 				id := t.newID(h)
-				t.arena = append(t.arena, t.buf...)
+				t.arena = append(t.arena, key...)
 				t.offs = append(t.offs, len(t.arena))
 				t.slots[i] = id + 1
 				ids[r] = id
@@ -194,7 +193,7 @@ rows:
 				break
 			}
 			id := s - 1
-			if t.hashes[id] == h && bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], t.buf) {
+			if t.hashes[id] == h && bytes.Equal(t.arena[t.offs[id]:t.offs[id+1]], key) {
 				ids[r] = id
 				break
 			}

@@ -48,12 +48,12 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 			// names may not even be read.
 			return in, nil
 		}
-		pred, err := compile(x.Pred, x.Input.Columns())
+		f, err := newFilter(in, x.Pred, x.Input.Columns())
 		if err != nil {
 			in.Close()
 			return nil, err
 		}
-		return &filter{input: in, pred: pred}, nil
+		return f, nil
 	case *planner.Project:
 		in, err := Build(ctx, x.Input)
 		if err != nil {

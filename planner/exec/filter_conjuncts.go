@@ -1,0 +1,178 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/functions"
+)
+
+// conjunctSelect runs a filter's predicate as the list of its conjuncts
+// (the operands of its top-level ANDs), left to right, each on the rows
+// the ones before it have not rejected, narrowing a selection vector.
+// A comparison of a column with a constant or with another column runs
+// as a typed selection (cmpSelect); any other conjunct is evaluated as a
+// boolean array.
+//
+// A conjunct that can fail (1/x, a narrowing cast) sees exactly the rows
+// it saw as the right operand of the AND chain's short circuit: those no
+// conjunct before it found false. A row an earlier conjunct found NULL is
+// therefore kept, marked, until no conjunct that can fail is left, and
+// only then dropped.
+type conjunctSelect struct {
+	conjuncts []conjunct
+	// laterMayFail[j]: a conjunct after the j-th can fail.
+	laterMayFail []bool
+	// Per-batch scratch, reused: the selection and the one being built,
+	// and the rows a conjunct found NULL.
+	sel, next []int32
+	nulls     []bool
+}
+
+type conjunct struct {
+	ev      evaluator
+	cmp     *cmpSelect // nil when the conjunct has no typed selection
+	mayFail bool
+	cheap   bool
+}
+
+// andOperands lists the conjuncts of e's top-level ANDs, left to right.
+func andOperands(e planner.Expr, dst []planner.Expr) []planner.Expr {
+	if b, ok := e.(*planner.BinOp); ok && b.Op.Kind == functions.Logical && b.Op.Name == "AND" {
+		return andOperands(b.R, andOperands(b.L, dst))
+	}
+	return append(dst, e)
+}
+
+func compileConjuncts(pred planner.Expr, input []planner.Column) (*conjunctSelect, error) {
+	exprs := andOperands(pred, nil)
+	cs := &conjunctSelect{laterMayFail: make([]bool, len(exprs))}
+	for _, e := range exprs {
+		ev, err := compile(e, input)
+		if err != nil {
+			return nil, err
+		}
+		c := conjunct{ev: ev, cheap: cheapEval(ev)}
+		if be, ok := ev.(*binaryEval); ok {
+			if x, ok := e.(*planner.BinOp); ok {
+				c.cmp = newCmpSelect(x, be.l, be.r, input)
+			}
+		}
+		// A typed comparison cannot fail, nor can a folded constant.
+		c.mayFail = !e.Leakproof() && c.cmp == nil && !allConst(ev)
+		cs.conjuncts = append(cs.conjuncts, c)
+	}
+	for j := len(exprs) - 2; j >= 0; j-- {
+		cs.laterMayFail[j] = cs.laterMayFail[j+1] || cs.conjuncts[j+1].mayFail
+	}
+	return cs, nil
+}
+
+// selectRows returns the rows of b where every conjunct is true. The
+// slice is scratch, valid until the next call.
+func (cs *conjunctSelect) selectRows(ctx context.Context, b arrow.RecordBatch) ([]int32, error) {
+	n := int(b.NumRows())
+	rs := rowSet{dense: true, n: n}
+	tracking := false
+	for j := range cs.conjuncts {
+		c := &cs.conjuncts[j]
+		rs.nulls = nil
+		if cs.laterMayFail[j] {
+			if !tracking {
+				cs.nulls = grow(cs.nulls, n)[:n]
+				clear(cs.nulls)
+				tracking = true
+			}
+			rs.nulls = cs.nulls
+		}
+		out := cs.next[:0]
+		ok := false
+		if c.cmp != nil {
+			out, ok = c.cmp.selectRows(b, rs, out)
+		}
+		if !ok {
+			var err error
+			if out, err = cs.evalConjunct(ctx, b, c, rs, out); err != nil {
+				return nil, err
+			}
+		}
+		cs.next, cs.sel = cs.sel, out
+		rs = rowSet{sel: cs.sel, n: n}
+		if len(out) == 0 {
+			return out, nil
+		}
+	}
+	if tracking {
+		kept := cs.sel[:0]
+		for _, i := range cs.sel {
+			if !cs.nulls[i] {
+				kept = append(kept, i)
+			}
+		}
+		cs.sel = kept
+	}
+	return cs.sel, nil
+}
+
+// evalConjunct evaluates a conjunct as a boolean array and keeps the
+// rows of rs where it is true. A conjunct that can fail is evaluated only
+// on the rows of rs, unless it is cheap and succeeds on the whole batch
+// (an error may come from a row already rejected, so it is retried on
+// the rows of rs alone).
+func (cs *conjunctSelect) evalConjunct(ctx context.Context, b arrow.RecordBatch, c *conjunct, rs rowSet, out []int32) ([]int32, error) {
+	whole := rs.dense || len(rs.sel) == rs.n
+	if whole || !c.mayFail || c.cheap {
+		mask, err := c.ev.eval(ctx, b)
+		if err == nil {
+			defer mask.Release()
+			return keepTrue(mask.(*array.Boolean), rs, out, false), nil
+		}
+		if whole || !c.mayFail {
+			return nil, err
+		}
+	}
+	sub, err := takeBatch(ctx, b, rs.sel)
+	if err != nil {
+		return nil, err
+	}
+	mask, err := c.ev.eval(ctx, sub)
+	sub.Release()
+	if err != nil {
+		return nil, err
+	}
+	defer mask.Release()
+	return keepTrue(mask.(*array.Boolean), rs, out, true), nil
+}
+
+// keepTrue appends the rows of rs where mask is true (and marks the NULL
+// ones, when rs tracks NULLs). mask has a row per batch row, or with
+// gathered a row per row of rs.sel.
+func keepTrue(mask *array.Boolean, rs rowSet, out []int32, gathered bool) []int32 {
+	hasNulls := mask.NullN() > 0
+	at := func(k int, i int32) []int32 {
+		switch {
+		case hasNulls && mask.IsNull(k):
+			return keepNull(rs, i, out)
+		case mask.Value(k):
+			return append(out, i)
+		}
+		return out
+	}
+	if rs.dense {
+		for i := 0; i < rs.n; i++ {
+			out = at(i, int32(i))
+		}
+		return out
+	}
+	for k, i := range rs.sel {
+		if gathered {
+			out = at(k, i)
+		} else {
+			out = at(int(i), i)
+		}
+	}
+	return out
+}
