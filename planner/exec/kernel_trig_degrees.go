@@ -16,7 +16,10 @@ import (
 // own values at 30 and 60 degrees, which cancels the rounding of
 // radians(x).
 
-const radiansPerDegree = math.Pi / 180
+// radiansPerDegree is a float64, as PostgreSQL's RADIANS_PER_DEGREE:
+// the constants below must be computed exactly as the arguments are, in
+// float64 arithmetic, not as exact constant expressions.
+const radiansPerDegree float64 = math.Pi / 180
 
 // degreeConstants are PostgreSQL's init_degree_constants values.
 type degreeConstants struct {
@@ -24,9 +27,10 @@ type degreeConstants struct {
 }
 
 func newDegreeConstants() degreeConstants {
+	thirty, sixty := 30.0, 60.0
 	c := degreeConstants{
-		sin30:         math.Sin(radiansPerDegree * 30),
-		oneMinusCos60: 1 - math.Cos(radiansPerDegree*60),
+		sin30:         math.Sin(thirty * radiansPerDegree),
+		oneMinusCos60: 1 - math.Cos(sixty*radiansPerDegree),
 		asin05:        math.Asin(0.5),
 		acos05:        math.Acos(0.5),
 		atan10:        math.Atan(1),
