@@ -436,6 +436,9 @@ func (b *Binder) bindScalar(fc *pg_query.FuncCall, f functions.Scalar, ec *exprC
 		return nil, b.errAt(fc.Location, pgerror.UndefinedFunction, "function %s(%s) does not exist", funcName(fc), strings.Join(names, ", ")).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
+	if f.TextOutput {
+		args = booleansAsOutput(args)
+	}
 	for i := range args {
 		var err error
 		if args[i], err = b.cast(args[i], want[i], fc.Location); err != nil {

@@ -137,6 +137,14 @@ func isDatetimeFamily(f types.Family) bool {
 // datetimeBinary binds a date/time operation whose operand and result
 // types datetimeOperator chose.
 func (b *Binder) datetimeBinary(op functions.Operator, l, r Expr, lt, rt, res types.T, loc int32) (Expr, error) {
+	// The kernels take an interval as the right operand of + (and a time
+	// of day beside a date) and the left one of *; both commute, so
+	// interval + timestamp is timestamp + interval.
+	lIv, rIv := lt.Family() == types.FamilyInterval, rt.Family() == types.FamilyInterval
+	if op.Name == "+" && (lIv && !rIv || lt.Family() == types.FamilyTime && rt.Family() == types.FamilyDate) ||
+		op.Name == "*" && rIv && !lIv {
+		l, r, lt, rt = r, l, rt, lt
+	}
 	var err error
 	if l, err = b.coerce(l, lt, loc); err != nil {
 		return nil, err

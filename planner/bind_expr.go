@@ -462,6 +462,9 @@ func (b *Binder) bindAExpr(a *pg_query.A_Expr, ec *exprCtx) (Expr, error) {
 		case "+":
 			return arg, nil
 		}
+		if e, ok, err := b.operatorFunction(opName, []Expr{arg}, a.Location); ok {
+			return e, err
+		}
 		return nil, b.errAt(a.Location, pgerror.UndefinedFunction, "operator does not exist: %s %s", opName, arg.Type().Name())
 	}
 	l, r, err := b.bindOperands(a, ec)
@@ -517,6 +520,12 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 		}
 	}
 	if e, ok, err := b.arrayOperator(opName, l, r, loc); ok {
+		return e, err
+	}
+	if e, ok, err := b.operatorFunction(opName, []Expr{l, r}, loc); ok {
+		return e, err
+	}
+	if e, ok, err := b.patternComparison(opName, l, r, loc); ok {
 		return e, err
 	}
 	op, ok := functions.LookupOperator(opName)
@@ -821,6 +830,11 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	agg, isAgg := functions.LookupAggregate(name)
 	if sf, ok := functions.LookupScalar(name); ok && !isAgg {
 		return b.bindScalar(fc, sf, ec)
+	}
+	if !isAgg {
+		if e, ok, err := b.functionStyleCast(fc, name, ec); ok {
+			return e, err
+		}
 	}
 	if !isAgg && functions.IsPostgresFunction(name) {
 		return nil, b.errAt(fc.Location, pgerror.FeatureNotSupported, "function %s is not supported yet", name)

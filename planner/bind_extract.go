@@ -52,7 +52,7 @@ func (b *Binder) bindExtract(fc *pg_query.FuncCall, name string, ec *exprCtx) (E
 	if !isText {
 		return nil, pgerror.Unsupported("%s with a non-constant field is not supported yet", name)
 	}
-	field = strings.ToLower(field)
+	field = canonicalUnit(strings.ToLower(field))
 	arg, err := b.bindExpr(fc.Args[1], ec)
 	if err != nil {
 		return nil, err
@@ -88,4 +88,40 @@ func (b *Binder) bindExtract(fc *pg_query.FuncCall, name string, ec *exprCtx) (E
 		res = types.Float8
 	}
 	return &Func{Name: "extract", Args: []Expr{&Const{Typ: types.Text, Value: field}, arg}, Typ: res}, nil
+}
+
+// unitSynonyms are the other spellings of extract's units PostgreSQL
+// reads (its deltatktbl), each compared on its first unitTokenLen
+// characters as PostgreSQL does, so "microseconds" is "microsecon".
+var unitSynonyms = map[string]string{
+	"c": "century", "cent": "century", "centuries": "century",
+	"d": "day", "days": "day",
+	"dec": "decade", "decades": "decade", "decs": "decade",
+	"h": "hour", "hours": "hour", "hr": "hour", "hrs": "hour",
+	"m": "minute", "min": "minute", "mins": "minute", "minutes": "minute",
+	"microsecon": "microsecond", "us": "microsecond", "usec": "microsecond", "usecond": "microsecond",
+	"useconds": "microsecond", "usecs": "microsecond",
+	"mil": "millennium", "millennia": "millennium", "mils": "millennium",
+	"millisecon": "millisecond", "ms": "millisecond", "msec": "millisecond", "msecond": "millisecond",
+	"mseconds": "millisecond", "msecs": "millisecond",
+	"mon": "month", "mons": "month", "months": "month",
+	"qtr": "quarter",
+	"s":   "second", "sec": "second", "seconds": "second", "secs": "second",
+	"w": "week", "weeks": "week",
+	"y": "year", "years": "year", "yr": "year", "yrs": "year",
+}
+
+// unitTokenLen is PostgreSQL's TOKMAXLEN: units are told apart by their
+// first ten characters.
+const unitTokenLen = 10
+
+// canonicalUnit is the name extractFields knows a unit by.
+func canonicalUnit(unit string) string {
+	if len(unit) > unitTokenLen {
+		unit = unit[:unitTokenLen]
+	}
+	if c, ok := unitSynonyms[unit]; ok {
+		return c
+	}
+	return unit
 }

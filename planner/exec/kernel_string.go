@@ -35,7 +35,12 @@ func lookupKernel(name string) (scalarKernel, error) {
 	case "starts_with":
 		return startsWith, nil
 	case "substr":
-		return substr, nil
+		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			if isBytea(args[0]) {
+				return byteaSubstr(args, res)
+			}
+			return substr(args, res)
+		}, nil
 	case "left", "right":
 		return leftRight(name == "left"), nil
 	case "concat":
@@ -71,6 +76,9 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return k, nil
 	}
 	if k, ok := mathKernel(name); ok {
+		return k, nil
+	}
+	if k, ok := catalogKernel(name); ok {
 		return k, nil
 	}
 	if k, ok := jsonExtractKernel(name); ok {

@@ -71,6 +71,9 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 		return concatWS, true
 	case "substring":
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+			if isBytea(args[0]) {
+				return byteaSubstr(args, res)
+			}
 			if _, pattern := args[1].(*array.String); !pattern {
 				return substr(args, res)
 			}

@@ -16,6 +16,10 @@ type Scalar struct {
 	// leaves the type undetermined, which is an error (42804) rather than
 	// a missing function.
 	Polymorphic bool
+	// TextOutput functions (concat, concat_ws, format) turn their
+	// arguments into text with the type's output function, not its cast
+	// to text: a boolean is t or f, not true or false.
+	TextOutput bool
 	// Params name the parameters, for calls with named arguments; nil
 	// when the function takes positional arguments only.
 	Params []Param
@@ -90,11 +94,11 @@ var scalars = map[string]Scalar{
 	"position":              {Name: "strpos", Leakproof: true, Resolve: textArgs(2, 2, types.Int4)},
 	"starts_with":           {Name: "starts_with", Leakproof: true, Resolve: textArgs(2, 2, types.Bool)},
 	"like_escape":           {Name: "like_escape", Resolve: textArgs(2, 2, types.Text)},
-	"substr":                {Name: "substr", Resolve: textIntArgs(2, 3)},
+	"substr":                {Name: "substr", Resolve: substrArgs},
 	"substring":             {Name: "substring", Resolve: substringArgs},
 	"left":                  {Name: "left", Leakproof: true, Resolve: textIntArgs(2, 2)},
 	"right":                 {Name: "right", Leakproof: true, Resolve: textIntArgs(2, 2)},
-	"concat":                {Name: "concat", Leakproof: true, Resolve: anyToText},
+	"concat":                {Name: "concat", Leakproof: true, TextOutput: true, Resolve: anyToText},
 	"abs":                   {Name: "abs", Resolve: numericSame},
 	"array_length":          {Name: "array_length", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
 	"array_upper":           {Name: "array_upper", Leakproof: true, Resolve: arrayArgs([]types.T{types.Int4}, types.Int4)},
@@ -102,7 +106,7 @@ var scalars = map[string]Scalar{
 	"cardinality":           {Name: "cardinality", Leakproof: true, Resolve: arrayArgs(nil, types.Int4)},
 	"array_to_string":       {Name: "array_to_string", Leakproof: true, Resolve: arrayToStringArgs},
 	"string_to_array":       {Name: "string_to_array", Leakproof: true, Resolve: textArgs(2, 3, types.TextArray)},
-	"format":                {Name: "format", Resolve: formatArgs},
+	"format":                {Name: "format", TextOutput: true, Resolve: formatArgs},
 	"floor":                 {Name: "floor", Leakproof: true, Resolve: roundingArgs},
 	"ceil":                  {Name: "ceil", Leakproof: true, Resolve: roundingArgs},
 	"ceiling":               {Name: "ceil", Leakproof: true, Resolve: roundingArgs},
@@ -157,7 +161,7 @@ var scalars = map[string]Scalar{
 	"initcap":               {Name: "initcap", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
 	"md5":                   {Name: "md5", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
 	"split_part":            {Name: "split_part", Resolve: splitPartArgs},
-	"concat_ws":             {Name: "concat_ws", Leakproof: true, Resolve: concatWSArgs},
+	"concat_ws":             {Name: "concat_ws", Leakproof: true, TextOutput: true, Resolve: concatWSArgs},
 	"regexp_replace":        {Name: "regexp_replace", Resolve: textArgs(3, 4, types.Text)},
 	"regexp_match":          {Name: "regexp_match", Resolve: textArgs(2, 3, types.TextArray)},
 	"translate":             {Name: "translate", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
@@ -167,8 +171,8 @@ var scalars = map[string]Scalar{
 	"factorial":             {Name: "factorial", Resolve: factorialArgs},
 	"gcd":                   {Name: "gcd", Resolve: intPairArgs},
 	"lcm":                   {Name: "lcm", Resolve: intPairArgs},
-	"quote_literal":         {Name: "quote_literal", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
-	"quote_nullable":        {Name: "quote_nullable", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
+	"quote_literal":         {Name: "quote_literal", Leakproof: true, Resolve: quoteArgs},
+	"quote_nullable":        {Name: "quote_nullable", Leakproof: true, Resolve: quoteArgs},
 	"regexp_split_to_array": {Name: "regexp_split_to_array", Resolve: textArgs(2, 3, types.TextArray)},
 	"overlay":               {Name: "overlay", Resolve: overlayArgs},
 	"encode":                {Name: "encode", Resolve: encodeArgs},
@@ -194,6 +198,23 @@ var scalars = map[string]Scalar{
 	"mask_show_first_n":     {Name: "mask_show_first_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
 	"mask_show_last_n":      {Name: "mask_show_last_n", Leakproof: true, Resolve: maskArgs(maskNOptionCount)},
 	"mask_hash":             {Name: "mask_hash", Leakproof: true, Resolve: maskHashArgs},
+	// PostgreSQL's degree-based trigonometric functions fail on an
+	// infinite argument or one outside [-1, 1] (asind, acosd).
+	"sind":   {Name: "sind", Resolve: floatArgs(1)},
+	"cosd":   {Name: "cosd", Resolve: floatArgs(1)},
+	"tand":   {Name: "tand", Resolve: floatArgs(1)},
+	"cotd":   {Name: "cotd", Resolve: floatArgs(1)},
+	"asind":  {Name: "asind", Resolve: floatArgs(1)},
+	"acosd":  {Name: "acosd", Resolve: floatArgs(1)},
+	"atand":  {Name: "atand", Resolve: floatArgs(1)},
+	"atan2d": {Name: "atan2d", Resolve: floatArgs(2)},
+	// Not leakproof in PostgreSQL, though none of these can fail.
+	"isfinite":     {Name: "isfinite", Resolve: isfiniteArgs},
+	"scale":        {Name: "scale", Resolve: numericInfoArgs},
+	"min_scale":    {Name: "min_scale", Resolve: numericInfoArgs},
+	"bit_length":   {Name: "bit_length", Resolve: bitLengthArgs},
+	"num_nulls":    {Name: "num_nulls", Resolve: nullCountArgs},
+	"num_nonnulls": {Name: "num_nonnulls", Resolve: nullCountArgs},
 }
 
 // LookupScalar returns the scalar function named name.

@@ -56,6 +56,9 @@ func isTextLike(t types.T) bool { return t.Family() == types.FamilyString || t.O
 // substring(text FROM pattern), the POSIX regular-expression form, which
 // an untyped second argument resolves to, as in PostgreSQL.
 func substringArgs(args []types.T) ([]types.T, types.T, bool) {
+	if want, res, ok := byteaSubstrArgs(args); ok {
+		return want, res, ok
+	}
 	if len(args) == 2 && isTextLike(args[0]) && isTextLike(args[1]) {
 		return []types.T{types.Text, types.Text}, types.Text, true
 	}

@@ -1,0 +1,31 @@
+package exec
+
+// catalogKernel finds the kernels of the operators and functions that
+// PostgreSQL's catalog has and the files named after them hold: bitwise
+// operators, degree-based trigonometry, isfinite, the numeric scale
+// functions, bit_length, num_nulls and num_nonnulls, and the text output
+// of a boolean.
+func catalogKernel(name string) (scalarKernel, bool) {
+	if k, ok := bitwiseKernel(name); ok {
+		return k, true
+	}
+	if k, ok := degreesTrigKernel(name); ok {
+		return k, true
+	}
+	if k, ok := numericInfoKernel(name); ok {
+		return k, true
+	}
+	switch name {
+	case "isfinite":
+		return isfiniteKernel, true
+	case "bit_length":
+		return bitLengthKernel, true
+	case "num_nulls":
+		return nullCountKernel(true), true
+	case "num_nonnulls":
+		return nullCountKernel(false), true
+	case "bool_out":
+		return boolOutKernel, true
+	}
+	return nil, false
+}

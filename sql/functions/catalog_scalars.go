@@ -1,0 +1,92 @@
+package functions
+
+import "github.com/sqe-db/sqe/sql/types"
+
+// Resolvers of scalar functions PostgreSQL 15 has over SQE's types that
+// are registered in scalars: the degree-based trigonometric functions,
+// isfinite, the numeric scale functions, bit_length, num_nulls and
+// num_nonnulls, and the bytea forms of substring.
+
+// isfiniteArgs is isfinite(date | timestamp | timestamptz | interval).
+func isfiniteArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 {
+		return nil, types.T{}, false
+	}
+	switch args[0].Family() {
+	case types.FamilyDate, types.FamilyTimestamp, types.FamilyInterval:
+		return args, types.Bool, true
+	}
+	return nil, types.T{}, false
+}
+
+// numericInfoArgs is scale(numeric) and min_scale(numeric) → integer; an
+// integer argument converts to numeric.
+func numericInfoArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 {
+		return nil, types.T{}, false
+	}
+	switch a := args[0]; {
+	case a.Family() == types.FamilyNumeric:
+		return args, types.Int4, true
+	case a.Family() == types.FamilyInt || a.OID == types.OIDUnknown:
+		return []types.T{{OID: types.OIDNumeric}}, types.Int4, true
+	}
+	return nil, types.T{}, false
+}
+
+// bitLengthArgs is bit_length(text) and bit_length(bytea).
+func bitLengthArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 1 && args[0].Family() == types.FamilyBytes {
+		return []types.T{types.Bytea}, types.Int4, true
+	}
+	return textArgs(1, 1, types.Int4)(args)
+}
+
+// nullCountArgs is num_nulls and num_nonnulls (VARIADIC "any"): at least
+// one argument, of any type, counted without being converted.
+func nullCountArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 0 {
+		return nil, types.T{}, false
+	}
+	out := make([]types.T, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a.OID == types.OIDUnknown {
+			out[i] = types.Text
+		}
+	}
+	return out, types.Int4, true
+}
+
+// quoteArgs is quote_literal and quote_nullable of text or anyelement:
+// PostgreSQL's anyelement forms quote the value cast to text.
+func quoteArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 {
+		return nil, types.T{}, false
+	}
+	return []types.T{types.Text}, types.Text, true
+}
+
+// byteaSubstrArgs is substring/substr(bytea, int [, int]) → bytea, with
+// the positions as for text.
+func byteaSubstrArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) < 2 || len(args) > 3 || args[0].Family() != types.FamilyBytes {
+		return nil, types.T{}, false
+	}
+	out := []types.T{types.Bytea}
+	for _, a := range args[1:] {
+		if !isIntArg(a) {
+			return nil, types.T{}, false
+		}
+		out = append(out, types.Int8)
+	}
+	return out, types.Bytea, true
+}
+
+// substrArgs is substr(text | bytea, int [, int]).
+func substrArgs(args []types.T) ([]types.T, types.T, bool) {
+	if want, res, ok := byteaSubstrArgs(args); ok {
+		return want, res, ok
+	}
+	return textIntArgs(2, 3)(args)
+}
