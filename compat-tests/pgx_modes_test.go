@@ -727,8 +727,11 @@ func TestPgxModesPing(t *testing.T) {
 func TestPgxModesCancel(t *testing.T) {
 	t.Parallel()
 	// The long query takes a parameter so the extended modes really go
-	// through Parse/Bind/Execute.
-	const slow = "SELECT * FROM acdemo.sales WHERE id > $1 ORDER BY product, id"
+	// through Parse/Bind/Execute. It sleeps before its first row: once rows
+	// stream, a client reading them slowly meets the cancel's answer only
+	// after the rows already in the socket's buffers, whatever the server
+	// does, and a sort alone may finish within the deadline.
+	const slow = "SELECT s.* FROM acdemo.sales s CROSS JOIN (SELECT pg_sleep(30)) z WHERE s.id > $1 ORDER BY s.product, s.id"
 	handlers := []struct {
 		name          string
 		handler       func(*pgconn.PgConn) ctxwatch.Handler

@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -131,15 +132,19 @@ func (e *rowEncoder) appendRow(dst []byte, i int) ([]byte, error) {
 // writeBatch binds rec and appends all its rows to mw, flushing whenever
 // the buffer passes the threshold, so a large batch never sits in memory
 // twice.
-func writeBatch(mw *messageWriter, enc *rowEncoder, rec arrow.RecordBatch) error {
+func writeBatch(ctx context.Context, mw *messageWriter, enc *rowEncoder, rec arrow.RecordBatch) error {
 	if err := enc.bind(rec); err != nil {
 		return err
 	}
-	return writeRows(mw, enc, 0, int(rec.NumRows()))
+	return writeRows(ctx, mw, enc, 0, int(rec.NumRows()))
 }
 
-// writeRows appends rows [from, to) of the batch enc is bound to.
-func writeRows(mw *messageWriter, enc *rowEncoder, from, to int) error {
+// writeRows appends rows [from, to) of the batch enc is bound to. It
+// stops with ctx's error when the statement is cancelled, looking at
+// every flush: a batch may hold many thousands of rows, and a client
+// reading slowly must not wait for all of them before its cancel
+// request is answered.
+func writeRows(ctx context.Context, mw *messageWriter, enc *rowEncoder, from, to int) error {
 	for i := from; i < to; i++ {
 		if mw.err != nil {
 			return mw.err
@@ -149,7 +154,13 @@ func writeRows(mw *messageWriter, enc *rowEncoder, from, to int) error {
 			return fmt.Errorf("encode row %d: %w", i, err)
 		}
 		mw.buf = buf
-		if err := mw.maybeFlush(); err != nil {
+		if len(mw.buf) < flushThreshold {
+			continue
+		}
+		if err := mw.flush(); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}

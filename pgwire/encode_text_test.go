@@ -2,6 +2,8 @@ package pgwire
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"io"
 	"math"
 	"math/big"
@@ -326,7 +328,7 @@ func TestWriteBatchProducesDecodableDataRows(t *testing.T) {
 
 	var sink strings.Builder
 	mw := newMessageWriter(&sink)
-	if err := writeBatch(mw, newRowEncoder(cols, nil), rec); err != nil {
+	if err := writeBatch(context.Background(), mw, newRowEncoder(cols, nil), rec); err != nil {
 		t.Fatal(err)
 	}
 	if err := mw.flush(); err != nil {
@@ -374,11 +376,11 @@ func TestWriteBatchDoesNotAllocate(t *testing.T) {
 	defer rec.Release()
 	mw := newMessageWriter(io.Discard)
 	enc := newRowEncoder(cols, nil)
-	if err := writeBatch(mw, enc, rec); err != nil { // warm up buffers
+	if err := writeBatch(context.Background(), mw, enc, rec); err != nil { // warm up buffers
 		t.Fatal(err)
 	}
 	allocs := testing.AllocsPerRun(5, func() {
-		if err := writeBatch(mw, enc, rec); err != nil {
+		if err := writeBatch(context.Background(), mw, enc, rec); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -396,9 +398,37 @@ func BenchmarkEncodeBatch(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := writeBatch(mw, enc, rec); err != nil {
+		if err := writeBatch(context.Background(), mw, enc, rec); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(rec.NumRows())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestWriteBatchStopsWhenCancelled: a cancelled statement stops sending at
+// the first flush, not after the whole batch, so a client reading slowly
+// gets its cancel answered within one buffer of rows.
+func TestWriteBatchStopsWhenCancelled(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	cols, rec := batchFixture(mem)
+	defer rec.Release()
+	var sink strings.Builder
+	mw := newMessageWriter(&sink)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := writeBatch(ctx, mw, newRowEncoder(cols, nil), rec)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("writeBatch = %v, want context.Canceled", err)
+	}
+	var whole strings.Builder
+	all := newMessageWriter(&whole)
+	if err := writeBatch(context.Background(), all, newRowEncoder(cols, nil), rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := all.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if sink.Len() == 0 || sink.Len() > flushThreshold+1024 || sink.Len() >= whole.Len() {
+		t.Fatalf("sent %d bytes before stopping; the whole batch is %d, one buffer %d", sink.Len(), whole.Len(), flushThreshold)
+	}
 }

@@ -92,7 +92,7 @@ func (p *portal) run(ctx context.Context, mw *messageWriter, maxRows uint32) (se
 			if limit > 0 && int64(to-p.next) > limit-sent {
 				to = p.next + int(limit-sent)
 			}
-			if err := writeRows(mw, p.enc, p.next, to); err != nil {
+			if err := writeRows(ctx, mw, p.enc, p.next, to); err != nil {
 				return sent, false, err
 			}
 			sent += int64(to - p.next)

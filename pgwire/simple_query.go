@@ -122,14 +122,14 @@ func (c *conn) runStatement(stmt *sql.Statement) error {
 			rec.Release()
 			return pgerror.New(pgerror.InternalError, "statement without columns returned rows")
 		}
-		err = writeBatch(c.w, enc, rec)
+		err = writeBatch(ctx, c.w, enc, rec)
 		c.srv.cfg.Observer.RowsSent(rec.NumRows())
 		rec.Release()
 		if c.w.err != nil {
 			return nil
 		}
 		if err != nil {
-			return err
+			return statementError(ctx, err)
 		}
 	}
 	tag := res.CommandTag()
