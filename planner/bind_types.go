@@ -157,6 +157,12 @@ func typeFromName(tn *pg_query.TypeName) (types.T, error) {
 	return t, nil
 }
 
+// IntWidening reports whether from and to are integer types and every
+// value of from is one of to (smallint to integer, integer to bigint...).
+func IntWidening(from, to types.T) bool {
+	return intRank(from) > 0 && intRank(to) >= intRank(from)
+}
+
 func intRank(t types.T) int {
 	switch t.OID {
 	case types.OIDInt2:

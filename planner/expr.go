@@ -127,25 +127,14 @@ func losslessCast(from, to types.T) bool {
 	if from.OID == to.OID && from.OID != types.OIDNumeric {
 		return true
 	}
-	rank := func(t types.T) int {
-		switch t.OID {
-		case types.OIDInt2:
-			return 1
-		case types.OIDInt4:
-			return 2
-		case types.OIDInt8:
-			return 3
-		}
-		return 0
-	}
 	switch {
-	case rank(from) > 0 && rank(to) >= rank(from):
+	case IntWidening(from, to):
 		return true
 	case from.Family() == types.FamilyString && to.Family() == types.FamilyString && to.Precision == 0:
 		return true
 	case from.OID == types.OIDFloat4 && to.OID == types.OIDFloat8:
 		return true
-	case rank(from) > 0 && to.OID == types.OIDFloat8 && from.OID != types.OIDInt8:
+	case intRank(from) > 0 && to.OID == types.OIDFloat8 && from.OID != types.OIDInt8:
 		return true
 	}
 	return false

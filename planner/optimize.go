@@ -257,7 +257,7 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 		if !okL || !okR {
 			cr, okL = x.R.(*ColRef)
 			c, okR = x.L.(*Const)
-			op = flip(op)
+			op = FlipComparison(op)
 		}
 		if !okL || !okR || c.Value == nil {
 			return nil
@@ -297,7 +297,9 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 	return nil
 }
 
-func flip(op string) string {
+// FlipComparison is the comparison operator with its operands swapped:
+// k < c is c > k.
+func FlipComparison(op string) string {
 	switch op {
 	case "<":
 		return ">"

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"github.com/apache/iceberg-go/table"
 )
 
 // cachedRowGroupTable is ns.t of a catalog with cache: ids 0..99 in one
@@ -19,20 +17,7 @@ func cachedRowGroupTable(t *testing.T, cache *ChunkCache) *Table {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cat.Close() })
-	ctx := adminCtx(t)
-	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(ctx, "ns", "t", idSchema, CreateTableOptions{Properties: map[string]string{
-		table.ParquetRowGroupLimitKey: "30",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tbl, err = tbl.Append(ctx, idBatches(t, 0, 100, 100)); err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return rowGroupTableIn(t, cat)
 }
 
 // wantIDRows fails unless rows are ids 0..99 with their names, in order.

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"github.com/apache/iceberg-go/table"
 )
 
 // readMorsel drains morsel i into its ids.
@@ -37,19 +35,10 @@ func readMorsel(t *testing.T, m *Morsels, i int) []int64 {
 }
 
 func TestMorselsInOrderAreTheScan(t *testing.T) {
-	cat := openCatalog(t, "wh", "", AllowAll{})
 	ctx := adminCtx(t)
-	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
-		t.Fatal(err)
-	}
 	// Row groups of at most 30 rows: each file splits into several morsels.
-	tbl, err := cat.CreateTable(ctx, "ns", "t", idSchema, CreateTableOptions{Properties: map[string]string{
-		table.ParquetRowGroupLimitKey: "30",
-	}})
+	tbl, err := createRowGroupTable(t, openCatalog(t, "wh", "", AllowAll{})).Append(ctx, idBatches(t, 0, 100, 40))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if tbl, err = tbl.Append(ctx, idBatches(t, 0, 100, 40)); err != nil {
 		t.Fatal(err)
 	}
 	if tbl, err = tbl.Append(ctx, idBatches(t, 1000, 1100, 40)); err != nil {

@@ -203,7 +203,23 @@ func TestReadPromotedTypes(t *testing.T) {
 // groups (30, 30, 30 and 10 rows).
 func rowGroupTable(t *testing.T) *Table {
 	t.Helper()
-	cat := openCatalog(t, "wh", "", AllowAll{})
+	return rowGroupTableIn(t, openCatalog(t, "wh", "", AllowAll{}))
+}
+
+// rowGroupTableIn is rowGroupTable in cat.
+func rowGroupTableIn(t *testing.T, cat Catalog) *Table {
+	t.Helper()
+	tbl, err := createRowGroupTable(t, cat).Append(adminCtx(t), idBatches(t, 0, 100, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// createRowGroupTable creates ns.t in cat, empty, its data files cut into
+// row groups of at most 30 rows.
+func createRowGroupTable(t *testing.T, cat Catalog) *Table {
+	t.Helper()
 	ctx := adminCtx(t)
 	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
 		t.Fatal(err)
@@ -212,9 +228,6 @@ func rowGroupTable(t *testing.T) *Table {
 		table.ParquetRowGroupLimitKey: "30",
 	}})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if tbl, err = tbl.Append(ctx, idBatches(t, 0, 100, 100)); err != nil {
 		t.Fatal(err)
 	}
 	return tbl

@@ -32,21 +32,6 @@ type cmpSelect struct {
 	kfloat32 bool  // the constant is a real (compared at float32 precision)
 }
 
-// flippedCmp is the operator with its operands swapped: k < c is c > k.
-func flippedCmp(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case "<=":
-		return ">="
-	case ">":
-		return "<"
-	case ">=":
-		return "<="
-	}
-	return op
-}
-
 func cmpAccept(op string) ([3]bool, bool) {
 	switch op {
 	case "=":
@@ -74,7 +59,7 @@ func columnOperand(e planner.Expr, input []planner.Column) (idx int, castDate, o
 		switch {
 		case from.OID == types.OIDDate && to.OID == types.OIDTimestamp:
 			castDate = true
-		case from.Family() == types.FamilyInt && to.Family() == types.FamilyInt && from.OID != types.OIDOid && to.OID != types.OIDOid && losslessIntWidening(from, to):
+		case from.Family() == types.FamilyInt && to.Family() == types.FamilyInt && from.OID != types.OIDOid && to.OID != types.OIDOid && planner.IntWidening(from, to):
 		default:
 			return 0, false, false
 		}
@@ -92,21 +77,6 @@ func columnOperand(e planner.Expr, input []planner.Column) (idx int, castDate, o
 	return 0, false, false
 }
 
-func losslessIntWidening(from, to types.T) bool {
-	rank := func(t types.T) int {
-		switch t.OID {
-		case types.OIDInt2:
-			return 1
-		case types.OIDInt4:
-			return 2
-		case types.OIDInt8:
-			return 3
-		}
-		return 0
-	}
-	return rank(from) > 0 && rank(to) >= rank(from)
-}
-
 // newCmpSelect recognises a comparison a filter can run as a typed
 // selection; l and r are the operands' compiled evaluators (a folded
 // constant is a *constEval). It returns nil for any other expression.
@@ -118,7 +88,7 @@ func newCmpSelect(x *planner.BinOp, l, r evaluator, input []planner.Column) *cmp
 	lexpr, rexpr := x.L, x.R
 	if _, ok := l.(*constEval); ok {
 		// k op col is col op' k.
-		op, lexpr, rexpr, l, r = flippedCmp(op), x.R, x.L, r, l
+		op, lexpr, rexpr, l, r = planner.FlipComparison(op), x.R, x.L, r, l
 	}
 	acc, ok := cmpAccept(op)
 	if !ok {
