@@ -106,9 +106,7 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 	case len(using) > 0:
 		var merged []ColumnID
 		defer func() { sc.moveFirst(merged) }()
-		if kind == FullJoin {
-			return nil, nil, pgerror.Unsupported("FULL JOIN ... USING is not supported yet")
-		}
+		var fullPairs [][2]Column // FULL JOIN: the columns each merged column coalesces
 		for _, u := range using {
 			name := u.GetString_().GetSval()
 			lc, err := b.resolve(ls, "", name, 0)
@@ -128,6 +126,15 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 			} else {
 				join.On = b.and(join.On, eq)
 			}
+			if kind == FullJoin {
+				// Either side may be missing: the merged column is
+				// COALESCE(left, right), and both are reachable only
+				// when qualified.
+				sc.hide(lc.ID)
+				sc.hide(rc.ID)
+				fullPairs = append(fullPairs, [2]Column{lc, rc})
+				continue
+			}
 			// The merged column is the left one (the right one for a
 			// RIGHT JOIN); the other is reachable only when qualified.
 			hide, keep := rc.ID, lc.ID
@@ -136,6 +143,18 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 			}
 			sc.hide(hide)
 			merged = append(merged, keep)
+		}
+		if len(fullPairs) > 0 {
+			sc.markNullable(join, kind)
+			project, cols, err := b.mergeFullJoinColumns(join, fullPairs)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, c := range cols {
+				sc.cols = append(sc.cols, c)
+				merged = append(merged, c.ID)
+			}
+			return project, sc, nil
 		}
 	case j.Quals != nil:
 		if containsAggregate(j.Quals) {
@@ -433,4 +452,31 @@ func (b *Binder) bindPolicyExpr(expr string, sc *scope) (Expr, error) {
 	e, err := inner.bindExpr(sel.TargetList[0].GetResTarget().GetVal(), &exprCtx{scope: sc})
 	b.nextID = inner.nextID
 	return e, err
+}
+
+// mergeFullJoinColumns puts a projection over a FULL JOIN ... USING that
+// passes the join's columns through and adds, for each USING column, the
+// merged column PostgreSQL gives it: COALESCE(left, right) in the two
+// sides' common type, NULL only when both are.
+func (b *Binder) mergeFullJoinColumns(join *Join, pairs [][2]Column) (Node, []Column, error) {
+	in := join.Columns()
+	p := &Project{Input: join, Exprs: make([]Expr, 0, len(in)+len(pairs)), Cols: make([]Column, 0, len(in)+len(pairs))}
+	for _, c := range in {
+		p.Exprs = append(p.Exprs, &ColRef{ID: c.ID, Name: c.Name, Typ: c.Type})
+		p.Cols = append(p.Cols, c)
+	}
+	var added []Column
+	for _, pair := range pairs {
+		l := &ColRef{ID: pair[0].ID, Name: pair[0].Name, Typ: pair[0].Type}
+		r := &ColRef{ID: pair[1].ID, Name: pair[1].Name, Typ: pair[1].Type}
+		e, err := b.newCase([]When{{Cond: &IsNull{Arg: l, Negated: true}, Result: l}}, r, "JOIN/USING")
+		if err != nil {
+			return nil, nil, err
+		}
+		c := b.newColumn(pair[0].Name, Column{Type: e.Type(), Nullable: pair[0].Nullable && pair[1].Nullable})
+		p.Exprs = append(p.Exprs, e)
+		p.Cols = append(p.Cols, c)
+		added = append(added, c)
+	}
+	return p, added, nil
 }

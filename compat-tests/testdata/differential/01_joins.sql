@@ -21,6 +21,21 @@ SELECT r_regionkey, r_name FROM region JOIN (SELECT n_regionkey AS r_regionkey, 
 -- name: join_using_star ordered
 SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) a(k, x) JOIN (VALUES (2, 'B'), (3, 'C'), (4, 'D')) b(k, y) USING (k) ORDER BY k;
 
+-- name: full_join_using_star ordered
+SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (NULL, 'n')) a(k, x) FULL JOIN (VALUES (2, 'B'), (3, 'C')) b(k, y) USING (k) ORDER BY k, x, y;
+
+-- name: full_join_using_qualified ordered
+SELECT k, a.k AS ak, b.k AS bk, x, y FROM (VALUES (1, 'a'), (2, 'b')) a(k, x) FULL JOIN (VALUES (2::bigint, 'B'), (3, 'C')) b(k, y) USING (k) ORDER BY k;
+
+-- name: full_join_using_two_columns ordered
+SELECT * FROM (VALUES (1, 1, 'a'), (1, 2, 'b')) a(k1, k2, x) FULL JOIN (VALUES (1, 2, 'B'), (2, 2, 'C')) b(k1, k2, y) USING (k1, k2) ORDER BY k1, k2;
+
+-- name: natural_full_join ordered
+SELECT * FROM (VALUES (1, 'a'), (2, 'b')) a(k, x) NATURAL FULL JOIN (VALUES (2, 'B'), (3, 'C')) b(k, y) ORDER BY k;
+
+-- name: full_join_using_where ordered
+SELECT k, count(*) FROM (VALUES (1), (2), (2)) a(k) FULL JOIN (VALUES (2), (3)) b(k) USING (k) WHERE k > 1 GROUP BY k ORDER BY k;
+
 -- name: join_natural ordered
 SELECT * FROM (VALUES (1, 'a'), (2, 'b')) a(k, x) NATURAL JOIN (VALUES (1, 'z'), (2, 'y')) b(k, y) ORDER BY k;
 
