@@ -4,8 +4,8 @@ import "github.com/sqe-db/sqe/sql/types"
 
 // Resolvers of scalar functions PostgreSQL 15 has over SQE's types that
 // are registered in scalars: the degree-based trigonometric functions,
-// isfinite, the numeric scale functions, bit_length, num_nulls and
-// num_nonnulls, and the bytea forms of substring.
+// isfinite, the numeric scale functions, bit_length, the SHA-2 digests,
+// num_nulls and num_nonnulls, and the bytea forms of substring.
 
 // isfiniteArgs is isfinite(date | timestamp | timestamptz | interval).
 func isfiniteArgs(args []types.T) ([]types.T, types.T, bool) {
@@ -40,6 +40,16 @@ func bitLengthArgs(args []types.T) ([]types.T, types.T, bool) {
 		return []types.T{types.Bytea}, types.Int4, true
 	}
 	return textArgs(1, 1, types.Int4)(args)
+}
+
+// byteaDigestArgs is sha224, sha256, sha384 and sha512 (bytea) → bytea;
+// an untyped literal is read as bytea, text is not accepted, as in
+// PostgreSQL.
+func byteaDigestArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 1 && (args[0].Family() == types.FamilyBytes || args[0].OID == types.OIDUnknown) {
+		return []types.T{types.Bytea}, types.Bytea, true
+	}
+	return nil, types.T{}, false
 }
 
 // nullCountArgs is num_nulls and num_nonnulls (VARIADIC "any"): at least

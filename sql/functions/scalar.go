@@ -213,6 +213,10 @@ var scalars = map[string]Scalar{
 	"scale":        {Name: "scale", Resolve: numericInfoArgs},
 	"min_scale":    {Name: "min_scale", Resolve: numericInfoArgs},
 	"bit_length":   {Name: "bit_length", Resolve: bitLengthArgs},
+	"sha224":       {Name: "sha224", Resolve: byteaDigestArgs},
+	"sha256":       {Name: "sha256", Resolve: byteaDigestArgs},
+	"sha384":       {Name: "sha384", Resolve: byteaDigestArgs},
+	"sha512":       {Name: "sha512", Resolve: byteaDigestArgs},
 	"num_nulls":    {Name: "num_nulls", Resolve: nullCountArgs},
 	"num_nonnulls": {Name: "num_nonnulls", Resolve: nullCountArgs},
 }
