@@ -28,16 +28,23 @@ func (f engineSessions) NewSession(ctx context.Context, id auth.Identity, st Sta
 // tables, whose queries scan in two parallel workers.
 func newEngineSessions(t *testing.T) engineSessions {
 	t.Helper()
+	return demoEngineSessions(t, 20000, sql.EngineConfig{ParallelWorkers: 2})
+}
+
+// demoEngineSessions is an engine configured by cfg over a catalog
+// "sales" holding the demo tables with salesRows rows of sales.
+func demoEngineSessions(t *testing.T, salesRows int, cfg sql.EngineConfig) engineSessions {
+	t.Helper()
 	ctx := context.Background()
 	cat, err := storage.OpenEmbedded(ctx, "sales", t.TempDir(), storage.AllowAll{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cat.Close() })
-	if err := demo.Load(storage.WithPrincipal(ctx, storage.Principal{User: "loader"}), cat, 20000); err != nil {
+	if err := demo.Load(storage.WithPrincipal(ctx, storage.Principal{User: "loader"}), cat, salesRows); err != nil {
 		t.Fatal(err)
 	}
-	return engineSessions{sql.NewEngine(sql.EngineConfig{ParallelWorkers: 2}, []storage.Catalog{cat}, governance.Passthrough{})}
+	return engineSessions{sql.NewEngine(cfg, []storage.Catalog{cat}, governance.Passthrough{})}
 }
 
 // TestDisconnectStopsRunningQuery closes the socket of a client whose

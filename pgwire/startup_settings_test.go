@@ -10,11 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/sql/pgerror"
-	"github.com/sqe-db/sqe/storage"
-	"github.com/sqe-db/sqe/storage/demo"
 )
 
 func TestSplitOptions(t *testing.T) {
@@ -96,16 +93,7 @@ func TestStartupSettings(t *testing.T) {
 // demo tables with few rows.
 func newSmallEngineSessions(t *testing.T) engineSessions {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := storage.OpenEmbedded(ctx, "sales", t.TempDir(), storage.AllowAll{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	if err := demo.Load(storage.WithPrincipal(ctx, storage.Principal{User: "loader"}), cat, 10); err != nil {
-		t.Fatal(err)
-	}
-	return engineSessions{sql.NewEngine(sql.EngineConfig{ServerVersion: "15.18"}, []storage.Catalog{cat}, governance.Passthrough{})}
+	return demoEngineSessions(t, 10, sql.EngineConfig{ServerVersion: "15.18"})
 }
 
 // TestStartupParametersApply connects with settings in the startup packet

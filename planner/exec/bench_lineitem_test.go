@@ -134,15 +134,7 @@ func BenchmarkFilterQ6(b *testing.B) {
 	want, _ := q6Want(t)
 	scan, c := lineitemScan(t)
 	plan := &planner.Filter{Input: scan, Pred: q6Filter(b, c)}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		if got := benchDrain(b, plan, nil); got != want {
-			b.Fatalf("filter kept %d rows, want %d", got, want)
-		}
-		n++
-	}
-	reportRowsPerSec(b, t.rows, n)
+	benchFilter(b, plan, want, t.rows)
 }
 
 // BenchmarkQ6: sum(l_extendedprice * l_discount) over Q6's filter.

@@ -180,6 +180,20 @@ func benchDrain(tb testing.TB, plan planner.Node, visit func(arrow.RecordBatch))
 	}
 }
 
+// benchFilter runs the filter plan, which must keep want rows of the
+// input's inputRows, and reports rows per second.
+func benchFilter(b *testing.B, plan planner.Node, want, inputRows int64) {
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if got := benchDrain(b, plan, nil); got != want {
+			b.Fatalf("filter kept %d rows, want %d", got, want)
+		}
+		n++
+	}
+	reportRowsPerSec(b, inputRows, n)
+}
+
 // reportRowsPerSec reports the input rows processed per second.
 func reportRowsPerSec(b *testing.B, inputRows int64, iterations int) {
 	if s := b.Elapsed().Seconds(); s > 0 {
@@ -204,15 +218,7 @@ func BenchmarkFilterInt64GreaterConst(b *testing.B) {
 	plan := &planner.Filter{Input: scan, Pred: &planner.BinOp{
 		Op: benchOp(b, ">"), L: c["val"], R: &planner.Const{Typ: types.Int8, Value: threshold}, Typ: types.Bool,
 	}}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		if got := benchDrain(b, plan, nil); got != want {
-			b.Fatalf("filter kept %d rows, want %d", got, want)
-		}
-		n++
-	}
-	reportRowsPerSec(b, t.rows, n)
+	benchFilter(b, plan, want, t.rows)
 }
 
 // BenchmarkProjectArithmetic: SELECT id * 2 + val.
