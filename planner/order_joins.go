@@ -268,20 +268,36 @@ func (g *joinGraph) covers(in []bool, c int, jc *joinConjunct) bool {
 
 // joinEstimate rates joining leaf c to the tree over in (est rows): how
 // it is linked, and the estimated rows of the result.
+//
+// Several equalities between c and the same leaf are one composite key
+// (partsupp's (partkey, suppkey) referenced by lineitem): together they
+// keep one row per row of the referencing side, like one key would, so
+// only the strongest of them divides. Dividing by each would estimate the
+// join at a handful of rows and hash its real, large result.
 func (g *joinGraph) joinEstimate(in []bool, est float64, c int) (link int, out float64) {
 	out = est * g.rows[c]
 	link = unlinked
+	divisor := make([]float64, len(g.leaves)) // per leaf c is equated with
 	for _, jc := range g.conjs {
 		if jc.placed || !g.covers(in, c, jc) {
 			continue
 		}
 		if jc.eqA >= 0 {
 			link = linkedByEquality
-			out /= math.Max(1, math.Min(g.base[jc.eqA], g.base[jc.eqB]))
+			other := jc.eqA
+			if other == c {
+				other = jc.eqB
+			}
+			divisor[other] = math.Max(divisor[other], math.Min(g.base[jc.eqA], g.base[jc.eqB]))
 			continue
 		}
 		link = max(link, linkedByCondition)
 		out *= defaultSelectivity
+	}
+	for _, d := range divisor {
+		if d > 0 {
+			out /= math.Max(1, d)
+		}
 	}
 	return link, math.Max(1, out)
 }
