@@ -25,11 +25,13 @@ type Morsels interface {
 }
 
 // Gather runs Input in Workers goroutines at once. Input is a pipeline
-// (filters and projections over Scan, the table whose morsels the workers
-// share) or an Aggregate over one. A pipeline's batches come out in morsel
-// order, so the rows and their order are those of running Input alone; an
-// Aggregate is computed per worker and the partial states are merged, its
-// groups put back in the order the serial aggregate gives them.
+// (filters, projections and the probe side of hash joins over Scan, the
+// table whose morsels the workers share) or an Aggregate over one. A
+// pipeline's batches come out in morsel order, so the rows and their order
+// are those of running Input alone; an Aggregate is computed per worker
+// and the partial states are merged, its groups put back in the order the
+// serial aggregate gives them. The build side of a join in the pipeline is
+// built once and probed by every worker.
 type Gather struct {
 	Input   Node
 	Workers int
@@ -77,11 +79,12 @@ func gatherPipelines(n Node, o ParallelOptions) Node {
 	switch x := n.(type) {
 	case *Aggregate:
 		if scan := pipelineScan(x.Input, o); scan != nil {
-			if x.Sets == nil && aggregateParallelSafe(x, o) {
-				return &Gather{Input: x, Workers: o.Workers, Scan: scan}
-			}
 			c := *x
-			c.Input = &Gather{Input: x.Input, Workers: o.Workers, Scan: scan}
+			if x.Sets == nil && aggregateParallelSafe(x, o) {
+				c.Input = gatherBuildSides(x.Input, o)
+				return &Gather{Input: &c, Workers: o.Workers, Scan: scan}
+			}
+			c.Input = &Gather{Input: gatherBuildSides(x.Input, o), Workers: o.Workers, Scan: scan}
 			return &c
 		}
 	case *Lateral:
@@ -92,9 +95,30 @@ func gatherPipelines(n Node, o ParallelOptions) Node {
 		return n
 	}
 	if scan := pipelineScan(n, o); scan != nil {
-		return &Gather{Input: n, Workers: o.Workers, Scan: scan}
+		return &Gather{Input: gatherBuildSides(n, o), Workers: o.Workers, Scan: scan}
 	}
 	return mapInputs(n, func(c Node) Node { return gatherPipelines(c, o) })
+}
+
+// gatherBuildSides is the pipeline n with the build side of each of its
+// joins parallelized in turn: a build side is a plan of its own, run once.
+func gatherBuildSides(n Node, o ParallelOptions) Node {
+	switch x := n.(type) {
+	case *Filter:
+		c := *x
+		c.Input = gatherBuildSides(x.Input, o)
+		return &c
+	case *Project:
+		c := *x
+		c.Input = gatherBuildSides(x.Input, o)
+		return &c
+	case *Join:
+		c := *x
+		c.Left = gatherBuildSides(x.Left, o)
+		c.Right = gatherPipelines(x.Right, o)
+		return &c
+	}
+	return n
 }
 
 // pipelineScan returns the Scan at the bottom of a chain of filters and
@@ -122,8 +146,28 @@ func pipelineScan(n Node, o ParallelOptions) *Scan {
 			}
 		}
 		return pipelineScan(x.Input, o)
+	case *Join:
+		// Workers probe the left side's morsels against one shared build
+		// of the right side. A RIGHT or FULL join also emits the build
+		// rows no probe matched, which only one pass over every morsel
+		// knows: it stays serial.
+		if !probesInParallel(x) {
+			return nil
+		}
+		return pipelineScan(x.Left, o)
 	}
 	return nil
+}
+
+// probesInParallel reports whether workers may probe j's build side at
+// once, each joining its own left rows.
+func probesInParallel(j *Join) bool {
+	switch j.Kind {
+	case InnerJoin, LeftJoin, SemiJoin, AntiJoin:
+	default:
+		return false
+	}
+	return j.On == nil || parallelSafe(j.On)
 }
 
 func aggregateParallelSafe(a *Aggregate, o ParallelOptions) bool {

@@ -20,6 +20,8 @@ type gather struct {
 	workers []gatherWorker
 	window  int
 	mem     reservation
+	// builds are the join build sides the workers share.
+	builds *sharedBuilds
 
 	grp     *workerGroup
 	results chan morselBatch
@@ -52,6 +54,7 @@ func newGather(ctx context.Context, n *planner.Gather) (Operator, error) {
 		return newGatherAggregate(ctx, n, agg)
 	}
 	g := &gather{node: n, window: 2 * n.Workers, mem: newReservation(ctx, "Gather"), pending: map[int]*morselOutput{}}
+	ctx, g.builds = newSharedBuilds(ctx, n.Input)
 	for range n.Workers {
 		feed := &morselFeed{scan: n.Scan}
 		op, err := Build(withMorselFeed(ctx, feed), n.Input)
@@ -215,6 +218,7 @@ func (g *gather) Close() {
 		}
 	}
 	g.pending = nil
+	g.builds.close()
 	g.mem.close()
 }
 

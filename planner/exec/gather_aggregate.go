@@ -32,15 +32,19 @@ type mergedAggregate struct {
 	done  chan struct{} // a token per worker that finished its morsels
 	final *hashAggregate
 	err   error
+	// builds are the join build sides the workers share.
+	builds *sharedBuilds
 }
 
 func newGatherAggregate(ctx context.Context, n *planner.Gather, agg *planner.Aggregate) (Operator, error) {
 	g := &gatherAggregate{node: n}
 	m := &mergedAggregate{g: g}
 	g.merged = m
+	bctx, builds := newSharedBuilds(ctx, agg.Input)
+	m.builds = builds
 	for range n.Workers {
 		feed := &morselFeed{scan: n.Scan}
-		wctx := withMorselFeed(ctx, feed)
+		wctx := withMorselFeed(bctx, feed)
 		in, err := Build(wctx, agg.Input)
 		if err != nil {
 			m.closeParts()
@@ -150,4 +154,5 @@ func (m *mergedAggregate) closeParts() {
 		p.Close()
 	}
 	m.parts = nil
+	m.builds.close()
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,40 +22,57 @@ import (
 // anti join only marks the probe rows that have a match and passes on
 // those (or the others) as they are.
 type hashJoin struct {
-	left, right Operator
-	kind        planner.JoinKind
-	leftKeys    []evaluator
-	rightKeys   []evaluator
-	residual    evaluator
-	schema      *arrow.Schema
+	left     Operator
+	kind     planner.JoinKind
+	leftKeys []evaluator
+	residual evaluator
+	schema   *arrow.Schema
 	// pairSchema is a candidate pair's: left columns then right ones. It
 	// is schema except for a semi or anti join, which outputs left rows.
 	pairSchema *arrow.Schema
 	leftTypes  []arrow.DataType
-	rightTypes []arrow.DataType
 
-	built bool
-	rcols []arrow.Array
-	rrows int
-	// table gives each distinct build key an id; the build rows of key id
-	// are rows[offs[id]:offs[id+1]], in input order.
-	table        *keyTable
-	offs, rows   []int32
+	// build is the right input in memory. A join whose probe side runs in
+	// a Gather's workers shares one build with the other workers (shared):
+	// the Gather closes it, and the join's output ends with each morsel of
+	// its left input, the next morsel's rows following on the next Next.
+	build  *joinBuild
+	shared bool
+	ready  bool // the build is done
+
 	rightMatched []bool
 	rightPos     int // the next right row emitUnmatchedRight looks at
-	// mem is what the build side holds of the query's memory budget.
-	mem reservation
 
 	// probe is the left batch being joined, resumed by each Next so one
 	// call produces at most one batch of candidate pairs.
 	probe probeState
-	// Scratch reused across probes: key ids and pair indexes (gathering
-	// copies out of them).
+	// Scratch reused across probes: key lookups, key ids and pair indexes
+	// (gathering copies out of them).
+	scratch              keyScratch
 	idsBuf, liBuf, riBuf []int32
 
 	out      []arrow.RecordBatch
 	leftDone bool
 	finished bool
+}
+
+// joinBuild is a join's right input held in memory, with its keys hashed.
+// Once built it is only read, so several probing goroutines may share it.
+type joinBuild struct {
+	right      Operator
+	rightKeys  []evaluator
+	rightTypes []arrow.DataType
+
+	once  sync.Once
+	err   error
+	rcols []arrow.Array
+	rrows int
+	// table gives each distinct build key an id; the build rows of key id
+	// are rows[offs[id]:offs[id+1]], in input order.
+	table      *keyTable
+	offs, rows []int32
+	// mem is what the build side holds of the query's memory budget.
+	mem reservation
 }
 
 // probeState is a left batch part-way through its probe: its keys, the
@@ -78,39 +96,36 @@ func (p *probeState) release() {
 }
 
 func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
+	lk, rk, rest := splitJoinKeys(n)
+	reg := sharedBuildsFrom(ctx)
 	left, err := Build(ctx, n.Left)
 	if err != nil {
 		return nil, err
 	}
-	right, err := Build(ctx, n.Right)
-	if err != nil {
-		left.Close()
-		return nil, err
-	}
 	pairCols := append(append([]planner.Column(nil), n.Left.Columns()...), n.Right.Columns()...)
-	j := &hashJoin{left: left, right: right, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols),
-		mem: newReservation(ctx, "HashJoin")}
+	j := &hashJoin{left: left, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols)}
 	fail := func(err error) (Operator, error) {
 		j.Close()
 		return nil, err
 	}
+	if reg.probesInWorkers(n) {
+		j.build, err = reg.buildFor(ctx, n, rk)
+		j.shared = true
+	} else {
+		j.build, err = newJoinBuild(ctx, n, rk)
+	}
+	if err != nil {
+		return fail(err)
+	}
 	for _, c := range n.Left.Columns() {
 		j.leftTypes = append(j.leftTypes, c.Type.Arrow())
 	}
-	for _, c := range n.Right.Columns() {
-		j.rightTypes = append(j.rightTypes, c.Type.Arrow())
-	}
-	lk, rk, rest := splitJoinKeys(n)
 	for i := range lk {
 		le, err := compile(lk[i], n.Left.Columns())
 		if err != nil {
 			return fail(err)
 		}
-		re, err := compile(rk[i], n.Right.Columns())
-		if err != nil {
-			return fail(err)
-		}
-		j.leftKeys, j.rightKeys = append(j.leftKeys, le), append(j.rightKeys, re)
+		j.leftKeys = append(j.leftKeys, le)
 	}
 	if rest != nil {
 		if j.residual, err = compile(rest, pairCols); err != nil {
@@ -118,6 +133,27 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		}
 	}
 	return j, nil
+}
+
+// newJoinBuild starts n's right input and compiles its keys.
+func newJoinBuild(ctx context.Context, n *planner.Join, rightKeys []planner.Expr) (*joinBuild, error) {
+	right, err := Build(ctx, n.Right)
+	if err != nil {
+		return nil, err
+	}
+	b := &joinBuild{right: right, mem: newReservation(ctx, "HashJoin")}
+	for _, c := range n.Right.Columns() {
+		b.rightTypes = append(b.rightTypes, c.Type.Arrow())
+	}
+	for _, k := range rightKeys {
+		e, err := compile(k, n.Right.Columns())
+		if err != nil {
+			b.close()
+			return nil, err
+		}
+		b.rightKeys = append(b.rightKeys, e)
+	}
+	return b, nil
 }
 
 // splitJoinKeys finds the equality conjuncts usable as hash keys: one side
@@ -179,100 +215,94 @@ func splitJoinKeys(n *planner.Join) (left, right []planner.Expr, residual planne
 
 // build reads the right input into memory and hashes its keys, charging
 // what it keeps to the query's memory budget.
-func (j *hashJoin) build(ctx context.Context) error {
+func (b *joinBuild) build(ctx context.Context) error {
 	var batches []arrow.RecordBatch
 	var batchMem int64
 	defer func() {
-		for _, b := range batches {
-			b.Release()
+		for _, rb := range batches {
+			rb.Release()
 		}
 		// The batches are now copied into rcols, which stay charged.
-		j.mem.shrink(batchMem)
+		b.mem.shrink(batchMem)
 	}()
-	j.table = newKeyTable()
+	b.table = newKeyTable()
 	var rowIDs []int32
 	row := int32(0)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := j.right.Next(ctx)
+		rb, err := b.right.Next(ctx)
 		if err != nil {
 			return err
 		}
-		if b == nil {
+		if rb == nil {
 			break
 		}
-		size := batchBytes(b)
-		if err := j.mem.grow(size); err != nil {
-			b.Release()
+		size := batchBytes(rb)
+		if err := b.mem.grow(size); err != nil {
+			rb.Release()
 			return err
 		}
-		batches = append(batches, b)
+		batches = append(batches, rb)
 		batchMem += size
-		keys, err := evalAll(ctx, j.rightKeys, b)
+		keys, err := evalAll(ctx, b.rightKeys, rb)
 		if err != nil {
 			return err
 		}
-		n := int(b.NumRows())
-		before := j.table.memBytes() + 4*int64(cap(rowIDs))
+		n := int(rb.NumRows())
+		before := b.table.memBytes() + 4*int64(cap(rowIDs))
 		rowIDs = slicesGrow(rowIDs, n)
-		j.table.insert(keys, n, rowIDs[row:int(row)+n], true, nil)
+		b.table.insert(keys, n, rowIDs[row:int(row)+n], true, nil)
 		releaseAll(keys)
 		row += int32(n)
-		if err := j.mem.grow(j.table.memBytes() + 4*int64(cap(rowIDs)) - before); err != nil {
+		if err := b.mem.grow(b.table.memBytes() + 4*int64(cap(rowIDs)) - before); err != nil {
 			return err
 		}
 	}
 	// Group the build rows by key id (a counting sort, stable).
-	if err := j.mem.grow(4 * int64(j.table.len()+1+int(row))); err != nil {
+	if err := b.mem.grow(4 * int64(b.table.len()+1+int(row))); err != nil {
 		return err
 	}
-	j.offs = make([]int32, j.table.len()+1)
+	b.offs = make([]int32, b.table.len()+1)
 	for _, id := range rowIDs {
 		if id >= 0 {
-			j.offs[id+1]++
+			b.offs[id+1]++
 		}
 	}
-	for i := 1; i < len(j.offs); i++ {
-		j.offs[i] += j.offs[i-1]
+	for i := 1; i < len(b.offs); i++ {
+		b.offs[i] += b.offs[i-1]
 	}
-	j.rows = make([]int32, j.offs[len(j.offs)-1])
-	fill := append([]int32(nil), j.offs[:len(j.offs)-1]...)
+	b.rows = make([]int32, b.offs[len(b.offs)-1])
+	fill := append([]int32(nil), b.offs[:len(b.offs)-1]...)
 	for r, id := range rowIDs {
 		if id >= 0 {
-			j.rows[fill[id]] = int32(r)
+			b.rows[fill[id]] = int32(r)
 			fill[id]++
 		}
 	}
-	j.mem.shrink(4 * int64(cap(rowIDs)))
-	j.rrows = int(row)
-	j.rcols = make([]arrow.Array, len(j.rightTypes))
-	for c, dt := range j.rightTypes {
+	b.mem.shrink(4 * int64(cap(rowIDs)))
+	b.rrows = int(row)
+	b.rcols = make([]arrow.Array, len(b.rightTypes))
+	for c, dt := range b.rightTypes {
 		if len(batches) == 0 {
-			j.rcols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
+			b.rcols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, dt, 0)
 			continue
 		}
 		parts := make([]arrow.Array, len(batches))
-		for i, b := range batches {
-			parts[i] = b.Column(c)
+		for i, rb := range batches {
+			parts[i] = rb.Column(c)
 		}
-		if err := j.mem.grow(arraysBytes(parts)); err != nil {
+		if err := b.mem.grow(arraysBytes(parts)); err != nil {
 			return err
 		}
 		col, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
 			return fmt.Errorf("join: %w", err)
 		}
-		j.rcols[c] = col
+		settleNullCounts(col.Data())
+		b.rcols[c] = col
 	}
-	if j.kind == planner.RightJoin || j.kind == planner.FullJoin {
-		if err := j.mem.grow(int64(j.rrows)); err != nil {
-			return err
-		}
-		j.rightMatched = make([]bool, j.rrows)
-	}
-	j.built = true
 	return nil
 }
 
@@ -287,10 +317,11 @@ func slicesGrow(s []int32, n int) []int32 {
 }
 
 func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if !j.built {
-		if err := j.build(ctx); err != nil {
+	if !j.ready {
+		if err := j.ensureBuilt(ctx); err != nil {
 			return nil, err
 		}
+		j.ready = true
 	}
 	for len(j.out) == 0 {
 		if j.finished {
@@ -318,6 +349,11 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if b == nil {
+			if j.shared {
+				// The end of this worker's morsel: the next morsel's
+				// rows come on the next call.
+				return nil, nil
+			}
 			j.leftDone = true
 			continue
 		}
@@ -342,7 +378,7 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 		j.idsBuf = make([]int32, n)
 	}
 	ids := j.idsBuf[:n]
-	j.table.lookup(keys, n, ids)
+	j.build.table.lookup(keys, n, ids, &j.scratch)
 	j.probe = probeState{batch: b, keys: keys, ids: ids}
 	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence() {
 		j.probe.leftMatched = make([]bool, b.NumRows())
@@ -377,7 +413,7 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 				p.row++
 				continue
 			}
-			p.matches, p.haveMatches = j.rows[j.offs[id]:j.offs[id+1]], true
+			p.matches, p.haveMatches = j.build.rows[j.build.offs[id]:j.build.offs[id+1]], true
 		}
 		take := min(len(p.matches), outputBatchRows-len(li))
 		for _, m := range p.matches[:take] {
@@ -417,7 +453,7 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	j.queue(append(lcols, nullColumns(j.rightTypes, len(idx))...), len(idx))
+	j.queue(append(lcols, nullColumns(j.build.rightTypes, len(idx))...), len(idx))
 	return nil
 }
 
@@ -428,7 +464,7 @@ func (j *hashJoin) emitPairs(ctx context.Context, b arrow.RecordBatch, li, ri []
 	if err != nil {
 		return err
 	}
-	rcols, err := takeColumns(ctx, j.rcols, ri)
+	rcols, err := takeColumns(ctx, j.build.rcols, ri)
 	if err != nil {
 		releaseAll(lcols)
 		return err
@@ -494,7 +530,7 @@ func (j *hashJoin) emitUnmatchedRight(ctx context.Context) (done bool, err error
 		}
 	}
 	if len(idx) > 0 {
-		rcols, err := takeColumns(ctx, j.rcols, idx)
+		rcols, err := takeColumns(ctx, j.build.rcols, idx)
 		if err != nil {
 			return false, err
 		}
@@ -510,16 +546,63 @@ func (j *hashJoin) queue(cols []arrow.Array, n int) {
 
 func (j *hashJoin) Close() {
 	j.probe.release()
-	releaseAll(j.rcols)
-	j.rcols = nil
-	j.table, j.offs, j.rows = nil, nil, nil
-	j.mem.close()
+	if j.build != nil && !j.shared {
+		j.build.close()
+	}
+	j.build = nil
 	for _, b := range j.out {
 		b.Release()
 	}
 	j.out = nil
 	j.left.Close()
-	j.right.Close()
+}
+
+// ensureBuilt builds the right side, once however many workers share it,
+// and sets up what this join keeps of its own about the build rows.
+func (j *hashJoin) ensureBuilt(ctx context.Context) error {
+	b := j.build
+	if j.shared {
+		b.once.Do(func() { b.err = b.build(ctx) })
+		if b.err != nil {
+			return b.err
+		}
+	} else if err := b.build(ctx); err != nil {
+		return err
+	}
+	if j.kind == planner.RightJoin || j.kind == planner.FullJoin {
+		if err := b.mem.grow(int64(b.rrows)); err != nil {
+			return err
+		}
+		j.rightMatched = make([]bool, b.rrows)
+	}
+	return nil
+}
+
+// settleNullCounts counts the nulls of d, its children and dictionary
+// now. Arrow counts them lazily on first use and stores the count in the
+// array's data: arrays several goroutines read must have it stored first.
+func settleNullCounts(d arrow.ArrayData) {
+	a := array.MakeFromData(d)
+	a.NullN()
+	a.Release()
+	for _, c := range d.Children() {
+		settleNullCounts(c)
+	}
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		settleNullCounts(dict)
+	}
+}
+
+// close releases the build rows and the right input.
+func (b *joinBuild) close() {
+	releaseAll(b.rcols)
+	b.rcols = nil
+	b.table, b.offs, b.rows = nil, nil, nil
+	b.mem.close()
+	if b.right != nil {
+		b.right.Close()
+		b.right = nil
+	}
 }
 
 func evalAll(ctx context.Context, evs []evaluator, b arrow.RecordBatch) ([]arrow.Array, error) {

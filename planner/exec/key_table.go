@@ -32,9 +32,21 @@ type keyTable struct {
 	arena []byte
 	offs  []int
 
-	// Per-batch scratch.
+	// own is insert's per-batch scratch; a lookup brings its own, so
+	// several goroutines may look keys up at once in a table no longer
+	// growing.
+	own keyScratch
+}
+
+// keyScratch is the per-batch working space of a find: a batch's integer
+// keys widened, or its encoded keys.
+type keyScratch struct {
 	vals []int64
 	enc  keyEncoder
+}
+
+func (s *keyScratch) memBytes() int64 {
+	return int64(8*cap(s.vals) + cap(s.enc.buf) + 8*cap(s.enc.offs) + 8*cap(s.enc.cur))
 }
 
 func newKeyTable() *keyTable {
@@ -56,8 +68,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+cap(t.arena)+8*cap(t.offs)) +
-		int64(8*cap(t.vals)+cap(t.enc.buf)+8*cap(t.enc.offs)+8*cap(t.enc.cur))
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -65,16 +76,24 @@ func (t *keyTable) memBytes() int64 {
 // With skipNulls a row with a NULL key gets -1 and is not added (a join's
 // NULL never equals anything); otherwise NULL is a key like any other.
 func (t *keyTable) insert(keys []arrow.Array, n int, ids []int32, skipNulls bool, isNew func(id int32, row int)) {
-	t.find(keys, n, ids, true, skipNulls, isNew)
+	t.find(keys, n, ids, &t.own, true, skipNulls, isNew)
 }
 
 // lookup sets ids[r] to the id of row r's key, or -1 when the key was
-// never inserted or has a NULL.
-func (t *keyTable) lookup(keys []arrow.Array, n int, ids []int32) {
-	t.find(keys, n, ids, false, true, nil)
+// never inserted or has a NULL. It changes nothing in t: goroutines with
+// their own scratch may look up at once while nothing inserts.
+func (t *keyTable) lookup(keys []arrow.Array, n int, ids []int32, s *keyScratch) {
+	if len(keys) > 0 && !t.decided {
+		// Nothing was ever inserted.
+		for r := range ids[:n] {
+			ids[r] = -1
+		}
+		return
+	}
+	t.find(keys, n, ids, s, false, true, nil)
 }
 
-func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
+func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	if len(keys) == 0 {
 		// Every row has the empty key.
 		if t.n == 0 && add {
@@ -97,14 +116,14 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, add, skipNulls b
 		t.decided = true
 	}
 	if t.intKey {
-		t.findInts(keys[0], n, ids, add, skipNulls, isNew)
+		t.findInts(keys[0], n, ids, s, add, skipNulls, isNew)
 		return
 	}
-	t.findEncoded(keys, n, ids, add, skipNulls, isNew)
+	t.findEncoded(keys, n, ids, s, add, skipNulls, isNew)
 }
 
-func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
-	t.vals = intKeyValues(a, t.vals[:0])
+func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
+	s.vals = intKeyValues(a, s.vals[:0])
 	hasNulls := a.NullN() > 0
 	for r := 0; r < n; r++ {
 		if hasNulls && a.IsNull(r) {
@@ -122,7 +141,7 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, add, skipNulls bo
 			ids[r] = t.nullID
 			continue
 		}
-		v := t.vals[r]
+		v := s.vals[r]
 		h := mixInt(uint64(v))
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
@@ -153,13 +172,13 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, add, skipNulls bo
 	}
 }
 
-func (t *keyTable) findEncoded(keys []arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
+func (t *keyTable) findEncoded(keys []arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	anyNulls := false
 	for _, k := range keys {
 		anyNulls = anyNulls || k.NullN() > 0
 	}
-	t.enc.encode(keys, n)
-	buf, offs := t.enc.buf, t.enc.offs
+	s.enc.encode(keys, n)
+	buf, offs := s.enc.buf, s.enc.offs
 rows:
 	for r := 0; r < n; r++ {
 		if anyNulls && skipNulls {

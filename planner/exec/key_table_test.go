@@ -126,7 +126,7 @@ func TestKeyTableAssignsIDsInFirstSeenOrder(t *testing.T) {
 			}
 			// A lookup of the same rows finds the same ids, except NULLs.
 			got := make([]int32, n)
-			kt.lookup(cols, n, got)
+			kt.lookup(cols, n, got, &keyScratch{})
 			for r := range got {
 				want := ids[r]
 				for _, c := range cols {
@@ -176,7 +176,7 @@ func TestKeyTableGrowsAndMisses(t *testing.T) {
 			}
 			miss := mk(n)
 			defer miss.Release()
-			kt.lookup([]arrow.Array{miss}, n, again)
+			kt.lookup([]arrow.Array{miss}, n, again, &keyScratch{})
 			for r, id := range again {
 				if id != -1 {
 					t.Fatalf("unseen key %d found as %d", r, id)
@@ -192,7 +192,7 @@ func TestKeyTableGrowsAndMisses(t *testing.T) {
 func TestKeyTableWithoutKeys(t *testing.T) {
 	kt := newKeyTable()
 	ids := []int32{9, 9, 9}
-	kt.lookup(nil, 3, ids)
+	kt.lookup(nil, 3, ids, &keyScratch{})
 	if fmt.Sprint(ids) != "[-1 -1 -1]" {
 		t.Fatalf("lookup in an empty keyless table: %v", ids)
 	}

@@ -60,13 +60,17 @@ var _ planner.MorselTable = (*memTable)(nil)
 // the serial plan's answer: the same rows in the same order, or the same
 // error.
 func TestQueriesInParallel(t *testing.T) {
-	gathered, merged := 0, 0
+	gathered, merged, probed := 0, 0, 0
 	for _, tc := range allCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tree, err := pg_query.Parse(tc.sql); err == nil && len(tree.Stmts) == 1 {
 				if p, err := planner.NewBinder(context.Background(), memCatalog{newTestTable(t)}, planner.OpenRelation{}, tc.sql).
 					BindSelect(tree.Stmts[0].Stmt.GetSelectStmt()); err == nil {
-					plan := planner.Explain(planner.Optimize(p, exec.ParallelOptions(4, 0)).Root)
+					root := planner.Optimize(p, exec.ParallelOptions(4, 0)).Root
+					plan := planner.Explain(root)
+					if gathersJoin(root) {
+						probed++
+					}
 					if strings.Contains(plan, "Gather") {
 						gathered++
 					}
@@ -88,10 +92,33 @@ func TestQueriesInParallel(t *testing.T) {
 		})
 	}
 	// Most cases read t; many aggregate it.
-	t.Logf("%d plans gather, %d merge partial aggregates", gathered, merged)
-	if gathered < 200 || merged < 15 {
-		t.Errorf("only %d plans gather and %d merge partial aggregates", gathered, merged)
+	t.Logf("%d plans gather, %d merge partial aggregates, %d probe joins in workers", gathered, merged, probed)
+	if gathered < 200 || merged < 15 || probed < 20 {
+		t.Errorf("only %d plans gather, %d merge partial aggregates and %d probe joins in workers", gathered, merged, probed)
 	}
+}
+
+// gathersJoin reports whether some Gather of the plan runs a join's probe
+// side in its workers.
+func gathersJoin(n planner.Node) bool {
+	if g, ok := n.(*planner.Gather); ok {
+		for in := g.Input; in != nil; {
+			switch x := in.(type) {
+			case *planner.Join:
+				return true
+			case *planner.Scan:
+				in = nil
+			default:
+				in = x.Inputs()[0]
+			}
+		}
+	}
+	for _, in := range n.Inputs() {
+		if gathersJoin(in) {
+			return true
+		}
+	}
+	return false
 }
 
 func code(err error) string {
