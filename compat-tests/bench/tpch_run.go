@@ -27,6 +27,16 @@ type tpchResult struct {
 	failure string
 }
 
+// notRun is the results of an engine left out of the run: each query's
+// failure says why.
+func notRun(n int, why string) []tpchResult {
+	out := make([]tpchResult, n)
+	for i := range out {
+		out[i].failure = why
+	}
+	return out
+}
+
 func (r tpchResult) median() time.Duration { return median(r.runs) }
 
 // session is a connection that is opened again, with its settings, when
