@@ -74,6 +74,12 @@ func (t *keyTable) lookup(keys []arrow.Array, n int, ids []int32) {
 	t.find(keys, n, ids, false, true, nil)
 }
 
+// probe sets ids[r] to the id of row r's key, or -1 when the key was
+// never inserted; NULL is a key like any other (a grouping's).
+func (t *keyTable) probe(keys []arrow.Array, n int, ids []int32) {
+	t.find(keys, n, ids, false, false, nil)
+}
+
 func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, add, skipNulls bool, isNew func(int32, int)) {
 	if len(keys) == 0 {
 		// Every row has the empty key.
