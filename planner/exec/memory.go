@@ -77,7 +77,13 @@ func (b *MemoryBudget) reserve(what string, n int64) error {
 	return nil
 }
 
-// reserveIfFits takes n more bytes when they fit within the limit, and
+// spillLimit is what an operator that can spill may fill the budget up
+// to: it spills rather than take the last quarter, which stays for the
+// operators that cannot (a Gather's window of batches, a hash join's
+// table) and whose reservations would otherwise fail.
+func (b *MemoryBudget) spillLimit() int64 { return b.limit - b.limit/4 }
+
+// reserveIfFits takes n more bytes when they fit within spillLimit, and
 // reports whether it did; an operator that can spill asks this way.
 func (b *MemoryBudget) reserveIfFits(n int64) bool {
 	if b == nil || n <= 0 {
@@ -85,7 +91,7 @@ func (b *MemoryBudget) reserveIfFits(n int64) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.limit > 0 && b.used+n > b.limit {
+	if b.limit > 0 && b.used+n > b.spillLimit() {
 		return false
 	}
 	b.used += n
@@ -106,15 +112,15 @@ func (b *MemoryBudget) reserveAnyway(n int64) {
 	b.peak = max(b.peak, b.used)
 }
 
-// available is what may still be reserved, math.MaxInt64 without a
-// limit.
+// available is what an operator that can spill may still reserve
+// (spillLimit), math.MaxInt64 without a limit.
 func (b *MemoryBudget) available() int64 {
 	if b == nil || b.limit <= 0 {
 		return math.MaxInt64
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return max(b.limit-b.used, 0)
+	return max(b.spillLimit()-b.used, 0)
 }
 
 // release gives n bytes back.
@@ -166,7 +172,8 @@ func (r *reservation) grow(n int64) error {
 	return nil
 }
 
-// tryGrow reserves n more bytes if they fit, and reports whether it did.
+// tryGrow reserves n more bytes if they fit (reserveIfFits), and reports
+// whether it did.
 func (r *reservation) tryGrow(n int64) bool {
 	if n <= 0 {
 		return true
