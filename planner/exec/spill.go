@@ -38,12 +38,12 @@ import (
 // processes left behind: only the entries it names itself
 // (spillAreaPrefix), never anything else in the directory.
 //
-// Spill files are Arrow IPC streams of record batches. They hold the
-// stored values the query read, governed by the same access policies as
-// the tables, so they never outlive the query, and neither their contents
-// nor their names are ever logged or sent to a client: a failed write
-// reports a SQLSTATE (53100 disk full, 58030 I/O error) and a reason, the
-// path only in the server-side cause.
+// Spill files are Arrow IPC streams of record batches. They hold stored
+// values as the query read them, below the access policies that govern
+// what a client may see, so they never outlive the query and their
+// contents are never logged. A failed file operation reports a SQLSTATE
+// (53100 disk full, 58030 I/O error) and a reason to the client, never a
+// path; the path is only in the error's cause, which the server logs.
 
 // spillAreaPrefix starts the name of every spill area, followed by the
 // pid of the process that made it.
