@@ -12,9 +12,11 @@
 // (planner.CheckPlan, in newRowsResult, where every plan starts to run),
 // built into exec operators, and returned as a Result that pgwire pulls
 // batch by batch. Each query gets its own exec.MemoryBudget of the
-// engine's MemoryLimit, and reads its batches under the caller's context
-// bounded by statement_timeout, so a query too large fails with 53200 and
-// a cancelled or timed-out one stops with 57014.
+// engine's MemoryLimit and its own exec.SpillArea in the engine's Spill
+// directory (removed when its result closes), and reads its batches under
+// the caller's context bounded by statement_timeout, so a query too large
+// spills its sorts and aggregates or fails with 53200, and a cancelled or
+// timed-out one stops with 57014.
 //
 // Statements PostgreSQL has no grammar for are read by sql/extgrammar
 // first (Parse splits a query at its semicolons and offers each piece):

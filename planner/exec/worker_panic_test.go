@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -115,5 +116,52 @@ func runParallel(t *testing.T, cat planner.Catalog, sql string, workers int) err
 			return err
 		}
 		b.Release()
+	}
+}
+
+// TestWorkerPanicUnderASpillingSort: a sort that has spilled the rows of
+// a parallel scan fails with XX000 when a worker panics, gives its memory
+// back, and its query's spill area is removed when the query ends.
+func TestWorkerPanicUnderASpillingSort(t *testing.T) {
+	tbl := newWideTable(t, "t", 20_000)
+	tbl.batchMorsels = true
+	cat := panickyCatalog{panickyMorselTable{memTable: tbl, at: 15}}
+	const sql = "SELECT id, s FROM t ORDER BY s DESC"
+	tree, err := pg_query.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.NewBinder(context.Background(), cat, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Room for the Gather's window of batches beside the sort's quarter
+	// of the budget it leaves free.
+	budget := exec.NewMemoryBudget(1 << 20)
+	area := exec.NewSpillDir(t.TempDir()).NewArea()
+	ctx := exec.WithSpillArea(exec.WithMemoryBudget(context.Background(), budget), area)
+	op, err := exec.Build(ctx, planner.Optimize(p, exec.ParallelOptions(2, 0)).Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = op.Next(ctx)
+	op.Close()
+	if pgerror.Code(err) != pgerror.InternalError {
+		var pe *pgerror.Error
+		errors.As(err, &pe)
+		t.Fatalf("err = %v (%s), want XX000", err, pe.Detail)
+	}
+	path := area.Path()
+	if path == "" {
+		t.Fatal("the sort did not spill before the panic")
+	}
+	if budget.Used() != 0 {
+		t.Errorf("%d bytes still reserved after Close", budget.Used())
+	}
+	if err := area.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("spill area still there: %v", err)
 	}
 }
