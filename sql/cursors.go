@@ -62,7 +62,7 @@ func (s *Session) runDeclareCursor(ctx context.Context, d *pg_query.DeclareCurso
 func (s *Session) openCursor(ctx context.Context, name string, root planner.Node) (*cursor, error) {
 	cctx, cancel := context.WithCancel(s.callerContext(context.WithoutCancel(ctx)))
 	// A cursor outlives the DECLARE: statement_timeout does not follow it.
-	res, err := newRowsResult(cctx, cctx, root, queryLimits{memory: s.engine.cfg.MemoryLimit})
+	res, err := newRowsResult(cctx, cctx, root, queryLimits{memory: s.engine.cfg.MemoryLimit, spill: s.engine.cfg.Spill})
 	if err != nil {
 		cancel()
 		return nil, err

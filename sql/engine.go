@@ -10,6 +10,7 @@ import (
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -30,6 +31,10 @@ type EngineConfig struct {
 	// hold (hash tables, sort buffers...); past it the query fails with
 	// 53200. 0 means no limit.
 	MemoryLimit int64
+	// Spill is where a query's sorts and aggregates past MemoryLimit
+	// write their spill files instead of failing; nil: they fail with
+	// 53200.
+	Spill *exec.SpillDir
 	// QueryTimeouts bound how long a statement runs, by the user's roles.
 	QueryTimeouts QueryTimeouts
 	// ParallelWorkers is the default degree of parallelism of a query

@@ -69,20 +69,35 @@ func (s *Session) explainAnalyze(ctx context.Context, root planner.Node, options
 	ms := func(d time.Duration, loops int) float64 { return float64(d.Microseconds()) / 1000 / float64(loops) }
 	text := planner.ExplainWith(root, explainCosts(options), func(n planner.Node) string {
 		st, ok := ins.Stats(n)
-		switch {
-		case !ok || st.Loops == 0:
-			return " (never executed)"
-		case isSecuredScan(n) && timing:
-			// Rows a scan under a row filter read may include hidden ones.
-			return fmt.Sprintf(" (actual time=%.3f..%.3f loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Loops)
-		case isSecuredScan(n):
-			return fmt.Sprintf(" (actual loops=%d)", st.Loops)
-		case timing:
-			return fmt.Sprintf(" (actual time=%.3f..%.3f rows=%d loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Rows/int64(st.Loops), st.Loops)
-		}
-		return fmt.Sprintf(" (actual rows=%d loops=%d)", st.Rows/int64(st.Loops), st.Loops)
+		return explainActual(st, ok, isSecuredScan(n), timing) + explainSpill(st)
 	})
 	return text + fmt.Sprintf("Planning Time: %.3f ms\nExecution Time: %.3f ms\n", ms(planning, 1), ms(execution, 1)), nil
+}
+
+// explainActual is a node's measured rows, time and loops.
+func explainActual(st exec.OperatorStats, ok, securedScan, timing bool) string {
+	ms := func(d time.Duration, loops int) float64 { return float64(d.Microseconds()) / 1000 / float64(loops) }
+	switch {
+	case !ok || st.Loops == 0:
+		return " (never executed)"
+	case securedScan && timing:
+		// Rows a scan under a row filter read may include hidden ones.
+		return fmt.Sprintf(" (actual time=%.3f..%.3f loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Loops)
+	case securedScan:
+		return fmt.Sprintf(" (actual loops=%d)", st.Loops)
+	case timing:
+		return fmt.Sprintf(" (actual time=%.3f..%.3f rows=%d loops=%d)", ms(st.First, st.Loops), ms(st.Total, st.Loops), st.Rows/int64(st.Loops), st.Loops)
+	}
+	return fmt.Sprintf(" (actual rows=%d loops=%d)", st.Rows/int64(st.Loops), st.Loops)
+}
+
+// explainSpill is what a node spilled to disk, in PostgreSQL's "Disk:
+// NkB" (rounded up), and in how many files.
+func explainSpill(st exec.OperatorStats) string {
+	if st.SpillFiles == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  Disk: %dkB  Spill Files: %d", (st.SpillBytes+1023)/1024, st.SpillFiles)
 }
 
 // isSecuredScan reports a scan under the caller's row filter.

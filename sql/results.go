@@ -27,16 +27,20 @@ type rowsResult struct {
 
 	// budget is the query's memory account, which its operators charge.
 	budget *exec.MemoryBudget
+	// spill is the query's spill area, removed with its files on Close.
+	spill *exec.SpillArea
 	// deadline ends the query (statement_timeout); zero for none.
 	deadline time.Time
 	timed    timedContext
 }
 
 // queryLimits bound one query: memory in bytes (0: none) and an end
-// (zero: none).
+// (zero: none); spill is where its operators past the memory limit spill
+// (nil: nowhere).
 type queryLimits struct {
 	memory   int64
 	deadline time.Time
+	spill    *exec.SpillDir
 }
 
 // newRowsResult starts running the plan under root. Every plan a session
@@ -49,11 +53,17 @@ func newRowsResult(ctx, callerCtx context.Context, root planner.Node, limits que
 	}
 	budget := exec.NewMemoryBudget(limits.memory)
 	callerCtx = exec.WithMemoryBudget(callerCtx, budget)
+	var spill *exec.SpillArea
+	if limits.spill != nil {
+		spill = limits.spill.NewArea()
+		callerCtx = exec.WithSpillArea(callerCtx, spill)
+	}
 	op, err := exec.Build(callerCtx, root)
 	if err != nil {
+		_ = spill.Close()
 		return nil, err
 	}
-	r := &rowsResult{op: op, ctx: callerCtx, verb: "SELECT", budget: budget, deadline: limits.deadline}
+	r := &rowsResult{op: op, ctx: callerCtx, verb: "SELECT", budget: budget, spill: spill, deadline: limits.deadline}
 	for _, c := range root.Columns() {
 		r.cols = append(r.cols, Column{Name: c.Name, Type: c.Type, TableOID: c.TableOID, AttNum: c.AttNum})
 	}
@@ -88,6 +98,9 @@ func (r *rowsResult) Close() {
 	if !r.close {
 		r.close = true
 		r.op.Close()
+		// Spill files never outlive the query; a failed removal leaves
+		// them to the next server start (SpillDir.RemoveStale).
+		_ = r.spill.Close()
 		r.timed.stop()
 	}
 }

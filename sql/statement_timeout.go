@@ -76,7 +76,7 @@ func formatTimeSetting(d time.Duration) string {
 // under: the server's per-query memory limit, and the end its timeout
 // (statementTimeout) sets, counted from the statement's start.
 func (s *Session) statementLimits() queryLimits {
-	l := queryLimits{memory: s.engine.cfg.MemoryLimit}
+	l := queryLimits{memory: s.engine.cfg.MemoryLimit, spill: s.engine.cfg.Spill}
 	d := s.statementTimeout()
 	if d == 0 {
 		return l

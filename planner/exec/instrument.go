@@ -17,13 +17,17 @@ import (
 // a normal run uses.
 
 // OperatorStats is what one plan node did: rows returned, the time to its
-// first row and in total, and how many times it ran (a LATERAL subquery's
-// nodes run once per left row).
+// first row and in total, how many times it ran (a LATERAL subquery's
+// nodes run once per left row), and what it spilled to disk.
 type OperatorStats struct {
 	Rows  int64
 	Loops int
 	First time.Duration
 	Total time.Duration
+	// SpillBytes and SpillFiles are what a sort or an aggregate past its
+	// memory budget wrote to spill files (PostgreSQL's "Disk: NkB").
+	SpillBytes int64
+	SpillFiles int
 }
 
 // Instrumentation collects OperatorStats per plan node.
@@ -46,6 +50,22 @@ func (i *Instrumentation) Stats(n planner.Node) (OperatorStats, bool) {
 		return OperatorStats{}, false
 	}
 	return *s, true
+}
+
+// addSpill counts a spill file of node n.
+func (i *Instrumentation) addSpill(n planner.Node, bytes int64) {
+	if i == nil {
+		return
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	st, ok := i.stats[n]
+	if !ok {
+		st = &OperatorStats{}
+		i.stats[n] = st
+	}
+	st.SpillBytes += bytes
+	st.SpillFiles++
 }
 
 type instrumentationKey struct{}

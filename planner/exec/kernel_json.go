@@ -49,14 +49,35 @@ func compareTyped(op string, l, r arrow.Array, t types.T) (arrow.Array, error) {
 
 // typedComparator orders rows of a column of type t.
 func typedComparator(a arrow.Array, t types.T, desc, nullsFirst bool) (func(i, j int) int, error) {
+	return typedPairComparator(a, a, t, desc, nullsFirst)
+}
+
+// typedPairComparator is typedComparator between row i of a and row j of
+// b (pairComparator).
+func typedPairComparator(a, b arrow.Array, t types.T, desc, nullsFirst bool) (func(i, j int) int, error) {
 	if t.OID != types.OIDJSONB {
-		return comparator(a, desc, nullsFirst)
+		return pairComparator(a, b, desc, nullsFirst)
 	}
+	pa, err := parseJSONBColumn(a)
+	if err != nil {
+		return nil, err
+	}
+	pb := pa
+	if b != a {
+		if pb, err = parseJSONBColumn(b); err != nil {
+			return nil, err
+		}
+	}
+	return withOrder(a, b, func(i, j int) int { return pa[i].Compare(&pb[j]) }, desc, nullsFirst), nil
+}
+
+// parseJSONBColumn parses each value of a jsonb column once, so a sort
+// compares parsed values.
+func parseJSONBColumn(a arrow.Array) ([]types.JSONBValue, error) {
 	s, ok := a.(*array.String)
 	if !ok {
 		return nil, fmt.Errorf("sorting jsonb held in %s", a.DataType())
 	}
-	// Parse each value once; the sort compares the parsed values.
 	parsed := make([]types.JSONBValue, s.Len())
 	for i := range parsed {
 		if s.IsNull(i) {
@@ -68,7 +89,7 @@ func typedComparator(a arrow.Array, t types.T, desc, nullsFirst bool) (func(i, j
 		}
 		parsed[i] = v
 	}
-	return withOrder(a, func(i, j int) int { return parsed[i].Compare(&parsed[j]) }, desc, nullsFirst), nil
+	return parsed, nil
 }
 
 // jsonExtractKernel returns the kernels of the json extraction operators

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"math"
 	"sync"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -76,6 +77,46 @@ func (b *MemoryBudget) reserve(what string, n int64) error {
 	return nil
 }
 
+// reserveIfFits takes n more bytes when they fit within the limit, and
+// reports whether it did; an operator that can spill asks this way.
+func (b *MemoryBudget) reserveIfFits(n int64) bool {
+	if b == nil || n <= 0 {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.limit > 0 && b.used+n > b.limit {
+		return false
+	}
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true
+}
+
+// reserveAnyway takes n more bytes even past the limit: what a hash
+// aggregate already holds when it finds it must start spilling (at most
+// one batch's new groups over).
+func (b *MemoryBudget) reserveAnyway(n int64) {
+	if b == nil || n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used += n
+	b.peak = max(b.peak, b.used)
+}
+
+// available is what may still be reserved, math.MaxInt64 without a
+// limit.
+func (b *MemoryBudget) available() int64 {
+	if b == nil || b.limit <= 0 {
+		return math.MaxInt64
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(b.limit-b.used, 0)
+}
+
 // release gives n bytes back.
 func (b *MemoryBudget) release(n int64) {
 	if b == nil || n <= 0 {
@@ -123,6 +164,38 @@ func (r *reservation) grow(n int64) error {
 	}
 	r.held += n
 	return nil
+}
+
+// tryGrow reserves n more bytes if they fit, and reports whether it did.
+func (r *reservation) tryGrow(n int64) bool {
+	if n <= 0 {
+		return true
+	}
+	if !r.budget.reserveIfFits(n) {
+		return false
+	}
+	r.held += n
+	return true
+}
+
+// tryResize makes the reservation n bytes if that fits (shrinking always
+// does), and reports whether it did.
+func (r *reservation) tryResize(n int64) bool {
+	if n > r.held {
+		return r.tryGrow(n - r.held)
+	}
+	r.shrink(r.held - n)
+	return true
+}
+
+// forceResize makes the reservation n bytes, past the limit if need be.
+func (r *reservation) forceResize(n int64) {
+	if n > r.held {
+		r.budget.reserveAnyway(n - r.held)
+		r.held = n
+		return
+	}
+	r.shrink(r.held - n)
 }
 
 // shrink gives back n bytes (at most what is held).

@@ -38,6 +38,15 @@ type sortOp struct {
 	// whenever it grows past topNSlack times that, and memory stays
 	// bounded by the limit rather than the input.
 	keep int
+
+	loaded bool
+	// spill is where a sort past its budget writes sorted runs (nil: it
+	// cannot spill); runs are those written, merge reads them back in
+	// order; ins counts what spilled for EXPLAIN ANALYZE.
+	spill *SpillArea
+	ins   *Instrumentation
+	runs  []*spillFile
+	merge *sortMerge
 }
 
 // topNSlack is how far past its limit a top-N sort's buffer may grow
@@ -52,13 +61,16 @@ func newTopNSort(ctx context.Context, in Operator, n *planner.Sort, keep int64) 
 		return nil, err
 	}
 	if keep > 0 && keep < 1<<30 {
+		// Its state is bounded by the limit: it never spills.
 		op.(*sortOp).keep = int(keep)
+		op.(*sortOp).spill = nil
 	}
 	return op, nil
 }
 
 func newSort(ctx context.Context, in Operator, n *planner.Sort) (Operator, error) {
-	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "Sort")}
+	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "Sort"),
+		spill: spillAreaFor(ctx), ins: instrumentationFrom(ctx)}
 	for _, k := range n.Keys {
 		cr, ok := k.Expr.(*planner.ColRef)
 		if !ok {
@@ -82,13 +94,14 @@ func newSort(ctx context.Context, in Operator, n *planner.Sort) (Operator, error
 
 func (s *sortOp) load(ctx context.Context) error {
 	var batches []arrow.RecordBatch
-	var batchMem int64
+	// batchMem is what the buffered batches hold; headroom is what a sort
+	// that may spill reserves on top to sort them (sortBuffered).
+	var batchMem, headroom int64
 	defer func() {
 		for _, b := range batches {
 			b.Release()
 		}
-		// The batches are now copied into cols, which stay charged.
-		s.mem.shrink(batchMem)
+		s.mem.shrink(batchMem + headroom)
 	}()
 	for {
 		if err := ctx.Err(); err != nil {
@@ -102,7 +115,33 @@ func (s *sortOp) load(ctx context.Context) error {
 			break
 		}
 		size := batchBytes(b)
-		if err := s.mem.grow(size); err != nil {
+		if s.spill != nil {
+			// The batch, and room to sort it: its copy in the
+			// concatenated columns and its rows' index. Past the budget
+			// the buffered rows go to a sorted run on disk.
+			extra := size + 4*b.NumRows()
+			if !s.mem.tryGrow(size + extra) {
+				if len(batches) > 0 {
+					s.mem.shrink(headroom)
+					headroom = 0
+					err := s.spillRun(ctx, batches)
+					for _, old := range batches {
+						old.Release()
+					}
+					s.mem.shrink(batchMem)
+					batches, batchMem, s.rows = nil, 0, 0
+					if err != nil {
+						b.Release()
+						return err
+					}
+				}
+				if err := s.mem.grow(size + extra); err != nil {
+					b.Release()
+					return err
+				}
+			}
+			headroom += extra
+		} else if err := s.mem.grow(size); err != nil {
 			b.Release()
 			return err
 		}
@@ -129,46 +168,84 @@ func (s *sortOp) load(ctx context.Context) error {
 			s.rows = int(top.NumRows())
 		}
 	}
+	s.mem.shrink(headroom)
+	headroom = 0
+	if len(s.runs) > 0 {
+		// What is still buffered becomes the last run, and the runs are
+		// merged.
+		if len(batches) > 0 {
+			if err := s.spillRun(ctx, batches); err != nil {
+				return err
+			}
+		}
+		return s.startMerge(ctx)
+	}
+	// The columns, charged until Close, replace the batches.
+	cols, order, _, err := s.sortBuffered(ctx, batches)
+	if err != nil {
+		return err
+	}
+	s.cols, s.order = cols, order
+	return nil
+}
+
+// sortBuffered concatenates the buffered batches per column and orders
+// their rows, reserving what the columns and the order hold (charged,
+// which the caller gives back when it drops them).
+func (s *sortOp) sortBuffered(ctx context.Context, batches []arrow.RecordBatch) (cols []arrow.Array, order []int32, charged int64, err error) {
 	ncols := len(s.schema.Fields())
-	s.cols = make([]arrow.Array, ncols)
+	cols = make([]arrow.Array, ncols)
+	defer func() {
+		if err != nil {
+			releaseAll(cols)
+			s.mem.shrink(charged)
+			cols, order, charged = nil, nil, 0
+		}
+	}()
 	for c := 0; c < ncols; c++ {
 		parts := make([]arrow.Array, len(batches))
 		for i, b := range batches {
 			parts[i] = b.Column(c)
 		}
 		if len(parts) == 0 {
-			s.cols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, s.schema.Field(c).Type, 0)
+			cols[c] = array.MakeArrayOfNull(memory.DefaultAllocator, s.schema.Field(c).Type, 0)
 			continue
 		}
-		if err := s.mem.grow(arraysBytes(parts)); err != nil {
-			return err
+		size := arraysBytes(parts)
+		if err := s.mem.grow(size); err != nil {
+			return nil, nil, 0, err
 		}
+		charged += size
 		col, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
-			return fmt.Errorf("sort: %w", err)
+			return nil, nil, 0, fmt.Errorf("sort: %w", err)
 		}
-		s.cols[c] = col
+		cols[c] = col
+	}
+	rows := 0
+	for _, b := range batches {
+		rows += int(b.NumRows())
 	}
 	cmps := make([]func(i, j int) int, len(s.keyPos))
 	for k, pos := range s.keyPos {
-		c, err := typedComparator(s.cols[pos], s.node.Keys[k].Expr.Type(), s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
+		c, err := typedComparator(cols[pos], s.node.Keys[k].Expr.Type(), s.node.Keys[k].Desc, s.node.Keys[k].NullsFirst)
 		if err != nil {
-			return err
+			return nil, nil, 0, err
 		}
 		cmps[k] = c
 	}
-	if err := s.mem.grow(4 * int64(s.rows)); err != nil {
-		return err
+	if err := s.mem.grow(4 * int64(rows)); err != nil {
+		return nil, nil, 0, err
 	}
-	order := make([]int32, s.rows)
+	charged += 4 * int64(rows)
+	order = make([]int32, rows)
 	for i := range order {
 		order[i] = int32(i)
 	}
 	if err := sortIndices(ctx, order, cmps); err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	s.order = order
-	return nil
+	return cols, order, charged, nil
 }
 
 // sortIndices orders row indices stably by cmps. Once ctx is cancelled
@@ -202,10 +279,18 @@ func sortIndices(ctx context.Context, order []int32, cmps []func(i, j int) int) 
 }
 
 func (s *sortOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if s.order == nil {
+	if !s.loaded {
+		s.loaded = true
 		if err := s.load(ctx); err != nil {
+			s.order, s.rows = nil, 0
 			return nil, err
 		}
+	}
+	if s.merge != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return s.merge.next(ctx)
 	}
 	if s.pos >= s.rows {
 		return nil, nil
@@ -244,6 +329,7 @@ func (s *sortOp) Close() {
 	}
 	s.cols = nil
 	s.order = nil
+	s.closeSpill()
 	s.mem.close()
 	s.input.Close()
 }
@@ -251,56 +337,63 @@ func (s *sortOp) Close() {
 // comparator orders two rows of one column, with PostgreSQL's NULL
 // placement.
 func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error) {
+	return pairComparator(a, a, desc, nullsFirst)
+}
+
+// pairComparator orders row i of a against row j of b, two arrays of one
+// type: the comparison of a sort, which a spilled sort's merge also uses
+// between the batches of two runs.
+func pairComparator(a, b arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error) {
 	var base func(i, j int) int
 	switch a.DataType().ID() {
 	case arrow.INT16:
-		v := values[int16](a)
-		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+		va, vb := values[int16](a), values[int16](b)
+		base = func(i, j int) int { return cmp.Compare(va[i], vb[j]) }
 	case arrow.INT32, arrow.DATE32:
-		v := values[int32](a)
-		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+		va, vb := values[int32](a), values[int32](b)
+		base = func(i, j int) int { return cmp.Compare(va[i], vb[j]) }
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
-		v := values[int64](a)
-		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+		va, vb := values[int64](a), values[int64](b)
+		base = func(i, j int) int { return cmp.Compare(va[i], vb[j]) }
 	case arrow.INTERVAL_MONTH_DAY_NANO:
-		v := values[arrow.MonthDayNanoInterval](a)
+		va, vb := values[arrow.MonthDayNanoInterval](a), values[arrow.MonthDayNanoInterval](b)
 		base = func(i, j int) int {
-			return types.CompareIntervals(types.IntervalFromArrow(v[i]), types.IntervalFromArrow(v[j]))
+			return types.CompareIntervals(types.IntervalFromArrow(va[i]), types.IntervalFromArrow(vb[j]))
 		}
 	case arrow.UINT32:
-		v := values[uint32](a)
-		base = func(i, j int) int { return cmp.Compare(v[i], v[j]) }
+		va, vb := values[uint32](a), values[uint32](b)
+		base = func(i, j int) int { return cmp.Compare(va[i], vb[j]) }
 	case arrow.FLOAT32:
-		v := values[float32](a)
-		base = func(i, j int) int { return floatCmp(float64(v[i]), float64(v[j])) }
+		va, vb := values[float32](a), values[float32](b)
+		base = func(i, j int) int { return floatCmp(float64(va[i]), float64(vb[j])) }
 	case arrow.FLOAT64:
-		v := values[float64](a)
-		base = func(i, j int) int { return floatCmp(v[i], v[j]) }
+		va, vb := values[float64](a), values[float64](b)
+		base = func(i, j int) int { return floatCmp(va[i], vb[j]) }
 	case arrow.DECIMAL128:
-		v := values[decimal128.Num](a)
-		base = func(i, j int) int { return v[i].Cmp(v[j]) }
+		va, vb := values[decimal128.Num](a), values[decimal128.Num](b)
+		base = func(i, j int) int { return va[i].Cmp(vb[j]) }
 	case arrow.STRING:
-		s := a.(*array.String)
-		base = func(i, j int) int { return cmp.Compare(s.Value(i), s.Value(j)) }
+		sa, sb := a.(*array.String), b.(*array.String)
+		base = func(i, j int) int { return cmp.Compare(sa.Value(i), sb.Value(j)) }
 	case arrow.FIXED_SIZE_BINARY, arrow.BINARY:
-		s := a.(bytesValues)
-		base = func(i, j int) int { return bytes.Compare(s.Value(i), s.Value(j)) }
+		sa, sb := a.(bytesValues), b.(bytesValues)
+		base = func(i, j int) int { return bytes.Compare(sa.Value(i), sb.Value(j)) }
 	case arrow.BOOL:
-		b := a.(*array.Boolean)
-		base = func(i, j int) int { return boolCmp(b.Value(i), b.Value(j)) }
+		ba, bb := a.(*array.Boolean), b.(*array.Boolean)
+		base = func(i, j int) int { return boolCmp(ba.Value(i), bb.Value(j)) }
 	case arrow.NULL:
 		base = func(int, int) int { return 0 }
 	case arrow.LIST:
 		// Arrays order element by element (NULL elements after the
 		// others), a prefix before the longer array, as PostgreSQL's.
-		l := a.(*array.List)
-		elem, err := comparator(l.ListValues(), false, false)
+		la, lb := a.(*array.List), b.(*array.List)
+		elem, err := pairComparator(la.ListValues(), lb.ListValues(), false, false)
 		if err != nil {
 			return nil, err
 		}
 		base = func(i, j int) int {
-			si, ei := l.ValueOffsets(i)
-			sj, ej := l.ValueOffsets(j)
+			si, ei := la.ValueOffsets(i)
+			sj, ej := lb.ValueOffsets(j)
 			for k := int64(0); si+k < ei && sj+k < ej; k++ {
 				if c := elem(int(si+k), int(sj+k)); c != 0 {
 					return c
@@ -311,16 +404,16 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	default:
 		return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
 	}
-	return withOrder(a, base, desc, nullsFirst), nil
+	return withOrder(a, b, base, desc, nullsFirst), nil
 }
 
-// withOrder wraps a comparison of two non-null values with the sort
-// direction and PostgreSQL's NULL placement.
-func withOrder(a arrow.Array, base func(i, j int) int, desc, nullsFirst bool) func(i, j int) int {
-	hasNulls := a.NullN() > 0
+// withOrder wraps a comparison of two non-null values, row i of a and row
+// j of b, with the sort direction and PostgreSQL's NULL placement.
+func withOrder(a, b arrow.Array, base func(i, j int) int, desc, nullsFirst bool) func(i, j int) int {
+	hasNulls := a.NullN() > 0 || b.NullN() > 0
 	return func(i, j int) int {
 		if hasNulls {
-			ni, nj := a.IsNull(i), a.IsNull(j)
+			ni, nj := a.IsNull(i), b.IsNull(j)
 			switch {
 			case ni && nj:
 				return 0
