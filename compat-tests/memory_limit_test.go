@@ -15,14 +15,36 @@ import (
 
 // TestQueryMemoryLimit runs a private server whose sqe.toml (read from its
 // working directory) gives each query 16 MiB: a join that must hold more
-// fails with 53200 and the server, and the session, carry on.
+// fails with 53200 and the server, and the session, carry on; a sort and
+// a DISTINCT that must hold more spill to the spill directory and return
+// their rows, and leave nothing there. At start the server removed a
+// spill area an earlier process left, and nothing else.
 func TestQueryMemoryLimit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte("[query]\nmemory_limit = \"16MiB\"\n"), 0o600); err != nil {
+	spillDir := filepath.Join(dir, "spill")
+	stale := filepath.Join(spillDir, "sqe-spill-2147483646-stale")
+	foreign := filepath.Join(spillDir, "not-ours.txt")
+	if err := os.MkdirAll(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "sort-1.arrow"), []byte("rows"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(foreign, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	conf := "[query]\nmemory_limit = \"16MiB\"\nspill_dir = \"" + spillDir + "\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	srv := startTestServerIn(t, filepath.Join(dir, "data"), false)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale spill area is still there (%v)", err)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("a file the server did not make was removed: %v", err)
+	}
 	token, err := srv.mintAdmin("alice")
 	if err != nil {
 		t.Fatal(err)
@@ -39,10 +61,11 @@ func TestQueryMemoryLimit(t *testing.T) {
 	}{
 		{"small join fits", "SELECT count(*) FROM generate_series(1, 1000) AS a JOIN generate_series(1, 1000) AS b ON a = b", "", 1000},
 		{"large join build", "SELECT count(*) FROM (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS l JOIN (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS r ON l.k = r.k", "HashJoin", 0},
-		{"large distinct", "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS d", "HashAggregate", 0},
-		// A whole sort (OFFSET, no LIMIT) outgrows the limit; with a LIMIT
-		// the top-N sort keeps only the rows it returns.
-		{"large sort", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC OFFSET 2999999", "Sort", 0},
+		// Past the limit the hash aggregate and the sort spill.
+		{"large distinct spills", "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS d", "", 1000000},
+		// A whole sort (OFFSET, no LIMIT); with a LIMIT the top-N sort
+		// keeps only the rows it returns.
+		{"large sort spills", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC OFFSET 2999999", "", 1001},
 		{"large top-N sort fits", "SELECT a * 1000 + b AS v FROM generate_series(1, 3000) AS a, generate_series(1, 1000) AS b ORDER BY v DESC LIMIT 1", "", 3001000},
 	}
 	for _, tt := range tests {
@@ -52,6 +75,9 @@ func TestQueryMemoryLimit(t *testing.T) {
 			if tt.wantContext == "" {
 				if err != nil || n != tt.want {
 					t.Fatalf("got %d, err %v; want %d", n, err, tt.want)
+				}
+				if left, _ := filepath.Glob(filepath.Join(spillDir, "sqe-spill-*")); len(left) != 0 {
+					t.Errorf("spill areas left after the query: %v", left)
 				}
 				return
 			}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,31 +63,39 @@ func TestSpilledQueriesReturnTheUnlimitedRows(t *testing.T) {
 		// ordered: the rows' order is the query's (ORDER BY); else they
 		// are compared as a set.
 		ordered bool
+		// limit is the memory limit, 2 MiB when 0; a smaller one makes
+		// more runs than one merge reads, and partitions that spill
+		// again.
+		limit int64
 	}{
-		{"sort by integer with ties", "SELECT a, b FROM " + spillRows + " ORDER BY a % 7", true},
-		{"sort descending", "SELECT a, b FROM " + spillRows + " ORDER BY (a * 7919 + b) % 1000 DESC, a", true},
-		{"sort with NULLs first", "SELECT a, b FROM " + spillRows + " ORDER BY CASE WHEN b % 5 = 0 THEN NULL ELSE (a + b) % 100 END NULLS FIRST", true},
-		{"sort with NULLs last, descending", "SELECT a, b FROM " + spillRows + " ORDER BY CASE WHEN b % 3 = 0 THEN NULL ELSE b % 10 END DESC NULLS LAST", true},
-		{"sort by text", "SELECT a, b, (a * b)::text AS t FROM " + spillRows + " ORDER BY t DESC", true},
-		{"sort by text and float", "SELECT a || '-' || (b % 4) AS t, b::float8 / 7 AS f FROM " + spillRows + " ORDER BY t, f DESC", true},
-		{"group by many groups", "SELECT a * 1000 + b % 250 AS g, count(*), sum(b), min(a), max(b) FROM " + spillRows + " GROUP BY g", false},
-		{"group by text", "SELECT (a * 1000 + b % 250)::text AS g, count(*), avg(b) FROM " + spillRows + " GROUP BY g", false},
-		{"group by with DISTINCT aggregates", "SELECT a * 10 + b % 10 AS g, count(DISTINCT b % 7), sum(DISTINCT b) FROM " + spillRows + " GROUP BY g", false},
-		{"group by with string_agg", "SELECT a * 100 + b % 100 AS g, string_agg(b::text, ',') FROM " + spillRows + " GROUP BY g", false},
-		{"group by with ordered string_agg", "SELECT a * 100 + b % 100 AS g, string_agg(b::text, ',' ORDER BY b DESC), array_agg(b ORDER BY b) FROM " + spillRows + " GROUP BY g", false},
-		{"group by two keys with NULLs", "SELECT NULLIF(a % 300, 0) AS x, NULLIF(b, 250) AS y, count(*) FROM " + spillRows + " GROUP BY x, y", false},
-		{"distinct", "SELECT DISTINCT a * 1000 + b FROM " + spillRows, false},
+		{"sort by integer with ties", "SELECT a, b FROM " + spillRows + " ORDER BY a % 7", true, 0},
+		{"sort descending", "SELECT a, b FROM " + spillRows + " ORDER BY (a * 7919 + b) % 1000 DESC, a", true, 0},
+		{"sort with NULLs first", "SELECT a, b FROM " + spillRows + " ORDER BY CASE WHEN b % 5 = 0 THEN NULL ELSE (a + b) % 100 END NULLS FIRST", true, 0},
+		{"sort with NULLs last, descending", "SELECT a, b FROM " + spillRows + " ORDER BY CASE WHEN b % 3 = 0 THEN NULL ELSE b % 10 END DESC NULLS LAST", true, 0},
+		{"sort by text", "SELECT a, b, (a * b)::text AS t FROM " + spillRows + " ORDER BY t DESC", true, 0},
+		{"sort by text and float", "SELECT a || '-' || (b % 4) AS t, b::float8 / 7 AS f FROM " + spillRows + " ORDER BY t, f DESC", true, 0},
+		{"group by many groups", "SELECT a * 1000 + b % 250 AS g, count(*), sum(b), min(a), max(b) FROM " + spillRows + " GROUP BY g", false, 0},
+		{"group by text", "SELECT (a * 1000 + b % 250)::text AS g, count(*), avg(b) FROM " + spillRows + " GROUP BY g", false, 0},
+		{"group by with DISTINCT aggregates", "SELECT a * 10 + b % 10 AS g, count(DISTINCT b % 7), sum(DISTINCT b) FROM " + spillRows + " GROUP BY g", false, 0},
+		{"group by with string_agg", "SELECT a * 100 + b % 100 AS g, string_agg(b::text, ',') FROM " + spillRows + " GROUP BY g", false, 0},
+		{"group by with ordered string_agg", "SELECT a * 100 + b % 100 AS g, string_agg(b::text, ',' ORDER BY b DESC), array_agg(b ORDER BY b) FROM " + spillRows + " GROUP BY g", false, 0},
+		{"group by two keys with NULLs", "SELECT NULLIF(a % 300, 0) AS x, NULLIF(b, 250) AS y, count(*) FROM " + spillRows + " GROUP BY x, y", false, 0},
+		{"distinct", "SELECT DISTINCT a * 1000 + b FROM " + spillRows, false, 0},
+		{"sort merged in passes", "SELECT a, b FROM " + spillRows + " ORDER BY (a + b) % 13 DESC", true, 256 << 10},
+		{"group by spilled again", "SELECT a * 1000 + b AS g, count(*), string_agg(a::text, ',') FROM " + spillRows + " GROUP BY g", false, 256 << 10},
 	}
-	ctx := context.Background()
-	_ = ctx
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want, _, err := run(t, newLimitedSession(t, 0), tt.sql)
 			if err != nil {
 				t.Fatal(err)
 			}
+			limit := tt.limit
+			if limit == 0 {
+				limit = 2 << 20
+			}
 			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, 2<<20, dir)
+			s := newSpillingSession(t, limit, dir)
 			got, _, err := run(t, s, tt.sql)
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +119,7 @@ func TestSpilledQueriesReturnTheUnlimitedRows(t *testing.T) {
 				t.Errorf("spill areas left after the query: %v", left)
 			}
 			// The same query without a spill directory fails.
-			if _, _, err := run(t, newLimitedSession(t, 2<<20), tt.sql); pgerror.Code(err) != pgerror.OutOfMemory {
+			if _, _, err := run(t, newLimitedSession(t, limit), tt.sql); pgerror.Code(err) != pgerror.OutOfMemory {
 				t.Errorf("without spilling: %v, want 53200", err)
 			}
 		})
@@ -132,5 +141,113 @@ func TestExplainAnalyzeShowsWhatSpilled(t *testing.T) {
 	}
 	if !strings.Contains(sortLine, "Disk: ") || !strings.Contains(sortLine, "kB  Spill Files: ") {
 		t.Errorf("sort line %q shows no spill:\n%s", sortLine, text)
+	}
+}
+
+// TestSpillAreaIsRemovedHoweverTheQueryEnds: a query's spill files are
+// gone once it ends, whether it failed after spilling (a division by zero
+// while the sort reads its input, or while it returns its rows), was
+// cancelled or timed out.
+func TestSpillAreaIsRemovedHoweverTheQueryEnds(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string
+		// cancelAfterFirst cancels the query's context once the first
+		// batch is read (the sort has spilled by then).
+		cancelAfterFirst bool
+		timeout          string
+		want             string // SQLSTATE
+	}{
+		{name: "error while the sort reads its input", sql: "SELECT a, b, 1 / (a - 500) FROM " + spillRows + " ORDER BY b", want: pgerror.DivisionByZero},
+		{name: "error while the sort returns its rows", sql: "SELECT 1 / (a - 300) FROM (SELECT a, b FROM " + spillRows + " ORDER BY b, a) AS s", want: pgerror.DivisionByZero},
+		{name: "error while the aggregate reads its input", sql: "SELECT a * 1000 + b AS g, count(*), sum(1 / (a - 550)) FROM " + spillRows + " GROUP BY g", want: pgerror.DivisionByZero},
+		{name: "cancel", sql: "SELECT a, b FROM " + spillRows + " ORDER BY b DESC, a", cancelAfterFirst: true, want: pgerror.QueryCanceled},
+		{name: "statement timeout", sql: "SELECT count(*) FROM (SELECT a * 1000 + b AS g, count(*) FROM " + spillRows + ", generate_series(1, 20) AS c GROUP BY g) AS d", timeout: "300ms", want: pgerror.QueryCanceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "spill")
+			s := newSpillingSession(t, 2<<20, dir)
+			if tt.timeout != "" {
+				if _, _, err := run(t, s, "SET statement_timeout = '"+tt.timeout+"'"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			if tt.cancelAfterFirst {
+				err = runCancelledAfterFirstBatch(t, s, tt.sql, func() {
+					if len(spillAreas(t, dir)) == 0 {
+						t.Error("nothing spilled before the cancel")
+					}
+				})
+			} else {
+				_, _, err = run(t, s, tt.sql)
+			}
+			if got := pgerror.Code(err); got != tt.want {
+				t.Fatalf("err = %v (%s), want %s", err, got, tt.want)
+			}
+			if tt.timeout == "" && s.engine.cfg.Spill.Totals().Files == 0 {
+				t.Error("nothing spilled before the error")
+			}
+			if left := spillAreas(t, dir); len(left) != 0 {
+				t.Errorf("spill areas left: %v", left)
+			}
+		})
+	}
+}
+
+// runCancelledAfterFirstBatch runs query, reads one batch, calls
+// atFirst, cancels, and returns the error the next read gives.
+func runCancelledAfterFirstBatch(t *testing.T, s *Session, query string, atFirst func()) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stmts, err := s.Parse(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Execute(ctx, stmts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	b, err := res.Next(ctx)
+	if err != nil || b == nil {
+		t.Fatalf("first batch: %v, %v", b, err)
+	}
+	b.Release()
+	atFirst()
+	cancel()
+	for {
+		b, err := res.Next(ctx)
+		if err != nil || b == nil {
+			return err
+		}
+		b.Release()
+	}
+}
+
+// TestUnwritableSpillDir: a spill directory the server cannot create
+// (its parent is a file) fails the query with 58030 and a hint that names
+// spill_dir but no path, and the session carries on.
+func TestUnwritableSpillDir(t *testing.T) {
+	parent := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(parent, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newSpillingSession(t, 2<<20, filepath.Join(parent, "spill"))
+	_, _, err := run(t, s, "SELECT a, b FROM "+spillRows+" ORDER BY b")
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Code != pgerror.IOError {
+		t.Fatalf("err = %v, want 58030", err)
+	}
+	if pe.Message != "could not create temporary directory: Not a directory" {
+		t.Errorf("message %q", pe.Message)
+	}
+	if !strings.Contains(pe.Hint, "spill_dir") {
+		t.Errorf("hint %q does not name spill_dir", pe.Hint)
+	}
+	if rows, _, err := run(t, s, "SELECT 1"); err != nil || len(rows) != 1 {
+		t.Errorf("after the error: %v, %v", rows, err)
 	}
 }

@@ -79,6 +79,11 @@ type Config struct {
 		// tables, sort buffers); past it the query fails with 53200.
 		// Unset or 0: a quarter of the machine's memory, at least 256 MiB.
 		MemoryLimit ByteSize `toml:"memory_limit"`
+		// SpillDir is where a query's sorts and hash aggregates past
+		// MemoryLimit write temporary files instead of failing; each
+		// query's are removed when it ends. Unset: sqe-spill in the
+		// system's temporary directory.
+		SpillDir string `toml:"spill_dir"`
 		// ParallelWorkers is how many goroutines a query's large scans
 		// (and the aggregates over them) run in, the sessions' default
 		// max_parallel_workers_per_gather. Unset or 0: GOMAXPROCS; 1: serial.
@@ -326,6 +331,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.Query.MemoryLimit == 0 {
 		cfg.Query.MemoryLimit = ByteSize(defaultMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"))
+	}
+	if cfg.Query.SpillDir == "" {
+		cfg.Query.SpillDir = defaultSpillDir()
 	}
 	if cfg.Query.ParallelWorkers < 0 || cfg.Query.ParallelWorkers > 1024 {
 		return Config{}, fmt.Errorf("config: [query] parallel_workers must be between 0 and 1024, not %d", cfg.Query.ParallelWorkers)

@@ -13,6 +13,7 @@ import (
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/pgwire"
 	"github.com/sqe-db/sqe/pgwire/metrics"
+	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -23,13 +24,13 @@ const opsShutdownGrace = 5 * time.Second
 
 // openObservability makes the metrics and starts the HTTP endpoint, both
 // nil when [http] listen is empty. /metrics also shows the counters of
-// the data cache chunks (none when nil).
-func openObservability(cfg Config, logger *slog.Logger, chunks *storage.ChunkCache) (*metrics.Metrics, *opsServer, error) {
+// the data cache chunks and of the spill directory (none when nil).
+func openObservability(cfg Config, logger *slog.Logger, chunks *storage.ChunkCache, spill *exec.SpillDir) (*metrics.Metrics, *opsServer, error) {
 	if cfg.HTTP.Listen == "" {
 		return nil, nil, nil
 	}
 	m := metrics.New()
-	ops, err := startOpsServer(cfg.HTTP.Listen, metricsHandler(m, chunks), cfg.HTTP.Pprof, logger)
+	ops, err := startOpsServer(cfg.HTTP.Listen, metricsHandler(m, chunks, spill), cfg.HTTP.Pprof, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -119,24 +120,42 @@ func timedCatalogs(cats []storage.Catalog, m *metrics.Metrics) []storage.Catalog
 	return out
 }
 
-// metricsHandler serves m's registry and, with a data cache, the cache's
-// counters beside it.
-func metricsHandler(m *metrics.Metrics, chunks *storage.ChunkCache) http.Handler {
-	if chunks == nil {
+// metricsHandler serves m's registry and, beside it, the counters of the
+// data cache and of the spill directory (of each that is not nil).
+func metricsHandler(m *metrics.Metrics, chunks *storage.ChunkCache, spill *exec.SpillDir) http.Handler {
+	if chunks == nil && spill == nil {
 		return m.Handler()
 	}
-	cache := chunkCacheRegistry(chunks)
-	return promhttp.HandlerFor(prometheus.Gatherers{m.Gatherer(), cache}, promhttp.HandlerOpts{Registry: cache})
+	r := prometheus.NewRegistry()
+	if chunks != nil {
+		r.MustRegister(chunkCacheCollectors(chunks)...)
+	}
+	if spill != nil {
+		r.MustRegister(spillCollectors(spill)...)
+	}
+	return promhttp.HandlerFor(prometheus.Gatherers{m.Gatherer(), r}, promhttp.HandlerOpts{Registry: r})
 }
 
-// chunkCacheRegistry is a registry of the data cache's counters, read
-// from the cache at each scrape.
-func chunkCacheRegistry(c *storage.ChunkCache) *prometheus.Registry {
+// spillCollectors are what queries past their memory limit wrote to
+// spill files, read at each scrape.
+func spillCollectors(d *exec.SpillDir) []prometheus.Collector {
+	return []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqe_spill_bytes_total", Help: "Bytes sorts and aggregates past [query] memory_limit wrote to spill files.",
+		}, func() float64 { return float64(d.Totals().Bytes) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "sqe_spill_files_total", Help: "Spill files sorts and aggregates past [query] memory_limit wrote.",
+		}, func() float64 { return float64(d.Totals().Files) }),
+	}
+}
+
+// chunkCacheCollectors are the data cache's counters, read from the cache
+// at each scrape.
+func chunkCacheCollectors(c *storage.ChunkCache) []prometheus.Collector {
 	stat := func(field func(storage.ChunkCacheStats) int64) func() float64 {
 		return func() float64 { return float64(field(c.Stats())) }
 	}
-	r := prometheus.NewRegistry()
-	r.MustRegister(
+	return []prometheus.Collector{
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "sqe_data_cache_hits_total", Help: "Decoded column chunks scans took from the data cache.",
 		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Hits })),
@@ -155,6 +174,5 @@ func chunkCacheRegistry(c *storage.ChunkCache) *prometheus.Registry {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "sqe_data_cache_budget_bytes", Help: "The data cache's bound on its bytes ([cache] data_bytes).",
 		}, stat(func(s storage.ChunkCacheStats) int64 { return s.Budget })),
-	)
-	return r
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sqe-db/sqe/pgwire/metrics"
+	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -59,7 +60,7 @@ func TestOpsServerReadiness(t *testing.T) {
 func TestMetricsShowDataCache(t *testing.T) {
 	for _, budget := range []int64{1 << 20, 0} {
 		rec := httptest.NewRecorder()
-		metricsHandler(metrics.New(), storage.NewChunkCache(budget)).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		metricsHandler(metrics.New(), storage.NewChunkCache(budget), nil).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 		body := rec.Body.String()
 		if !strings.Contains(body, "sqe_connections ") {
 			t.Errorf("budget %d: /metrics lacks the server's metrics", budget)
@@ -69,6 +70,23 @@ func TestMetricsShowDataCache(t *testing.T) {
 			if got := strings.Contains(body, name+"\n"); got != (budget > 0) {
 				t.Errorf("budget %d: /metrics shows %q: %v", budget, name, got)
 			}
+		}
+	}
+}
+
+// /metrics shows what queries spilled, beside the server's metrics.
+func TestMetricsShowSpill(t *testing.T) {
+	for _, chunks := range []*storage.ChunkCache{nil, storage.NewChunkCache(1 << 20)} {
+		rec := httptest.NewRecorder()
+		metricsHandler(metrics.New(), chunks, exec.NewSpillDir(t.TempDir())).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		body := rec.Body.String()
+		for _, want := range []string{"sqe_connections ", "sqe_spill_bytes_total 0\n", "sqe_spill_files_total 0\n"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("cache %v: /metrics lacks %q", chunks != nil, want)
+			}
+		}
+		if got := strings.Contains(body, "sqe_data_cache_hits_total"); got != (chunks != nil) {
+			t.Errorf("cache %v: data cache counters shown: %v", chunks != nil, got)
 		}
 	}
 }

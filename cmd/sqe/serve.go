@@ -83,7 +83,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return fmt.Errorf("data dir: %w", err)
 	}
 	chunks := storage.NewChunkCache(int64(cfg.Cache.DataBytes))
-	m, ops, err := openObservability(cfg, logger, chunks)
+	spill := openSpillDir(cfg.Query.SpillDir, logger)
+	m, ops, err := openObservability(cfg, logger, chunks, spill)
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		logger.Info("catalog", "catalog", cc)
 	}
 	engineCfg := sql.EngineConfig{
-		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit),
+		ServerVersion: serverVersion, AdminRoles: cfg.Auth.AdminRoles, MemoryLimit: int64(cfg.Query.MemoryLimit), Spill: spill,
 		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore, Roles: gov,
 		MaskKey: []byte(cfg.Policy.MaskKey), QueryTimeouts: cfg.queryTimeouts(),
 	}

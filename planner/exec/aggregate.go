@@ -40,6 +40,14 @@ type hashAggregate struct {
 	// merged result; nil for a serial aggregate.
 	par *parallelAggState
 
+	// spill is the state of an aggregate that may spill past its
+	// budget (nil: it cannot); fromSpill: its input is a spilled
+	// partition's rows, already evaluated; child aggregates the
+	// partition being read.
+	spill     *aggSpill
+	fromSpill bool
+	child     *hashAggregate
+
 	groupedOutput
 	done bool
 }
@@ -96,12 +104,17 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 	if len(n.Groups) == 0 {
 		// Without GROUP BY there is exactly one group, even over no rows.
 		h.ngroups = 1
+	} else if area := spillAreaFor(ctx); area != nil {
+		h.spill = newAggSpill(area, instrumentationFrom(ctx), 0, h)
 	}
 	return h, nil
 }
 
 func (h *hashAggregate) consume(ctx context.Context) error {
-	return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
+	if h.spill == nil || h.par != nil {
+		return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
+	}
+	return h.consumeSpilling(ctx)
 }
 
 // stateBytes estimates the memory of the groups and their accumulators.
@@ -113,11 +126,83 @@ func (h *hashAggregate) stateBytes() int64 {
 	for _, acc := range h.accs {
 		n += acc.memBytes()
 	}
+	if h.spill != nil {
+		n += h.spill.memBytes()
+	}
 	return n
 }
 
+// aggRows are a batch's evaluated inputs: the group keys, and per
+// aggregate its argument (nil for count(*)) and delimiter (nil for all
+// but string_agg and the like). What a spilling aggregate writes to its
+// partitions, and reads back, is these.
+type aggRows struct {
+	n      int
+	keys   []arrow.Array
+	args   []arrow.Array
+	delims []arrow.Array
+}
+
+func (r *aggRows) release() {
+	releaseAll(r.keys)
+	releaseAll(r.args)
+	releaseAll(r.delims)
+}
+
+// evalRows evaluates b's keys and aggregate inputs (or, for the input of
+// a spilled partition, takes them from its columns).
+func (h *hashAggregate) evalRows(ctx context.Context, b arrow.RecordBatch) (aggRows, error) {
+	in := aggRows{n: int(b.NumRows()), keys: make([]arrow.Array, len(h.keys)),
+		args: make([]arrow.Array, len(h.accs)), delims: make([]arrow.Array, len(h.accs))}
+	if h.fromSpill {
+		h.spill.layout.split(b, &in)
+		return in, nil
+	}
+	for i, k := range h.keys {
+		a, err := k.eval(ctx, b)
+		if err != nil {
+			in.release()
+			return aggRows{}, err
+		}
+		in.keys[i] = a
+	}
+	for i := range h.accs {
+		if h.args[i] != nil {
+			a, err := h.args[i].eval(ctx, b)
+			if err != nil {
+				in.release()
+				return aggRows{}, err
+			}
+			in.args[i] = a
+		}
+		if h.delims[i] != nil {
+			d, err := h.delims[i].eval(ctx, b)
+			if err != nil {
+				in.release()
+				return aggRows{}, err
+			}
+			in.delims[i] = d
+		}
+	}
+	return in, nil
+}
+
 func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) error {
-	n := int(b.NumRows())
+	in, err := h.evalRows(ctx, b)
+	if err != nil {
+		return err
+	}
+	defer in.release()
+	if h.spill != nil && h.spill.active {
+		return h.routeRows(ctx, in)
+	}
+	return h.accumulate(in)
+}
+
+// accumulate folds rows into their groups, adding the groups not seen
+// before.
+func (h *hashAggregate) accumulate(in aggRows) error {
+	n := in.n
 	if cap(h.groupIDs) < n {
 		h.groupIDs = make([]int32, n)
 	}
@@ -125,17 +210,7 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 	if len(h.keys) == 0 {
 		clear(ids)
 	} else {
-		keys := make([]arrow.Array, len(h.keys))
-		for i, k := range h.keys {
-			a, err := k.eval(ctx, b)
-			if err != nil {
-				for _, prev := range keys[:i] {
-					prev.Release()
-				}
-				return err
-			}
-			keys[i] = a
-		}
+		keys := in.keys
 		h.groups.insert(keys, n, ids, false, func(_ int32, r int) {
 			for i, a := range keys {
 				appendValue(h.keyBld[i], a, r)
@@ -146,50 +221,26 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 			}
 		})
 		h.ngroups = h.groups.len()
-		for _, a := range keys {
-			a.Release()
-		}
 	}
 	if h.par != nil {
 		h.par.pos += int64(n)
 	}
 	for i, acc := range h.accs {
-		var arg arrow.Array
-		if h.args[i] != nil {
-			a, err := h.args[i].eval(ctx, b)
-			if err != nil {
-				return err
-			}
-			arg = a
-		}
 		var err error
-		if h.delims[i] != nil {
-			err = h.updateDelimited(ctx, b, acc, ids, arg, h.delims[i])
+		if in.delims[i] != nil {
+			da, ok := acc.(delimitedAccumulator)
+			if !ok {
+				return fmt.Errorf("aggregate takes no delimiter")
+			}
+			err = da.updateDelimited(ids, h.ngroups, in.args[i], in.delims[i])
 		} else {
-			err = acc.update(ids, h.ngroups, arg)
-		}
-		if arg != nil {
-			arg.Release()
+			err = acc.update(ids, h.ngroups, in.args[i])
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// updateDelimited feeds a delimited aggregate its value and delimiter.
-func (h *hashAggregate) updateDelimited(ctx context.Context, b arrow.RecordBatch, acc accumulator, ids []int32, arg arrow.Array, delim evaluator) error {
-	da, ok := acc.(delimitedAccumulator)
-	if !ok {
-		return fmt.Errorf("aggregate takes no delimiter")
-	}
-	d, err := delim.eval(ctx, b)
-	if err != nil {
-		return err
-	}
-	defer d.Release()
-	return da.updateDelimited(ids, h.ngroups, arg, d)
 }
 
 func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -200,6 +251,11 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 		}
 		h.done = true
+		if h.spill != nil {
+			if err := h.spill.finish(h.node); err != nil {
+				return nil, err
+			}
+		}
 		cols := make([]arrow.Array, 0, len(h.keyBld)+len(h.accs))
 		for _, kb := range h.keyBld {
 			cols = append(cols, kb.NewArray())
@@ -233,6 +289,9 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if b := h.nextSlice(); b != nil {
 		return b, nil
 	}
+	if h.spill != nil {
+		return h.nextPartition(ctx)
+	}
 	return nil, nil
 }
 
@@ -243,6 +302,13 @@ func (h *hashAggregate) Close() {
 	h.keyBld = nil
 	h.releaseOutput()
 	h.groups, h.accs = nil, nil
+	if h.child != nil {
+		h.child.Close()
+		h.child = nil
+	}
+	if h.spill != nil {
+		h.spill.close()
+	}
 	h.mem.close()
 	h.input.Close()
 }

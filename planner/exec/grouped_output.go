@@ -16,7 +16,7 @@ type groupedOutput struct {
 
 // nextSlice returns the next slice of the result, or nil after the last.
 func (g *groupedOutput) nextSlice() arrow.RecordBatch {
-	if g.pos >= g.out.NumRows() {
+	if g.out == nil || g.pos >= g.out.NumRows() {
 		return nil
 	}
 	end := min(g.pos+outputBatchRows, g.out.NumRows())

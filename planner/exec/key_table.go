@@ -93,6 +93,18 @@ func (t *keyTable) lookup(keys []arrow.Array, n int, ids []int32, s *keyScratch)
 	t.find(keys, n, ids, s, false, true, nil)
 }
 
+// probe sets ids[r] to the id of row r's key, or -1 when the key was
+// never inserted; NULL is a key like any other (a grouping's).
+func (t *keyTable) probe(keys []arrow.Array, n int, ids []int32) {
+	if len(keys) > 0 && !t.decided {
+		for r := range ids[:n] {
+			ids[r] = -1
+		}
+		return
+	}
+	t.find(keys, n, ids, &t.own, false, false, nil)
+}
+
 func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	if len(keys) == 0 {
 		// Every row has the empty key.

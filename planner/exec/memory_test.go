@@ -74,6 +74,10 @@ func runBudgeted(t *testing.T, ctx context.Context, tbl *memTable, budget *exec.
 	}
 }
 
+// TestMemoryLimitFailsStatefulOperators: past the budget every stateful
+// operator fails with 53200 when the query has no spill area; with one,
+// sorts and grouped aggregates spill and return the rows of the ample
+// run, while the others still fail.
 func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 	tbl := newWideTable(t, "t", 20_000)
 	tbl.regions = newWideTable(t, "u", 20_000)
@@ -82,16 +86,18 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 		// context is the memory context the error must name.
 		context string
 		rows    int64 // rows with an ample budget
+		// spills: with a spill area the query completes.
+		spills bool
 	}{
-		{"hash join build", "SELECT t.id FROM t JOIN u ON t.s = u.s", "HashJoin", 0},
-		{"hash aggregate groups", "SELECT s, count(*) FROM t GROUP BY s", "HashAggregate", 20_000},
-		{"distinct", "SELECT DISTINCT s FROM t", "HashAggregate", 20_000},
-		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1},
-		{"sort buffer", "SELECT id, s FROM t ORDER BY s DESC", "Sort", 20_000},
-		{"window partition", "SELECT id, row_number() OVER (ORDER BY s) FROM t", "WindowAgg", 20_000},
-		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000},
-		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1},
-		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1},
+		{"hash join build", "SELECT t.id FROM t JOIN u ON t.s = u.s", "HashJoin", 0, false},
+		{"hash aggregate groups", "SELECT s, count(*) FROM t GROUP BY s", "HashAggregate", 20_000, true},
+		{"distinct", "SELECT DISTINCT s FROM t", "HashAggregate", 20_000, true},
+		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1, false},
+		{"sort buffer", "SELECT id, s FROM t ORDER BY s DESC", "Sort", 20_000, true},
+		{"window partition", "SELECT id, row_number() OVER (ORDER BY s) FROM t", "WindowAgg", 20_000, false},
+		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, false},
+		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1, false},
+		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +139,24 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 			if !strings.Contains(tt.context, "Subquery") && tiny.Used() != 0 {
 				t.Errorf("with 64 KiB: %d bytes still reserved after Close", tiny.Used())
 			}
+
+			area := exec.NewSpillDir(t.TempDir()).NewArea()
+			spilling := exec.NewMemoryBudget(limit)
+			rows, err = runBudgeted(t, exec.WithSpillArea(ctx, area), tbl, spilling, tt.sql)
+			switch {
+			case tt.spills && (err != nil || rows != tt.rows):
+				t.Errorf("with 64 KiB and a spill area: %d rows, %v; want %d rows", rows, err, tt.rows)
+			case tt.spills && area.Path() == "":
+				t.Error("with 64 KiB and a spill area: nothing spilled")
+			case !tt.spills && pgerror.Code(err) != pgerror.OutOfMemory:
+				t.Errorf("with 64 KiB and a spill area: %v, want 53200", err)
+			}
+			if !strings.Contains(tt.context, "Subquery") && spilling.Used() != 0 {
+				t.Errorf("with a spill area: %d bytes still reserved after Close", spilling.Used())
+			}
+			if err := area.Close(); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }
@@ -168,5 +192,51 @@ func TestCancelStopsLongOperators(t *testing.T) {
 				t.Errorf("%d bytes still reserved after Close", budget.Used())
 			}
 		})
+	}
+}
+
+// TestParallelAggregateDoesNotSpill: the parts of a parallel aggregate
+// are merged in memory, so past the budget it still fails with 53200,
+// cleanly, even with a spill area.
+func TestParallelAggregateDoesNotSpill(t *testing.T) {
+	tbl := newWideTable(t, "t", 20_000)
+	sql := "SELECT s, count(*) FROM t GROUP BY s"
+	tree, err := pg_query.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.NewBinder(context.Background(), memCatalog{tbl}, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := planner.Optimize(p, exec.ParallelOptions(4, 0)).Root
+	if !strings.Contains(planner.Explain(root), "Gather") {
+		t.Fatalf("the plan is not parallel:\n%s", planner.Explain(root))
+	}
+	budget := exec.NewMemoryBudget(64 << 10)
+	area := exec.NewSpillDir(t.TempDir()).NewArea()
+	ctx := exec.WithSpillArea(exec.WithMemoryBudget(context.Background(), budget), area)
+	op, err := exec.Build(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil {
+		var b arrow.RecordBatch
+		if b, err = op.Next(ctx); b == nil && err == nil {
+			break
+		}
+		if b != nil {
+			b.Release()
+		}
+	}
+	op.Close()
+	if pgerror.Code(err) != pgerror.OutOfMemory {
+		t.Fatalf("err = %v, want 53200", err)
+	}
+	if area.Path() != "" {
+		t.Error("the parallel aggregate spilled")
+	}
+	if budget.Used() != 0 {
+		t.Errorf("%d bytes still reserved after Close", budget.Used())
 	}
 }

@@ -116,11 +116,12 @@ func (s *sortOp) load(ctx context.Context) error {
 		}
 		size := batchBytes(b)
 		if s.spill != nil {
-			// The batch, and room to sort it: its copy in the
-			// concatenated columns and its rows' index. Past the budget
-			// the buffered rows go to a sorted run on disk.
-			extra := size + 4*b.NumRows()
-			if !s.mem.tryGrow(size + extra) {
+			// The batch, and room to sort what is buffered: the rows'
+			// index and, for more than one batch, their copy in the
+			// concatenated columns (sortBuffered). Past the budget the
+			// buffered rows go to a sorted run on disk.
+			room := sortRoom(len(batches)+1, batchMem+size, s.rows+int(b.NumRows()))
+			if !s.mem.tryGrow(size + room - headroom) {
 				if len(batches) > 0 {
 					s.mem.shrink(headroom)
 					headroom = 0
@@ -135,12 +136,13 @@ func (s *sortOp) load(ctx context.Context) error {
 						return err
 					}
 				}
-				if err := s.mem.grow(size + extra); err != nil {
+				room = sortRoom(1, size, int(b.NumRows()))
+				if err := s.mem.grow(size + room); err != nil {
 					b.Release()
 					return err
 				}
 			}
-			headroom += extra
+			headroom = room
 		} else if err := s.mem.grow(size); err != nil {
 			b.Release()
 			return err
@@ -185,13 +187,28 @@ func (s *sortOp) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if len(batches) == 1 {
+		// The columns are the batch's: its charge stays.
+		batchMem = 0
+	}
 	s.cols, s.order = cols, order
 	return nil
 }
 
+// sortRoom is what sorting n buffered batches of bytes and rows takes on
+// top of them (sortBuffered).
+func sortRoom(n int, bytes int64, rows int) int64 {
+	room := 4 * int64(rows)
+	if n > 1 {
+		room += bytes
+	}
+	return room
+}
+
 // sortBuffered concatenates the buffered batches per column and orders
 // their rows, reserving what the columns and the order hold (charged,
-// which the caller gives back when it drops them).
+// which the caller gives back when it drops them). A single batch's
+// columns are its own: they are not copied nor charged again.
 func (s *sortOp) sortBuffered(ctx context.Context, batches []arrow.RecordBatch) (cols []arrow.Array, order []int32, charged int64, err error) {
 	ncols := len(s.schema.Fields())
 	cols = make([]arrow.Array, ncols)
@@ -203,6 +220,11 @@ func (s *sortOp) sortBuffered(ctx context.Context, batches []arrow.RecordBatch) 
 		}
 	}()
 	for c := 0; c < ncols; c++ {
+		if len(batches) == 1 {
+			cols[c] = batches[0].Column(c)
+			cols[c].Retain()
+			continue
+		}
 		parts := make([]arrow.Array, len(batches))
 		for i, b := range batches {
 			parts[i] = b.Column(c)

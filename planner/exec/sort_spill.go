@@ -18,8 +18,12 @@ import (
 // hold a batch of at once, consecutive runs are merged into longer ones
 // first.
 
-// maxMergeFanIn bounds how many runs one merge reads at once.
-const maxMergeFanIn = 64
+const (
+	// maxMergeFanIn bounds how many runs one merge reads at once.
+	maxMergeFanIn = 64
+	// sortRunBufBytes is the write buffer of a run.
+	sortRunBufBytes = 64 << 10
+)
 
 // spillRun sorts the buffered batches and writes them as a run.
 func (s *sortOp) spillRun(ctx context.Context, batches []arrow.RecordBatch) error {
@@ -31,13 +35,13 @@ func (s *sortOp) spillRun(ctx context.Context, batches []arrow.RecordBatch) erro
 		releaseAll(cols)
 		s.mem.shrink(charged)
 	}()
-	w, err := newSpillWriter(s.spill, "sort", s.schema)
+	w, err := newSpillWriter(s.spill, "sort", s.schema, sortRunBufBytes)
 	if err != nil {
 		return err
 	}
 	per := outputBatchRows
 	if len(order) > 0 {
-		per = spillBatchRows(arraysBytes(cols) / int64(len(order)))
+		per = spillBatchRows(s.mem.budget, arraysBytes(cols)/int64(len(order)))
 	}
 	for start := 0; start < len(order); start += per {
 		if err := ctx.Err(); err != nil {
@@ -118,13 +122,13 @@ func (s *sortOp) mergeToRun(ctx context.Context, runs []*spillFile) (*spillFile,
 		rows += f.rows
 		bytes += f.memBytes
 	}
-	per := spillBatchRows(bytes / max(rows, 1))
+	per := spillBatchRows(s.mem.budget, bytes/max(rows, 1))
 	m, err := newSortMerge(ctx, s, runs, per)
 	if err != nil {
 		return nil, err
 	}
 	defer m.close()
-	w, err := newSpillWriter(s.spill, "sort", s.schema)
+	w, err := newSpillWriter(s.spill, "sort", s.schema, sortRunBufBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -49,10 +49,15 @@ import (
 // pid of the process that made it.
 const spillAreaPrefix = "sqe-spill-"
 
-// spillBatchBytes is about the size of the batches written to a spill
-// file: small enough that a merge can hold one per run within a small
-// budget, large enough to keep the per-batch overhead low.
-const spillBatchBytes = 64 << 10
+// maxSpillBatchBytes is about the largest batch written to a spill file:
+// small enough that a merge can hold one per run within a small budget,
+// large enough to keep the per-batch overhead low. Under a budget of less
+// than 16 times that, batches are a sixteenth of the budget (at least
+// minSpillBatchBytes).
+const (
+	maxSpillBatchBytes = 64 << 10
+	minSpillBatchBytes = 4 << 10
+)
 
 // SpillDir is the directory the queries of a server spill under, and the
 // server's running totals of what they wrote there. It is safe for use by
@@ -265,14 +270,16 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func newSpillWriter(area *SpillArea, kind string, schema *arrow.Schema) (*spillWriter, error) {
+// newSpillWriter starts a spill file whose writes go through a buffer of
+// bufBytes.
+func newSpillWriter(area *SpillArea, kind string, schema *arrow.Schema, bufBytes int) (*spillWriter, error) {
 	f, err := area.create(kind)
 	if err != nil {
 		return nil, err
 	}
 	w := &spillWriter{area: area, f: f}
 	w.counted.w = f
-	w.buf = bufio.NewWriterSize(&w.counted, 64<<10)
+	w.buf = bufio.NewWriterSize(&w.counted, bufBytes)
 	w.w = ipc.NewWriter(w.buf, ipc.WithSchema(schema), ipc.WithAllocator(memory.DefaultAllocator))
 	return w, nil
 }
@@ -365,10 +372,15 @@ func (r *spillReader) close() {
 	_ = r.f.Close()
 }
 
-// spillBatchRows is how many rows of rowBytes each a spill batch holds.
-func spillBatchRows(rowBytes int64) int {
+// spillBatchRows is how many rows of rowBytes each a spill batch holds
+// under budget.
+func spillBatchRows(budget *MemoryBudget, rowBytes int64) int {
 	if rowBytes <= 0 {
 		return outputBatchRows
 	}
-	return int(min(max(spillBatchBytes/rowBytes, 64), outputBatchRows))
+	target := int64(maxSpillBatchBytes)
+	if l := budget.Limit(); l > 0 {
+		target = min(max(l/16, minSpillBatchBytes), maxSpillBatchBytes)
+	}
+	return int(min(max(target/rowBytes, 16), outputBatchRows))
 }
