@@ -62,6 +62,11 @@ type ParallelOptions struct {
 	// have reached. An aggregate that cannot keeps its serial plan over a
 	// parallel input.
 	Mergeable func(*AggCall) bool
+	// MaxSharedBuildBytes bounds the estimated memory of a join's build
+	// side that parallel workers probe at once (0: no bound). A build
+	// shared by workers cannot spill to disk, so one that may pass the
+	// query's memory budget keeps the serial join, which can.
+	MaxSharedBuildBytes int64
 }
 
 // parallelize puts a Gather over each pipeline of the plan that reads a
@@ -151,7 +156,7 @@ func pipelineScan(n Node, o ParallelOptions) *Scan {
 		// of the right side. A RIGHT or FULL join also emits the build
 		// rows no probe matched, which only one pass over every morsel
 		// knows: it stays serial.
-		if !probesInParallel(x) {
+		if !probesInParallel(x, o) {
 			return nil
 		}
 		return pipelineScan(x.Left, o)
@@ -161,13 +166,25 @@ func pipelineScan(n Node, o ParallelOptions) *Scan {
 
 // probesInParallel reports whether workers may probe j's build side at
 // once, each joining its own left rows.
-func probesInParallel(j *Join) bool {
+func probesInParallel(j *Join, o ParallelOptions) bool {
 	switch j.Kind {
 	case InnerJoin, LeftJoin, SemiJoin, AntiJoin:
 	default:
 		return false
 	}
+	if o.MaxSharedBuildBytes > 0 && buildBytes(j.Right) > float64(o.MaxSharedBuildBytes) {
+		return false
+	}
 	return j.On == nil || parallelSafe(j.On)
+}
+
+// hashEntryBytes is about what a build row costs beside its values: its
+// slot, hash and key in the hash table, and its place in the row lists.
+const hashEntryBytes = 40
+
+// buildBytes is the estimated memory of n held as a join's build side.
+func buildBytes(n Node) float64 {
+	return estimateRows(n) * float64(rowWidth(n.Columns())+hashEntryBytes)
 }
 
 func aggregateParallelSafe(a *Aggregate, o ParallelOptions) bool {

@@ -48,5 +48,5 @@ func (s *Session) parallelOptions() planner.ParallelOptions {
 	if err != nil || n <= 1 {
 		return planner.ParallelOptions{}
 	}
-	return exec.ParallelOptions(n, exec.DefaultParallelMinRows)
+	return exec.ParallelOptions(n, exec.DefaultParallelMinRows, s.engine.cfg.MemoryLimit)
 }

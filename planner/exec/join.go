@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -22,6 +23,7 @@ import (
 // anti join only marks the probe rows that have a match and passes on
 // those (or the others) as they are.
 type hashJoin struct {
+	node     *planner.Join
 	left     Operator
 	kind     planner.JoinKind
 	leftKeys []evaluator
@@ -54,6 +56,8 @@ type hashJoin struct {
 	out      []arrow.RecordBatch
 	leftDone bool
 	finished bool
+	// grace is the join of the partitions, when the build went to disk.
+	grace *partitionedJoin
 }
 
 // joinBuild is a join's right input held in memory, with its keys hashed.
@@ -73,6 +77,16 @@ type joinBuild struct {
 	offs, rows []int32
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
+
+	// A build past the budget partitions its rows to disk instead
+	// (join_spill.go): spill is where, nil when it may not; parts are
+	// the right side's partitions once written.
+	node  *planner.Join
+	depth int
+	spill *SpillArea
+	ins   *Instrumentation
+	seed  maphash.Seed
+	parts []*spillFile
 }
 
 // probeState is a left batch part-way through its probe: its keys, the
@@ -96,26 +110,39 @@ func (p *probeState) release() {
 }
 
 func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
-	lk, rk, rest := splitJoinKeys(n)
+	lk, rk, _ := splitJoinKeys(n)
 	reg := sharedBuildsFrom(ctx)
 	left, err := Build(ctx, n.Left)
 	if err != nil {
 		return nil, err
 	}
-	pairCols := append(append([]planner.Column(nil), n.Left.Columns()...), n.Right.Columns()...)
-	j := &hashJoin{left: left, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols)}
-	fail := func(err error) (Operator, error) {
-		j.Close()
-		return nil, err
-	}
-	if reg.probesInWorkers(n) {
-		j.build, err = reg.buildFor(ctx, n, rk)
-		j.shared = true
+	var build *joinBuild
+	shared := reg.probesInWorkers(n)
+	if shared {
+		build, err = reg.buildFor(ctx, n, rk)
 	} else {
-		j.build, err = newJoinBuild(ctx, n, rk)
+		var right Operator
+		if right, err = Build(ctx, n.Right); err == nil {
+			build, err = newJoinBuild(ctx, n, right, rk, len(lk) > 0, 0)
+		}
 	}
 	if err != nil {
-		return fail(err)
+		left.Close()
+		return nil, err
+	}
+	return newHashJoinOver(ctx, n, left, build, shared)
+}
+
+// newHashJoinOver is the join n of left with build, which it closes unless
+// shared.
+func newHashJoinOver(ctx context.Context, n *planner.Join, left Operator, build *joinBuild, shared bool) (*hashJoin, error) {
+	lk, _, rest := splitJoinKeys(n)
+	pairCols := append(append([]planner.Column(nil), n.Left.Columns()...), n.Right.Columns()...)
+	j := &hashJoin{node: n, left: left, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols),
+		build: build, shared: shared}
+	fail := func(err error) (*hashJoin, error) {
+		j.Close()
+		return nil, err
 	}
 	for _, c := range n.Left.Columns() {
 		j.leftTypes = append(j.leftTypes, c.Type.Arrow())
@@ -128,6 +155,7 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		j.leftKeys = append(j.leftKeys, le)
 	}
 	if rest != nil {
+		var err error
 		if j.residual, err = compile(rest, pairCols); err != nil {
 			return fail(err)
 		}
@@ -135,13 +163,14 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 	return j, nil
 }
 
-// newJoinBuild starts n's right input and compiles its keys.
-func newJoinBuild(ctx context.Context, n *planner.Join, rightKeys []planner.Expr) (*joinBuild, error) {
-	right, err := Build(ctx, n.Right)
-	if err != nil {
-		return nil, err
+// newJoinBuild is the build side of n over its right input, which it
+// closes. A build with keys may spill (join_spill.go): depth counts the
+// partitionings above it.
+func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKeys []planner.Expr, mayPartition bool, depth int) (*joinBuild, error) {
+	b := &joinBuild{right: right, mem: newReservation(ctx, "HashJoin"), node: n, depth: depth}
+	if mayPartition && depth < maxJoinSpillDepth {
+		b.spill, b.ins = spillAreaFor(ctx), instrumentationFrom(ctx)
 	}
-	b := &joinBuild{right: right, mem: newReservation(ctx, "HashJoin")}
 	for _, c := range n.Right.Columns() {
 		b.rightTypes = append(b.rightTypes, c.Type.Arrow())
 	}
@@ -241,8 +270,8 @@ func (b *joinBuild) build(ctx context.Context) error {
 		}
 		size := batchBytes(rb)
 		if err := b.mem.grow(size); err != nil {
-			rb.Release()
-			return err
+			batches = append(batches, rb) // released with the others
+			return b.partitionOrFail(ctx, err, batches)
 		}
 		batches = append(batches, rb)
 		batchMem += size
@@ -257,12 +286,12 @@ func (b *joinBuild) build(ctx context.Context) error {
 		releaseAll(keys)
 		row += int32(n)
 		if err := b.mem.grow(b.table.memBytes() + 4*int64(cap(rowIDs)) - before); err != nil {
-			return err
+			return b.partitionOrFail(ctx, err, batches)
 		}
 	}
 	// Group the build rows by key id (a counting sort, stable).
 	if err := b.mem.grow(4 * int64(b.table.len()+1+int(row))); err != nil {
-		return err
+		return b.partitionOrFail(ctx, err, batches)
 	}
 	b.offs = make([]int32, b.table.len()+1)
 	for _, id := range rowIDs {
@@ -294,7 +323,7 @@ func (b *joinBuild) build(ctx context.Context) error {
 			parts[i] = rb.Column(c)
 		}
 		if err := b.mem.grow(arraysBytes(parts)); err != nil {
-			return err
+			return b.partitionOrFail(ctx, err, batches)
 		}
 		col, err := array.Concatenate(parts, memory.DefaultAllocator)
 		if err != nil {
@@ -322,6 +351,9 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		j.ready = true
+	}
+	if j.build.parts != nil {
+		return j.nextPartitioned(ctx)
 	}
 	for len(j.out) == 0 {
 		if j.finished {
@@ -546,6 +578,9 @@ func (j *hashJoin) queue(cols []arrow.Array, n int) {
 
 func (j *hashJoin) Close() {
 	j.probe.release()
+	if !j.shared {
+		j.grace.close(j.build)
+	}
 	if j.build != nil && !j.shared {
 		j.build.close()
 	}

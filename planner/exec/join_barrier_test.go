@@ -83,7 +83,7 @@ func runSecuredWorkers(t *testing.T, tbl *memTable, sec planner.Security, sql st
 	if err != nil {
 		return nil, err
 	}
-	p = planner.Optimize(p, exec.ParallelOptions(workers, 0))
+	p = planner.Optimize(p, exec.ParallelOptions(workers, 0, 0))
 	op, err := exec.Build(ctx, p.Root)
 	if err != nil {
 		return nil, err

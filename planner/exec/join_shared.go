@@ -66,7 +66,13 @@ func (s *sharedBuilds) buildFor(ctx context.Context, j *planner.Join, rightKeys 
 	}
 	ctx = context.WithValue(ctx, sharedBuildsKey{}, (*sharedBuilds)(nil))
 	ctx = withMorselFeed(ctx, nil)
-	b, err := newJoinBuild(ctx, j, rightKeys)
+	right, err := Build(ctx, j.Right)
+	if err != nil {
+		return nil, err
+	}
+	// Workers probe it at once: it cannot turn into partitions on disk
+	// halfway (join_spill.go), so past the budget it fails with 53200.
+	b, err := newJoinBuild(ctx, j, right, rightKeys, false, 0)
 	if err != nil {
 		return nil, err
 	}

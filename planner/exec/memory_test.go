@@ -89,7 +89,7 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 		// spills: with a spill area the query completes.
 		spills bool
 	}{
-		{"hash join build", "SELECT t.id FROM t JOIN u ON t.s = u.s", "HashJoin", 0, false},
+		{"hash join build", "SELECT t.id FROM t JOIN u ON t.s = u.s", "HashJoin", 0, true},
 		{"hash aggregate groups", "SELECT s, count(*) FROM t GROUP BY s", "HashAggregate", 20_000, true},
 		{"distinct", "SELECT DISTINCT s FROM t", "HashAggregate", 20_000, true},
 		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1, false},
@@ -209,7 +209,7 @@ func TestParallelAggregateDoesNotSpill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := planner.Optimize(p, exec.ParallelOptions(4, 0)).Root
+	root := planner.Optimize(p, exec.ParallelOptions(4, 0, 0)).Root
 	if !strings.Contains(planner.Explain(root), "Gather") {
 		t.Fatalf("the plan is not parallel:\n%s", planner.Explain(root))
 	}

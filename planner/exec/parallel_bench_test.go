@@ -51,7 +51,7 @@ func BenchmarkParallel(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, workers := range []int{1, 2, 4} {
-			plan := planner.Optimize(p, exec.ParallelOptions(workers, 0)).Root
+			plan := planner.Optimize(p, exec.ParallelOptions(workers, 0, 0)).Root
 			b.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(b *testing.B) {
 				for range b.N {
 					op, err := exec.Build(context.Background(), plan)

@@ -66,7 +66,7 @@ func TestQueriesInParallel(t *testing.T) {
 			if tree, err := pg_query.Parse(tc.sql); err == nil && len(tree.Stmts) == 1 {
 				if p, err := planner.NewBinder(context.Background(), memCatalog{newTestTable(t)}, planner.OpenRelation{}, tc.sql).
 					BindSelect(tree.Stmts[0].Stmt.GetSelectStmt()); err == nil {
-					root := planner.Optimize(p, exec.ParallelOptions(4, 0)).Root
+					root := planner.Optimize(p, exec.ParallelOptions(4, 0, 0)).Root
 					plan := planner.Explain(root)
 					if gathersJoin(root) {
 						probed++
@@ -190,7 +190,7 @@ func explainWorkers(t *testing.T, tbl *memTable, sql string, workers int) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return planner.Explain(planner.Optimize(p, exec.ParallelOptions(workers, 0)).Root)
+	return planner.Explain(planner.Optimize(p, exec.ParallelOptions(workers, 0, 0)).Root)
 }
 
 // TestParallelCancel cancels queries part-way: Next reports the
@@ -211,7 +211,7 @@ func TestParallelCancel(t *testing.T) {
 		}
 		budget := exec.NewMemoryBudget(0)
 		ctx, cancel := context.WithCancel(exec.WithMemoryBudget(context.Background(), budget))
-		op, err := exec.Build(ctx, planner.Optimize(p, exec.ParallelOptions(4, 0)).Root)
+		op, err := exec.Build(ctx, planner.Optimize(p, exec.ParallelOptions(4, 0, 0)).Root)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -214,7 +214,7 @@ func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string, wo
 	if err != nil {
 		return nil, nil, err
 	}
-	p = planner.Optimize(p, exec.ParallelOptions(workers, 0))
+	p = planner.Optimize(p, exec.ParallelOptions(workers, 0, 0))
 	op, err := exec.Build(ctx, p.Root)
 	if err != nil {
 		return nil, nil, err

@@ -54,7 +54,7 @@ func runCounted(t *testing.T, tbl *countedTable, sec planner.Security, sql strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = planner.Optimize(p, exec.ParallelOptions(workers, 0))
+	p = planner.Optimize(p, exec.ParallelOptions(workers, 0, 0))
 	if err := planner.CheckPlan(p.Root); err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func runParallel(t *testing.T, cat planner.Catalog, sql string, workers int) err
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = planner.Optimize(p, exec.ParallelOptions(workers, 0))
+	p = planner.Optimize(p, exec.ParallelOptions(workers, 0, 0))
 	if !strings.Contains(planner.Explain(p.Root), "Gather") {
 		t.Fatalf("no Gather in the plan:\n%s", planner.Explain(p.Root))
 	}
