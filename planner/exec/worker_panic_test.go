@@ -140,7 +140,7 @@ func TestWorkerPanicUnderASpillingSort(t *testing.T) {
 	budget := exec.NewMemoryBudget(1 << 20)
 	area := exec.NewSpillDir(t.TempDir()).NewArea()
 	ctx := exec.WithSpillArea(exec.WithMemoryBudget(context.Background(), budget), area)
-	op, err := exec.Build(ctx, planner.Optimize(p, exec.ParallelOptions(2, 0)).Root)
+	op, err := exec.Build(ctx, planner.Optimize(p, exec.ParallelOptions(2, 0, 0)).Root)
 	if err != nil {
 		t.Fatal(err)
 	}
