@@ -26,9 +26,10 @@ import (
 // 53200: a sort writes sorted runs and merges them (sort_spill.go), a hash
 // aggregate writes the rows of the groups it has no room for to hash
 // partitions and aggregates each partition afterwards
-// (aggregate_spill.go). Operators without a spill path (a hash join's
-// build side, a window, a parallel aggregate's parts) still fail with
-// 53200.
+// (aggregate_spill.go), a hash join partitions both sides and joins them
+// pair by pair (join_spill.go). Operators without a spill path (a window,
+// a set operation, a parallel aggregate's parts, a join build parallel
+// workers share) still fail with 53200.
 //
 // The server's SpillDir ([query] spill_dir) holds one SpillArea per query
 // that spilled: a directory of its own, created (mode 0700) on the first
