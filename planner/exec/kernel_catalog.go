@@ -3,7 +3,8 @@ package exec
 // catalogKernel finds the kernels of the operators and functions that
 // PostgreSQL's catalog has and the files named after them hold: bitwise
 // operators, degree-based trigonometry, isfinite, the numeric scale
-// functions, the SHA-2 digests, bit_length, num_nulls and num_nonnulls,
+// functions, the SHA-2 digests, the regular expression functions of
+// PostgreSQL 15, bit_length, num_nulls and num_nonnulls,
 // and the text output of a boolean.
 func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := bitwiseKernel(name); ok {
@@ -16,6 +17,9 @@ func catalogKernel(name string) (scalarKernel, bool) {
 		return k, true
 	}
 	if k, ok := sha2Kernel(name); ok {
+		return k, true
+	}
+	if k, ok := regexpFamilyKernel(name); ok {
 		return k, true
 	}
 	switch name {

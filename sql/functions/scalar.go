@@ -162,7 +162,7 @@ var scalars = map[string]Scalar{
 	"md5":                   {Name: "md5", Leakproof: true, Resolve: textArgs(1, 1, types.Text)},
 	"split_part":            {Name: "split_part", Resolve: splitPartArgs},
 	"concat_ws":             {Name: "concat_ws", Leakproof: true, TextOutput: true, Resolve: concatWSArgs},
-	"regexp_replace":        {Name: "regexp_replace", Resolve: textArgs(3, 4, types.Text)},
+	"regexp_replace":        {Name: "regexp_replace", Resolve: regexpReplaceArgs},
 	"regexp_match":          {Name: "regexp_match", Resolve: textArgs(2, 3, types.TextArray)},
 	"translate":             {Name: "translate", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
 	"ascii":                 {Name: "ascii", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
@@ -219,6 +219,12 @@ var scalars = map[string]Scalar{
 	"sha512":       {Name: "sha512", Resolve: byteaDigestArgs},
 	"num_nulls":    {Name: "num_nulls", Resolve: nullCountArgs},
 	"num_nonnulls": {Name: "num_nonnulls", Resolve: nullCountArgs},
+	// PostgreSQL 15's regular expression functions; a pattern can be
+	// invalid, so none is leakproof.
+	"regexp_count":  {Name: "regexp_count", Resolve: signatureArgs("ttit", 2, types.Int4)},
+	"regexp_instr":  {Name: "regexp_instr", Resolve: signatureArgs("ttiiiti", 2, types.Int4)},
+	"regexp_like":   {Name: "regexp_like", Resolve: signatureArgs("ttt", 2, types.Bool)},
+	"regexp_substr": {Name: "regexp_substr", Resolve: signatureArgs("ttiiti", 2, types.Text)},
 }
 
 // LookupScalar returns the scalar function named name.
