@@ -56,7 +56,8 @@ func arithInt[T int16 | int32](op string, l, r []T, validity []byte, nulls int, 
 		case "*":
 			v = a * b
 		case "/":
-			if b == 0 {
+			// NaN divided by zero is NaN, as in PostgreSQL's float8_div.
+			if b == 0 && a == a {
 				return nil, errDivisionByZero()
 			}
 			v = a / b
@@ -144,7 +145,8 @@ func arithFloat[T float32 | float64](op string, l, r []T, validity []byte, nulls
 		case "*":
 			v = a * b
 		case "/":
-			if b == 0 {
+			// NaN divided by zero is NaN, as in PostgreSQL's float8_div.
+			if b == 0 && a == a {
 				return nil, errDivisionByZero()
 			}
 			v = a / b
@@ -157,7 +159,7 @@ func arithFloat[T float32 | float64](op string, l, r []T, validity []byte, nulls
 		if math.IsInf(f, 0) && !math.IsInf(float64(a), 0) && !math.IsInf(float64(b), 0) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 		}
-		if f == 0 && a != 0 && b != 0 && op == "*" {
+		if f == 0 && a != 0 && (op == "*" && b != 0 || op == "/" && !math.IsInf(float64(b), 0)) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
 		}
 		out[i] = v
