@@ -4,8 +4,8 @@ package exec
 // PostgreSQL's catalog has and the files named after them hold: bitwise
 // operators, degree-based trigonometry, isfinite, the numeric scale
 // functions, the SHA-2 digests, the regular expression functions of
-// PostgreSQL 15, bit_length, num_nulls and num_nonnulls,
-// and the text output of a boolean.
+// PostgreSQL 15, the bits and bytes of bytea, bit_length, num_nulls and
+// num_nonnulls, and the text output of a boolean.
 func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := bitwiseKernel(name); ok {
 		return k, true
@@ -20,6 +20,9 @@ func catalogKernel(name string) (scalarKernel, bool) {
 		return k, true
 	}
 	if k, ok := regexpFamilyKernel(name); ok {
+		return k, true
+	}
+	if k, ok := byteaBitsKernel(name); ok {
 		return k, true
 	}
 	switch name {

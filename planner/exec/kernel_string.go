@@ -20,7 +20,20 @@ import (
 // argument; concat skips them).
 type scalarKernel func(args []arrow.Array, res types.T) (arrow.Array, error)
 
+// lookupKernel finds the kernel of a function; a string function with a
+// bytea form runs it when its first argument is bytea.
 func lookupKernel(name string) (scalarKernel, error) {
+	k, err := kernelByName(name)
+	if err != nil {
+		return nil, err
+	}
+	if bytea, ok := byteaStringKernel(name); ok {
+		return withByteaForm(bytea, k), nil
+	}
+	return k, nil
+}
+
+func kernelByName(name string) (scalarKernel, error) {
 	switch name {
 	case "lower", "upper":
 		return asciiCaseKernel(name == "upper"), nil
@@ -51,6 +64,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "like_escape":
 		return likeEscapeKernel, nil
+	case "notlike":
+		return notLikeKernel, nil
 	case "string_to_array":
 		return stringToArray, nil
 	case "format":

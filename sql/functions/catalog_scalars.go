@@ -146,3 +146,18 @@ func regexpReplaceArgs(args []types.T) ([]types.T, types.T, bool) {
 	}
 	return signatureArgs("tttiit", 3, types.Text)(args)
 }
+
+// withByteaForm accepts a string function's text forms and, when an
+// argument is bytea, its bytea form: the parameter kinds of
+// signatureArgs, at least minN of them.
+func withByteaForm(text func([]types.T) ([]types.T, types.T, bool), kinds string, minN int, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	bytea := signatureArgs(kinds, minN, result)
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		for _, a := range args {
+			if a.Family() == types.FamilyBytes {
+				return bytea(args)
+			}
+		}
+		return text(args)
+	}
+}
