@@ -360,3 +360,21 @@ func negFloat[T float32 | float64](in []T, validity []byte, nulls int, res types
 	}
 	return newFixed(res.Arrow(), out, validity, nulls)
 }
+
+// int4IncKernel is int4inc(integer): the value plus one, failing with
+// 22003 past the integer range.
+func int4IncKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	in := values[int32](args[0])
+	validity, nulls := validity1(args[0])
+	out := make([]int32, len(in))
+	for i, v := range in {
+		if !validAt(validity, i) {
+			continue
+		}
+		if v == math.MaxInt32 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+		}
+		out[i] = v + 1
+	}
+	return newFixed(arrow.PrimitiveTypes.Int32, out, validity, nulls), nil
+}

@@ -5,7 +5,7 @@ package exec
 // operators, degree-based trigonometry, isfinite, the numeric scale
 // functions, the SHA-2 digests, the regular expression functions of
 // PostgreSQL 15, the bits and bytes of bytea, bit_length, num_nulls and
-// num_nonnulls, and the text output of a boolean.
+// num_nonnulls, int4inc, and the text output of a boolean.
 func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := bitwiseKernel(name); ok {
 		return k, true
@@ -34,6 +34,8 @@ func catalogKernel(name string) (scalarKernel, bool) {
 		return nullCountKernel(true), true
 	case "num_nonnulls":
 		return nullCountKernel(false), true
+	case "int4inc":
+		return int4IncKernel, true
 	case "bool_out":
 		return boolOutKernel, true
 	}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -290,6 +291,11 @@ func leftRight(left bool) scalarKernel {
 		return buildStrings(args, func(i int, buf []byte) []byte {
 			r := []rune(s.Value(i))
 			k := n[i]
+			if !left && k == math.MinInt32 {
+				// PostgreSQL's text_right negates the count in int4,
+				// which leaves INT_MIN negative: all of the string.
+				return append(buf, s.Value(i)...)
+			}
 			if k < 0 {
 				k = max(int64(len(r))+k, 0)
 			}

@@ -235,13 +235,16 @@ var scalars = map[string]Scalar{
 	// LIKE as functions, and the bits and bytes of bytea; none is
 	// leakproof in PostgreSQL (LIKE fails on a pattern ending in its
 	// escape, the others on an index outside the value).
-	"like":          {Name: "like", Resolve: withByteaForm(textArgs(2, 2, types.Bool), "bb", 2, types.Bool)},
-	"notlike":       {Name: "notlike", Resolve: withByteaForm(textArgs(2, 2, types.Bool), "bb", 2, types.Bool)},
-	"get_bit":       {Name: "get_bit", Resolve: signatureArgs("bl", 2, types.Int4)},
-	"get_byte":      {Name: "get_byte", Resolve: signatureArgs("bi", 2, types.Int4)},
-	"set_bit":       {Name: "set_bit", Resolve: signatureArgs("bli", 3, types.Bytea)},
-	"set_byte":      {Name: "set_byte", Resolve: signatureArgs("bii", 3, types.Bytea)},
-	"bit_count":     {Name: "bit_count", Resolve: signatureArgs("b", 1, types.Int8)},
+	"like":      {Name: "like", Resolve: withByteaForm(textArgs(2, 2, types.Bool), "bb", 2, types.Bool)},
+	"notlike":   {Name: "notlike", Resolve: withByteaForm(textArgs(2, 2, types.Bool), "bb", 2, types.Bool)},
+	"get_bit":   {Name: "get_bit", Resolve: signatureArgs("bl", 2, types.Int4)},
+	"get_byte":  {Name: "get_byte", Resolve: signatureArgs("bi", 2, types.Int4)},
+	"set_bit":   {Name: "set_bit", Resolve: signatureArgs("bli", 3, types.Bytea)},
+	"set_byte":  {Name: "set_byte", Resolve: signatureArgs("bii", 3, types.Bytea)},
+	"bit_count": {Name: "bit_count", Resolve: signatureArgs("b", 1, types.Int8)},
+	// textlen is length(text); int4inc adds one, failing past the range.
+	"textlen":       {Name: "length", Resolve: textArgs(1, 1, types.Int4)},
+	"int4inc":       {Name: "int4inc", Resolve: signatureArgs("i", 1, types.Int4)},
 	"regexp_count":  {Name: "regexp_count", Resolve: signatureArgs("ttit", 2, types.Int4)},
 	"regexp_instr":  {Name: "regexp_instr", Resolve: signatureArgs("ttiiiti", 2, types.Int4)},
 	"regexp_like":   {Name: "regexp_like", Resolve: signatureArgs("ttt", 2, types.Bool)},
