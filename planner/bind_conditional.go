@@ -369,6 +369,9 @@ func (b *Binder) pattern(op string, l, r Expr, loc int32) (Expr, error) {
 		return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s %s %s", l.Type().Name(), op, r.Type().Name())
 	}
 	var err error
+	if fn == "like" && (l.Type().Family() == types.FamilyBytes || r.Type().Family() == types.FamilyBytes) {
+		return b.byteaLike(l, r, negated, loc)
+	}
 	for _, side := range []*Expr{&l, &r} {
 		t := (*side).Type()
 		if t.Family() != types.FamilyString && t.OID != types.OIDUnknown {
@@ -395,6 +398,26 @@ func (b *Binder) pattern(op string, l, r Expr, loc int32) (Expr, error) {
 		}
 	}
 	var out Expr = &Func{Name: fn, Args: []Expr{l, r}, Typ: types.Bool, leakproof: leakproof}
+	if negated {
+		out = &Not{Arg: out}
+	}
+	return out, nil
+}
+
+// byteaLike binds bytea ~~ bytea and !~~: LIKE byte by byte. Not
+// leakproof, as bytealike is not in PostgreSQL.
+func (b *Binder) byteaLike(l, r Expr, negated bool, loc int32) (Expr, error) {
+	var err error
+	for _, side := range []*Expr{&l, &r} {
+		t := (*side).Type()
+		if t.Family() != types.FamilyBytes && t.OID != types.OIDUnknown {
+			return nil, b.errAt(loc, pgerror.UndefinedFunction, "operator does not exist: %s ~~ %s", l.Type().Name(), r.Type().Name())
+		}
+		if *side, err = b.coerce(*side, types.Bytea, loc); err != nil {
+			return nil, err
+		}
+	}
+	var out Expr = &Func{Name: "like", Args: []Expr{l, r}, Typ: types.Bool}
 	if negated {
 		out = &Not{Arg: out}
 	}

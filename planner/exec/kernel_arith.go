@@ -56,7 +56,8 @@ func arithInt[T int16 | int32](op string, l, r []T, validity []byte, nulls int, 
 		case "*":
 			v = a * b
 		case "/":
-			if b == 0 {
+			// NaN divided by zero is NaN, as in PostgreSQL's float8_div.
+			if b == 0 && a == a {
 				return nil, errDivisionByZero()
 			}
 			v = a / b
@@ -144,7 +145,8 @@ func arithFloat[T float32 | float64](op string, l, r []T, validity []byte, nulls
 		case "*":
 			v = a * b
 		case "/":
-			if b == 0 {
+			// NaN divided by zero is NaN, as in PostgreSQL's float8_div.
+			if b == 0 && a == a {
 				return nil, errDivisionByZero()
 			}
 			v = a / b
@@ -157,7 +159,7 @@ func arithFloat[T float32 | float64](op string, l, r []T, validity []byte, nulls
 		if math.IsInf(f, 0) && !math.IsInf(float64(a), 0) && !math.IsInf(float64(b), 0) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 		}
-		if f == 0 && a != 0 && b != 0 && op == "*" {
+		if f == 0 && a != 0 && (op == "*" && b != 0 || op == "/" && !math.IsInf(float64(b), 0)) {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
 		}
 		out[i] = v
@@ -357,4 +359,22 @@ func negFloat[T float32 | float64](in []T, validity []byte, nulls int, res types
 		out[i] = -v
 	}
 	return newFixed(res.Arrow(), out, validity, nulls)
+}
+
+// int4IncKernel is int4inc(integer): the value plus one, failing with
+// 22003 past the integer range.
+func int4IncKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	in := values[int32](args[0])
+	validity, nulls := validity1(args[0])
+	out := make([]int32, len(in))
+	for i, v := range in {
+		if !validAt(validity, i) {
+			continue
+		}
+		if v == math.MaxInt32 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+		}
+		out[i] = v + 1
+	}
+	return newFixed(arrow.PrimitiveTypes.Int32, out, validity, nulls), nil
 }

@@ -3,8 +3,9 @@ package exec
 // catalogKernel finds the kernels of the operators and functions that
 // PostgreSQL's catalog has and the files named after them hold: bitwise
 // operators, degree-based trigonometry, isfinite, the numeric scale
-// functions, the SHA-2 digests, bit_length, num_nulls and num_nonnulls,
-// and the text output of a boolean.
+// functions, the SHA-2 digests, the regular expression functions of
+// PostgreSQL 15, the bits and bytes of bytea, bit_length, num_nulls and
+// num_nonnulls, int4inc, and the text output of a boolean.
 func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := bitwiseKernel(name); ok {
 		return k, true
@@ -18,6 +19,12 @@ func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := sha2Kernel(name); ok {
 		return k, true
 	}
+	if k, ok := regexpFamilyKernel(name); ok {
+		return k, true
+	}
+	if k, ok := byteaBitsKernel(name); ok {
+		return k, true
+	}
 	switch name {
 	case "isfinite":
 		return isfiniteKernel, true
@@ -27,6 +34,8 @@ func catalogKernel(name string) (scalarKernel, bool) {
 		return nullCountKernel(true), true
 	case "num_nonnulls":
 		return nullCountKernel(false), true
+	case "int4inc":
+		return int4IncKernel, true
 	case "bool_out":
 		return boolOutKernel, true
 	}

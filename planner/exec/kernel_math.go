@@ -41,13 +41,29 @@ func mathKernel(name string) (scalarKernel, bool) {
 	case "date_bin":
 		return rowKernel(dateBin), true
 	case "degrees":
-		return float1(func(x float64) (float64, error) { return x * 180 / math.Pi, nil }), true
+		return float1(func(x float64) (float64, error) { return checkFloat(x/radiansPerDegree, x) }), true
 	case "radians":
-		return float1(func(x float64) (float64, error) { return x * math.Pi / 180, nil }), true
+		return float1(radians), true
+	case "asinh":
+		return float1(func(x float64) (float64, error) { return math.Asinh(x), nil }), true
+	case "acosh":
+		return float1(func(x float64) (float64, error) {
+			if x < 1 {
+				return 0, errInputOutOfRange()
+			}
+			return math.Acosh(x), nil
+		}), true
+	case "atanh":
+		return float1(func(x float64) (float64, error) {
+			if x < -1 || x > 1 {
+				return 0, errInputOutOfRange()
+			}
+			return math.Atanh(x), nil
+		}), true
 	case "log":
 		return numericOrFloat(name, logKernel), true
 	case "power":
-		float := rowKernel(func(v []any) (any, error) { return power(v[0].(float64), v[1].(float64)) })
+		float := float2(power)
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
 			if res.OID == types.OIDNumeric {
 				return numericPowerKernel(args, res)
@@ -141,21 +157,94 @@ func logKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 }
 
 // power is PostgreSQL's float8 pow with its domain errors.
-func power(x, y float64) (any, error) {
+// power is PostgreSQL's dpow: NaN ^ 0 and 1 ^ NaN are 1, other NaN
+// inputs give NaN; a negative base needs an integral exponent (an
+// infinite one is); infinities follow POSIX; a finite result out of range
+// fails.
+func power(x, y float64) (float64, error) {
 	switch {
+	case math.IsNaN(x):
+		if math.IsNaN(y) || y != 0 {
+			return math.NaN(), nil
+		}
+		return 1, nil
+	case math.IsNaN(y):
+		if x != 1 {
+			return math.NaN(), nil
+		}
+		return 1, nil
 	case x == 0 && y < 0:
-		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
-	case x < 0 && y != math.Trunc(y):
-		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+		return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+	case x < 0 && math.Floor(y) != y:
+		return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+	case math.IsInf(y, 0):
+		ax := math.Abs(x)
+		switch {
+		case ax == 1:
+			return 1, nil
+		case (y > 0) == (ax > 1):
+			return math.Inf(1), nil
+		}
+		return 0, nil
+	case math.IsInf(x, 0):
+		switch {
+		case y == 0:
+			return 1, nil
+		case x > 0 && y > 0:
+			return x, nil
+		case x > 0:
+			return 0, nil
+		}
+		odd := math.Floor(y/2) != y/2
+		switch {
+		case y > 0 && odd:
+			return x, nil
+		case y > 0:
+			return -x, nil
+		case odd:
+			return math.Copysign(0, -1), nil
+		}
+		return 0, nil
 	}
 	v := math.Pow(x, y)
-	if math.IsInf(v, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+	if math.IsInf(v, 0) {
+		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 	}
-	if v == 0 && x != 0 && !math.IsInf(y, 0) {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+	if v == 0 && x != 0 {
+		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
 	}
 	return v, nil
+}
+
+// radians is PostgreSQL's float8_mul(x, RADIANS_PER_DEGREE), with its
+// overflow and underflow errors.
+func radians(x float64) (float64, error) {
+	v := x * radiansPerDegree
+	if v == 0 && x != 0 {
+		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+	}
+	return checkFloat(v, x)
+}
+
+// float2 applies f to each row of two float8 columns where neither is
+// NULL.
+func float2(f func(x, y float64) (float64, error)) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		xs, ys := values[float64](args[0]), values[float64](args[1])
+		validity, nulls := nullsOf(args)
+		out := make([]float64, len(xs))
+		for i := range xs {
+			if !validAt(validity, i) {
+				continue
+			}
+			v, err := f(xs[i], ys[i])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return newFixed(arrow.PrimitiveTypes.Float64, out, validity, nulls), nil
+	}
 }
 
 // constKernel is a function without arguments and a fixed value. A
@@ -290,7 +379,7 @@ func signKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			case x < 0:
 				return -1, nil
 			}
-			return x, nil
+			return 0, nil // zero and NaN, as PostgreSQL's dsign
 		})(args, res)
 	}
 	in := values[decimal128.Num](args[0])
@@ -382,12 +471,17 @@ func minMaxKernel(greatest bool) scalarKernel {
 }
 
 // trigFunction is a trigonometric or hyperbolic function, with
-// PostgreSQL's domain error for asin/acos outside [-1, 1].
+// PostgreSQL's domain errors: asin/acos outside [-1, 1], sin, cos, tan
+// and cot of an infinity.
 func trigFunction(name string) func(float64) (float64, error) {
-	outOfRange := func() (float64, error) {
-		return 0, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
-	}
+	outOfRange := func() (float64, error) { return 0, errInputOutOfRange() }
 	return func(x float64) (float64, error) {
+		switch name {
+		case "sin", "cos", "tan", "cot":
+			if math.IsInf(x, 0) {
+				return outOfRange()
+			}
+		}
 		switch name {
 		case "sin":
 			return math.Sin(x), nil

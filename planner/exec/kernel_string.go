@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -20,7 +21,20 @@ import (
 // argument; concat skips them).
 type scalarKernel func(args []arrow.Array, res types.T) (arrow.Array, error)
 
+// lookupKernel finds the kernel of a function; a string function with a
+// bytea form runs it when its first argument is bytea.
 func lookupKernel(name string) (scalarKernel, error) {
+	k, err := kernelByName(name)
+	if err != nil {
+		return nil, err
+	}
+	if bytea, ok := byteaStringKernel(name); ok {
+		return withByteaForm(bytea, k), nil
+	}
+	return k, nil
+}
+
+func kernelByName(name string) (scalarKernel, error) {
 	switch name {
 	case "lower", "upper":
 		return asciiCaseKernel(name == "upper"), nil
@@ -51,6 +65,8 @@ func lookupKernel(name string) (scalarKernel, error) {
 		return matchKernel(name), nil
 	case "like_escape":
 		return likeEscapeKernel, nil
+	case "notlike":
+		return notLikeKernel, nil
 	case "string_to_array":
 		return stringToArray, nil
 	case "format":
@@ -275,6 +291,11 @@ func leftRight(left bool) scalarKernel {
 		return buildStrings(args, func(i int, buf []byte) []byte {
 			r := []rune(s.Value(i))
 			k := n[i]
+			if !left && k == math.MinInt32 {
+				// PostgreSQL's text_right negates the count in int4,
+				// which leaves INT_MIN negative: all of the string.
+				return append(buf, s.Value(i)...)
+			}
 			if k < 0 {
 				k = max(int64(len(r))+k, 0)
 			}

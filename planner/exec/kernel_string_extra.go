@@ -92,7 +92,10 @@ func regexpSplit(args []arrow.Array, res types.T) (arrow.Array, error) {
 	})(args, res)
 }
 
-// overlay is overlay(s PLACING r FROM start [FOR count]).
+// overlay is overlay(s PLACING r FROM start [FOR count]), as PostgreSQL's
+// text_overlay: the first start-1 characters, r, then s from character
+// start+count on (from its start when that is before 1, so a negative
+// count repeats a part of s). start+count must fit an integer.
 func overlay(v []any) (any, error) {
 	s, r := []rune(v[0].(string)), []rune(v[1].(string))
 	start := v[2].(int64)
@@ -100,12 +103,24 @@ func overlay(v []any) (any, error) {
 	if len(v) == 4 {
 		count = v[3].(int64)
 	}
-	if start < 1 || count < 0 {
-		return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
+	from, rest, err := overlaySpan(start, count, int64(len(s)))
+	if err != nil {
+		return nil, err
 	}
-	from := min(start-1, int64(len(s)))
-	to := min(from+count, int64(len(s)))
-	return string(s[:from]) + string(r) + string(s[to:]), nil
+	return string(s[:from]) + string(r) + string(s[rest:]), nil
+}
+
+// overlaySpan gives the prefix length and where the kept suffix starts
+// for overlay over a value of n characters or bytes.
+func overlaySpan(start, count, n int64) (int64, int64, error) {
+	if start <= 0 {
+		return 0, 0, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
+	}
+	end := start + count
+	if end > math.MaxInt32 || end < math.MinInt32 {
+		return 0, 0, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	return min(start-1, n), min(max(end, 1)-1, n), nil
 }
 
 // encodeBytes is encode(bytea, 'hex' | 'base64' | 'escape').

@@ -3,6 +3,7 @@ package exec
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -105,7 +106,15 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			if res.OID == types.OIDNumeric {
 				return numericDiv(args, res)
 			}
-			return rowKernel(func(v []any) (any, error) { return intPairFunction(name, v[0].(int64), v[1].(int64)) })(args, res)
+			return rowKernel(func(v []any) (any, error) {
+				r, err := intPairFunction(name, v[0].(int64), v[1].(int64))
+				// int4 results come out of int8 arithmetic: gcd(0,
+				// INT_MIN) and lcm can leave the int4 range.
+				if n, ok := r.(int64); ok && res.OID == types.OIDInt4 && (n > math.MaxInt32 || n < math.MinInt32) {
+					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+				}
+				return r, err
+			})(args, res)
 		}, true
 	case "factorial":
 		return rowKernel(factorial), true
@@ -141,8 +150,12 @@ func moreStringKernel(name string) (scalarKernel, bool) {
 			switch {
 			case c == 0:
 				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "null character not permitted")
-			case c < 0 || c > unicode.MaxRune || (c >= 0xD800 && c <= 0xDFFF):
+			case c < 0:
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "character number must be positive")
+			case c > unicode.MaxRune:
 				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
+			case c >= 0xD800 && c <= 0xDFFF:
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character not valid for encoding: %d", c)
 			}
 			return string(rune(c)), nil
 		}), true

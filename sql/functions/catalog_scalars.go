@@ -100,3 +100,64 @@ func substrArgs(args []types.T) ([]types.T, types.T, bool) {
 	}
 	return textIntArgs(2, 3)(args)
 }
+
+// signatureArgs accepts the parameter lists of a function whose trailing
+// parameters are optional, each parameter a letter of kinds: t text, i
+// integer (int4; smallint and untyped literals convert, bigint does not,
+// as PostgreSQL has no implicit bigint to integer cast), b bytea, l
+// bigint. At least minN arguments are required.
+func signatureArgs(kinds string, minN int, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		if len(args) < minN || len(args) > len(kinds) {
+			return nil, types.T{}, false
+		}
+		out := make([]types.T, len(args))
+		for i, a := range args {
+			t, ok := signatureArg(kinds[i], a)
+			if !ok {
+				return nil, types.T{}, false
+			}
+			out[i] = t
+		}
+		return out, result, true
+	}
+}
+
+func signatureArg(kind byte, a types.T) (types.T, bool) {
+	unknown := a.OID == types.OIDUnknown
+	switch kind {
+	case 't':
+		return types.Text, a.Family() == types.FamilyString || unknown
+	case 'i':
+		return types.Int4, a.OID == types.OIDInt4 || a.OID == types.OIDInt2 || unknown
+	case 'l':
+		return types.Int8, a.Family() == types.FamilyInt || unknown
+	case 'b':
+		return types.Bytea, a.Family() == types.FamilyBytes || unknown
+	}
+	return types.T{}, false
+}
+
+// regexpReplaceArgs is regexp_replace(text, text, text [, text]) and
+// regexp_replace(text, text, text, integer [, integer [, text]]).
+func regexpReplaceArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 4 && (args[3].Family() == types.FamilyString || args[3].OID == types.OIDUnknown) {
+		return textArgs(4, 4, types.Text)(args)
+	}
+	return signatureArgs("tttiit", 3, types.Text)(args)
+}
+
+// withByteaForm accepts a string function's text forms and, when an
+// argument is bytea, its bytea form: the parameter kinds of
+// signatureArgs, at least minN of them.
+func withByteaForm(text func([]types.T) ([]types.T, types.T, bool), kinds string, minN int, result types.T) func([]types.T) ([]types.T, types.T, bool) {
+	bytea := signatureArgs(kinds, minN, result)
+	return func(args []types.T) ([]types.T, types.T, bool) {
+		for _, a := range args {
+			if a.Family() == types.FamilyBytes {
+				return bytea(args)
+			}
+		}
+		return text(args)
+	}
+}

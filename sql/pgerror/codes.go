@@ -30,6 +30,7 @@ const (
 	InvalidRegularExpression            = "2201B"
 	InvalidEscapeSequence               = "22025"
 	SubstringError                      = "22011"
+	ArraySubscriptError                 = "2202E"
 	InvalidArgumentForLogarithm         = "2201E"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidArgumentForWidthBucket       = "2201G"
