@@ -39,6 +39,9 @@ type tpchOptions struct {
 	only []string
 	// sqeMemLimit stops an SQE server whose resident set grows past it.
 	sqeMemLimit int64
+	// memoryLimit is the SQE server's [query] memory_limit: past it a
+	// query's joins, aggregates and sorts spill to disk.
+	memoryLimit string
 	// profileDir, when set, receives a CPU profile of each query run for
 	// profileSeconds and its allocation profile, from SQE's /debug/pprof/.
 	profileDir     string
@@ -94,7 +97,7 @@ func runTPCHAt(ctx context.Context, pgBin string, o tpchOptions, root, bin, work
 	if err != nil {
 		return tpchReport{}, err
 	}
-	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries}
+	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries, memoryLimit: o.memoryLimit}
 
 	sqeDir := filepath.Join(dataset, fmt.Sprintf("sqe-f%d", sqeDataFormat))
 	if err := prepareTPCHDir(ctx, sqeDir, o.sf); err != nil {

@@ -12,9 +12,11 @@ import (
 // tpchReport is everything one scale factor's TPC-H table shows: per
 // query, the result of each engine.
 type tpchReport struct {
-	sf      float64
-	runs    int
-	queries []datagen.Query
+	sf   float64
+	runs int
+	// memoryLimit is SQE's [query] memory_limit.
+	memoryLimit string
+	queries     []datagen.Query
 	// sqe's first run of each query is its first after a server restart
 	// (cold); its median is of the runs after it (warm).
 	sqe []tpchResult
@@ -52,8 +54,9 @@ func (r tpchReport) write(w io.Writer) error {
 	}
 	if _, err := fmt.Fprintf(w, "\nTPC-H at scale factor %g, all rows read through the client. SQE cold: the first run after a server restart\n"+
 		"(the operating system's page cache is not dropped); SQE warm and every other engine: median of %d runs after a warm-up.\n"+
+		"SQE's [query] memory_limit: %s (past it joins, aggregates and sorts spill to disk).\n"+
 		"Targets: SQE cold / DuckDB Parquet and SQE warm / DuckDB native at most 2, PG 2 workers / SQE warm at least 5.\n%s\n\n",
-		r.sf, r.runs, notes); err != nil {
+		r.sf, r.runs, r.memoryLimit, notes); err != nil {
 		return err
 	}
 	return writeTable(w, tpchHeader(), r.lines())

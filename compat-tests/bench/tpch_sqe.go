@@ -47,7 +47,7 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		if err := stop(); err != nil {
 			return nil, err
 		}
-		var env []string
+		env := []string{"SQE_QUERY__MEMORY_LIMIT=" + o.memoryLimit}
 		httpAddr := ""
 		if o.profileDir != "" {
 			port, err := freePort()
@@ -55,7 +55,7 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 				return nil, err
 			}
 			httpAddr = "127.0.0.1:" + strconv.Itoa(port)
-			env = profileEnv(httpAddr)
+			env = append(env, profileEnv(httpAddr)...)
 		}
 		if srv, err = startSQEWith(ctx, bin, work, dir, false, "sqe-tpch", env); err != nil {
 			return nil, err
