@@ -2,7 +2,6 @@ package sql
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -42,41 +41,7 @@ func TestSpilledJoinsReturnTheUnlimitedRows(t *testing.T) {
 		{"partitions partitioned again", "SELECT l.a, r.b FROM " + joinLeft + " JOIN " + joinRight + " ON l.k = r.k", 512 << 10},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			want, _, err := run(t, newLimitedSession(t, 0), tt.sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			limit := tt.limit
-			if limit == 0 {
-				limit = 2 << 20
-			}
-			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, limit, dir)
-			got, _, err := run(t, s, tt.sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.Sort(want)
-			slices.Sort(got)
-			if len(got) != len(want) {
-				t.Fatalf("%d rows, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("row %d = %q, want %q", i, got[i], want[i])
-				}
-			}
-			if s.engine.cfg.Spill.Totals().Files == 0 {
-				t.Errorf("nothing spilled")
-			}
-			if left := spillAreas(t, dir); len(left) != 0 {
-				t.Errorf("spill areas left after the query: %v", left)
-			}
-			if _, _, err := run(t, newLimitedSession(t, limit), tt.sql); pgerror.Code(err) != pgerror.OutOfMemory {
-				t.Errorf("without spilling: %v, want 53200", err)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSpilledAsUnlimited(t, tt.sql, tt.limit, false) })
 	}
 }
 

@@ -85,44 +85,49 @@ func TestSpilledQueriesReturnTheUnlimitedRows(t *testing.T) {
 		{"group by spilled again", "SELECT a * 1000 + b AS g, count(*), string_agg(a::text, ',') FROM " + spillRows + " GROUP BY g", false, 256 << 10},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			want, _, err := run(t, newLimitedSession(t, 0), tt.sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			limit := tt.limit
-			if limit == 0 {
-				limit = 2 << 20
-			}
-			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, limit, dir)
-			got, _, err := run(t, s, tt.sql)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !tt.ordered {
-				slices.Sort(want)
-				slices.Sort(got)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d rows, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("row %d = %q, want %q", i, got[i], want[i])
-				}
-			}
-			if s.engine.cfg.Spill.Totals().Files == 0 {
-				t.Errorf("nothing spilled")
-			}
-			if left := spillAreas(t, dir); len(left) != 0 {
-				t.Errorf("spill areas left after the query: %v", left)
-			}
-			// The same query without a spill directory fails.
-			if _, _, err := run(t, newLimitedSession(t, limit), tt.sql); pgerror.Code(err) != pgerror.OutOfMemory {
-				t.Errorf("without spilling: %v, want 53200", err)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSpilledAsUnlimited(t, tt.sql, tt.limit, tt.ordered) })
+	}
+}
+
+// checkSpilledAsUnlimited runs sql under limit (2 MiB when 0) with a
+// spill directory: it must spill, return the rows of a run without limit
+// (in the same order when ordered, else as a set) and leave no file; run
+// without a spill directory it fails with 53200.
+func checkSpilledAsUnlimited(t *testing.T, sql string, limit int64, ordered bool) {
+	t.Helper()
+	want, _, err := run(t, newLimitedSession(t, 0), sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit == 0 {
+		limit = 2 << 20
+	}
+	dir := filepath.Join(t.TempDir(), "spill")
+	s := newSpillingSession(t, limit, dir)
+	got, _, err := run(t, s, sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ordered {
+		slices.Sort(want)
+		slices.Sort(got)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("row %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	if s.engine.cfg.Spill.Totals().Files == 0 {
+		t.Errorf("nothing spilled")
+	}
+	if left := spillAreas(t, dir); len(left) != 0 {
+		t.Errorf("spill areas left after the query: %v", left)
+	}
+	if _, _, err := run(t, newLimitedSession(t, limit), sql); pgerror.Code(err) != pgerror.OutOfMemory {
+		t.Errorf("without spilling: %v, want 53200", err)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -103,27 +102,4 @@ func bitCountKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
 		out[i] = int64(n)
 	}
 	return newFixed(arrow.PrimitiveTypes.Int64, out, validity, nulls), nil
-}
-
-// binaryResult builds a bytea array from f over the rows whose arguments
-// are all non-NULL; the first error stops it.
-func binaryResult(args []arrow.Array, f func(i int, buf []byte) ([]byte, error)) (arrow.Array, error) {
-	n := args[0].Len()
-	b := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
-	defer b.Release()
-	b.Reserve(n)
-	buf := make([]byte, 0, 64)
-	for i := 0; i < n; i++ {
-		if anyNull(args, i) {
-			b.AppendNull()
-			continue
-		}
-		out, err := f(i, buf[:0])
-		if err != nil {
-			return nil, err
-		}
-		buf = out
-		b.Append(out)
-	}
-	return b.NewArray(), nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -386,31 +385,4 @@ func int32Result(args []arrow.Array, f func(i int) (int32, error)) (arrow.Array,
 		vals[i] = v
 	}
 	return newFixed(arrow.PrimitiveTypes.Int32, vals, validity, nulls), nil
-}
-
-// stringResult builds a text array from f over the rows whose arguments
-// are all non-NULL; f reports false for a NULL result.
-func stringResult(args []arrow.Array, f func(i int, buf []byte) ([]byte, bool, error)) (arrow.Array, error) {
-	n := args[0].Len()
-	b := array.NewStringBuilder(memory.DefaultAllocator)
-	defer b.Release()
-	b.Reserve(n)
-	buf := make([]byte, 0, 64)
-	for i := 0; i < n; i++ {
-		if anyNull(args, i) {
-			b.AppendNull()
-			continue
-		}
-		out, ok, err := f(i, buf[:0])
-		if err != nil {
-			return nil, err
-		}
-		buf = out
-		if !ok {
-			b.AppendNull()
-			continue
-		}
-		b.BinaryBuilder.Append(out)
-	}
-	return b.NewArray(), nil
 }

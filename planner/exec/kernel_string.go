@@ -127,9 +127,43 @@ func anyNull(args []arrow.Array, i int) bool {
 
 // buildStrings runs f on every row whose arguments are all non-NULL.
 func buildStrings(args []arrow.Array, f func(i int, buf []byte) []byte) arrow.Array {
-	n := args[0].Len()
 	b := array.NewStringBuilder(memory.DefaultAllocator)
 	defer b.Release()
+	_ = appendByteRows(b.BinaryBuilder, args, func(i int, buf []byte) ([]byte, bool, error) { return f(i, buf), true, nil })
+	return b.NewArray()
+}
+
+// stringResult builds a text array from f over the rows whose arguments
+// are all non-NULL; f reports false for a NULL result.
+func stringResult(args []arrow.Array, f func(i int, buf []byte) ([]byte, bool, error)) (arrow.Array, error) {
+	b := array.NewStringBuilder(memory.DefaultAllocator)
+	defer b.Release()
+	if err := appendByteRows(b.BinaryBuilder, args, f); err != nil {
+		return nil, err
+	}
+	return b.NewArray(), nil
+}
+
+// binaryResult builds a bytea array from f over the rows whose arguments
+// are all non-NULL; the first error stops it.
+func binaryResult(args []arrow.Array, f func(i int, buf []byte) ([]byte, error)) (arrow.Array, error) {
+	b := array.NewBinaryBuilder(memory.DefaultAllocator, arrow.BinaryTypes.Binary)
+	defer b.Release()
+	err := appendByteRows(b, args, func(i int, buf []byte) ([]byte, bool, error) {
+		out, err := f(i, buf)
+		return out, true, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.NewArray(), nil
+}
+
+// appendByteRows appends f's value for each row whose arguments are all
+// non-NULL, and NULL for the others and where f reports false; f's first
+// error stops it. f appends to the buffer it is given, reused row to row.
+func appendByteRows(b *array.BinaryBuilder, args []arrow.Array, f func(i int, buf []byte) ([]byte, bool, error)) error {
+	n := args[0].Len()
 	b.Reserve(n)
 	buf := make([]byte, 0, 64)
 	for i := 0; i < n; i++ {
@@ -137,10 +171,18 @@ func buildStrings(args []arrow.Array, f func(i int, buf []byte) []byte) arrow.Ar
 			b.AppendNull()
 			continue
 		}
-		buf = f(i, buf[:0])
-		b.BinaryBuilder.Append(buf)
+		out, ok, err := f(i, buf[:0])
+		if err != nil {
+			return err
+		}
+		buf = out
+		if !ok {
+			b.AppendNull()
+			continue
+		}
+		b.Append(out)
 	}
-	return b.NewArray()
+	return nil
 }
 
 func stringMap(f func(string) string) scalarKernel {

@@ -49,8 +49,8 @@ func TestCompileARERejectsWhatGoCannotMatchAlike(t *testing.T) {
 func TestAREFindAtMatchesAsPostgreSQL(t *testing.T) {
 	tests := []struct {
 		pattern, flags, s string
-		pos              int
-		want             []int // the whole match, nil for none
+		pos               int
+		want              []int // the whole match, nil for none
 	}{
 		{`a|ab|abc`, "", "abcd", 0, []int{0, 3}},
 		{`x*|xyz`, "", "xyz", 0, []int{0, 3}},
