@@ -88,14 +88,30 @@ const (
 // large queries can run side by side before the server risks being
 // killed.
 func defaultMemoryLimit(meminfo, cgroupMax string) int64 {
-	total := readMemTotal(meminfo)
-	if limit := readCgroupMax(cgroupMax); limit > 0 && (total == 0 || limit < total) {
-		total = limit
-	}
+	total := processMemory(meminfo, cgroupMax)
 	if total <= 0 {
 		return fallbackMemoryLimit
 	}
 	return max(total/4, minDefaultMemoryLimit)
+}
+
+// processMemory is the memory the process may use: the machine's, or its
+// cgroup's when lower; 0 when neither can be read.
+func processMemory(meminfo, cgroupMax string) int64 {
+	total := readMemTotal(meminfo)
+	if limit := readCgroupMax(cgroupMax); limit > 0 && (total == 0 || limit < total) {
+		total = limit
+	}
+	return total
+}
+
+// gcMemoryLimit is the soft limit the Go runtime's collector keeps the
+// heap under (debug.SetMemoryLimit): three quarters of the memory the
+// process may use, so the garbage of queries running at their memory
+// limits is collected before the process is killed for it; 0 (no limit)
+// when that memory cannot be read. GOMEMLIMIT, when set, wins.
+func gcMemoryLimit(meminfo, cgroupMax string) int64 {
+	return processMemory(meminfo, cgroupMax) / 4 * 3
 }
 
 // readMemTotal reads MemTotal from a /proc/meminfo-style file; 0 when it

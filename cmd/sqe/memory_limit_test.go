@@ -93,4 +93,19 @@ func TestDefaultMemoryLimit(t *testing.T) {
 			}
 		})
 	}
+	for _, tt := range []struct {
+		name            string
+		meminfo, cgroup string
+		want            int64
+	}{
+		{"collector: three quarters of physical memory", meminfo16G, absent, 12 << 30},
+		{"collector: of the cgroup's", meminfo16G, cgroup2G, 1536 << 20},
+		{"collector: none when nothing is readable", absent, absent, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := gcMemoryLimit(tt.meminfo, tt.cgroup); got != tt.want {
+				t.Errorf("gcMemoryLimit = %d, want %d", got, tt.want)
+			}
+		})
+	}
 }

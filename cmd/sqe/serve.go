@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -173,6 +174,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	engine := sql.NewEngine(engineCfg, timedCatalogs(catalogs, m), gateTwo)
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		if limit := gcMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"); limit > 0 {
+			debug.SetMemoryLimit(limit)
+			logger.Info("garbage collector memory limit", "bytes", limit)
+		}
+	}
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
