@@ -3,8 +3,10 @@ package planner
 import (
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/sql/types"
 )
@@ -81,4 +83,71 @@ func (b *Binder) ownScaleNumeric(c *Const) Expr {
 		return nil
 	}
 	return e
+}
+
+// generalNumericInput reports a value that becomes a general numeric when
+// converted to numeric without a typmod: a float (NaN, the infinities
+// and its own digits per value), and a string literal a decimal128
+// cannot hold ('NaN', 'Infinity', more than 38 digits).
+func generalNumericInput(e Expr) bool {
+	t := e.Type()
+	if t.Family() == types.FamilyFloat {
+		return true
+	}
+	c, ok := e.(*Const)
+	if !ok || (t.Family() != types.FamilyString && t.OID != types.OIDUnknown) {
+		return false
+	}
+	s, ok := c.Value.(string)
+	if !ok {
+		return false
+	}
+	if _, _, err := types.ParseNumericLiteral(strings.TrimSpace(s)); err == nil {
+		return false
+	}
+	_, err := types.ParseNumeric(s)
+	return err == nil
+}
+
+// convertGeneralConst converts a constant to or from the general numeric;
+// ok is false for the conversions convertConst makes itself (to text).
+func convertGeneralConst(v any, from, to types.T) (any, bool, error) {
+	if to.IsGeneralNumeric() {
+		switch x := v.(type) {
+		case *apd.Decimal:
+			return x, true, nil
+		case decimal128.Num:
+			return types.NumericFromDecimal128(x, from.Scale), true, nil
+		case int64:
+			if from.Family() == types.FamilyInt {
+				return apd.New(x, 0), true, nil
+			}
+		case float64:
+			return types.NumericFromFloat64(x, from.OID == types.OIDFloat4), true, nil
+		case string:
+			d, err := types.ParseNumeric(x)
+			return d, true, err
+		}
+		return nil, false, nil
+	}
+	d, ok := v.(*apd.Decimal)
+	if !ok {
+		return nil, false, nil
+	}
+	switch to.Family() {
+	case types.FamilyNumeric:
+		n, err := types.NumericToFixed(d, to)
+		return n, true, err
+	case types.FamilyInt:
+		i, err := types.NumericToInt64(d, to)
+		return i, true, err
+	case types.FamilyFloat:
+		f := types.NumericToFloat64(d)
+		if to.OID == types.OIDFloat4 {
+			r, err := types.Float4FromFloat8(f)
+			return r, true, err
+		}
+		return f, true, nil
+	}
+	return nil, false, nil
 }

@@ -177,6 +177,9 @@ func (s *numericStatsAcc) memBytes() int64 {
 
 func (s *numericStatsAcc) result(ng int) (arrow.Array, error) {
 	s.n, s.sx, s.sxx = grow(s.n, ng), grow(s.sx, ng), grow(s.sxx, ng)
+	if s.out.IsGeneralNumeric() {
+		return s.resultGeneral(ng)
+	}
 	out := make([]decimal128.Num, ng)
 	seen := make([]bool, ng)
 	rscale := s.out.Scale

@@ -279,6 +279,12 @@ func comparator(a arrow.Array, desc, nullsFirst bool) (func(i, j int) int, error
 	case arrow.DECIMAL128:
 		v := values[decimal128.Num](a)
 		base = func(i, j int) int { return v[i].Cmp(v[j]) }
+	case arrow.EXTENSION:
+		g, ok := a.(*types.NumericArray)
+		if !ok {
+			return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
+		}
+		base = func(i, j int) int { return types.CompareNumericBytes(g.Bytes(i), g.Bytes(j)) }
 	case arrow.STRING:
 		s := a.(*array.String)
 		base = func(i, j int) int { return cmp.Compare(s.Value(i), s.Value(j)) }
