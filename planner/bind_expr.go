@@ -581,7 +581,8 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 			case "*":
 				res.Scale = min(ls+rs, types.MaxNumericPrecision)
 			case "/":
-				res.Scale = max(functions.AvgNumericScale, ls, rs)
+				// select_div_scale picks a quotient's scale per value.
+				res = types.NumericGeneral(max(functions.AvgNumericScale, ls, rs))
 			}
 		}
 		e, err := b.typedBinary(op, l, r, ct, res, loc)
@@ -618,13 +619,17 @@ func (b *Binder) typedBinary(op functions.Operator, l, r Expr, argType, result t
 	var err error
 	// Numeric arguments keep their own scales: the kernels align them.
 	if argType.OID == types.OIDNumeric {
+		// A literal is read as numeric without the other side's typmod,
+		// keeping its own scale ('1.005', 'NaN'), as PostgreSQL's
+		// numeric operators take it.
+		unconstrained := types.T{OID: types.OIDNumeric, Scale: argType.Scale, General: argType.General}
 		if isUnknown(l) {
-			if l, err = b.coerce(l, argType, loc); err != nil {
+			if l, err = b.coerce(l, unconstrained, loc); err != nil {
 				return nil, err
 			}
 		}
 		if isUnknown(r) {
-			if r, err = b.coerce(r, argType, loc); err != nil {
+			if r, err = b.coerce(r, unconstrained, loc); err != nil {
 				return nil, err
 			}
 		}

@@ -221,6 +221,35 @@ func (g generalAtScale) cmp(x decimal128.Num) int {
 	return -1 // x = floor(y) < y
 }
 
+// selectDecimalGeneral selects the rows of a decimal column of scale
+// scale that compare with a general constant k as op asks, in the
+// column's fixed domain: k is brought to the scale once, and a k between
+// two decimals of the scale (avg's 16 decimals against a price's 2)
+// compares as the lower one with the boundary moved. ok is false for the
+// cases left to the array comparison: equality with a k that has no
+// exact form at the scale, and a k past every decimal (NaN, infinities).
+func selectDecimalGeneral(vals []decimal128.Num, scale int32, k *apd.Decimal, op string, bm []byte, off int, rs rowSet, out []int32) ([]int32, bool) {
+	var buf [32]byte
+	g := newGeneralAtScale(types.AppendNumeric(buf[:0], k), scale)
+	if g.outside != 0 {
+		return out, false
+	}
+	if g.inexact {
+		// floor(k) < k < floor(k)+1 unit: x > k ⇔ x > floor(k), x < k ⇔
+		// x ≤ floor(k).
+		switch op {
+		case ">", ">=":
+			op = ">"
+		case "<", "<=":
+			op = "<="
+		default:
+			return out, false
+		}
+	}
+	acc, _ := cmpAccept(op)
+	return selectDecimal(vals, g.floor, op, acc, bm, off, rs, out), true
+}
+
 // compareFixedGeneral compares a decimal column with general values
 // exactly, without converting the column: each general value is brought
 // to the column's scale once (and reused while it repeats, as a scalar
