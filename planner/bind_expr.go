@@ -530,6 +530,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 			if r, err = b.coerce(r, want[1], loc); err != nil {
 				return nil, err
 			}
+			if res.OID == types.OIDNumeric {
+				res = types.NumericGeneral(res.Scale)
+			}
 			return &Func{Name: "power", Args: []Expr{l, r}, Typ: res}, nil
 		}
 	}

@@ -104,8 +104,10 @@ func (c *Const) valueNumeric() (decimal128.Num, bool) {
 
 // generalNumericResult reports a numeric function result held as a
 // general numeric: one of a general argument (each value keeps its own
-// scale, NaN and infinities pass through), trim_scale's, and round's and
-// trunc's with a scale that is not a constant.
+// scale, NaN and infinities pass through), of the functions whose result
+// scale PostgreSQL picks from the value (sqrt, exp, ln, log, power, gcd,
+// lcm, trim_scale), and round's and trunc's with a scale that is not a
+// constant.
 func generalNumericResult(name string, args []Expr) bool {
 	for _, a := range args {
 		if a.Type().IsGeneralNumeric() {
@@ -113,7 +115,8 @@ func generalNumericResult(name string, args []Expr) bool {
 		}
 	}
 	switch name {
-	case "trim_scale":
+	case "trim_scale", "sqrt", "exp", "ln", "log", "power", "gcd", "lcm":
+		// Their result's scale is picked per value.
 		return true
 	case "round", "trunc":
 		if len(args) == 2 {

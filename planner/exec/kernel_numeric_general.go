@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -427,6 +428,11 @@ func generalNumericKernel(name string, argTypes []types.T, res types.T) (scalarK
 		return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
 			return generalUnary(args[0], types.NumericTrimScale)
 		}, true
+	case "numeric_inc":
+		return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+			one := apd.New(1, 0)
+			return generalUnary(args[0], func(d, x *apd.Decimal) { types.NumericAdd(d, x, one, false) })
+		}, true
 	case "round", "trunc":
 		round := name == "round"
 		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
@@ -448,7 +454,7 @@ func generalNumericKernel(name string, argTypes []types.T, res types.T) (scalarK
 			var x apd.Decimal
 			return buildGeneral(args[0].Len(), validity, func(i int, d *apd.Decimal) error {
 				rd.read(i, &x)
-				s := int32(max(min(digits[i], numericMaxResultScale), -numericMaxResultScale))
+				s := int32(max(min(digits[i], types.NumericMaxDisplayScaleStored), -numericMaxResultScale))
 				if round {
 					types.NumericRound(d, &x, s)
 				} else {
@@ -459,6 +465,11 @@ func generalNumericKernel(name string, argTypes []types.T, res types.T) (scalarK
 		}, true
 	case "mod":
 		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return arithGeneral("%", args[0], args[1]) }, true
+	case "div", "gcd", "lcm", "log":
+		if len(argTypes) != 2 {
+			return nil, false
+		}
+		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return generalBinary(name, args[0], args[1]) }, true
 	case "scale", "min_scale":
 		minScale := name == "min_scale"
 		return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
@@ -493,8 +504,9 @@ func generalNumericKernel(name string, argTypes []types.T, res types.T) (scalarK
 	return nil, false
 }
 
-// numericMaxResultScale bounds round's and trunc's scale argument, as
-// NUMERIC_MAX_RESULT_SCALE does.
+// numericMaxResultScale bounds a negative scale argument of round and
+// trunc: past it every value rounds to zero. A positive one is bounded
+// by the largest display scale, as PostgreSQL bounds it.
 const numericMaxResultScale = 2000
 
 // allValid is a validity bitmap of n valid rows when v is nil.
@@ -507,4 +519,157 @@ func allValid(v []byte, n int) []byte {
 		bitutil.SetBit(v, i)
 	}
 	return v
+}
+
+// powerSpecial is x ^ y when either is NaN or an infinity, by POSIX
+// pow()'s rules as numeric_power follows them.
+func powerSpecial(d, x, y *apd.Decimal) error {
+	one := apd.New(1, 0)
+	isOne := func(v *apd.Decimal) bool { return v.Form == apd.Finite && v.Cmp(one) == 0 }
+	sign := func(v *apd.Decimal) int {
+		switch {
+		case v.Form == apd.Finite && v.Coeff.Sign() == 0:
+			return 0
+		case v.Negative:
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case x.Form == apd.NaN:
+		if y.Form == apd.Finite && sign(y) == 0 {
+			d.Set(one)
+		} else {
+			d.Set(types.NumericNaN())
+		}
+		return nil
+	case y.Form == apd.NaN:
+		if isOne(x) {
+			d.Set(one)
+		} else {
+			d.Set(types.NumericNaN())
+		}
+		return nil
+	}
+	sx, sy := sign(x), sign(y)
+	if sx == 0 && sy < 0 {
+		return pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+	}
+	// The infinities count as integers here, as numeric_is_integral has it.
+	integral := y.Form == apd.Infinite || types.NumericMinScale(y) == 0
+	if sx < 0 && !integral {
+		return pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+	}
+	if isOne(x) || sy == 0 {
+		d.Set(one)
+		return nil
+	}
+	if y.Form == apd.Infinite {
+		absGtOne := true
+		if x.Form == apd.Finite {
+			if x.Negative && x.Cmp(apd.New(-1, 0)) == 0 {
+				d.Set(one)
+				return nil
+			}
+			var a apd.Decimal
+			a.Abs(x)
+			absGtOne = a.Cmp(one) > 0
+		}
+		if absGtOne == (sy > 0) {
+			d.Set(types.NumericInf(false))
+		} else {
+			d.SetInt64(0)
+		}
+		return nil
+	}
+	if !x.Negative { // +Infinity
+		if sy > 0 {
+			d.Set(types.NumericInf(false))
+		} else {
+			d.SetInt64(0)
+		}
+		return nil
+	}
+	// -Infinity: an odd integer power keeps the sign.
+	if sy > 0 {
+		var r apd.Decimal
+		odd := y.Form == apd.Finite && types.NumericMod(&r, y, apd.New(2, 0)) == nil && r.Coeff.Sign() != 0
+		d.Set(types.NumericInf(odd))
+		return nil
+	}
+	d.SetInt64(0)
+	return nil
+}
+
+// generalBinary computes div, gcd, lcm or log(b, x) of two numeric
+// columns into general numerics.
+func generalBinary(name string, l, r arrow.Array) (arrow.Array, error) {
+	lr, err := newNumericReader(l)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := newNumericReader(r)
+	if err != nil {
+		return nil, err
+	}
+	validity, _ := validity2(l, r)
+	var ln2 *big.Float
+	if name == "log" {
+		ln2 = ln2Float()
+	}
+	var x, y apd.Decimal
+	return buildGeneral(l.Len(), validity, func(i int, d *apd.Decimal) error {
+		lr.read(i, &x)
+		rr.read(i, &y)
+		switch name {
+		case "div":
+			return types.NumericDivTrunc(d, &x, &y)
+		case "gcd", "lcm":
+			types.NumericGCD(d, &x, &y, name == "lcm")
+			return nil
+		}
+		return numericLog(d, &x, &y, ln2)
+	})
+}
+
+// numericLog is log(b, x) as numeric_log computes it: ln(x)/ln(b) at
+// log_var's scale.
+func numericLog(d, b, x *apd.Decimal, ln2 *big.Float) error {
+	if b.Form != apd.Finite || x.Form != apd.Finite {
+		switch {
+		case b.Form == apd.NaN || x.Form == apd.NaN:
+			d.Set(types.NumericNaN())
+			return nil
+		case b.Negative || x.Negative:
+			return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+		case b.Form == apd.Finite && b.Coeff.Sign() == 0, x.Form == apd.Finite && x.Coeff.Sign() == 0:
+			return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+		case b.Form == apd.Infinite && x.Form == apd.Infinite:
+			d.Set(types.NumericNaN())
+		case b.Form == apd.Infinite:
+			d.SetInt64(0)
+		default:
+			d.Set(types.NumericInf(false))
+		}
+		return nil
+	}
+	for _, v := range []*apd.Decimal{b, x} {
+		switch {
+		case v.Coeff.Sign() == 0:
+			return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+		case v.Negative:
+			return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+		}
+	}
+	bm, bs := scaledBig(b)
+	xm, xs := scaledBig(x)
+	lnb := lnFloat(decimalFloat(bm, bs), ln2)
+	if lnb.Sign() == 0 {
+		return errDivisionByZero()
+	}
+	r := lnFloat(decimalFloat(xm, xs), ln2)
+	r.Quo(r, lnb)
+	neg := r.Sign() < 0
+	roundFloat(r.Abs(r), neg, types.NumericLogScale(bm, bs, xm, xs)).set(d)
+	return nil
 }

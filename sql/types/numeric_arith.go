@@ -415,3 +415,49 @@ func NumericTrimScale(d, x *apd.Decimal) {
 	}
 	NumericTrunc(d, x, NumericMinScale(x))
 }
+
+// NumericDivTrunc is div(x, y): the quotient truncated toward zero, at
+// scale 0.
+func NumericDivTrunc(d, x, y *apd.Decimal) error {
+	if x.Form != apd.Finite || y.Form != apd.Finite {
+		return NumericDiv(d, x, y)
+	}
+	if y.Coeff.Sign() == 0 {
+		return errDivisionByZero()
+	}
+	var a, b apd.BigInt
+	alignedCoeffs(&a, &b, x, y)
+	a.Quo(&a, &b)
+	setSigned(d, &a, 0)
+	return nil
+}
+
+// NumericGCD sets d to gcd(x, y) (lcm when lcm), at the larger scale, as
+// numeric_gcd and numeric_lcm do; NaN when either is NaN or infinite.
+func NumericGCD(d, x, y *apd.Decimal, lcm bool) {
+	if x.Form != apd.Finite || y.Form != apd.Finite {
+		d.Set(NumericNaN())
+		return
+	}
+	var a, b, g apd.BigInt
+	scale := alignedCoeffs(&a, &b, x, y)
+	a.Abs(&a)
+	b.Abs(&b)
+	switch {
+	case lcm && (a.Sign() == 0 || b.Sign() == 0):
+		g.SetInt64(0)
+	case lcm:
+		var p apd.BigInt
+		g.GCD(nil, nil, &a, &b)
+		p.Mul(&a, &b)
+		g.Quo(&p, &g)
+	case a.Sign() == 0:
+		g.Set(&b)
+	case b.Sign() == 0:
+		g.Set(&a)
+	default:
+		g.GCD(nil, nil, &a, &b)
+	}
+	// Both are integers at one scale, so their gcd and lcm are too.
+	setSigned(d, &g, scale)
+}
