@@ -141,6 +141,9 @@ func (s *numericStatsAcc) update(groups []int32, ng int, arg arrow.Array) error 
 	s.n, s.sx, s.sxx = grow(s.n, ng), grow(s.sx, ng), grow(s.sxx, ng)
 	var ints []int64
 	var decs []decimal128.Num
+	if isGeneralArray(arg) {
+		return pgerror.Unsupported("variance and standard deviation of numerics without one scale are not supported yet")
+	}
 	if arg.DataType().ID() == arrow.DECIMAL128 {
 		s.scale = decimalScale(arg)
 		decs = values[decimal128.Num](arg)
