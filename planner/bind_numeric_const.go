@@ -164,6 +164,10 @@ func numericBranchesType(es []Expr, t types.T, constants bool) types.T {
 	}
 	scale := int32(-1)
 	for _, e := range es {
+		if e != nil && isUnknown(e) && generalNumericInput(e) {
+			// 'NaN', 'Infinity' or a literal past 38 digits.
+			return types.NumericGeneral(t.Scale)
+		}
 		if e == nil || isUnknown(e) {
 			continue
 		}

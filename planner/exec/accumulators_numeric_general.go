@@ -152,6 +152,10 @@ func (s *numericStatsAcc) resultGeneral(ng int) (arrow.Array, error) {
 	validity, _ := seenBitmap(seen, ng)
 	var num, den apd.Decimal
 	return buildGeneral(ng, validity, func(g int, d *apd.Decimal) error {
+		if g < len(s.nonFinite) && s.nonFinite[g] {
+			d.Set(types.NumericNaN())
+			return nil
+		}
 		n := s.n[g]
 		nb := big.NewInt(n)
 		v := new(big.Int).Mul(nb, s.sxx[g])
@@ -182,6 +186,47 @@ func (s *numericStatsAcc) resultGeneral(ng int) (arrow.Array, error) {
 		}
 		return nil
 	})
+}
+
+// updateGeneral feeds general numerics to the variance family: the sums
+// are held at the largest scale seen so far (PostgreSQL's sum keeps the
+// largest display scale too), rescaled when a value brings a larger one.
+func (s *numericStatsAcc) updateGeneral(groups []int32, arg arrow.Array) error {
+	rd, err := newNumericReader(arg)
+	if err != nil {
+		return err
+	}
+	var d apd.Decimal
+	for i, g := range groups {
+		if arg.IsNull(i) {
+			continue
+		}
+		if s.sx[g] == nil {
+			s.sx[g], s.sxx[g] = new(big.Int), new(big.Int)
+		}
+		s.n[g]++
+		rd.read(i, &d)
+		if d.Form != apd.Finite {
+			s.nonFinite = grow(s.nonFinite, len(s.n))
+			s.nonFinite[g] = true
+			continue
+		}
+		m, scale := scaledBig(&d)
+		if scale > s.scale {
+			up, up2 := pow10Big(scale-s.scale), pow10Big(2*(scale-s.scale))
+			for k := range s.sx {
+				if s.sx[k] != nil {
+					s.sx[k].Mul(s.sx[k], up)
+					s.sxx[k].Mul(s.sxx[k], up2)
+				}
+			}
+			s.scale = scale
+		}
+		m.Mul(m, pow10Big(s.scale-scale))
+		s.sx[g].Add(s.sx[g], m)
+		s.sxx[g].Add(s.sxx[g], m.Mul(m, m))
+	}
+	return nil
 }
 
 // newGeneralAccumulator is the accumulator of sum, avg, min and max over

@@ -135,6 +135,9 @@ type numericStatsAcc struct {
 	n       []int64
 	sx, sxx []*big.Int
 	x, lo   big.Int // scratch
+	// nonFinite marks the groups that saw NaN or an infinity (general
+	// numerics): their variance is NaN.
+	nonFinite []bool
 }
 
 func (s *numericStatsAcc) update(groups []int32, ng int, arg arrow.Array) error {
@@ -142,7 +145,7 @@ func (s *numericStatsAcc) update(groups []int32, ng int, arg arrow.Array) error 
 	var ints []int64
 	var decs []decimal128.Num
 	if isGeneralArray(arg) {
-		return pgerror.Unsupported("variance and standard deviation of numerics without one scale are not supported yet")
+		return s.updateGeneral(groups, arg)
 	}
 	if arg.DataType().ID() == arrow.DECIMAL128 {
 		s.scale = decimalScale(arg)
