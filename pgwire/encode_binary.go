@@ -69,6 +69,8 @@ func binaryEncoderFor(t types.T, dt arrow.DataType) (binaryEncoder, types.Family
 		return &floatBinary[float64, *array.Float64]{double: t.OID != types.OIDFloat4}, types.FamilyFloat
 	case *arrow.Decimal128Type:
 		return &numericBinary{scale: d.Scale}, types.FamilyNumeric
+	case *types.NumericType:
+		return &generalNumericBinary{}, types.FamilyNumeric
 	case *arrow.StringType:
 		if t.OID == types.OIDJSONB {
 			return &jsonbBinary{}, types.FamilyJSON

@@ -71,6 +71,8 @@ func textEncoderFor(t types.T, dt arrow.DataType, loc *time.Location) (textEncod
 		return &float64Text{}, types.FamilyFloat
 	case *arrow.Decimal128Type:
 		return &decimal128Text{scale: d.Scale}, types.FamilyNumeric
+	case *types.NumericType:
+		return &generalNumericText{}, types.FamilyNumeric
 	case *arrow.StringType:
 		return &stringText{}, stringFamily(t)
 	case *arrow.LargeStringType:

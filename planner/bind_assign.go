@@ -34,6 +34,19 @@ func (b *Binder) assignCast(e Expr, to types.T, loc int32) (Expr, error) {
 	if !isUnknown(e) && !assignable(from, to) {
 		return nil, errNotAssignable
 	}
+	if to.OID == types.OIDNumeric && !to.General && (from.IsGeneralNumeric() || generalNumericInput(e)) {
+		// A stored numeric column has one scale: a value with its own
+		// (a quotient, 'NaN', a float) is converted to it, and NaN and
+		// the infinities are refused.
+		if c, ok := e.(*Const); ok {
+			v, err := convertConst(c.Value, c.Typ, to)
+			if err != nil {
+				return nil, err
+			}
+			return &Const{Typ: to, Value: v}, nil
+		}
+		return &Cast{Arg: e, To: to}, nil
+	}
 	return b.cast(e, to, loc)
 }
 

@@ -36,7 +36,7 @@ func (b *Binder) resultType(es []Expr, what string) (types.T, error) {
 	if t.OID == types.OIDUnknown {
 		t = types.Text
 	}
-	return t, nil
+	return numericBranchesType(es, t, what == "VALUES"), nil
 }
 
 func (b *Binder) newCase(whens []When, els Expr, what string) (Expr, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/sql/functions"
@@ -232,12 +233,13 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 		}
 		n, scale, err := types.ParseNumericLiteral(s)
 		if pgerror.Code(err) == pgerror.NumericValueOutOfRange {
-			// Beyond decimal128's 38 digits the literal is kept as a
-			// double precision (PostgreSQL's numeric would hold it), so
-			// 1e300 still compares with a float column.
-			if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && !math.IsInf(f, 0) {
-				return &Const{Typ: types.Float8, Value: f}, nil
+			// Beyond decimal128's 38 digits the literal is a general
+			// numeric, exact as PostgreSQL's.
+			d, gerr := types.ParseNumeric(s)
+			if gerr != nil {
+				return nil, gerr
 			}
+			return &Const{Typ: types.NumericGeneral(min(types.NumericDisplayScale(d), types.MaxNumericPrecision)), Value: d}, nil
 		}
 		if err != nil {
 			return nil, err
@@ -335,6 +337,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	}
 	if to.OID == types.OIDNumeric && to.Precision == 0 {
 		// numeric without a typmod keeps the value's scale.
+		if e.Type().IsGeneralNumeric() {
+			return e, nil
+		}
 		to.Scale = unconstrainedScale(e)
 		if c, ok := e.(*Const); ok && c.Typ.Family() == types.FamilyFloat {
 			if f, ok := c.Value.(float64); ok {
@@ -342,6 +347,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 					return &Const{Typ: types.T{OID: types.OIDNumeric, Scale: scale}, Value: n}, nil
 				}
 			}
+		}
+		if generalNumericInput(e) {
+			to = types.NumericGeneral(to.Scale)
 		}
 	}
 	if p, ok := e.(*Param); ok && p.Typ.OID == types.OIDUnknown {
@@ -490,6 +498,12 @@ func negateConst(c *Const) (Expr, error) {
 		return &Const{Typ: c.Typ, Value: -v}, nil
 	case decimal128.Num:
 		return &Const{Typ: c.Typ, Value: v.Negate()}, nil
+	case *apd.Decimal:
+		n := new(apd.Decimal).Set(v)
+		if n.Form != apd.NaN && !(n.Form == apd.Finite && n.Coeff.Sign() == 0) {
+			n.Negative = !n.Negative
+		}
+		return &Const{Typ: c.Typ, Value: n}, nil
 	case types.IntervalValue:
 		n, err := types.NegateInterval(v)
 		if err != nil {
@@ -515,6 +529,9 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 			}
 			if r, err = b.coerce(r, want[1], loc); err != nil {
 				return nil, err
+			}
+			if res.OID == types.OIDNumeric {
+				res = types.NumericGeneral(res.Scale)
 			}
 			return &Func{Name: "power", Args: []Expr{l, r}, Typ: res}, nil
 		}
@@ -567,7 +584,8 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 			case "*":
 				res.Scale = min(ls+rs, types.MaxNumericPrecision)
 			case "/":
-				res.Scale = max(functions.AvgNumericScale, ls, rs)
+				// select_div_scale picks a quotient's scale per value.
+				res = types.NumericGeneral(max(functions.AvgNumericScale, ls, rs))
 			}
 		}
 		e, err := b.typedBinary(op, l, r, ct, res, loc)
@@ -604,13 +622,17 @@ func (b *Binder) typedBinary(op functions.Operator, l, r Expr, argType, result t
 	var err error
 	// Numeric arguments keep their own scales: the kernels align them.
 	if argType.OID == types.OIDNumeric {
+		// A literal is read as numeric without the other side's typmod,
+		// keeping its own scale ('1.005', 'NaN'), as PostgreSQL's
+		// numeric operators take it.
+		unconstrained := types.T{OID: types.OIDNumeric, Scale: argType.Scale, General: argType.General}
 		if isUnknown(l) {
-			if l, err = b.coerce(l, argType, loc); err != nil {
+			if l, err = b.coerce(l, unconstrained, loc); err != nil {
 				return nil, err
 			}
 		}
 		if isUnknown(r) {
-			if r, err = b.coerce(r, argType, loc); err != nil {
+			if r, err = b.coerce(r, unconstrained, loc); err != nil {
 				return nil, err
 			}
 		}

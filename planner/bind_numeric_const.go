@@ -1,11 +1,13 @@
 package planner
 
 import (
-	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
+	"github.com/sqe-db/sqe/sql/functions"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -36,34 +38,32 @@ func floatConstToNumeric(f float64, from types.T) (decimal128.Num, int32, bool) 
 	return n, scale, true
 }
 
-// foldNumericDivision divides two numeric constants at PostgreSQL's
-// result scale, rounding half away from zero. ok is false when the
-// divisor is zero (the error is raised at execution, as for columns) or
-// the quotient does not fit decimal128.
+// foldNumericDivision divides two numeric constants as numeric_div does
+// (select_div_scale's scale, rounded half away from zero). ok is false
+// when the divisor is zero: the error is raised at execution, as for
+// columns.
 func foldNumericDivision(l, r *Const) (*Const, bool) {
-	ln, lok := l.Value.(decimal128.Num)
-	rn, rok := r.Value.(decimal128.Num)
-	if !lok || !rok || rn == (decimal128.Num{}) {
+	x, xok := constNumeric(l)
+	y, yok := constNumeric(r)
+	if !xok || !yok {
 		return nil, false
 	}
-	a, b := ln.BigInt(), rn.BigInt()
-	as, bs := l.Typ.Scale, r.Typ.Scale
-	rscale := types.NumericDivScale(a, as, b, bs)
-	// q = a×10^(bs+rscale) / (b×10^as), rounded.
-	num := new(big.Int).Mul(a, types.Pow10Big(int(bs+rscale)))
-	den := new(big.Int).Mul(b, types.Pow10Big(int(as)))
-	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
-	if new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2)).Cmp(new(big.Int).Abs(den)) >= 0 {
-		if (num.Sign() < 0) != (den.Sign() < 0) {
-			q.Sub(q, big.NewInt(1))
-		} else {
-			q.Add(q, big.NewInt(1))
-		}
-	}
-	if len(new(big.Int).Abs(q).String()) > types.MaxNumericPrecision {
+	q := new(apd.Decimal)
+	if err := types.NumericDiv(q, x, y); err != nil {
 		return nil, false
 	}
-	return &Const{Typ: types.T{OID: types.OIDNumeric, Scale: rscale}, Value: decimal128.FromBigInt(q)}, true
+	return &Const{Typ: types.NumericGeneral(max(functions.AvgNumericScale, l.Typ.Scale, r.Typ.Scale)), Value: q}, true
+}
+
+// constNumeric is a numeric constant's value as a general numeric.
+func constNumeric(c *Const) (*apd.Decimal, bool) {
+	switch v := c.Value.(type) {
+	case *apd.Decimal:
+		return v, true
+	case decimal128.Num:
+		return types.NumericFromDecimal128(v, c.Typ.Scale), true
+	}
+	return nil, false
 }
 
 // ownScaleNumeric converts a chosen constant branch to numeric keeping the
@@ -81,4 +81,108 @@ func (b *Binder) ownScaleNumeric(c *Const) Expr {
 		return nil
 	}
 	return e
+}
+
+// generalNumericInput reports a value that becomes a general numeric when
+// converted to numeric without a typmod: a float (NaN, the infinities
+// and its own digits per value), and a string literal a decimal128
+// cannot hold ('NaN', 'Infinity', more than 38 digits).
+func generalNumericInput(e Expr) bool {
+	t := e.Type()
+	if t.Family() == types.FamilyFloat {
+		return true
+	}
+	c, ok := e.(*Const)
+	if !ok || (t.Family() != types.FamilyString && t.OID != types.OIDUnknown) {
+		return false
+	}
+	s, ok := c.Value.(string)
+	if !ok {
+		return false
+	}
+	if _, _, err := types.ParseNumericLiteral(strings.TrimSpace(s)); err == nil {
+		return false
+	}
+	_, err := types.ParseNumeric(s)
+	return err == nil
+}
+
+// convertGeneralConst converts a constant to or from the general numeric;
+// ok is false for the conversions convertConst makes itself (to text).
+func convertGeneralConst(v any, from, to types.T) (any, bool, error) {
+	if to.IsGeneralNumeric() {
+		switch x := v.(type) {
+		case *apd.Decimal:
+			return x, true, nil
+		case decimal128.Num:
+			return types.NumericFromDecimal128(x, from.Scale), true, nil
+		case int64:
+			if from.Family() == types.FamilyInt {
+				return apd.New(x, 0), true, nil
+			}
+		case float64:
+			return types.NumericFromFloat64(x, from.OID == types.OIDFloat4), true, nil
+		case string:
+			d, err := types.ParseNumeric(x)
+			return d, true, err
+		}
+		return nil, false, nil
+	}
+	d, ok := v.(*apd.Decimal)
+	if !ok {
+		return nil, false, nil
+	}
+	switch to.Family() {
+	case types.FamilyNumeric:
+		n, err := types.NumericToFixed(d, to)
+		return n, true, err
+	case types.FamilyInt:
+		i, err := types.NumericToInt64(d, to)
+		return i, true, err
+	case types.FamilyFloat:
+		f := types.NumericToFloat64(d)
+		if to.OID == types.OIDFloat4 {
+			r, err := types.Float4FromFloat8(f)
+			return r, true, err
+		}
+		return f, true, nil
+	}
+	return nil, false, nil
+}
+
+// numericBranchesType is the type of a column several expressions fill
+// (CASE and COALESCE branches, VALUES rows) whose common type t is
+// numeric. PostgreSQL keeps each value's scale: when branches of
+// different scales meet, the column is a general numeric. Constant
+// branches of a CASE are held at the widest scale instead (CASE ... THEN
+// price ELSE 0 END keeps price's decimal column), so the general form is
+// kept for columns of different scales, and for VALUES, whose rows are
+// all constants.
+func numericBranchesType(es []Expr, t types.T, constants bool) types.T {
+	if t.OID != types.OIDNumeric || t.General {
+		return t
+	}
+	scale := int32(-1)
+	for _, e := range es {
+		if e != nil && isUnknown(e) && generalNumericInput(e) {
+			// 'NaN', 'Infinity' or a literal past 38 digits.
+			return types.NumericGeneral(t.Scale)
+		}
+		if e == nil || isUnknown(e) {
+			continue
+		}
+		if c, ok := e.(*Const); ok && (!constants || c.Value == nil) {
+			continue
+		}
+		f := e.Type().Family()
+		if f != types.FamilyNumeric && f != types.FamilyInt {
+			continue
+		}
+		s := numericScale(e.Type())
+		if scale >= 0 && s != scale {
+			return types.NumericGeneral(t.Scale)
+		}
+		scale = s
+	}
+	return t
 }

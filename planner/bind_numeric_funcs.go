@@ -17,6 +17,9 @@ import (
 // trunc(numeric, n): PostgreSQL's result has scale n, and SQE's numeric
 // columns carry one scale, so n must be a constant. Other calls keep res.
 func scaleFromArguments(name string, args []Expr, res types.T) (types.T, error) {
+	if res.OID == types.OIDNumeric && res.Precision == 0 && generalNumericResult(name, args) {
+		return types.NumericGeneral(res.Scale), nil
+	}
 	if res.OID == types.OIDNumeric && len(args) == 1 {
 		switch name {
 		case "sqrt", "exp", "ln", "log":
@@ -97,4 +100,29 @@ func (c *Const) valueNumeric() (decimal128.Num, bool) {
 	}
 	n, ok := c.Value.(decimal128.Num)
 	return n, ok
+}
+
+// generalNumericResult reports a numeric function result held as a
+// general numeric: one of a general argument (each value keeps its own
+// scale, NaN and infinities pass through), of the functions whose result
+// scale PostgreSQL picks from the value (sqrt, exp, ln, log, power, gcd,
+// lcm, trim_scale), and round's and trunc's with a scale that is not a
+// constant.
+func generalNumericResult(name string, args []Expr) bool {
+	for _, a := range args {
+		if a.Type().IsGeneralNumeric() {
+			return true
+		}
+	}
+	switch name {
+	case "trim_scale", "sqrt", "exp", "ln", "log", "power", "gcd", "lcm":
+		// Their result's scale is picked per value.
+		return true
+	case "round", "trunc":
+		if len(args) == 2 {
+			_, isConst := args[1].(*Const)
+			return !isConst
+		}
+	}
+	return false
 }

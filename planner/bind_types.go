@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -210,7 +211,11 @@ func commonType(a, b types.T) (types.T, bool) {
 		if !a.IsNumeric() || !b.IsNumeric() {
 			return types.T{}, false
 		}
-		return types.T{OID: types.OIDNumeric, Scale: max(numericScale(a), numericScale(b))}, true
+		s := max(numericScale(a), numericScale(b))
+		if a.IsGeneralNumeric() || b.IsGeneralNumeric() {
+			return types.NumericGeneral(s), true
+		}
+		return types.T{OID: types.OIDNumeric, Scale: s}, true
 	case fa == types.FamilyString && fb == types.FamilyString:
 		return types.Text, true
 	case fa == types.FamilyBool && fb == types.FamilyBool:
@@ -262,6 +267,11 @@ func convertConst(v any, from, to types.T) (any, error) {
 	}
 	if from.OID == to.OID && from.OID != types.OIDNumeric && ((to.OID != types.OIDVarchar && to.OID != types.OIDBpchar) || to.Precision == 0) {
 		return v, nil
+	}
+	if from.IsGeneralNumeric() || to.IsGeneralNumeric() {
+		if r, ok, err := convertGeneralConst(v, from, to); ok {
+			return r, err
+		}
 	}
 	if to.Family() == types.FamilyString && from.Family() != types.FamilyUnknown && from.Family() != types.FamilyString {
 		return types.ParseText(formatConst(v, from), to)
@@ -445,6 +455,8 @@ func formatConst(v any, t types.T) string {
 		return string(types.AppendFloat(buf, x, bits))
 	case decimal128.Num:
 		return string(types.AppendDecimal128(buf, x.HighBits(), x.LowBits(), t.Scale))
+	case *apd.Decimal:
+		return types.NumericString(x)
 	case int32:
 		out, bc := types.AppendDate(buf, int64(x))
 		if bc {

@@ -25,7 +25,13 @@ func setOpColumnType(l, r types.T) (types.T, bool) {
 		}
 		return l, true
 	}
-	return commonType(l, r)
+	t, ok := commonType(l, r)
+	if ok && t.OID == types.OIDNumeric && !t.General && l.Family() != types.FamilyFloat && r.Family() != types.FamilyFloat &&
+		numericScale(l) != numericScale(r) {
+		// Each row keeps its own scale: SELECT 1 UNION SELECT 2.5.
+		t = types.NumericGeneral(t.Scale)
+	}
+	return t, ok
 }
 
 // A plain SELECT branch of a set operation leaves its untyped literal

@@ -126,8 +126,10 @@ func ctasColumns(cols []planner.Column, names []*pg_query.Node) ([]arrow.Field, 
 		var dt arrow.DataType
 		if t.OID == types.OIDNumeric && t.Precision == 0 {
 			// A computed numeric is held at the widest precision; it is
-			// presented as plain numeric, as PostgreSQL declares it.
-			dt = t.Arrow()
+			// presented as plain numeric, as PostgreSQL declares it. One
+			// whose values each have a scale is stored at the scale the
+			// binder gave it.
+			dt = types.Numeric(0, t.Scale).Arrow()
 		} else {
 			var err error
 			if dt, err = storedType(t); err != nil {
@@ -204,12 +206,28 @@ func (r *resultReader) Next() bool {
 	}
 	defer b.Release()
 	fields := make([]arrow.Field, b.NumCols())
+	cols := append([]arrow.Array(nil), b.Columns()...)
 	for i := range fields {
 		f := r.schema.Field(i)
-		f.Type = b.Column(i).DataType()
+		if g, ok := cols[i].(*types.NumericArray); ok {
+			// A general numeric is stored at the column's fixed scale.
+			dt, _ := f.Type.(*arrow.Decimal128Type)
+			if dt == nil {
+				r.err = fmt.Errorf("column %s: a general numeric into %s", f.Name, f.Type)
+				return false
+			}
+			fixed, err := types.NumericArrayToFixed(g, types.Numeric(0, dt.Scale))
+			if err != nil {
+				r.err = err
+				return false
+			}
+			defer fixed.Release()
+			cols[i] = fixed
+		}
+		f.Type = cols[i].DataType()
 		fields[i] = f
 	}
-	r.cur = array.NewRecordBatch(arrow.NewSchema(fields, nil), b.Columns(), b.NumRows())
+	r.cur = array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
 	r.rows += b.NumRows()
 	return true
 }

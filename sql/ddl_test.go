@@ -109,6 +109,17 @@ func TestDDLCreateTableAs(t *testing.T) {
 		// A failing query leaves no table behind.
 		{query: "CREATE TABLE c.bad AS SELECT 1 / (id - 2) AS x FROM acdemo.orders", code: pgerror.DivisionByZero},
 		{query: "SELECT * FROM c.bad", code: pgerror.UndefinedTable},
+		// A numeric with a scale per value (a quotient, an average) is
+		// stored at the scale the binder gives it, as numeric(38,16);
+		// NaN cannot be stored there.
+		{query: "CREATE TABLE c.q AS SELECT id, amount / 3 AS third, avg(amount) OVER () AS mean FROM acdemo.orders", tags: []string{"SELECT 3"}},
+		{query: "SELECT id, third, mean, pg_typeof(third) FROM c.q ORDER BY id", rows: []string{
+			"1|40.1666666666666667|168.5833333333333333|numeric", "2|25.0000000000000000|168.5833333333333333|numeric",
+			"3|103.4166666666666667|168.5833333333333333|numeric"}},
+		{query: "INSERT INTO c.q SELECT 4, 1.0 / 3, avg(amount) FROM acdemo.orders", tags: []string{"INSERT 0 1"}},
+		{query: "SELECT third, mean FROM c.q WHERE id = 4", rows: []string{"0.3333333333333333|168.5833333333333333"}},
+		{query: "INSERT INTO c.q VALUES (5, 'NaN', 0)", code: pgerror.NumericValueOutOfRange},
+		{query: "INSERT INTO c.q VALUES (5, 1, 'Infinity'::numeric)", code: pgerror.NumericValueOutOfRange},
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sqe-db/sqe/auth"
@@ -67,7 +68,7 @@ func run(t testing.TB, s *Session, query string) (rows []string, tags []string, 
 						vals = append(vals, "NULL")
 					default:
 						if d, ok := col.(*array.Decimal128); ok {
-							vals = append(vals, d.Value(r).ToString(2))
+							vals = append(vals, d.Value(r).ToString(d.DataType().(*arrow.Decimal128Type).Scale))
 						} else {
 							vals = append(vals, col.ValueStr(r))
 						}

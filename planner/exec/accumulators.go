@@ -30,6 +30,11 @@ type accumulator interface {
 
 func newAccumulator(a *planner.AggCall) (accumulator, error) {
 	out := a.Out.Type
+	if a.Arg != nil {
+		if acc, ok := newGeneralAccumulator(a.Func.Name, a.Arg.Type()); ok {
+			return acc, nil
+		}
+	}
 	switch a.Func.Name {
 	case "count":
 		return &countAcc{}, nil
@@ -232,6 +237,9 @@ func (s *decimalSumAcc) memBytes() int64 {
 
 func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
 	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
+	if s.out.IsGeneralNumeric() {
+		return s.resultGeneral(n)
+	}
 	out := make([]decimal128.Num, n)
 	seen := make([]bool, n)
 	for g := 0; g < n; g++ {

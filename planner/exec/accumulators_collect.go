@@ -302,10 +302,10 @@ func jsonTexts(a arrow.Array, t types.T) ([]string, error) {
 		case types.FamilyJSON:
 			out[i] = v
 			continue
-		case types.FamilyInt, types.FamilyNumeric:
+		case types.FamilyInt:
 			out[i] = v
 			continue
-		case types.FamilyFloat:
+		case types.FamilyFloat, types.FamilyNumeric:
 			if v != "NaN" && v != "Infinity" && v != "-Infinity" {
 				out[i] = v
 				continue

@@ -135,12 +135,18 @@ type numericStatsAcc struct {
 	n       []int64
 	sx, sxx []*big.Int
 	x, lo   big.Int // scratch
+	// nonFinite marks the groups that saw NaN or an infinity (general
+	// numerics): their variance is NaN.
+	nonFinite []bool
 }
 
 func (s *numericStatsAcc) update(groups []int32, ng int, arg arrow.Array) error {
 	s.n, s.sx, s.sxx = grow(s.n, ng), grow(s.sx, ng), grow(s.sxx, ng)
 	var ints []int64
 	var decs []decimal128.Num
+	if isGeneralArray(arg) {
+		return s.updateGeneral(groups, arg)
+	}
 	if arg.DataType().ID() == arrow.DECIMAL128 {
 		s.scale = decimalScale(arg)
 		decs = values[decimal128.Num](arg)
@@ -177,6 +183,9 @@ func (s *numericStatsAcc) memBytes() int64 {
 
 func (s *numericStatsAcc) result(ng int) (arrow.Array, error) {
 	s.n, s.sx, s.sxx = grow(s.n, ng), grow(s.sx, ng), grow(s.sxx, ng)
+	if s.out.IsGeneralNumeric() {
+		return s.resultGeneral(ng)
+	}
 	out := make([]decimal128.Num, ng)
 	seen := make([]bool, ng)
 	rscale := s.out.Scale

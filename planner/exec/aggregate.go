@@ -373,6 +373,12 @@ func appendKey(dst []byte, a arrow.Array, r int) []byte {
 		v := x.Value(r)
 		dst = binary.LittleEndian.AppendUint64(dst, v.LowBits())
 		return binary.LittleEndian.AppendUint64(dst, uint64(v.HighBits()))
+	case *types.NumericArray:
+		// Without trailing zeros, so 1.0 and 1.00 group together; the
+		// first byte (the form) and the scale make the key unambiguous.
+		key := types.AppendNumericKey(dst[len(dst):], x.Bytes(r))
+		dst = binary.AppendUvarint(dst, uint64(len(key)))
+		return types.AppendNumericKey(dst, x.Bytes(r))
 	}
 	panic(fmt.Sprintf("group key of type %s", a.DataType()))
 }
@@ -412,6 +418,8 @@ func appendValue(b array.Builder, a arrow.Array, r int) {
 		b.(*array.Float64Builder).Append(x.Value(r))
 	case *array.Decimal128:
 		b.(*array.Decimal128Builder).Append(x.Value(r))
+	case *types.NumericArray:
+		types.NumericBuilder(b).Append(x.Bytes(r))
 	case *array.Date32:
 		b.(*array.Date32Builder).Append(x.Value(r))
 	case *array.Uint32:

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/functions"
@@ -91,6 +92,8 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 			}
 			if k, ok := lookupContextKernel(x.Name); ok {
 				f.waits = k
+			} else if k, ok := generalNumericKernel(x.Name, argTypes, x.Typ); ok {
+				f.kernel = k
 			} else if k, ok := typedKernel(x.Name, argTypes); ok {
 				f.kernel = k
 			} else {
@@ -249,6 +252,12 @@ func appendConst(bld array.Builder, t types.T, v any) error {
 			b.Append(v.(float64))
 		case *array.Decimal128Builder:
 			b.Append(v.(decimal128.Num))
+		case *array.ExtensionBuilder:
+			d, ok := v.(*apd.Decimal)
+			if !ok || !t.IsGeneralNumeric() {
+				return fmt.Errorf("constant of type %s is not implemented", t.Name())
+			}
+			types.NumericBuilder(b).Append(types.AppendNumeric(nil, d))
 		case *array.StringBuilder:
 			b.Append(v.(string))
 		case *array.Date32Builder:
@@ -417,6 +426,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 	case functions.Arithmetic:
 		if isDatetimeArith(e.operand, e.rOperand) {
 			return datetimeArithIn(timeZoneOf(ctx), e.op.Name, l, r, e.operand, e.rOperand, e.res)
+		}
+		if e.res.IsGeneralNumeric() {
+			return arithGeneral(e.op.Name, l, r)
 		}
 		if e.reuseOut && l.DataType().ID() == arrow.DECIMAL128 {
 			return e.arithDecimalReusing(l, r)

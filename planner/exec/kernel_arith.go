@@ -317,6 +317,9 @@ func decimalRows(lv, rv, out []decimal128.Num, validity []byte, fn func(a, b dec
 
 // negate evaluates unary minus.
 func negate(a arrow.Array, res types.T) (arrow.Array, error) {
+	if isGeneralArray(a) {
+		return negateGeneral(a)
+	}
 	validity, nulls := validity1(a)
 	switch a.DataType().ID() {
 	case arrow.INT16:

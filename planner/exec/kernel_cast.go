@@ -17,6 +17,9 @@ import (
 // castArray converts a to type to, for the conversions the binder allows
 // at run time (planner.castSupported).
 func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
+	if from.IsGeneralNumeric() || to.IsGeneralNumeric() {
+		return castGeneral(a, from, to)
+	}
 	validity, nulls := validity1(a)
 	n := a.Len()
 	switch {

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/functions"
@@ -164,6 +165,9 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 		}
 		return selectRange(values[int64](col), r, bm, off, rs, out), true
 	case arrow.DECIMAL128:
+		if d, ok := s.konst.(*apd.Decimal); ok {
+			return selectDecimalGeneral(values[decimal128.Num](col), decimalScale(col), d, s.op, bm, off, rs, out)
+		}
 		k, ok := s.konst.(decimal128.Num)
 		if !ok {
 			return out, false

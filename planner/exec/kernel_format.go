@@ -89,6 +89,13 @@ func toCharIn(args []arrow.Array, res types.T, loc *time.Location) (arrow.Array,
 			case *array.Decimal128:
 				v := n.Value(i)
 				buf = tmpl.AppendDecimal(buf, string(types.AppendDecimal128(text[:0], v.HighBits(), v.LowBits(), decimalScale(n))))
+			case *types.NumericArray:
+				if v := n.Bytes(i); types.NumericIsSpecial(v) {
+					// NaN and the infinities print as a double's do.
+					buf = tmpl.AppendFloat(buf, types.NumericToFloat64(types.NumericFromBytes(v)), 64)
+				} else {
+					buf = tmpl.AppendDecimal(buf, string(types.AppendNumericText(text[:0], v)))
+				}
 			case *array.Float64:
 				buf = tmpl.AppendFloat(buf, n.Value(i), 64)
 			case *array.Float32:

@@ -17,6 +17,9 @@ import (
 
 // compareTyped evaluates l op r for operands of type t.
 func compareTyped(op string, l, r arrow.Array, t types.T) (arrow.Array, error) {
+	if isGeneralArray(l) || isGeneralArray(r) {
+		return compareGeneral(op, l, r)
+	}
 	if t.OID != types.OIDJSONB {
 		return compareArrays(op, l, r)
 	}

@@ -51,6 +51,8 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 		case *array.Decimal128:
 			v := x.Value(i)
 			buf = types.AppendDecimal128(buf, v.HighBits(), v.LowBits(), decimalScale(a))
+		case *types.NumericArray:
+			buf = types.AppendNumericText(buf, x.Bytes(i))
 		case *array.Date32:
 			var bc bool
 			buf, bc = types.AppendDate(buf, int64(x.Value(i)))

@@ -6,8 +6,7 @@ import (
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -18,8 +17,8 @@ import (
 // and is computed exactly; another one gives a scale chosen per value so
 // the result has at least 16 significant digits and no fewer decimals
 // than either input, computed as exp(y * ln(x)) in binary floating point
-// far wider than the digits kept. Both round half away from zero. The column's fixed scale then
-// holds the value: padded with zeros when wider, rounded when narrower.
+// far wider than the digits kept. Both round half away from zero, and
+// the result is a general numeric at that scale.
 
 const (
 	// numericMinSigDigits is PostgreSQL's NUMERIC_MIN_SIG_DIGITS.
@@ -34,29 +33,47 @@ const (
 	exactPowerDigits = 4000
 )
 
-// numericPowerKernel computes power over decimal128 arguments.
-func numericPowerKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
-	l, ok1 := args[0].(*array.Decimal128)
-	r, ok2 := args[1].(*array.Decimal128)
-	if !ok1 || !ok2 {
-		return nil, errNumericPowerArgs(args)
+// numericPowerKernel computes power over numeric arguments (decimal or
+// general), each result at the scale PostgreSQL gives it.
+func numericPowerKernel(args []arrow.Array, _ types.T) (arrow.Array, error) {
+	lr, err := newNumericReader(args[0])
+	if err != nil {
+		return nil, err
 	}
-	ls, rs := decimalScale(l), decimalScale(r)
+	rr, err := newNumericReader(args[1])
+	if err != nil {
+		return nil, err
+	}
 	ln2 := ln2Float() // once per batch: the series is the costly part
-	n := l.Len()
-	out := make([]decimal128.Num, n)
-	validity, nulls := validity2(l, r)
-	for i := 0; i < n; i++ {
-		if !validAt(validity, i) {
-			continue
+	validity, _ := validity2(args[0], args[1])
+	var x, y apd.Decimal
+	return buildGeneral(args[0].Len(), validity, func(i int, d *apd.Decimal) error {
+		lr.read(i, &x)
+		rr.read(i, &y)
+		if x.Form != apd.Finite || y.Form != apd.Finite {
+			return powerSpecial(d, &x, &y)
 		}
-		v, err := powerDecimal(l.Value(i).BigInt(), ls, r.Value(i).BigInt(), rs, res.Scale, ln2)
+		bm, bs := scaledBig(&x)
+		em, es := scaledBig(&y)
+		v, err := powerDecimal(bm, bs, em, es, ln2)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[i] = v
+		v.set(d)
+		return nil
+	})
+}
+
+// scaledBig is a finite value as an integer and its scale.
+func scaledBig(d *apd.Decimal) (*big.Int, int32) {
+	m := d.Coeff.MathBigInt()
+	if d.Negative {
+		m.Neg(m)
 	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	if d.Exponent > 0 {
+		return m.Mul(m, pow10Big(d.Exponent)), 0
+	}
+	return m, -d.Exponent
 }
 
 func errNumericPowerArgs(args []arrow.Array) error {
@@ -64,24 +81,25 @@ func errNumericPowerArgs(args []arrow.Array) error {
 }
 
 // powerDecimal is (bm / 10^bs) ^ (em / 10^es) at scale out.
-func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
+func powerDecimal(bm *big.Int, bs int32, em *big.Int, es int32, ln2 *big.Float) (scaledValue, error) {
 	// The decimal display scales PostgreSQL uses are the inputs' scales
 	// (SQE keeps a column's scale per value).
 	baseSign, expSign := bm.Sign(), em.Sign()
 	expInt, expIsInt := integerExponent(em, es)
 	if baseSign == 0 && expSign < 0 {
-		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
+		return scaledValue{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 	}
 	if baseSign < 0 && !expIsInt {
-		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+		return scaledValue{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
 	if expIsInt && expInt >= math.MinInt32 && expInt <= math.MaxInt32 {
-		return powerInt(bm, bs, expInt, out, ln2)
+		return powerInt(bm, bs, expInt, ln2)
 	}
 	if baseSign == 0 {
-		return decimal128.Num{}, nil
+		// 0 ^ a positive non-integer: 0 with 16 decimals.
+		return zeroAt(numericMinSigDigits), nil
 	}
-	return powerReal(bm, bs, em, es, out, ln2)
+	return powerReal(bm, bs, em, es, ln2)
 }
 
 // integerExponent reports whether em / 10^es is an integer that fits an
@@ -155,24 +173,24 @@ func chooseScale(weight float64, bs, es int32) int32 {
 
 // powerInt is PostgreSQL 15's power_var_int: base ^ exp for an integer
 // exponent, at a scale of 16 decimals or the base's, whichever is more.
-func powerInt(bm *big.Int, bs int32, exp int64, out int32, ln2 *big.Float) (decimal128.Num, error) {
+func powerInt(bm *big.Int, bs int32, exp int64, ln2 *big.Float) (scaledValue, error) {
 	rscale := min(max(numericMinSigDigits, bs), numericMaxDisplayScale)
 	f := 0.0
 	if bm.Sign() != 0 && exp != 0 {
 		f = float64(exp) * log10Estimate(bm, bs)
 	}
 	if f > 3*math.MaxInt16*4 {
-		return decimal128.Num{}, errNumericOverflow()
+		return scaledValue{}, errNumericOverflow()
 	}
 	if f+1 < float64(-rscale) {
-		return decimal128.Num{}, nil
+		return zeroAt(rscale), nil
 	}
 	switch {
 	case exp == 0:
 		// 0 ^ 0 is 1, as SQL:2003 and PostgreSQL have it.
-		return roundRat(new(big.Rat).SetInt64(1), rscale, out)
+		return roundRat(new(big.Rat).SetInt64(1), rscale), nil
 	case bm.Sign() == 0:
-		return decimal128.Num{}, nil
+		return zeroAt(rscale), nil
 	}
 	abs := exp
 	if abs < 0 {
@@ -184,27 +202,27 @@ func powerInt(bm *big.Int, bs int32, exp int64, out int32, ln2 *big.Float) (deci
 		if exp < 0 {
 			num, den = den, num
 		}
-		return roundRat(new(big.Rat).SetFrac(num, den), rscale, out)
+		return roundRat(new(big.Rat).SetFrac(num, den), rscale), nil
 	}
 	x := decimalFloat(bm, bs)
 	y := new(big.Float).SetPrec(powerPrec).SetInt64(exp)
-	return roundFloat(expFloat(y.Mul(y, lnFloat(new(big.Float).Abs(x), ln2)), ln2), bm.Sign() < 0 && exp%2 != 0, rscale, out)
+	return roundFloat(expFloat(y.Mul(y, lnFloat(new(big.Float).Abs(x), ln2)), ln2), bm.Sign() < 0 && exp%2 != 0, rscale), nil
 }
 
 // powerReal is power_var for a non-integer exponent (or one beyond
 // int32): exp(e * ln(b)) for a positive base.
-func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, out int32, ln2 *big.Float) (decimal128.Num, error) {
+func powerReal(bm *big.Int, bs int32, em *big.Int, es int32, ln2 *big.Float) (scaledValue, error) {
 	x := decimalFloat(bm, bs)
 	y := new(big.Float).SetPrec(powerPrec).Mul(lnFloat(x, ln2), decimalFloat(em, es))
 	val, _ := y.Float64()
 	if math.Abs(val) > numericMaxDisplayScale*3.01 {
 		if val > 0 {
-			return decimal128.Num{}, errNumericOverflow()
+			return scaledValue{}, errNumericOverflow()
 		}
-		return decimal128.Num{}, nil
+		return zeroAt(numericMaxDisplayScale), nil
 	}
 	rscale := chooseScale(val*0.434294481903252, bs, es)
-	return roundFloat(expFloat(y, ln2), false, rscale, out)
+	return roundFloat(expFloat(y, ln2), false, rscale), nil
 }
 
 // decimalFloat is m / 10^s at the working precision.
@@ -213,11 +231,25 @@ func decimalFloat(m *big.Int, s int32) *big.Float {
 	return x.Quo(x, new(big.Float).SetPrec(powerPrec).SetInt(pow10Big(s)))
 }
 
-// roundRat rounds v half away from zero to rscale decimals, then holds
-// it at scale out.
-func roundRat(v *big.Rat, rscale, out int32) (decimal128.Num, error) {
-	keep := min(rscale, out)
-	scaled := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10Big(keep)))
+// scaledValue is a result rounded to the scale PostgreSQL gives it:
+// q × 10^-scale.
+type scaledValue struct {
+	q     *big.Int
+	scale int32
+}
+
+func zeroAt(scale int32) scaledValue { return scaledValue{q: new(big.Int), scale: scale} }
+
+// set writes v into d.
+func (v scaledValue) set(d *apd.Decimal) {
+	d.Form, d.Exponent = apd.Finite, -v.scale
+	d.Negative = v.q.Sign() < 0
+	d.Coeff.SetMathBigInt(new(big.Int).Abs(v.q))
+}
+
+// roundRat rounds v half away from zero to rscale decimals.
+func roundRat(v *big.Rat, rscale int32) scaledValue {
+	scaled := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10Big(rscale)))
 	q, rem := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
 	// |rem| / denom >= 1/2 rounds away from zero.
 	if new(big.Int).Mul(new(big.Int).Abs(rem), big.NewInt(2)).Cmp(scaled.Denom()) >= 0 {
@@ -227,29 +259,19 @@ func roundRat(v *big.Rat, rscale, out int32) (decimal128.Num, error) {
 			q.Add(q, big.NewInt(1))
 		}
 	}
-	return holdAtScale(q, out-keep)
+	return scaledValue{q: q, scale: rscale}
 }
 
 // roundFloat rounds |v| (negated when neg) half away from zero to rscale
-// decimals, then holds it at scale out.
-func roundFloat(v *big.Float, neg bool, rscale, out int32) (decimal128.Num, error) {
-	keep := min(rscale, out)
-	scaled := new(big.Float).SetPrec(powerPrec).Mul(v, new(big.Float).SetPrec(powerPrec).SetInt(pow10Big(keep)))
+// decimals.
+func roundFloat(v *big.Float, neg bool, rscale int32) scaledValue {
+	scaled := new(big.Float).SetPrec(powerPrec).Mul(v, new(big.Float).SetPrec(powerPrec).SetInt(pow10Big(rscale)))
 	scaled.Add(scaled, big.NewFloat(0.5))
 	q, _ := scaled.Int(nil)
 	if neg {
 		q.Neg(q)
 	}
-	return holdAtScale(q, out-keep)
-}
-
-// holdAtScale multiplies q by 10^shift and checks it fits a decimal128.
-func holdAtScale(q *big.Int, shift int32) (decimal128.Num, error) {
-	q.Mul(q, pow10Big(shift))
-	if q.CmpAbs(pow10Big(types.MaxNumericPrecision)) >= 0 {
-		return decimal128.Num{}, errNumericOverflow()
-	}
-	return decimal128.FromBigInt(q), nil
+	return scaledValue{q: q, scale: rscale}
 }
 
 // lnFloat is the natural logarithm of x > 0: x = m * 2^e with m in

@@ -4,8 +4,7 @@ import (
 	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -24,59 +23,79 @@ func numericOrFloat(name string, float scalarKernel) scalarKernel {
 
 // numericTranscendentalKernel computes sqrt, exp, ln or log10 of numerics
 // as PostgreSQL's numeric versions do: each value to the scale PostgreSQL
-// gives it (16 significant digits), rounded half away from zero, then held
-// at the column's scale. The work is in big floats of powerPrec bits, far
-// beyond decimal128's 38 digits.
-func numericTranscendentalKernel(name string, args []arrow.Array, res types.T) (arrow.Array, error) {
-	in, ok := args[0].(*array.Decimal128)
-	if !ok {
-		return nil, errNumericPowerArgs(args)
+// gives it (16 significant digits), rounded half away from zero, as a
+// general numeric. The work is in big floats of powerPrec bits.
+func numericTranscendentalKernel(name string, args []arrow.Array, _ types.T) (arrow.Array, error) {
+	rd, err := newNumericReader(args[0])
+	if err != nil {
+		return nil, err
 	}
-	scale := decimalScale(in)
 	ln2 := ln2Float()
 	var ln10 *big.Float
 	if name == "log" {
 		ln10 = lnFloat(new(big.Float).SetPrec(powerPrec).SetInt64(10), ln2)
 	}
-	out := make([]decimal128.Num, in.Len())
-	validity, nulls := validity1(in)
-	for i := range out {
-		if !validAt(validity, i) {
-			continue
+	validity, _ := validity1(args[0])
+	var x apd.Decimal
+	return buildGeneral(args[0].Len(), validity, func(i int, d *apd.Decimal) error {
+		rd.read(i, &x)
+		if x.Form != apd.Finite {
+			return transcendentalSpecial(name, d, &x)
 		}
-		v, err := transcendental(name, in.Value(i), scale, res.Scale, ln2, ln10)
+		m, scale := scaledBig(&x)
+		v, err := transcendental(name, m, scale, ln2, ln10)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[i] = v
-	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+		v.set(d)
+		return nil
+	})
 }
 
-// transcendental is one value of numericTranscendentalKernel.
-func transcendental(name string, n decimal128.Num, scale, out int32, ln2, ln10 *big.Float) (decimal128.Num, error) {
-	m := n.BigInt()
+// transcendentalSpecial is sqrt, exp, ln or log10 of NaN or an infinity.
+func transcendentalSpecial(name string, d, x *apd.Decimal) error {
+	switch {
+	case x.Form == apd.NaN:
+		d.Set(x)
+	case !x.Negative:
+		d.Set(x) // +Infinity
+	case name == "exp":
+		d.SetInt64(0)
+	case name == "sqrt":
+		return pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
+	default:
+		return pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+	}
+	return nil
+}
+
+// transcendental is one finite value m×10^-scale of
+// numericTranscendentalKernel.
+func transcendental(name string, m *big.Int, scale int32, ln2, ln10 *big.Float) (scaledValue, error) {
 	x := decimalFloat(m, scale)
 	switch name {
 	case "sqrt":
 		if m.Sign() < 0 {
-			return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
+			return scaledValue{}, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 		}
-		return roundFloat(new(big.Float).SetPrec(powerPrec).Sqrt(x), false, types.NumericSqrtScale(m, scale), out)
+		return roundFloat(new(big.Float).SetPrec(powerPrec).Sqrt(x), false, types.NumericSqrtScale(m, scale)), nil
 	case "exp":
-		f := n.ToFloat64(scale)
+		f, _ := x.Float64()
 		if f > numericMaxDisplayScale*3.01 {
-			return decimal128.Num{}, errNumericOverflow()
+			return scaledValue{}, errNumericOverflow()
 		}
-		r := expFloat(x, ln2)
-		return roundFloat(r, false, types.NumericExpScale(f, scale), out)
+		rscale := types.NumericExpScale(f, scale)
+		if f < -numericMaxDisplayScale*3.01 {
+			return zeroAt(rscale), nil
+		}
+		return roundFloat(expFloat(x, ln2), false, rscale), nil
 	}
 	// ln and log10.
 	switch m.Sign() {
 	case 0:
-		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+		return scaledValue{}, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
 	case -1:
-		return decimal128.Num{}, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+		return scaledValue{}, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
 	}
 	r := lnFloat(x, ln2)
 	rscale := types.NumericLnScale(m, scale)
@@ -85,5 +104,5 @@ func transcendental(name string, n decimal128.Num, scale, out int32, ln2, ln10 *
 		rscale = types.NumericLogScale(big.NewInt(10), 0, m, scale)
 	}
 	neg := r.Sign() < 0
-	return roundFloat(r.Abs(r), neg, rscale, out)
+	return roundFloat(r.Abs(r), neg, rscale), nil
 }

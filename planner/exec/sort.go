@@ -394,6 +394,13 @@ func pairComparator(a, b arrow.Array, desc, nullsFirst bool) (func(i, j int) int
 	case arrow.DECIMAL128:
 		va, vb := values[decimal128.Num](a), values[decimal128.Num](b)
 		base = func(i, j int) int { return va[i].Cmp(vb[j]) }
+	case arrow.EXTENSION:
+		ga, ok := a.(*types.NumericArray)
+		gb, okb := b.(*types.NumericArray)
+		if !ok || !okb {
+			return nil, fmt.Errorf("sorting %s is not implemented", a.DataType())
+		}
+		base = func(i, j int) int { return types.CompareNumericBytes(ga.Bytes(i), gb.Bytes(j)) }
 	case arrow.STRING:
 		sa, sb := a.(*array.String), b.(*array.String)
 		base = func(i, j int) int { return cmp.Compare(sa.Value(i), sb.Value(j)) }

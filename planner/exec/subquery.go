@@ -285,6 +285,8 @@ func valueAt(a arrow.Array, i int) any {
 		return x.Value(i)
 	case *array.Decimal128:
 		return x.Value(i)
+	case *types.NumericArray:
+		return types.NumericFromBytes(x.Bytes(i))
 	case *array.String:
 		return x.Value(i)
 	case *array.Date32:

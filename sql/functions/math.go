@@ -98,8 +98,14 @@ func logArgs(args []types.T) ([]types.T, types.T, bool) {
 	case 1:
 		return numericOrFloat1(args)
 	case 2:
-		want, _, ok := floatArgs(2)(args)
-		return want, types.T{OID: types.OIDNumeric, Scale: LogNumericScale}, ok
+		// log(numeric, numeric): integers and literals are read as
+		// numerics, each keeping its scale.
+		for _, a := range args {
+			if !a.IsNumeric() && a.OID != types.OIDUnknown {
+				return nil, types.T{}, false
+			}
+		}
+		return []types.T{{OID: types.OIDNumeric}, {OID: types.OIDNumeric}}, types.NumericGeneral(LogNumericScale), true
 	}
 	return nil, types.T{}, false
 }

@@ -165,7 +165,7 @@ func sumResult(t types.T) (types.T, bool) {
 	case types.OIDInt8:
 		return types.T{OID: types.OIDNumeric}, true
 	case types.OIDNumeric:
-		return types.T{OID: types.OIDNumeric, Scale: t.Scale}, true
+		return types.T{OID: types.OIDNumeric, Scale: t.Scale, General: t.General}, true
 	case types.OIDFloat4, types.OIDFloat8:
 		return t, true
 	}
@@ -175,7 +175,9 @@ func sumResult(t types.T) (types.T, bool) {
 func avgResult(t types.T) (types.T, bool) {
 	switch t.OID {
 	case types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDNumeric:
-		return types.T{OID: types.OIDNumeric, Scale: max(AvgNumericScale, t.Scale)}, true
+		// numeric_avg divides the sum by the count: the quotient's scale
+		// is picked per value.
+		return types.NumericGeneral(max(AvgNumericScale, t.Scale)), true
 	case types.OIDFloat4, types.OIDFloat8:
 		return types.Float8, true
 	}
@@ -194,7 +196,7 @@ func stringAggResult(t types.T) (types.T, bool) {
 func statsResult(t types.T) (types.T, bool) {
 	switch t.Family() {
 	case types.FamilyInt, types.FamilyNumeric:
-		return types.T{OID: types.OIDNumeric, Scale: StatsNumericScale}, true
+		return types.NumericGeneral(StatsNumericScale), true
 	case types.FamilyFloat:
 		return types.Float8, true
 	}
@@ -256,7 +258,7 @@ func sameResult(t types.T) (types.T, bool) {
 		return types.Text, true
 	}
 	if t.OID == types.OIDNumeric {
-		return types.T{OID: types.OIDNumeric, Scale: t.Scale}, true
+		return types.T{OID: types.OIDNumeric, Scale: t.Scale, General: t.General}, true
 	}
 	return t, true
 }

@@ -254,6 +254,9 @@ var scalars = map[string]Scalar{
 // LookupScalar returns the scalar function named name.
 func LookupScalar(name string) (Scalar, bool) {
 	f, ok := scalars[strings.ToLower(name)]
+	if !ok {
+		f, ok = numericScalars[strings.ToLower(name)]
+	}
 	if ok {
 		f.Params = scalarParams[f.Name]
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -139,15 +141,25 @@ func decodeBinaryNumeric(data []byte, t T) (any, error) {
 	weight := int(int16(binary.BigEndian.Uint16(data[2:])))
 	sign := binary.BigEndian.Uint16(data[4:])
 	dscale := int32(binary.BigEndian.Uint16(data[6:]))
-	if len(data) != 8+2*ndigits || dscale > 2*MaxNumericPrecision {
+	if len(data) != 8+2*ndigits || dscale > NumericMaxDisplayScaleStored {
 		return nil, badBinary(t)
 	}
+	var special *apd.Decimal
 	switch sign {
 	case 0x0000, 0x4000:
 	case 0xC000:
-		return nil, pgerror.Unsupported("numeric NaN is not supported")
+		special = NumericNaN()
+	case 0xD000, 0xF000:
+		special = NumericInf(sign == 0xF000)
 	default:
 		return nil, badBinary(t)
+	}
+	if special != nil || t.General || dscale > MaxNumericPrecision || ndigits > (MaxNumericPrecision+3)/4+1 {
+		d, err := decodeBinaryGeneral(data, ndigits, weight, sign, dscale, special, t)
+		if err != nil || t.General {
+			return d, err
+		}
+		return NumericToFixed(d.(*apd.Decimal), t)
 	}
 	// value = sum(digit[i] * 10000^(weight-i)); build it as an integer at
 	// scale 4*(ndigits-1-weight) and rescale to dscale.
@@ -178,6 +190,28 @@ func decodeBinaryNumeric(data []byte, t T) (any, error) {
 	return CheckNumericPrecision(n, target)
 }
 
+// decodeBinaryGeneral reads numeric_send's digits into a general value.
+func decodeBinaryGeneral(data []byte, ndigits, weight int, sign uint16, dscale int32, special *apd.Decimal, t T) (any, error) {
+	if special != nil {
+		return special, nil
+	}
+	v := new(big.Int)
+	for i := 0; i < ndigits; i++ {
+		d := binary.BigEndian.Uint16(data[8+2*i:])
+		if d > 9999 {
+			return nil, badBinary(t)
+		}
+		v.Mul(v, big.NewInt(10000)).Add(v, big.NewInt(int64(d)))
+	}
+	// v is the value at scale 4×(ndigits-1-weight); bring it to dscale.
+	d := new(apd.Decimal)
+	d.Coeff.SetMathBigInt(v)
+	d.Exponent = -int32(4 * (ndigits - 1 - weight))
+	d.Negative = sign == 0x4000 && v.Sign() != 0
+	NumericRound(d, d, dscale)
+	return d, nil
+}
+
 // DecodeParam converts a bound parameter (format 0 text, 1 binary) of
 // type t. It returns the type the value is held at: for a numeric without
 // a declared scale that is the scale the client sent, since PostgreSQL
@@ -192,17 +226,28 @@ func DecodeParam(raw []byte, format int16, t T) (any, T, error) {
 		}
 		if t.OID == OIDNumeric && t.Precision == 0 {
 			n, scale, err := ParseNumericLiteral(strings.TrimSpace(string(raw)))
-			if err != nil {
-				return nil, t, invalidInput("numeric", string(raw))
+			if err != nil || t.General {
+				// NaN, an infinity or more than 38 digits: a general value.
+				d, gerr := ParseNumeric(string(raw))
+				if gerr != nil {
+					return nil, t, gerr
+				}
+				return d, NumericGeneral(max(t.Scale, NumericDisplayScale(d))), nil
 			}
 			return n, T{OID: OIDNumeric, Scale: scale}, nil
 		}
 		v, err = ParseText(string(raw), t)
 	case 1:
-		v, err = DecodeBinary(raw, t)
-		if err == nil && t.OID == OIDNumeric && t.Precision == 0 && len(raw) >= 8 {
-			t.Scale = max(t.Scale, int32(binary.BigEndian.Uint16(raw[6:])))
+		if t.OID == OIDNumeric && t.Precision == 0 && len(raw) >= 8 {
+			// An unconstrained numeric keeps the client's value: special
+			// and wide values as a general numeric.
+			dscale := int32(binary.BigEndian.Uint16(raw[6:]))
+			t.Scale = max(t.Scale, dscale)
+			if sign := binary.BigEndian.Uint16(raw[4:]); sign&0xC000 == 0xC000 || dscale > MaxNumericPrecision || len(raw) > 8+2*((MaxNumericPrecision+3)/4+1) {
+				t = NumericGeneral(t.Scale)
+			}
 		}
+		v, err = DecodeBinary(raw, t)
 	default:
 		return nil, t, pgerror.New(pgerror.ProtocolViolation, "unsupported format code: %d", format)
 	}

@@ -16,6 +16,8 @@
 //	real            700   float32                    float
 //	double prec.    701   float64                    double
 //	numeric(p,s)   1700   decimal128(p,s)            decimal(p,s)
+//	numeric        1700   sqe.numeric (binary, a     (none: computed only;
+//	                      scale per value, NaN, Inf) stored as decimal(38,s))
 //	text             25   utf8                       string
 //	varchar(n)     1043   utf8                       string
 //	character(n)   1042   utf8 (blank-padded)        string

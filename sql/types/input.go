@@ -195,8 +195,16 @@ func ParseText(s string, t T) (any, error) {
 		}
 		return f, nil
 	case FamilyNumeric:
+		if t.General {
+			return ParseNumeric(s)
+		}
 		n, scale, err := ParseNumericLiteral(trimmed)
 		if err != nil {
+			if d, gerr := ParseNumeric(s); gerr == nil {
+				// NaN, an infinity or more than 38 digits: PostgreSQL
+				// holds it; a fixed numeric cannot.
+				return NumericToFixed(d, t)
+			}
 			return nil, invalidInput("numeric", s)
 		}
 		target := t

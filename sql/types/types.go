@@ -107,6 +107,11 @@ type T struct {
 	// value; Arrow's decimal128 has one per column, so a computed numeric
 	// gets the scale the binder decides for it (with Precision 0).
 	Scale int32
+	// General marks a numeric whose values each keep their own scale, as
+	// PostgreSQL's do, and may be NaN, ±Infinity or wider than 38 digits:
+	// it is held in the sqe.numeric Arrow extension (NumericArrowType).
+	// Scale is then the scale a stored column of it gets.
+	General bool
 }
 
 // Ready-made types without modifiers.
@@ -368,6 +373,9 @@ func (t T) Arrow() arrow.DataType {
 	case OIDFloat8:
 		return arrow.PrimitiveTypes.Float64
 	case OIDNumeric:
+		if t.General {
+			return NumericArrowType
+		}
 		// A numeric without a declared precision (a computed value) is held
 		// at the widest precision and the scale the binder decided for it.
 		p := t.Precision
@@ -424,6 +432,8 @@ func FromArrow(dt arrow.DataType) (T, error) {
 		return Float8, nil
 	case *arrow.Decimal128Type:
 		return Numeric(d.Precision, d.Scale), nil
+	case *NumericType:
+		return NumericGeneral(NumericGeneralStorageScale), nil
 	case *arrow.StringType, *arrow.LargeStringType:
 		return Text, nil
 	case *arrow.Uint32Type:
