@@ -84,18 +84,26 @@ func buildGeneral(n int, validity []byte, fill func(i int, d *apd.Decimal) error
 	return types.NewNumericArray(storage), nil
 }
 
+// numericReaders reads the two operands of a binary numeric function,
+// with the validity of the rows where both are non-NULL.
+func numericReaders(l, r arrow.Array) (lr, rr numericReader, validity []byte, err error) {
+	if lr, err = newNumericReader(l); err != nil {
+		return lr, rr, nil, err
+	}
+	if rr, err = newNumericReader(r); err != nil {
+		return lr, rr, nil, err
+	}
+	validity, _ = validity2(l, r)
+	return lr, rr, validity, nil
+}
+
 // arithGeneral computes l op r into general numerics; either operand may
 // be a decimal128 column.
 func arithGeneral(op string, l, r arrow.Array) (arrow.Array, error) {
-	lr, err := newNumericReader(l)
+	lr, rr, validity, err := numericReaders(l, r)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := newNumericReader(r)
-	if err != nil {
-		return nil, err
-	}
-	validity, _ := validity2(l, r)
 	var x, y apd.Decimal
 	return buildGeneral(l.Len(), validity, func(i int, d *apd.Decimal) error {
 		lr.read(i, &x)
@@ -604,15 +612,10 @@ func powerSpecial(d, x, y *apd.Decimal) error {
 // generalBinary computes div, gcd, lcm or log(b, x) of two numeric
 // columns into general numerics.
 func generalBinary(name string, l, r arrow.Array) (arrow.Array, error) {
-	lr, err := newNumericReader(l)
+	lr, rr, validity, err := numericReaders(l, r)
 	if err != nil {
 		return nil, err
 	}
-	rr, err := newNumericReader(r)
-	if err != nil {
-		return nil, err
-	}
-	validity, _ := validity2(l, r)
 	var ln2 *big.Float
 	if name == "log" {
 		ln2 = ln2Float()

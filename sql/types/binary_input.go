@@ -163,13 +163,9 @@ func decodeBinaryNumeric(data []byte, t T) (any, error) {
 	}
 	// value = sum(digit[i] * 10000^(weight-i)); build it as an integer at
 	// scale 4*(ndigits-1-weight) and rescale to dscale.
-	v := new(big.Int)
-	for i := 0; i < ndigits; i++ {
-		d := binary.BigEndian.Uint16(data[8+2*i:])
-		if d > 9999 {
-			return nil, badBinary(t)
-		}
-		v.Mul(v, big.NewInt(10000)).Add(v, big.NewInt(int64(d)))
+	v, err := binaryNumericDigits(data, ndigits, t)
+	if err != nil {
+		return nil, err
 	}
 	scale := int32(4 * (ndigits - 1 - weight))
 	if scale < 0 {
@@ -190,11 +186,9 @@ func decodeBinaryNumeric(data []byte, t T) (any, error) {
 	return CheckNumericPrecision(n, target)
 }
 
-// decodeBinaryGeneral reads numeric_send's digits into a general value.
-func decodeBinaryGeneral(data []byte, ndigits, weight int, sign uint16, dscale int32, special *apd.Decimal, t T) (any, error) {
-	if special != nil {
-		return special, nil
-	}
+// binaryNumericDigits is the integer numeric_send's base-10000 digits
+// spell (at scale 4×(ndigits-1-weight)).
+func binaryNumericDigits(data []byte, ndigits int, t T) (*big.Int, error) {
 	v := new(big.Int)
 	for i := 0; i < ndigits; i++ {
 		d := binary.BigEndian.Uint16(data[8+2*i:])
@@ -202,6 +196,18 @@ func decodeBinaryGeneral(data []byte, ndigits, weight int, sign uint16, dscale i
 			return nil, badBinary(t)
 		}
 		v.Mul(v, big.NewInt(10000)).Add(v, big.NewInt(int64(d)))
+	}
+	return v, nil
+}
+
+// decodeBinaryGeneral reads numeric_send's digits into a general value.
+func decodeBinaryGeneral(data []byte, ndigits, weight int, sign uint16, dscale int32, special *apd.Decimal, t T) (any, error) {
+	if special != nil {
+		return special, nil
+	}
+	v, err := binaryNumericDigits(data, ndigits, t)
+	if err != nil {
+		return nil, err
 	}
 	// v is the value at scale 4×(ndigits-1-weight); bring it to dscale.
 	d := new(apd.Decimal)
