@@ -56,20 +56,8 @@ func appendGeneralNumericBinary(dst, enc []byte) []byte {
 	neg := enc[0] == 1
 	scale := int32(binary.BigEndian.Uint16(enc[1:3]))
 	mag := enc[3:]
-	if len(mag) < 16 || len(mag) == 16 && mag[0] < 0x80 {
-		var hi, lo uint64
-		for _, c := range mag {
-			hi = hi<<8 | lo>>56
-			lo = lo<<8 | uint64(c)
-		}
-		if neg {
-			lo = ^lo + 1
-			hi = ^hi
-			if lo == 0 {
-				hi++
-			}
-		}
-		return appendNumericBinary(dst, int64(hi), lo, scale)
+	if hi, lo, ok := types.NumericMagnitude128(mag, neg); ok {
+		return appendNumericBinary(dst, hi, lo, scale)
 	}
 	return appendWideNumericBinary(dst, new(big.Int).SetBytes(mag).String(), neg, scale)
 }

@@ -233,26 +233,36 @@ func AppendNumericText(dst, b []byte) []byte {
 	}
 	scale := int32(binary.BigEndian.Uint16(b[1:3]))
 	mag := b[3:]
-	if len(mag) < 16 || len(mag) == 16 && mag[0] < 0x80 {
-		var hi, lo uint64
-		for _, c := range mag {
-			hi = hi<<8 | lo>>56
-			lo = lo<<8 | uint64(c)
-		}
-		if b[0] == numericFormNeg {
-			lo = ^lo + 1
-			hi = ^hi
-			if lo == 0 {
-				hi++
-			}
-		}
-		return AppendDecimal128(dst, int64(hi), lo, scale)
+	if hi, lo, ok := NumericMagnitude128(mag, b[0] == numericFormNeg); ok {
+		return AppendDecimal128(dst, hi, lo, scale)
 	}
 	digits := new(big.Int).SetBytes(mag).String()
 	if b[0] == numericFormNeg {
 		dst = append(dst, '-')
 	}
 	return appendScaledDigits(dst, digits, int(scale))
+}
+
+// NumericMagnitude128 is a general numeric's magnitude (big-endian bytes)
+// with its sign as a two's-complement 128-bit integer (hi, lo), when it
+// fits; ok is false for a wider one.
+func NumericMagnitude128(mag []byte, neg bool) (hi int64, lo uint64, ok bool) {
+	if len(mag) > 16 || len(mag) == 16 && mag[0] >= 0x80 {
+		return 0, 0, false
+	}
+	var uhi uint64
+	for _, c := range mag {
+		uhi = uhi<<8 | lo>>56
+		lo = lo<<8 | uint64(c)
+	}
+	if neg {
+		lo = ^lo + 1
+		uhi = ^uhi
+		if lo == 0 {
+			uhi++
+		}
+	}
+	return int64(uhi), lo, true
 }
 
 // appendScaledDigits places a decimal point scale digits from the right
