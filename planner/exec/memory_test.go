@@ -201,15 +201,7 @@ func TestCancelStopsLongOperators(t *testing.T) {
 func TestParallelAggregateDoesNotSpill(t *testing.T) {
 	tbl := newWideTable(t, "t", 20_000)
 	sql := "SELECT s, count(*) FROM t GROUP BY s"
-	tree, err := pg_query.Parse(sql)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := planner.NewBinder(context.Background(), memCatalog{tbl}, planner.OpenRelation{}, sql).BindSelect(tree.Stmts[0].Stmt.GetSelectStmt())
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := planner.Optimize(p, exec.ParallelOptions(4, 0, 0)).Root
+	root := optimizeWorkers(t, tbl, sql, 4)
 	if !strings.Contains(planner.Explain(root), "Gather") {
 		t.Fatalf("the plan is not parallel:\n%s", planner.Explain(root))
 	}

@@ -182,6 +182,12 @@ func allCases(t *testing.T) []queryCase {
 // explainWorkers is the plan runQueryWorkers would run.
 func explainWorkers(t *testing.T, tbl *memTable, sql string, workers int) string {
 	t.Helper()
+	return planner.Explain(optimizeWorkers(t, tbl, sql, workers))
+}
+
+// optimizeWorkers binds sql over tbl and optimizes it for workers.
+func optimizeWorkers(t *testing.T, tbl *memTable, sql string, workers int) planner.Node {
+	t.Helper()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +196,7 @@ func explainWorkers(t *testing.T, tbl *memTable, sql string, workers int) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return planner.Explain(planner.Optimize(p, exec.ParallelOptions(workers, 0, 0)).Root)
+	return planner.Optimize(p, exec.ParallelOptions(workers, 0, 0)).Root
 }
 
 // TestParallelCancel cancels queries part-way: Next reports the
