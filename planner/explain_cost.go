@@ -20,6 +20,9 @@ import (
 //   - a filter keeps defaultEqSelectivity of its input for each equality
 //     conjunct and defaultSelectivity for any other, as PostgreSQL guesses
 //     without statistics;
+//   - a join on an equality between its sides keeps one row per row of
+//     the side holding the foreign key (joinRows), a semi or anti join
+//     all its left rows, a join on another condition the larger side;
 //   - a grouped aggregate yields at most defaultGroups groups, an ungrouped
 //     one a single row; a sort adds n·log2(n) comparisons before its first
 //     row; a limit pays only for the fraction of its input it reads;
@@ -122,14 +125,7 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 	case *Values:
 		return planEstimate{total: cpuTupleCost * float64(len(x.Rows)), rows: float64(len(x.Rows))}
 	case *Join:
-		rows := in[0].rows * in[1].rows
-		switch {
-		case x.Kind.Existence():
-			// At most each left row once; without statistics, all of them.
-			rows = in[0].rows
-		case x.On != nil:
-			rows = math.Max(in[0].rows, in[1].rows)
-		}
+		rows := joinRows(x, in[0].rows, in[1].rows)
 		startup := in[0].total + in[1].total
 		return planEstimate{startup: startup, total: startup + (in[0].rows+in[1].rows+rows)*cpuTupleCost, rows: rows}
 	case *ProjectSet:
@@ -204,4 +200,39 @@ func typeWidth(t types.T) int {
 		return 32 + (maxWidth-32)/2
 	}
 	return 32 + (1000-32)/2
+}
+
+// joinRows estimates the rows of j given its inputs'. An equality between
+// the sides is taken as a foreign key referencing a key, as orderJoins
+// takes it: l*r pairs, of which one in n match, n being the rows of the
+// smaller table the sides read (the referenced one). Several equalities
+// are one composite key: the strongest divides, once. An outer join keeps
+// at least its preserved side's rows.
+func joinRows(j *Join, l, r float64) float64 {
+	switch {
+	case j.Kind.Existence():
+		// At most each left row once; without statistics, all of them.
+		return l
+	case j.On == nil:
+		return l * r
+	}
+	rows := math.Max(l, r)
+	if equatesSides(j) {
+		rows = math.Max(1, l*r/math.Max(1, math.Min(baseRows(j.Left), baseRows(j.Right))))
+	}
+	switch j.Kind {
+	case LeftJoin:
+		rows = math.Max(rows, l)
+	case RightJoin:
+		rows = math.Max(rows, r)
+	case FullJoin:
+		rows = math.Max(rows, math.Max(l, r))
+	}
+	return rows
+}
+
+// equatesSides reports whether a conjunct of j's condition equates an
+// expression of its left input with one of its right input.
+func equatesSides(j *Join) bool {
+	return hasHashKey(SplitConjuncts(j.On), columnSet(j.Left.Columns()), columnSet(j.Right.Columns()))
 }

@@ -61,6 +61,10 @@ func batches(parallel ParallelOptions) []Batch {
 			// Reorder trees of inner joins from row estimates, linked leaves
 			// first, hashing the smaller side of each join.
 			{Name: "orderJoins", Apply: orderJoins},
+			// Hash the left input of a semi or anti join estimated smaller
+			// than its right one: the few outer rows of an EXISTS over a
+			// large table are hashed instead of the large table.
+			{Name: "hashSmallerExistenceSide", Apply: hashSmallerExistenceSide},
 		}},
 		{Name: "scans", Rules: []Rule{
 			// Record on each scan the leakproof predicates sitting on it that

@@ -167,6 +167,11 @@ func pipelineScan(n Node, o ParallelOptions) *Scan {
 // probesInParallel reports whether workers may probe j's build side at
 // once, each joining its own left rows.
 func probesInParallel(j *Join, o ParallelOptions) bool {
+	if j.HashLeft {
+		// Its left input is the one hashed; the rows it emits are known
+		// only when every right row has been probed.
+		return false
+	}
 	switch j.Kind {
 	case InnerJoin, LeftJoin, SemiJoin, AntiJoin:
 	default:

@@ -255,6 +255,9 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		b.WriteString(x.explain())
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
+		if x.HashLeft {
+			b.WriteString(" (hash left)")
+		}
 		if x.On != nil {
 			fmt.Fprintf(b, " on %s", x.On)
 		}
@@ -310,6 +313,13 @@ type Join struct {
 	Left, Right Node
 	Kind        JoinKind
 	On          Expr
+	// HashLeft, on a semi or anti join with a hash key, hashes the left
+	// input and streams the right one through it, marking the left rows
+	// that have a match; then it emits those (or the others). It changes
+	// how the join runs, not what it returns: the rule that sets it
+	// (hashSmallerExistenceSide) does so when the left input is
+	// estimated smaller, and a rule that drops it leaves a correct plan.
+	HashLeft bool
 }
 
 func (j *Join) Columns() []Column {

@@ -44,6 +44,11 @@ type hashJoin struct {
 
 	rightMatched []bool
 	rightPos     int // the next right row emitUnmatchedRight looks at
+	// existsOnBuild: a semi or anti join hashing its left input
+	// (planner.Join.HashLeft). Probes mark the build rows that match, in
+	// rightMatched, and the join emits the marked rows (semi) or the
+	// others (anti) once every probe row has been seen.
+	existsOnBuild bool
 
 	// probe is the left batch being joined, resumed by each Next so one
 	// call produces at most one batch of candidate pairs.
@@ -112,7 +117,8 @@ func (p *probeState) release() {
 func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 	lk, rk, _ := splitJoinKeys(n)
 	reg := sharedBuildsFrom(ctx)
-	left, err := Build(ctx, n.Left)
+	probeSide, buildSide := joinSides(n)
+	left, err := Build(ctx, probeSide)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +128,7 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 		build, err = reg.buildFor(ctx, n, rk)
 	} else {
 		var right Operator
-		if right, err = Build(ctx, n.Right); err == nil {
+		if right, err = Build(ctx, buildSide); err == nil {
 			build, err = newJoinBuild(ctx, n, right, rk, len(lk) > 0, 0)
 		}
 	}
@@ -137,18 +143,19 @@ func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
 // shared.
 func newHashJoinOver(ctx context.Context, n *planner.Join, left Operator, build *joinBuild, shared bool) (*hashJoin, error) {
 	lk, _, rest := splitJoinKeys(n)
-	pairCols := append(append([]planner.Column(nil), n.Left.Columns()...), n.Right.Columns()...)
+	probeSide, buildSide := joinSides(n)
+	pairCols := append(append([]planner.Column(nil), probeSide.Columns()...), buildSide.Columns()...)
 	j := &hashJoin{node: n, left: left, kind: n.Kind, schema: schemaOf(n.Columns()), pairSchema: schemaOf(pairCols),
-		build: build, shared: shared}
+		build: build, shared: shared, existsOnBuild: n.HashLeft && n.Kind.Existence()}
 	fail := func(err error) (*hashJoin, error) {
 		j.Close()
 		return nil, err
 	}
-	for _, c := range n.Left.Columns() {
+	for _, c := range probeSide.Columns() {
 		j.leftTypes = append(j.leftTypes, c.Type.Arrow())
 	}
 	for i := range lk {
-		le, err := compile(lk[i], n.Left.Columns())
+		le, err := compile(lk[i], probeSide.Columns())
 		if err != nil {
 			return fail(err)
 		}
@@ -171,11 +178,12 @@ func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKey
 	if mayPartition && depth < maxJoinSpillDepth {
 		b.spill, b.ins = spillAreaFor(ctx), instrumentationFrom(ctx)
 	}
-	for _, c := range n.Right.Columns() {
+	_, buildSide := joinSides(n)
+	for _, c := range buildSide.Columns() {
 		b.rightTypes = append(b.rightTypes, c.Type.Arrow())
 	}
 	for _, k := range rightKeys {
-		e, err := compile(k, n.Right.Columns())
+		e, err := compile(k, buildSide.Columns())
 		if err != nil {
 			b.close()
 			return nil, err
@@ -185,15 +193,26 @@ func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKey
 	return b, nil
 }
 
+// joinSides are n's probe side, streamed, and build side, hashed: left
+// and right, unless n hashes its left input (planner.Join.HashLeft).
+func joinSides(n *planner.Join) (probe, build planner.Node) {
+	if n.HashLeft {
+		return n.Right, n.Left
+	}
+	return n.Left, n.Right
+}
+
 // splitJoinKeys finds the equality conjuncts usable as hash keys: one side
-// reads only left columns, the other only right columns, and both have
-// the same Arrow type (so equal values encode equally).
+// reads only probe-side columns, the other only build-side columns, and
+// both have the same Arrow type (so equal values encode equally). left
+// are the probe side's keys, right the build side's (joinSides).
 func splitJoinKeys(n *planner.Join) (left, right []planner.Expr, residual planner.Expr) {
 	if n.On == nil {
 		return nil, nil, nil
 	}
+	probeSide, _ := joinSides(n)
 	leftIDs := map[planner.ColumnID]bool{}
-	for _, c := range n.Left.Columns() {
+	for _, c := range probeSide.Columns() {
 		leftIDs[c.ID] = true
 	}
 	side := func(e planner.Expr) int { // 1 left, 2 right, 0 mixed or none
@@ -412,7 +431,7 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 	ids := j.idsBuf[:n]
 	j.build.table.lookup(keys, n, ids, &j.scratch)
 	j.probe = probeState{batch: b, keys: keys, ids: ids}
-	if j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence() {
+	if (j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence()) && !j.existsOnBuild {
 		j.probe.leftMatched = make([]bool, b.NumRows())
 	}
 	return nil
@@ -431,8 +450,12 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 	li, ri := j.liBuf[:0], j.riBuf[:0]
 	if j.kind.Existence() && j.residual == nil {
 		// Every key match is a match: no pairs to build.
-		for r, id := range p.ids {
-			p.leftMatched[r] = id >= 0
+		if j.existsOnBuild {
+			j.markKeyMatches(p.ids)
+		} else {
+			for r, id := range p.ids {
+				p.leftMatched[r] = id >= 0
+			}
 		}
 		p.row = n
 	}
@@ -441,7 +464,7 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 			id := p.ids[p.row]
 			// A semi or anti join needs one match per row: a row matched
 			// by an earlier chunk pairs no further.
-			if id < 0 || j.kind.Existence() && p.leftMatched[p.row] {
+			if id < 0 || j.kind.Existence() && !j.existsOnBuild && p.leftMatched[p.row] {
 				p.row++
 				continue
 			}
@@ -449,6 +472,10 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 		}
 		take := min(len(p.matches), outputBatchRows-len(li))
 		for _, m := range p.matches[:take] {
+			if j.existsOnBuild && j.rightMatched[m] {
+				// Already kept (or dropped): no need to test it again.
+				continue
+			}
 			li, ri = append(li, int32(p.row)), append(ri, m)
 		}
 		p.matches = p.matches[take:]
@@ -551,13 +578,15 @@ func (j *hashJoin) mark(l, r int32, leftMatched []bool) {
 	}
 }
 
-// emitUnmatchedRight queues the next batch of right rows no left row
-// matched (RIGHT and FULL joins), scanning from rightPos; done reports
-// that none are left.
+// emitUnmatchedRight queues the next batch of build rows no probe row
+// matched (RIGHT and FULL joins, an anti join hashing its left input) or,
+// for a semi join hashing its left input, of those some probe row
+// matched; it scans from rightPos, and done reports that none are left.
 func (j *hashJoin) emitUnmatchedRight(ctx context.Context) (done bool, err error) {
+	want := j.existsOnBuild && j.kind == planner.SemiJoin
 	var idx []int32
 	for ; j.rightPos < len(j.rightMatched) && len(idx) < outputBatchRows; j.rightPos++ {
-		if !j.rightMatched[j.rightPos] {
+		if j.rightMatched[j.rightPos] == want {
 			idx = append(idx, int32(j.rightPos))
 		}
 	}
@@ -566,9 +595,32 @@ func (j *hashJoin) emitUnmatchedRight(ctx context.Context) (done bool, err error
 		if err != nil {
 			return false, err
 		}
-		j.queue(append(nullColumns(j.leftTypes, len(idx)), rcols...), len(idx))
+		if !j.existsOnBuild {
+			rcols = append(nullColumns(j.leftTypes, len(idx)), rcols...)
+		}
+		j.queue(rcols, len(idx))
 	}
 	return j.rightPos >= len(j.rightMatched), nil
+}
+
+// markKeyMatches marks, for a semi or anti join hashing its left input
+// without a residual condition, every build row whose key a probe row
+// (ids, its key ids) has.
+func (j *hashJoin) markKeyMatches(ids []int32) {
+	b := j.build
+	for _, id := range ids {
+		if id < 0 {
+			continue
+		}
+		rows := b.rows[b.offs[id]:b.offs[id+1]]
+		if len(rows) == 0 || j.rightMatched[rows[0]] {
+			// The key's rows are marked together.
+			continue
+		}
+		for _, r := range rows {
+			j.rightMatched[r] = true
+		}
+	}
 }
 
 func (j *hashJoin) queue(cols []arrow.Array, n int) {
@@ -604,7 +656,7 @@ func (j *hashJoin) ensureBuilt(ctx context.Context) error {
 	} else if err := b.build(ctx); err != nil {
 		return err
 	}
-	if j.kind == planner.RightJoin || j.kind == planner.FullJoin {
+	if j.kind == planner.RightJoin || j.kind == planner.FullJoin || j.existsOnBuild {
 		if err := b.mem.grow(int64(b.rrows)); err != nil {
 			return err
 		}

@@ -35,6 +35,12 @@ func newSharedBuilds(ctx context.Context, pipeline planner.Node) (context.Contex
 		case *planner.Project:
 			n = x.Input
 		case *planner.Join:
+			if x.HashLeft {
+				// Its left input is its build side (the planner never
+				// puts such a join in workers' pipelines).
+				n = nil
+				continue
+			}
 			s.joins[x] = true
 			n = x.Left
 		default:

@@ -144,7 +144,8 @@ func (j *hashJoin) nextPartitioned(ctx context.Context) (arrow.RecordBatch, erro
 // partitionLeft writes the probe side to partitions by the build's hash.
 func (j *hashJoin) partitionLeft(ctx context.Context) ([]*spillFile, error) {
 	b := j.build
-	p := newJoinPartitioner(b.spill, "hashjoin-probe", b.seed, j.leftKeys, schemaOf(j.node.Left.Columns()))
+	probeSide, _ := joinSides(j.node)
+	p := newJoinPartitioner(b.spill, "hashjoin-probe", b.seed, j.leftKeys, schemaOf(probeSide.Columns()))
 	for {
 		if err := ctx.Err(); err != nil {
 			p.abort()

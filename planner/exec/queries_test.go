@@ -202,6 +202,13 @@ func runQueryWorkers(t *testing.T, tbl *memTable, sql string, workers int) ([]st
 // time zone).
 func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string, workers int) ([]string, []string, error) {
 	t.Helper()
+	return runQueryPlanned(ctx, t, tbl, sql, workers, nil)
+}
+
+// runQueryPlanned is runQueryIn with the optimized plan passed through
+// adjust (when not nil) before it runs.
+func runQueryPlanned(ctx context.Context, t *testing.T, tbl *memTable, sql string, workers int, adjust func(planner.Node)) ([]string, []string, error) {
+	t.Helper()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		return nil, nil, pgerror.New(pgerror.SyntaxError, "%v", err)
@@ -215,6 +222,9 @@ func runQueryIn(ctx context.Context, t *testing.T, tbl *memTable, sql string, wo
 		return nil, nil, err
 	}
 	p = planner.Optimize(p, exec.ParallelOptions(workers, 0, 0))
+	if adjust != nil {
+		adjust(p.Root)
+	}
 	op, err := exec.Build(ctx, p.Root)
 	if err != nil {
 		return nil, nil, err
