@@ -43,6 +43,9 @@ func batches(parallel ParallelOptions) []Batch {
 			// Take the conjuncts every branch of an OR shares out of it, so
 			// an equality they all require can become a hash key.
 			{Name: "factorOrConjuncts", Apply: factorOrConjuncts},
+			// Add beside an OR over several join inputs the restriction it
+			// implies on each input, for the rules below to push there.
+			{Name: "extractOrRestrictions", Apply: extractOrRestrictions},
 			// Run a correlated [NOT] EXISTS / IN subquery of a WHERE clause
 			// as a semi or anti join hashed on its correlation, instead of
 			// once per outer row.

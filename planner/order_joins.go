@@ -228,33 +228,41 @@ func (g *joinGraph) foldSatellites() {
 	}
 }
 
-// onlyNeighbour is the one leaf the unplaced conjuncts link c to, when
-// there is one and an equality (a hash key) is among those links.
+// onlyNeighbour is the one leaf equalities (hash keys) link c to, when
+// there is one. Other conditions may link c to further leaves: they
+// become conditions on the pair once c is folded.
 func (g *joinGraph) onlyNeighbour(c int) (int, bool) {
-	n, keyed := -1, false
+	n := -1
 	for _, jc := range g.conjs {
-		if jc.placed || !slices.Contains(jc.leaves, c) {
+		if jc.placed || jc.eqA < 0 || jc.eqA != c && jc.eqB != c {
 			continue
 		}
-		for _, l := range jc.leaves {
-			switch {
-			case l == c:
-			case n < 0:
-				n = l
-			case l != n:
-				return -1, false
-			}
+		other := jc.eqA
+		if other == c {
+			other = jc.eqB
 		}
-		keyed = keyed || jc.eqA >= 0
+		if n >= 0 && other != n {
+			return -1, false
+		}
+		n = other
 	}
-	return n, n >= 0 && keyed
+	return n, n >= 0
 }
 
-// fold replaces leaf y by its join with leaf x, hashing x, and drops x.
+// fold replaces leaf y by its join with leaf x, hashing x, and drops x:
+// the conjuncts reading only x and y form the pair's condition, the
+// others that read x now read the pair.
 func (g *joinGraph) fold(x, y int) {
 	var on []Expr
 	for _, jc := range g.conjs {
-		if !jc.placed && slices.Contains(jc.leaves, x) {
+		if jc.placed {
+			continue
+		}
+		internal := true
+		for _, l := range jc.leaves {
+			internal = internal && (l == x || l == y)
+		}
+		if internal && slices.Contains(jc.leaves, x) {
 			jc.placed = true
 			on = append(on, jc.expr)
 		}
@@ -262,11 +270,14 @@ func (g *joinGraph) fold(x, y int) {
 	g.leaves[y] = &Join{Left: g.leaves[y], Right: g.leaves[x], Kind: InnerJoin, On: andAll(on)}
 	g.rows[y] = math.Max(1, g.rows[y]*g.rows[x]/math.Max(1, math.Min(g.base[x], g.base[y])))
 	g.base[y] = math.Max(g.base[y], g.base[x])
-	// Leaf ids above x move down by one.
 	g.leaves = slices.Delete(g.leaves, x, x+1)
 	g.rows = slices.Delete(g.rows, x, x+1)
 	g.base = slices.Delete(g.base, x, x+1)
+	// x's columns are y's now, and leaf ids above x move down by one.
 	renumber := func(l int) int {
+		if l == x {
+			l = y
+		}
 		if l > x {
 			return l - 1
 		}
@@ -277,9 +288,14 @@ func (g *joinGraph) fold(x, y int) {
 		if jc.placed {
 			continue
 		}
-		for i, l := range jc.leaves {
-			jc.leaves[i] = renumber(l)
+		var leaves []int
+		for _, l := range jc.leaves {
+			if l = renumber(l); !slices.Contains(leaves, l) {
+				leaves = append(leaves, l)
+			}
 		}
+		slices.Sort(leaves)
+		jc.leaves = leaves
 		if jc.eqA >= 0 {
 			jc.eqA, jc.eqB = renumber(jc.eqA), renumber(jc.eqB)
 		}
