@@ -33,8 +33,11 @@ type conjunctSelect struct {
 }
 
 type conjunct struct {
-	ev      evaluator
-	cmp     *cmpSelect // nil when the conjunct has no typed selection
+	ev  evaluator
+	cmp *cmpSelect // nil when the conjunct has no typed selection
+	// tree runs an AND/OR conjunct as selections (nil: not one, or a
+	// leaf may fail).
+	tree    *boolTree
 	mayFail bool
 	cheap   bool
 }
@@ -61,8 +64,14 @@ func compileConjuncts(pred planner.Expr, input []planner.Column) (*conjunctSelec
 				c.cmp = newCmpSelect(x, be.l, be.r, input)
 			}
 		}
-		// A typed comparison cannot fail, nor can a folded constant.
-		c.mayFail = !e.Leakproof() && c.cmp == nil && !allConst(ev)
+		if c.cmp == nil {
+			if c.tree, err = compileBoolTree(e, input); err != nil {
+				return nil, err
+			}
+		}
+		// A typed comparison cannot fail, nor can a folded constant or a
+		// tree of those.
+		c.mayFail = !e.Leakproof() && c.cmp == nil && c.tree == nil && !allConst(ev)
 		cs.conjuncts = append(cs.conjuncts, c)
 	}
 	for j := len(exprs) - 2; j >= 0; j-- {
@@ -90,8 +99,17 @@ func (cs *conjunctSelect) selectRows(ctx context.Context, b arrow.RecordBatch) (
 		}
 		out := cs.next[:0]
 		ok := false
-		if c.cmp != nil {
+		switch {
+		case c.cmp != nil:
 			out, ok = c.cmp.selectRows(b, rs, out)
+		case c.tree != nil && rs.nulls == nil:
+			// With NULLs tracked for a later conjunct that may fail, the
+			// rows this one finds NULL must be marked: the array does that.
+			var err error
+			if out, err = c.tree.selectRows(ctx, b, rs, out); err != nil {
+				return nil, err
+			}
+			ok = true
 		}
 		if !ok {
 			var err error
