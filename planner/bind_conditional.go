@@ -27,6 +27,11 @@ func (b *Binder) resultType(es []Expr, what string) (types.T, error) {
 		if e == nil || isUnknown(e) {
 			continue
 		}
+		if e.Type() == t {
+			// One type throughout is its own common type, as in
+			// PostgreSQL, even for a type without comparisons (json).
+			continue
+		}
 		ct, ok := commonType(t, e.Type())
 		if !ok {
 			return types.T{}, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.Name(), e.Type().Name())
