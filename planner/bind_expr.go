@@ -335,6 +335,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	if e.Type().IsRegType() && to.Family() == types.FamilyString {
 		return b.regIO(e, e.Type(), false, loc)
 	}
+	if jsonbScalarCast(e.Type(), to) {
+		return b.jsonbCast(e, to, loc)
+	}
 	if to.OID == types.OIDNumeric && to.Precision == 0 {
 		// numeric without a typmod keeps the value's scale.
 		if e.Type().IsGeneralNumeric() {
@@ -425,6 +428,8 @@ func castSupported(from, to types.T) bool {
 		ff == types.FamilyInterval && tf == types.FamilyTime:
 		return true
 	case ff == types.FamilyJSON && tf == types.FamilyJSON:
+		return true
+	case jsonbScalarCast(from, to):
 		return true
 	case ff == types.FamilyArray && tf == types.FamilyArray:
 		// Element by element, when the elements convert.
