@@ -854,6 +854,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	if lower := strings.ToLower(name); isArrayFunction(lower) && fc.Over == nil {
 		return b.bindArrayFunction(fc, lower, ec)
 	}
+	if e, ok, err := b.composedFunction(fc, name, ec); ok {
+		return e, err
+	}
 	agg, isAgg := functions.LookupAggregate(name)
 	if sf, ok := functions.LookupScalar(name); ok && !isAgg {
 		return b.bindScalar(fc, sf, ec)
