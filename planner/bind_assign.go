@@ -64,6 +64,8 @@ func assignable(from, to types.T) bool {
 	case ff == types.FamilyString:
 		// Input from a string is explicit only.
 		return false
+	case jsonbScalarCast(from, to):
+		return false
 	case ff == types.FamilyInt && tf == types.FamilyBool, ff == types.FamilyBool && tf == types.FamilyInt:
 		return false
 	case ff == types.FamilyArray && tf == types.FamilyArray:

@@ -27,6 +27,17 @@ func (b *Binder) resultType(es []Expr, what string) (types.T, error) {
 		if e == nil || isUnknown(e) {
 			continue
 		}
+		if e.Type() == t {
+			// One type throughout is its own common type, as in
+			// PostgreSQL, even for a type without comparisons (json).
+			continue
+		}
+		if t.OID == types.OIDUnknown && e.Type().OID == types.OIDBpchar && e.Type().Precision == 0 {
+			// Unbounded character stays itself, padding kept, while
+			// every branch is one.
+			t = e.Type()
+			continue
+		}
 		ct, ok := commonType(t, e.Type())
 		if !ok {
 			return types.T{}, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", what, t.Name(), e.Type().Name())

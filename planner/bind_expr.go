@@ -335,6 +335,9 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	if e.Type().IsRegType() && to.Family() == types.FamilyString {
 		return b.regIO(e, e.Type(), false, loc)
 	}
+	if jsonbScalarCast(e.Type(), to) {
+		return b.jsonbCast(e, to, loc)
+	}
 	if to.OID == types.OIDNumeric && to.Precision == 0 {
 		// numeric without a typmod keeps the value's scale.
 		if e.Type().IsGeneralNumeric() {
@@ -425,6 +428,8 @@ func castSupported(from, to types.T) bool {
 		ff == types.FamilyInterval && tf == types.FamilyTime:
 		return true
 	case ff == types.FamilyJSON && tf == types.FamilyJSON:
+		return true
+	case jsonbScalarCast(from, to):
 		return true
 	case ff == types.FamilyArray && tf == types.FamilyArray:
 		// Element by element, when the elements convert.
@@ -848,6 +853,9 @@ func (b *Binder) bindFuncCall(fc *pg_query.FuncCall, ec *exprCtx) (Expr, error) 
 	}
 	if lower := strings.ToLower(name); isArrayFunction(lower) && fc.Over == nil {
 		return b.bindArrayFunction(fc, lower, ec)
+	}
+	if e, ok, err := b.composedFunction(fc, name, ec); ok {
+		return e, err
 	}
 	agg, isAgg := functions.LookupAggregate(name)
 	if sf, ok := functions.LookupScalar(name); ok && !isAgg {

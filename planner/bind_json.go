@@ -37,6 +37,10 @@ func (b *Binder) jsonOperator(op string, l, r Expr, loc int32) (Expr, bool, erro
 	if err != nil {
 		return nil, true, err
 	}
+	if name == "json_element" && l.Type().OID == types.OIDJSONB {
+		// jsonb reads a scalar as a one-element array; json does not.
+		name = "jsonb_element"
+	}
 	res := l.Type()
 	if asText {
 		name += "_text"

@@ -85,14 +85,18 @@ func (b *Binder) ownScaleNumeric(c *Const) Expr {
 
 // generalNumericInput reports a value that becomes a general numeric when
 // converted to numeric without a typmod: a float (NaN, the infinities
-// and its own digits per value), and a string literal a decimal128
-// cannot hold ('NaN', 'Infinity', more than 38 digits).
+// and its own digits per value), a string literal a decimal128 cannot
+// hold ('NaN', 'Infinity', more than 38 digits), and a string that is not
+// a literal, whose scale is known only per value.
 func generalNumericInput(e Expr) bool {
 	t := e.Type()
 	if t.Family() == types.FamilyFloat {
 		return true
 	}
 	c, ok := e.(*Const)
+	if !ok && t.Family() == types.FamilyString {
+		return true
+	}
 	if !ok || (t.Family() != types.FamilyString && t.OID != types.OIDUnknown) {
 		return false
 	}

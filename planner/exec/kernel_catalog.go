@@ -25,6 +25,9 @@ func catalogKernel(name string) (scalarKernel, bool) {
 	if k, ok := byteaBitsKernel(name); ok {
 		return k, true
 	}
+	if k, ok := jsonbCastKernel(name); ok {
+		return k, true
+	}
 	switch name {
 	case "isfinite":
 		return isfiniteKernel, true

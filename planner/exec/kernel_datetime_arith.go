@@ -50,7 +50,7 @@ func datetimeArith(op string, l, r arrow.Array, lt, rt, res types.T) (arrow.Arra
 				continue
 			}
 			v := int64(days[i]) + sign*int64(delta[i])
-			if v != int64(int32(v)) && validAt(validity, i) {
+			if !types.IsValidDate(v) && validAt(validity, i) {
 				return nil, types.ErrDateRange()
 			}
 			out[i] = int32(v)
@@ -73,10 +73,20 @@ func datetimeArith(op string, l, r arrow.Array, lt, rt, res types.T) (arrow.Arra
 		}
 		out := make([]int64, n)
 		for i := range out {
-			out[i] = types.DateToTimestamp(dates[i])
-			if !types.IsInfiniteTimestamp(out[i]) {
-				out[i] += times[i]
+			if !validAt(validity, i) {
+				continue
 			}
+			ts, err := types.DateToTimestampChecked(dates[i])
+			if err != nil {
+				return nil, err
+			}
+			if !types.IsInfiniteTimestamp(ts) {
+				// A time is under a day: the sum overflows no int64.
+				if ts += times[i]; ts > types.MaxTimestampMicros {
+					return nil, types.ErrTimestampRange()
+				}
+			}
+			out[i] = ts
 		}
 		return newFixed(res.Arrow(), out, validity, nulls), nil
 	case lf == types.FamilyTimestamp && rf == types.FamilyTimestamp:

@@ -169,6 +169,13 @@ func lookupZonedKernel(name string, args []types.T) (zonedKernel, bool) {
 			defer local.Release()
 			return base([]arrow.Array{a[0], local}, res)
 		}, true
+	case "extract_row_unit":
+		if len(args) != 2 || !isTimestampTZ(args[1]) {
+			return nil, false
+		}
+		return func(loc *time.Location, a []arrow.Array, res types.T) (arrow.Array, error) {
+			return extractRowUnitKernel(loc)(a, res)
+		}, true
 	case "age":
 		if len(args) != 2 || !isTimestampTZ(args[0]) {
 			return nil, false

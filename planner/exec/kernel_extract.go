@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -205,4 +207,95 @@ func roundingKernel(up bool) scalarKernel {
 		}
 		return valuesArray(res, vals)
 	}
+}
+
+// extractRowUnitKernel is extract / date_part with a unit that is not a
+// constant (planner's extract_row_unit): each row's unit is checked as
+// the binder checks a constant one (types.ExtractUnit, with PostgreSQL's
+// errors) and the row computed as extractKernel does, at the scale its
+// unit gives; extract's result is a general numeric, which also holds
+// the infinities of an infinite date or timestamp. A timestamptz is read
+// on the wall clock of loc, except for its epoch.
+func extractRowUnitKernel(loc *time.Location) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		argType, err := types.FromArrow(args[1].DataType())
+		if err != nil {
+			return nil, err
+		}
+		n := args[1].Len()
+		out := make([]any, n)
+		var nums []apd.Decimal
+		general := res.IsGeneralNumeric()
+		if general {
+			nums = make([]apd.Decimal, n)
+		}
+		for r := 0; r < n; r++ {
+			if args[0].IsNull(r) || args[1].IsNull(r) {
+				continue
+			}
+			unit, scale, err := types.ExtractUnit(valueAt(args[0], r).(string), argType)
+			if err != nil {
+				return nil, err
+			}
+			v, valueType := valueAt(args[1], r), argType
+			if isTimestampTZ(argType) && unit != "epoch" && loc != time.UTC {
+				v, valueType = types.LocalMicros(v.(int64), loc), types.Timestamp
+			}
+			one, err := extractOne(unit, v, valueType, types.Float8)
+			if err != nil || one == nil || !general {
+				out[r] = one
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if f := one.(float64); math.IsInf(f, 0) {
+				nums[r].Form, nums[r].Negative = apd.Infinite, f < 0
+				out[r] = true
+				continue
+			}
+			fixed, err := extractOne(unit, v, valueType, types.T{OID: types.OIDNumeric, Scale: scale})
+			if err != nil {
+				return nil, err
+			}
+			types.SetNumericFromDecimal128(&nums[r], fixed.(decimal128.Num), scale)
+			out[r] = true
+		}
+		if !general {
+			return valuesArray(res, out)
+		}
+		validity := make([]byte, bitutil.BytesForBits(int64(n)))
+		for r, v := range out {
+			if v != nil {
+				bitutil.SetBit(validity, r)
+			}
+		}
+		return buildGeneral(n, validity, func(i int, d *apd.Decimal) error {
+			d.Set(&nums[i])
+			return nil
+		})
+	}
+}
+
+// extractOne runs the extract kernel over one value of type t.
+func extractOne(unit string, v any, t types.T, res types.T) (any, error) {
+	field, err := valuesArray(types.Text, []any{unit})
+	if err != nil {
+		return nil, err
+	}
+	defer field.Release()
+	value, err := valuesArray(t, []any{v})
+	if err != nil {
+		return nil, err
+	}
+	defer value.Release()
+	got, err := extractKernel([]arrow.Array{field, value}, res)
+	if err != nil {
+		return nil, err
+	}
+	defer got.Release()
+	if got.IsNull(0) {
+		return nil, nil
+	}
+	return valueAt(got, 0), nil
 }

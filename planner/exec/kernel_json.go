@@ -104,6 +104,8 @@ func jsonExtractKernel(name string) (scalarKernel, bool) {
 		get = func(doc string, key any) (string, bool) { return types.JSONField(doc, key.(string)) }
 	case "json_element":
 		get = func(doc string, key any) (string, bool) { return types.JSONElement(doc, int(key.(int64))) }
+	case "jsonb_element":
+		get = func(doc string, key any) (string, bool) { return types.JSONBElement(doc, int(key.(int64))) }
 	case "json_path":
 		get = func(doc string, key any) (string, bool) {
 			var path []string

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"time"
+
 	"fmt"
 	"math"
 	"strings"
@@ -73,6 +75,8 @@ func kernelByName(name string) (scalarKernel, error) {
 		return formatKernel, nil
 	case "extract":
 		return extractKernel, nil
+	case "extract_row_unit":
+		return extractRowUnitKernel(time.UTC), nil
 	case "floor":
 		return roundingKernel(false), nil
 	case "ceil":

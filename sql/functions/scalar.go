@@ -166,7 +166,7 @@ var scalars = map[string]Scalar{
 	"regexp_match":          {Name: "regexp_match", Resolve: textArgs(2, 3, types.TextArray)},
 	"translate":             {Name: "translate", Leakproof: true, Resolve: textArgs(3, 3, types.Text)},
 	"ascii":                 {Name: "ascii", Leakproof: true, Resolve: textArgs(1, 1, types.Int4)},
-	"octet_length":          {Name: "octet_length", Leakproof: true, Resolve: lengthArgs},
+	"octet_length":          {Name: "octet_length", Leakproof: true, Resolve: octetLengthArgs},
 	"div":                   {Name: "div", Resolve: intPairArgs},
 	"factorial":             {Name: "factorial", Resolve: factorialArgs},
 	"gcd":                   {Name: "gcd", Resolve: intPairArgs},

@@ -73,6 +73,16 @@ func lengthArgs(args []types.T) ([]types.T, types.T, bool) {
 	return textArgs(1, 1, types.Int4)(args)
 }
 
+// octetLengthArgs is lengthArgs, except that a character(n) value is
+// measured as stored, its padding included (bpcharoctetlen), not as the
+// text it converts to.
+func octetLengthArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 1 && args[0].OID == types.OIDBpchar {
+		return []types.T{args[0]}, types.Int4, true
+	}
+	return lengthArgs(args)
+}
+
 // encodeArgs is encode(bytea, format) → text.
 func encodeArgs(args []types.T) ([]types.T, types.T, bool) {
 	if len(args) != 2 || (args[0].Family() != types.FamilyBytes && args[0].OID != types.OIDUnknown) || !isTextLike(args[1]) {

@@ -33,6 +33,26 @@ const (
 	MaxTimestampMicros = math.MaxInt64 - microsPerDay
 )
 
+// timestampEndDays is PostgreSQL's TIMESTAMP_END_JULIAN (294277-01-01)
+// in days since 1970: the first date past the timestamp range.
+const timestampEndDays = 109203528 - julianEpochDays
+
+// DateToTimestampChecked is date::timestamp with PostgreSQL's range
+// check (date2timestamp): a date past the timestamp range fails, as does
+// one past the narrower range SQE holds (its last days of 294276).
+func DateToTimestampChecked(days int32) (int64, error) {
+	if IsInfiniteDate(int64(days)) {
+		return DateToTimestamp(days), nil
+	}
+	if int64(days) >= timestampEndDays {
+		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range for timestamp")
+	}
+	if int64(days) > MaxTimestampMicros/microsPerDay {
+		return 0, ErrTimestampRange()
+	}
+	return int64(days) * microsPerDay, nil
+}
+
 // AddInterval adds iv to a timestamp as PostgreSQL's timestamp_pl_interval
 // does: months first (the day clamped to the new month's length), then
 // days, then microseconds.

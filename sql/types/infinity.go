@@ -23,6 +23,16 @@ func IsInfiniteDate(days int64) bool {
 	return days == int64(DateNegInfinity) || days == int64(DatePosInfinity)
 }
 
+// dateEndDays is PostgreSQL's DATE_END_JULIAN (Julian day 2147483494)
+// in days since 1970: the first day past the date range.
+const dateEndDays = 2147483494 - julianEpochDays
+
+// IsValidDate reports whether days is a finite date in PostgreSQL's range
+// (IS_VALID_DATE): 4714-11-24 BC up to 5874897-12-31.
+func IsValidDate(days int64) bool {
+	return days >= minDateDays && days < dateEndDays
+}
+
 // IsInfiniteTimestamp reports whether micros is -infinity or infinity.
 func IsInfiniteTimestamp(micros int64) bool {
 	return micros == TimestampNegInfinity || micros == TimestampPosInfinity

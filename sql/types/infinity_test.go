@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,39 @@ func TestInfiniteDatetimeBinary(t *testing.T) {
 	ts := binary.BigEndian.AppendUint64(nil, uint64(neg))
 	if v, err := DecodeBinary(ts, Timestamp); err != nil || v != TimestampNegInfinity {
 		t.Errorf("binary timestamp -infinity = %v, %v", v, err)
+	}
+}
+
+func TestDateRangeChecks(t *testing.T) {
+	const day = int64(MicrosPerDay)
+	cases := []struct {
+		days     int32
+		valid    bool
+		micros   int64
+		errorMsg string
+	}{
+		{days: 0, valid: true, micros: 0},
+		{days: int32(minDateDays), valid: true, micros: MinTimestampMicros},
+		{days: int32(minDateDays) - 1, valid: false, micros: MinTimestampMicros - day},
+		{days: int32(dateEndDays) - 1, valid: true, errorMsg: "date out of range for timestamp"},
+		{days: int32(dateEndDays), valid: false, errorMsg: "date out of range for timestamp"},
+		{days: int32(timestampEndDays) - 1, valid: true, errorMsg: "timestamp out of range"},
+		{days: int32(MaxTimestampMicros / day), valid: true, micros: MaxTimestampMicros / day * day},
+		{days: DatePosInfinity, valid: false, micros: TimestampPosInfinity},
+	}
+	for _, c := range cases {
+		if got := IsValidDate(int64(c.days)); got != c.valid {
+			t.Errorf("IsValidDate(%d) = %v, want %v", c.days, got, c.valid)
+		}
+		micros, err := DateToTimestampChecked(c.days)
+		if c.errorMsg != "" {
+			if err == nil || !strings.Contains(err.Error(), c.errorMsg) {
+				t.Errorf("DateToTimestampChecked(%d) = %d, %v; want error %q", c.days, micros, err, c.errorMsg)
+			}
+			continue
+		}
+		if err != nil || micros != c.micros {
+			t.Errorf("DateToTimestampChecked(%d) = %d, %v; want %d", c.days, micros, err, c.micros)
+		}
 	}
 }

@@ -64,6 +64,20 @@ func JSONElement(doc string, idx int) (string, bool) {
 	return doc[elems[idx][0]:elems[idx][1]], true
 }
 
+// JSONBElement is jsonb's -> integer: as JSONElement, except that a
+// scalar document is read as a one-element array (PostgreSQL stores a
+// jsonb scalar as a raw-scalar array, so '"s"'::jsonb -> 0 is "s").
+func JSONBElement(doc string, idx int) (string, bool) {
+	i := skipJSONSpace(doc, 0)
+	if i < len(doc) && doc[i] != '[' && doc[i] != '{' {
+		if idx == 0 || idx == -1 {
+			return strings.TrimSpace(doc), true
+		}
+		return "", false
+	}
+	return JSONElement(doc, idx)
+}
+
 // JSONPath follows a #> path: object keys, or array indexes for arrays.
 func JSONPath(doc string, path []string) (string, bool) {
 	cur := strings.TrimSpace(doc)

@@ -144,3 +144,26 @@ func TestDecodeBinaryJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestJSONBElement(t *testing.T) {
+	cases := []struct {
+		doc  string
+		idx  int
+		want string
+		ok   bool
+	}{
+		{`"str"`, 0, `"str"`, true},
+		{`"str"`, -1, `"str"`, true},
+		{`"str"`, 1, "", false},
+		{`null`, 0, `null`, true},
+		{`[1, 2]`, -1, `2`, true},
+		{`[]`, 0, "", false},
+		{`{"a": 1}`, 0, "", false},
+	}
+	for _, c := range cases {
+		got, ok := JSONBElement(c.doc, c.idx)
+		if got != c.want || ok != c.ok {
+			t.Errorf("JSONBElement(%s, %d) = %q, %v; want %q, %v", c.doc, c.idx, got, ok, c.want, c.ok)
+		}
+	}
+}
