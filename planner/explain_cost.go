@@ -20,8 +20,9 @@ import (
 //   - a filter keeps defaultEqSelectivity of its input for each equality
 //     conjunct and defaultSelectivity for any other, as PostgreSQL guesses
 //     without statistics;
-//   - a grouped aggregate yields at most defaultGroups groups, an ungrouped
-//     one a single row; a sort adds n·log2(n) comparisons before its first
+//   - a grouped aggregate yields the product of its group columns'
+//     distinct values where ANALYZE's statistics give them all, otherwise
+//     at most defaultGroups groups; an ungrouped one a single row; a sort adds n·log2(n) comparisons before its first
 //     row; a limit pays only for the fraction of its input it reads;
 //   - widths are PostgreSQL's average widths per type (get_typavgwidth):
 //     fixed-length types their length, bounded variable-length types from
@@ -101,6 +102,11 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 			return planEstimate{startup: work, total: work + cpuTupleCost, rows: 1}
 		}
 		groups := math.Min(in[0].rows, defaultGroups)
+		if x.Sets == nil {
+			if n, ok := groupsFromStatistics(x.Input, x.Groups, in[0].rows); ok {
+				groups = n
+			}
+		}
 		return planEstimate{startup: work, total: work + groups*cpuTupleCost, rows: groups}
 	case *Sort:
 		rows := in[0].rows
