@@ -23,9 +23,11 @@ import (
 //   - a join on an equality between its sides keeps one row per row of
 //     the side holding the foreign key (joinRows), a semi or anti join
 //     all its left rows, a join on another condition the larger side;
-//   - a grouped aggregate yields at most defaultGroups groups, an ungrouped
-//     one a single row; a sort adds n·log2(n) comparisons before its first
-//     row; a limit pays only for the fraction of its input it reads;
+//   - a grouped aggregate yields the product of its group columns'
+//     distinct values where ANALYZE's statistics give them all, otherwise
+//     at most defaultGroups groups; an ungrouped one a single row; a sort
+//     adds n·log2(n) comparisons before its first row; a limit pays only
+//     for the fraction of its input it reads;
 //   - widths are PostgreSQL's average widths per type (get_typavgwidth):
 //     fixed-length types their length, bounded variable-length types from
 //     their declared size, others 32 bytes.
@@ -104,6 +106,11 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 			return planEstimate{startup: work, total: work + cpuTupleCost, rows: 1}
 		}
 		groups := math.Min(in[0].rows, defaultGroups)
+		if x.Sets == nil {
+			if n, ok := groupsFromStatistics(x.Input, x.Groups, in[0].rows); ok {
+				groups = n
+			}
+		}
 		return planEstimate{startup: work, total: work + groups*cpuTupleCost, rows: groups}
 	case *Sort:
 		rows := in[0].rows
@@ -217,8 +224,8 @@ func joinRows(j *Join, l, r float64) float64 {
 		return l * r
 	}
 	rows := math.Max(l, r)
-	if equatesSides(j) {
-		rows = math.Max(1, l*r/math.Max(1, math.Min(baseRows(j.Left), baseRows(j.Right))))
+	if d := equalityDivisor(j); d > 0 {
+		rows = math.Max(1, l*r/math.Max(1, d))
 	}
 	switch j.Kind {
 	case LeftJoin:
@@ -231,8 +238,42 @@ func joinRows(j *Join, l, r float64) float64 {
 	return rows
 }
 
-// equatesSides reports whether a conjunct of j's condition equates an
-// expression of its left input with one of its right input.
-func equatesSides(j *Join) bool {
-	return hasHashKey(SplitConjuncts(j.On), columnSet(j.Left.Columns()), columnSet(j.Right.Columns()))
+// equalityDivisor is the strongest divisor among j's equalities between
+// its sides (0 when there is none): the larger distinct count of the two
+// key columns where ANALYZE's statistics give both, as PostgreSQL's
+// eqjoinsel, else the rows of the smaller table the sides read.
+func equalityDivisor(j *Join) float64 {
+	left, right := columnSet(j.Left.Columns()), columnSet(j.Right.Columns())
+	guess := math.Min(baseRows(j.Left), baseRows(j.Right))
+	d := 0.0
+	for _, c := range SplitConjuncts(j.On) {
+		if !hasHashKey([]Expr{c}, left, right) {
+			continue
+		}
+		d = math.Max(d, keyColumnsDistinct(c.(*BinOp), j.Left, j.Right, guess))
+	}
+	return d
+}
+
+// keyColumnsDistinct is the larger distinct count of the columns an
+// equality compares, one read by each of a and b, from ANALYZE's
+// statistics; guess when either has none.
+func keyColumnsDistinct(eq *BinOp, a, b Node, guess float64) float64 {
+	l, okL := eq.L.(*ColRef)
+	r, okR := eq.R.(*ColRef)
+	if !okL || !okR {
+		return guess
+	}
+	ndL, okL := distinctValues(a, l.ID)
+	if !okL {
+		ndL, okL = distinctValues(b, l.ID)
+	}
+	ndR, okR := distinctValues(b, r.ID)
+	if !okR {
+		ndR, okR = distinctValues(a, r.ID)
+	}
+	if !okL || !okR {
+		return guess
+	}
+	return math.Max(ndL, ndR)
 }

@@ -175,12 +175,18 @@ func writeExplainCases(t *testing.T, path string, cases []explainCase) {
 // optimizedPlan binds and optimizes sql against the TPC-H tables.
 func optimizedPlan(t *testing.T, sql string, sec planner.Security) planner.Node {
 	t.Helper()
+	return optimizedPlanIn(t, tpchCatalog{}, sec, sql)
+}
+
+// optimizedPlanIn binds and optimizes sql against cat's tables.
+func optimizedPlanIn(t *testing.T, cat planner.Catalog, sec planner.Security, sql string) planner.Node {
+	t.Helper()
 	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		t.Fatalf("parse %q: %v", sql, err)
 	}
 	sel := tree.Stmts[0].Stmt.GetSelectStmt()
-	p, err := planner.NewBinder(context.Background(), tpchCatalog{}, sec, sql).BindSelect(sel)
+	p, err := planner.NewBinder(context.Background(), cat, sec, sql).BindSelect(sel)
 	if err != nil {
 		t.Fatalf("bind %q: %v", sql, err)
 	}

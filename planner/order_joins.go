@@ -21,11 +21,13 @@ import (
 //     by nothing (a cross product) only when no linked leaf is left;
 //   - each join hashes its smaller estimated side.
 //
-// Without column statistics an equality a = b between two leaves is
-// taken to keep 1/n of the pairs, n being the smaller of the two tables'
-// row counts: the usual foreign key to primary key join keeps one row per
-// row of the referencing side, and a join on a column that is no key of
-// either (a many-to-many) is then estimated large, so it comes late.
+// An equality a = b between two leaves is taken to keep 1/n of the
+// pairs. With statistics of both columns (ANALYZE), n is the larger of
+// their distinct counts, as in PostgreSQL. Without, n is the smaller of
+// the two tables' row counts: the usual foreign key to primary key join
+// keeps one row per row of the referencing side, and a join on a column
+// that is no key of either (a many-to-many) is then estimated large, so
+// it comes late.
 //
 // Leaves stay whole, so a barrier filter or masking projection inside one
 // is never crossed; only the placement of user conjuncts among the joins
@@ -404,7 +406,7 @@ func (g *joinGraph) joinEstimate(in []bool, est float64, c int) (link int, out f
 			if other == c {
 				other = jc.eqB
 			}
-			divisor[other] = math.Max(divisor[other], math.Min(g.base[jc.eqA], g.base[jc.eqB]))
+			divisor[other] = math.Max(divisor[other], g.keyDistinct(jc))
 			continue
 		}
 		link = max(link, linkedByCondition)
@@ -416,6 +418,17 @@ func (g *joinGraph) joinEstimate(in []bool, est float64, c int) (link int, out f
 		}
 	}
 	return link, math.Max(1, out)
+}
+
+// keyDistinct is the divisor of an equality jc between two leaves: the
+// number of distinct values of the larger side's key, as PostgreSQL's
+// eqjoinsel takes 1/max(nd1, nd2) to be an equality's selectivity, when
+// the statistics of both key columns say; otherwise the smaller table's
+// row count, the distinct values of a primary key that the other side
+// references.
+func (g *joinGraph) keyDistinct(jc *joinConjunct) float64 {
+	guess := math.Min(g.base[jc.eqA], g.base[jc.eqB])
+	return keyColumnsDistinct(jc.expr.(*BinOp), g.leaves[jc.eqA], g.leaves[jc.eqB], guess)
 }
 
 // estimateRows is n's estimated row count (see explain_cost.go).

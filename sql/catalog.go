@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
@@ -165,6 +166,10 @@ type tableAdapter struct {
 	// casts marks the columns whose stored data is cast to the presented
 	// type on read (see presentedType).
 	casts []bool
+	// distinct are ANALYZE's distinct counts by column index, read from
+	// the table's metadata once (DistinctValues).
+	distinctOnce sync.Once
+	distinct     map[int]float64
 }
 
 func newTableAdapter(t *storage.Table) (*tableAdapter, error) {
@@ -242,6 +247,26 @@ func (m morsels) Open(ctx context.Context, i int) (planner.RecordStream, error) 
 		return nil, err
 	}
 	return recordStream{st}, nil
+}
+
+// DistinctValues is ANALYZE's estimate of column col's distinct values
+// (planner.DistinctEstimator), from the statistics the table's metadata
+// registers for its current snapshot or the newest before it.
+func (a *tableAdapter) DistinctValues(col int) (float64, bool) {
+	a.distinctOnce.Do(func() {
+		st, ok := a.t.Statistics()
+		if !ok {
+			return
+		}
+		a.distinct = map[int]float64{}
+		for i, f := range a.t.Schema().Fields() {
+			if cs, ok := st.Columns[storage.FieldID(f.Metadata.ToMap())]; ok {
+				a.distinct[i] = cs.Distinct
+			}
+		}
+	})
+	n, ok := a.distinct[col]
+	return n, ok
 }
 
 // ExactRowCount counts the rows a scan with filter returns from the

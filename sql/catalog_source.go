@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -91,9 +92,16 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 			// out of the catalog rather than failing every introspection.
 			continue
 		}
+		rel, secured := c.secure(ctx, a)
 		info := pgcatalog.TableInfo{
 			Namespace: namespace, Name: name, OID: a.OID(),
-			Columns: a.Columns(), RowEstimate: c.visibleRowEstimate(ctx, a),
+			Columns: a.Columns(), RowEstimate: -1,
+		}
+		if secured {
+			if len(rel.RowFilters) == 0 {
+				info.RowEstimate = a.RowEstimate()
+			}
+			info.Statistics = visibleStatistics(t, rel)
 		}
 		addComments(&info, t)
 		c.addDefaults(ctx, &info, t)
@@ -106,17 +114,47 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 	return append(out, views...), nil
 }
 
-// visibleRowEstimate is the table's row count as pg_class.reltuples and
-// the statistics views show it: unknown (-1) to a caller who sees the
-// table through a row filter, since the count includes the rows it may
-// not see.
-func (c catalogSource) visibleRowEstimate(ctx context.Context, a *tableAdapter) int64 {
+// secure is the caller's view of the table (gate two); ok is false when
+// it cannot be decided, and then nothing the table's metadata says of its
+// rows or values is shown.
+func (c catalogSource) secure(ctx context.Context, a *tableAdapter) (*planner.SecuredRelation, bool) {
 	if c.s.security == nil {
-		return a.RowEstimate()
+		rel, err := planner.OpenRelation{}.Secure(ctx, a)
+		return rel, err == nil
 	}
 	rel, err := c.s.security.Secure(ctx, a)
-	if err != nil || len(rel.RowFilters) > 0 {
-		return -1
+	return rel, err == nil
+}
+
+// visibleStatistics are ANALYZE's statistics of the columns rel lets the
+// caller see, as pg_stats shows them. pg_class.reltuples and the
+// statistics views show the row count unknown (-1) to a caller who sees
+// the table through a row filter, since it counts the rows the caller
+// may not see; for the same reason every statistic of such a table is
+// withheld (NULL fractions and distinct counts would tell of hidden
+// rows), and so are those of a masked column, which describe the values
+// the mask hides. A restricted column is not listed at all.
+func visibleStatistics(t *storage.Table, rel *planner.SecuredRelation) []pgcatalog.ColumnStatistics {
+	st, ok := t.Statistics()
+	if !ok {
+		return nil
 	}
-	return a.RowEstimate()
+	fields := t.Schema().Fields()
+	var out []pgcatalog.ColumnStatistics
+	for _, i := range rel.Visible {
+		if i < 0 || i >= len(fields) {
+			continue
+		}
+		cs, ok := st.Columns[storage.FieldID(fields[i].Metadata.ToMap())]
+		if !ok {
+			continue
+		}
+		_, masked := rel.Masks[i]
+		out = append(out, pgcatalog.ColumnStatistics{
+			Column:   i,
+			Withheld: masked || len(rel.RowFilters) > 0,
+			Rows:     cs.Rows, Nulls: cs.Nulls, Distinct: cs.Distinct, AvgWidth: cs.AvgWidth,
+		})
+	}
+	return out
 }

@@ -82,6 +82,12 @@
 // Object stores are durable once a write returns. EmbeddedOptions
 // SkipFsync turns this off, at the risk of losing commits in a crash.
 //
+// ANALYZE's statistics (Table.Analyze) are an Iceberg statistics file per
+// snapshot: a Puffin file of theta sketches (package theta) with the
+// column counts as blob properties, registered in the metadata's
+// statistics list. Table.Statistics reads them from the metadata alone,
+// for the current snapshot or, after a write, the newest before it.
+//
 // Errors that a client may see carry a SQLSTATE (package pgerror) and wrap
 // one of the package's sentinel errors, so callers can test them with
 // errors.Is.

@@ -285,6 +285,8 @@ func (c *embeddedCatalog) lockTable(ctx context.Context, id Ident) (func(), erro
 	return c.locks.lock(ctx, id.Namespace+"\x00"+id.Table)
 }
 
+func (c *embeddedCatalog) catalogIO(context.Context) (table.CatalogIO, error) { return tableIO{c}, nil }
+
 func (c *embeddedCatalog) commitAttempts() int { return c.opts.CommitRetries + 1 }
 
 // checkName refuses names the SQL catalog cannot store unambiguously: it

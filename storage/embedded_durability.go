@@ -12,8 +12,8 @@ import (
 // syncCommit flushes what updated refers to that the commit from current
 // created, other than its metadata file at metaLoc, which was flushed as
 // it was written: the manifest list of each new snapshot, the manifests
-// that snapshot added and the data files they add, and the directories
-// that gained them. Manifests are told new by the snapshot that added
+// that snapshot added and the data files they add, the statistics files
+// it registered, and the directories that gained them. Manifests are told new by the snapshot that added
 // them (from the manifest list), and only those that add files are read.
 // Nothing is done when the catalog does not sync or the files are remote.
 func (c *embeddedCatalog) syncCommit(ctx context.Context, current, updated table.Metadata, metaLoc string) error {
@@ -38,6 +38,15 @@ func (c *embeddedCatalog) syncCommit(ctx context.Context, current, updated table
 		}
 		if err := addSnapshotFiles(set, fs, snap); err != nil {
 			return fmt.Errorf("sync snapshot %d: %w", snap.SnapshotID, err)
+		}
+	}
+	known := map[string]bool{}
+	for sf := range current.Statistics() {
+		known[sf.StatisticsPath] = true
+	}
+	for sf := range updated.Statistics() {
+		if !known[sf.StatisticsPath] {
+			set.add(sf.StatisticsPath)
 		}
 	}
 	return set.sync(c.sync)

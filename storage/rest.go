@@ -212,6 +212,14 @@ func (c *restCatalog) reloadTable(ctx context.Context, id Ident) (*table.Table, 
 	return guardReplay(tbl, cat), nil
 }
 
+func (c *restCatalog) catalogIO(ctx context.Context) (table.CatalogIO, error) {
+	cat, err := c.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return replayGuard{inner: cat}, nil
+}
+
 func (c *restCatalog) commitError(ctx context.Context, id Ident, err error) error {
 	return c.restError(ctx, "commit to", id, err)
 }

@@ -18,6 +18,9 @@ type tableHost interface {
 	authorize(ctx context.Context, a Action, target Ident) error
 	lockTable(ctx context.Context, id Ident) (unlock func(), err error)
 	reloadTable(ctx context.Context, id Ident) (*table.Table, error)
+	// catalogIO commits metadata updates that iceberg-go's Transaction
+	// has no method for (a statistics file), as the catalog's tables do.
+	catalogIO(ctx context.Context) (table.CatalogIO, error)
 	// commitError turns a commit's failure (other than a conflict, which
 	// the caller retries) into the error the client sees.
 	commitError(ctx context.Context, id Ident, err error) error

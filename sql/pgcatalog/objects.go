@@ -28,6 +28,8 @@ type relInfo struct {
 	definition string
 	// defaults are the columns' adbin texts by position (TableInfo).
 	defaults []string
+	// statistics are ANALYZE's, as the caller may see them (TableInfo).
+	statistics []ColumnStatistics
 }
 
 // defaultOf is the adbin text of column i's DEFAULT, "" for none.
@@ -83,7 +85,7 @@ func userTables(ctx context.Context, src Source) ([]relInfo, error) {
 			out = append(out, relInfo{
 				namespace: ns, name: t.Name, oid: t.OID, kind: kind,
 				columns: t.Columns, rowEstimate: t.RowEstimate, user: true,
-				definition: t.Definition, defaults: t.Defaults,
+				definition: t.Definition, defaults: t.Defaults, statistics: t.Statistics,
 			})
 		}
 	}

@@ -20,6 +20,7 @@ var rowFuncs = map[string]rowFunc{
 	"pg_catalog.pg_tables":           pgTablesRows,
 	"pg_catalog.pg_stat_user_tables": statUserTablesRows,
 	"pg_catalog.pg_stat_activity":    activityRows,
+	"pg_catalog.pg_stats":            statsRows,
 	"pg_catalog.pg_description":      descriptionRows,
 	"information_schema.schemata":    schemataRows,
 	"information_schema.tables":      infoTablesRows,

@@ -49,6 +49,27 @@ type TableInfo struct {
 	// pg_get_viewdef shows it.
 	View       bool
 	Definition string
+	// Statistics are what ANALYZE collected of the columns the caller
+	// may see (pg_stats), in column order; empty before ANALYZE.
+	Statistics []ColumnStatistics
+}
+
+// ColumnStatistics is one analyzed column of a table as the caller may
+// see its statistics.
+type ColumnStatistics struct {
+	// Column is the column's index in TableInfo.Columns.
+	Column int
+	// Withheld marks statistics that describe values or rows the caller
+	// may not see (a masked column, a table under a row filter): pg_stats
+	// shows the column with every statistic NULL.
+	Withheld bool
+	// Rows and Nulls are the analyzed snapshot's rows and the column's
+	// NULLs; Distinct estimates its distinct non-null values; AvgWidth is
+	// the average size in bytes of a non-null value as stored (a string's
+	// UTF-8 bytes).
+	Rows, Nulls int64
+	Distinct    float64
+	AvgWidth    float64
 }
 
 // Well-known object ids, as PostgreSQL 15 assigns them.

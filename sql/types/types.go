@@ -68,6 +68,7 @@ const (
 	OIDInt2Array  uint32 = 1005
 	OIDInt4Array  uint32 = 1007
 	OIDTextArray  uint32 = 1009
+	OIDFloat4Arr  uint32 = 1021
 	OIDOidArray   uint32 = 1028
 	OIDAclitem    uint32 = 1033
 	OIDAclitemArr uint32 = 1034
@@ -145,6 +146,7 @@ var (
 	Int2Array    = T{OID: OIDInt2Array}
 	Int4Array    = T{OID: OIDInt4Array}
 	TextArray    = T{OID: OIDTextArray}
+	Float4Array  = T{OID: OIDFloat4Arr}
 	OIDArray     = T{OID: OIDOidArray}
 	AclitemArray = T{OID: OIDAclitemArr}
 	AnyArray     = T{OID: OIDAnyArray}
