@@ -92,7 +92,7 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 		conj := SplitConjuncts(x.Pred)
 		sel := 1.0
 		for _, c := range conj {
-			sel *= selectivity(c)
+			sel *= selectivity(c, x.Input)
 		}
 		return planEstimate{startup: in[0].startup, total: in[0].total + in[0].rows*cpuOperatorCost*float64(len(conj)), rows: in[0].rows * sel}
 	case *RowCount:
@@ -160,15 +160,35 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 	return e
 }
 
-// selectivity is the fraction of rows a conjunct is guessed to keep.
-func selectivity(e Expr) float64 {
+// selectivity is the fraction of rows of in a conjunct is guessed to
+// keep. A column equal to a constant keeps 1/n of them where ANALYZE's
+// statistics give the column's n distinct values, as PostgreSQL's eqsel
+// does without a most-common-values list.
+func selectivity(e Expr, in Node) float64 {
 	if b, ok := e.(*BinOp); ok && b.Op.Name == "=" {
+		if nd, ok := constEqualityDistinct(b, in); ok {
+			return 1 / nd
+		}
 		return defaultEqSelectivity
 	}
 	if n, ok := e.(*IsNull); ok && !n.Negated {
 		return defaultEqSelectivity
 	}
 	return defaultSelectivity
+}
+
+// constEqualityDistinct is the distinct count of the column an equality
+// compares with a constant, from ANALYZE's statistics.
+func constEqualityDistinct(b *BinOp, in Node) (float64, bool) {
+	col, other := b.L, b.R
+	if _, ok := col.(*ColRef); !ok {
+		col, other = b.R, b.L
+	}
+	ref, ok := col.(*ColRef)
+	if !ok || len(exprRefs(other)) > 0 || hasSubquery(other) {
+		return 0, false
+	}
+	return distinctValues(in, ref.ID)
 }
 
 // rowWidth is the estimated average width in bytes of a row of cols.
