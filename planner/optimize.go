@@ -67,6 +67,9 @@ func batches(parallel ParallelOptions) []Batch {
 			// Hash the left input of a semi or anti join estimated smaller
 			// than its right one: the few outer rows of an EXISTS over a
 			// large table are hashed instead of the large table.
+			// Let a grouped aggregate joined on a group key with a small
+			// filtered input read only the groups that input can join.
+			{Name: "restrictAggregatesByJoin", Apply: restrictAggregatesByJoin},
 			{Name: "hashSmallerExistenceSide", Apply: hashSmallerExistenceSide},
 		}},
 		{Name: "scans", Rules: []Rule{

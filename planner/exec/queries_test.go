@@ -38,6 +38,8 @@ type memTable struct {
 	scanColumns [][]int
 	// admitsEveryRow is AdmitsEveryRow's answer.
 	admitsEveryRow bool
+	// rowEstimate is RowEstimate's answer when positive (else unknown).
+	rowEstimate int64
 }
 
 func (m *memTable) QualifiedName() planner.TableName {
@@ -45,7 +47,12 @@ func (m *memTable) QualifiedName() planner.TableName {
 }
 func (m *memTable) OID() uint32                    { return 20000 + uint32(len(m.name)) }
 func (m *memTable) Columns() []planner.TableColumn { return m.cols }
-func (m *memTable) RowEstimate() int64             { return -1 }
+func (m *memTable) RowEstimate() int64 {
+	if m.rowEstimate > 0 {
+		return m.rowEstimate
+	}
+	return -1
+}
 
 func (m *memTable) Scan(_ context.Context, columns []int, filter iceberg.BooleanExpression) (planner.RecordStream, error) {
 	m.scans = append(m.scans, filter)
