@@ -19,9 +19,21 @@ import (
 type likeMatcher struct {
 	re             *regexp.Regexp
 	danglingPrefix *regexp.Regexp
+	// segments, when set, are the literal runs of a pattern whose only
+	// wildcard is %, matched with string searches instead of re
+	// (Q13's '%special%requests%', Q9's '%green%'): the first must
+	// start the text, the last end it, the others come in order between.
+	// Searching UTF-8 for UTF-8 only finds whole characters, so bytes
+	// compare as the characters LIKE compares.
+	segments []string
+	// wild: the pattern has a %; without one it is the text itself.
+	wild bool
 }
 
 func (m *likeMatcher) match(s string) (bool, error) {
+	if m.segments != nil {
+		return m.matchSegments(s), nil
+	}
 	if m.danglingPrefix != nil {
 		if m.danglingPrefix.MatchString(s) {
 			return false, errLikeTrailingEscape()
@@ -43,14 +55,21 @@ func matchKernel(kind string) scalarKernel {
 		likes := map[string]*likeMatcher{}
 		regexps := map[string]*regexp.Regexp{}
 		var matchErr error
+		// The pattern is usually one constant: the last one is kept at hand.
+		var lastPat string
+		var last *likeMatcher
 		match := func(i int) bool {
 			pat := p.Value(i)
 			switch kind {
 			case "like", "ilike":
-				m, ok := likes[pat]
-				if !ok {
-					m = compileLike(pat, kind == "ilike")
-					likes[pat] = m
+				m := last
+				if m == nil || pat != lastPat {
+					var ok bool
+					if m, ok = likes[pat]; !ok {
+						m = compileLike(pat, kind == "ilike")
+						likes[pat] = m
+					}
+					last, lastPat = m, pat
 				}
 				ok, err := m.match(s.Value(i))
 				if err != nil && matchErr == nil {
@@ -76,9 +95,62 @@ func matchKernel(kind string) scalarKernel {
 	}
 }
 
+func (m *likeMatcher) matchSegments(s string) bool {
+	segs := m.segments
+	if !m.wild {
+		return s == segs[0]
+	}
+	if !strings.HasPrefix(s, segs[0]) {
+		return false
+	}
+	s = s[len(segs[0]):]
+	last := segs[len(segs)-1]
+	for _, seg := range segs[1 : len(segs)-1] {
+		i := strings.Index(s, seg)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(seg):]
+	}
+	return strings.HasSuffix(s, last)
+}
+
+// likeSegments splits a LIKE pattern whose only wildcard is % into its
+// literal runs (escapes resolved); ok is false for a pattern with _ or a
+// trailing lone escape.
+func likeSegments(pat string) (segs []string, wild, ok bool) {
+	var cur strings.Builder
+	escaped := false
+	for _, r := range pat {
+		switch {
+		case !escaped && r == '\\':
+			escaped = true
+			continue
+		case !escaped && r == '%':
+			segs = append(segs, cur.String())
+			cur.Reset()
+			wild = true
+		case !escaped && r == '_':
+			return nil, false, false
+		default:
+			cur.WriteRune(r)
+		}
+		escaped = false
+	}
+	if escaped {
+		return nil, false, false
+	}
+	return append(segs, cur.String()), wild, true
+}
+
 // compileLike compiles a LIKE pattern; fold matches ASCII letters in
 // either case (ILIKE under the C locale).
 func compileLike(pat string, fold bool) *likeMatcher {
+	if !fold {
+		if segs, wild, ok := likeSegments(pat); ok {
+			return &likeMatcher{segments: segs, wild: wild}
+		}
+	}
 	expr, dangling := likeToRegexp(pat, fold)
 	if dangling {
 		// The text goes on after what the pattern before the escape
