@@ -137,6 +137,9 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	s.vals = intKeyValues(a, s.vals[:0])
 	hasNulls := a.NullN() > 0
+	// Keys often come in runs (lineitem by l_orderkey, as written): a
+	// row with the key of the row before gets its id without a probe.
+	prevV, prevID, havePrev := int64(0), int32(0), false
 	for r := 0; r < n; r++ {
 		if hasNulls && a.IsNull(r) {
 			if skipNulls {
@@ -154,6 +157,10 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 			continue
 		}
 		v := s.vals[r]
+		if havePrev && v == prevV {
+			ids[r] = prevID
+			continue
+		}
 		h := mixInt(uint64(v))
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
@@ -181,6 +188,7 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 			}
 			i = (i + 1) & mask
 		}
+		prevV, prevID, havePrev = v, ids[r], true
 	}
 }
 

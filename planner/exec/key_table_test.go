@@ -54,6 +54,13 @@ func TestKeyTableAssignsIDsInFirstSeenOrder(t *testing.T) {
 			want: []int32{0, 1, 0, 2, 1, 3}, wantLen: 4,
 		},
 		{
+			name: "int64 key in runs, a NULL inside one",
+			cols: func(t *testing.T) []arrow.Array {
+				return []arrow.Array{keyCol(t, arrow.PrimitiveTypes.Int64, 4, 4, nil, 4, 9, 9, 4, nil)}
+			},
+			want: []int32{0, 0, 1, 0, 2, 2, 0, 1}, wantLen: 3,
+		},
+		{
 			name: "int key NULL is a group",
 			cols: func(t *testing.T) []arrow.Array {
 				return []arrow.Array{keyCol(t, arrow.PrimitiveTypes.Int32, nil, 0, nil, 0, 3)}
