@@ -228,6 +228,12 @@ func (b *Binder) bindConst(c *pg_query.A_Const) (Expr, error) {
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				// The parser reads -2147483648 as a negated float
+				// constant; like PostgreSQL's make_const, a value that
+				// fits integer is one.
+				if i == int64(int32(i)) {
+					return &Const{Typ: types.Int4, Value: i}, nil
+				}
 				return &Const{Typ: types.Int8, Value: i}, nil
 			}
 		}

@@ -192,3 +192,9 @@ SELECT '3.5e38'::real;
 
 -- name: cast_float8_to_float4_underflow error
 SELECT 1e-46::float8::real;
+
+-- name: literal_int_min_is_integer ordered
+SELECT pg_typeof(-2147483648), -2147483648, pg_typeof(-2147483649), pg_typeof(2147483648), -2147483648 + 1;
+
+-- name: literal_int_min_minus_one_overflows error
+SELECT -2147483648 - 1;
