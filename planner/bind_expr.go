@@ -594,6 +594,12 @@ func (b *Binder) binary(opName string, l, r Expr, loc int32) (Expr, error) {
 			switch op.Name {
 			case "*":
 				res.Scale = min(ls+rs, types.MaxNumericPrecision)
+				if lp, rp := l.Type().Precision, r.Type().Precision; !ct.General && lp > 0 && rp > 0 && lp+rp > types.MaxNumericPrecision {
+					// The product of two declared precisions may pass the
+					// fixed representation's digits; PostgreSQL's numeric
+					// has room for it, and so does the general one.
+					res = types.NumericGeneral(res.Scale)
+				}
 			case "/":
 				// select_div_scale picks a quotient's scale per value.
 				res = types.NumericGeneral(max(functions.AvgNumericScale, ls, rs))

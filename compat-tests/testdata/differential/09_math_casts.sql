@@ -198,3 +198,6 @@ SELECT pg_typeof(-2147483648), -2147483648, pg_typeof(-2147483649), pg_typeof(21
 
 -- name: literal_int_min_minus_one_overflows error
 SELECT -2147483648 - 1;
+
+-- name: numeric_product_past_38_digits ordered
+SELECT 1234567890123456789012345678.1234567890::numeric(38,10) * 1234567890123456789012345678.1234567890::numeric(38,10), 99999999999999999999.99::numeric(22,2) * 99999999999999999999.99::numeric(22,2);
