@@ -98,7 +98,7 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1, false},
 		{"sort buffer", "SELECT id, s FROM t ORDER BY s DESC", "Sort", 20_000, true},
 		{"window partition", "SELECT id, row_number() OVER (ORDER BY s) FROM t", "WindowAgg", 20_000, false},
-		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, false},
+		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, true},
 		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1, false},
 		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1, false},
 	}
