@@ -92,9 +92,27 @@ func (sp *aggSpill) asPart(budget *MemoryBudget, workers int) {
 
 // spillingRoom is what a state of size bytes may grow by once the
 // aggregate spills: a quarter for the groups it holds, the partition
-// files' buffers, and the scratch of routing a batch (routeRows).
-func (sp *aggSpill) spillingRoom(size int64) int64 {
-	return size/4 + aggSpillPartitions*sp.bufBytes + 8*outputBatchRows
+// files' buffers, and the scratch of routing rows at a time (routeRows).
+func (sp *aggSpill) spillingRoom(size, rows int64) int64 {
+	return size/4 + aggSpillPartitions*sp.bufBytes + 8*rows
+}
+
+// routeSliceRows is how many rows a spilling aggregate routes at a time: more
+// than it checks its state after (their partitions' writes would be
+// slivers), few enough that their scratch fits beside the state, within
+// a batch.
+func (h *hashAggregate) routeSliceRows() int64 {
+	return max(h.fitCheckRows(), min(2048, outputBatchRows))
+}
+
+// probeRoom is what the hash table's scratch grows by when routeSliceRows rows
+// are routed at a time rather than fitCheckRows.
+func (h *hashAggregate) probeRoom() int64 {
+	per, route := h.fitCheckRows(), h.routeSliceRows()
+	if h.groups == nil || per >= route {
+		return 0
+	}
+	return h.groups.own.memBytes() / per * (route - per)
 }
 
 // memBytes is what the open partition files' buffers and the scratch
@@ -122,10 +140,11 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 		}
 		// Until it spills, the state is checked every fitCheckRows rows,
 		// so a large batch's new groups do not take it far past the
-		// budget; once it spills it takes no new group.
+		// budget; once it spills it takes no new group, and routes
+		// routeSliceRows rows at a time.
 		n, per := b.NumRows(), h.fitCheckRows()
 		if h.spill.active {
-			per = n
+			per = h.routeSliceRows()
 		}
 		for off := int64(0); off < n && err == nil; off += per {
 			part := b
@@ -147,10 +166,10 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 	}
 }
 
-// fitCheckRows is how many input rows a spilling aggregate consumes
-// between two checks of its state: rows of new groups of up to 256 bytes
-// each fill at most the eighth of the budget the check leaves room for
-// (a quarter past spillLimit), at least 256 rows at a time.
+// fitCheckRows is how many input rows an aggregate that may spill
+// consumes between two checks of its state until it spills: rows of new
+// groups of up to 256 bytes each fill at most an eighth of the budget, at
+// least 256 rows at a time.
 func (h *hashAggregate) fitCheckRows() int64 {
 	return max(h.mem.budget.Limit()/8/256, 256)
 }
@@ -166,7 +185,7 @@ func (h *hashAggregate) fitState() error {
 	switch {
 	case !sp.active && sp.depth < maxAggSpillDepth:
 		sp.active = true
-		sp.allowed = size + sp.spillingRoom(size)
+		sp.allowed = size + sp.spillingRoom(size, h.routeSliceRows()) + h.probeRoom()
 		h.mem.forceResize(size)
 		return nil
 	case sp.active && size <= sp.allowed:
@@ -438,7 +457,7 @@ func (m *mergedAggregate) routeSpilled(ctx context.Context, final *hashAggregate
 	final.spill.close()
 	final.spill = sp
 	size := final.stateBytes()
-	sp.allowed = size + sp.spillingRoom(size)
+	sp.allowed = size + sp.spillingRoom(size, outputBatchRows)
 	final.mem.forceResize(size)
 	for len(m.spilled) > 0 {
 		f := m.spilled[0]

@@ -13,7 +13,9 @@ import (
 // gatherAggregate runs a hash aggregate in parallel: each worker feeds the
 // morsels it claims to its own part (its own groups and accumulators, its
 // own reservation of the query's budget), and once every worker is done
-// the parts are merged into the first, which returns the result.
+// the parts are merged into the first, which returns the result. Past the
+// budget the parts spill, and the merged aggregate takes in what they
+// spilled (routeSpilled).
 type gatherAggregate struct {
 	node *planner.Gather
 	// out is the merged result as the Aggregate node's operator (so
