@@ -14,10 +14,11 @@ import (
 )
 
 // TestQueryMemoryLimit runs a private server whose sqe.toml (read from its
-// working directory) gives each query 16 MiB: a window that must hold more
-// fails with 53200 and the server, and the session, carry on; a join, a
-// sort and a DISTINCT that must hold more spill to the spill directory and
-// return their rows, and leave nothing there. At start the server removed a
+// working directory) gives each query 16 MiB: a window partition that must
+// hold more fails with 53200 and the server, and the session, carry on; a
+// join, a sort, a DISTINCT, an INTERSECT and a window of many partitions
+// that must hold more spill to the spill directory and return their rows,
+// and leave nothing there. At start the server removed a
 // spill area an earlier process left, and nothing else.
 func TestQueryMemoryLimit(t *testing.T) {
 	t.Parallel()
@@ -60,10 +61,13 @@ func TestQueryMemoryLimit(t *testing.T) {
 		want        int64
 	}{
 		{"small join fits", "SELECT count(*) FROM generate_series(1, 1000) AS a JOIN generate_series(1, 1000) AS b ON a = b", "", 1000},
-		// Past the limit the hash join, the hash aggregate and the sort
-		// spill; a window does not.
+		// Past the limit the hash join, the hash aggregate, the sort, a
+		// set operation and a window's partitions spill; a window
+		// partition larger than the limit does not.
 		{"large join build spills", "SELECT count(*) FROM (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS l JOIN (SELECT a * 1000 + b AS k FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS r ON l.k = r.k", "", 1000000},
 		{"large window partition", "SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY a * 1000 + b) FROM generate_series(1, 1000) AS a, generate_series(1, 3000) AS b) AS w", "WindowAgg", 0},
+		{"window partitions spill", "SELECT count(*) FROM (SELECT row_number() OVER (PARTITION BY a ORDER BY b DESC) FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS w", "", 1000000},
+		{"large intersect spills", "SELECT count(*) FROM (SELECT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b INTERSECT SELECT a * 1000 + b + 500000 FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS i", "", 500000},
 		{"large distinct spills", "SELECT count(*) FROM (SELECT DISTINCT a * 1000 + b FROM generate_series(1, 1000) AS a, generate_series(1, 1000) AS b) AS d", "", 1000000},
 		// A whole sort (OFFSET, no LIMIT); with a LIMIT the top-N sort
 		// keeps only the rows it returns.

@@ -111,7 +111,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 }
 
 func (h *hashAggregate) consume(ctx context.Context) error {
-	if h.spill == nil || h.par != nil {
+	if h.spill == nil {
 		return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
 	}
 	return h.consumeSpilling(ctx)

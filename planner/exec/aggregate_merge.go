@@ -68,6 +68,12 @@ func (h *hashAggregate) mergeFrom(ctx context.Context, o *hashAggregate) error {
 		}
 	}
 	o.accs = nil
+	if h.spill != nil {
+		// Merged groups leave o as they join h: o's charge, given back
+		// when the caller closes it, covers them for the while.
+		h.mem.forceResize(h.stateBytes())
+		return nil
+	}
 	return h.mem.resize(h.stateBytes())
 }
 

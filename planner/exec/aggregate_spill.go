@@ -27,8 +27,8 @@ import (
 // order of their first rows as without spilling: a GROUP BY without ORDER
 // BY has no order.
 //
-// The check is made once per batch, after it is consumed; the state may
-// then be past the budget by that batch's new groups. Groups already in
+// The check is made after every fitCheckRows rows; the state may then be
+// past the budget by those rows' new groups. Groups already in
 // memory may grow after spilling starts (a string_agg's strings): up to a
 // quarter more than the state held then, past the budget if need be;
 // beyond that the query fails with 53200.
@@ -53,8 +53,12 @@ type aggSpill struct {
 	allowed int64
 	seed    maphash.Seed
 	layout  *spillLayout
-	parts   [aggSpillPartitions]*spillWriter
-	files   []*spillFile
+	// bufBytes is a partition file's write buffer; capBytes, when not 0,
+	// is the most state a parallel aggregate's part holds before it
+	// spills (asPart).
+	bufBytes, capBytes int64
+	parts              [aggSpillPartitions]*spillWriter
+	files              []*spillFile
 
 	// Per-batch scratch.
 	ids    []int32
@@ -69,7 +73,46 @@ func newAggSpill(area *SpillArea, ins *Instrumentation, depth int, h *hashAggreg
 		l.hasArg = append(l.hasArg, h.args[i] != nil)
 		l.hasDelim = append(l.hasDelim, h.delims[i] != nil)
 	}
-	return &aggSpill{area: area, ins: ins, depth: depth, seed: maphash.MakeSeed(), layout: l}
+	return &aggSpill{area: area, ins: ins, depth: depth, seed: maphash.MakeSeed(), layout: l, bufBytes: aggPartitionBufBytes}
+}
+
+// asPart makes sp the spill of one of a parallel aggregate's workers
+// parts. The parts' groups are merged into one table at the end, which
+// must fit with the rows they spilled: so together they spill once they
+// hold half of what spilling operators may (their groups merged may take
+// up to twice as much, the hash table growing), and their partition
+// buffers together take what one aggregate's take.
+func (sp *aggSpill) asPart(budget *MemoryBudget, workers int) {
+	if budget.Limit() == 0 || workers < 1 {
+		return
+	}
+	sp.capBytes = max(budget.spillLimit()/2/int64(workers), 1)
+	sp.bufBytes = max(aggPartitionBufBytes/int64(workers), 1<<10)
+}
+
+// spillingRoom is what a state of size bytes may grow by once the
+// aggregate spills: a quarter for the groups it holds, the partition
+// files' buffers, and the scratch of routing rows at a time (routeRows).
+func (sp *aggSpill) spillingRoom(size, rows int64) int64 {
+	return size/4 + aggSpillPartitions*sp.bufBytes + 8*rows
+}
+
+// routeSliceRows is how many rows a spilling aggregate routes at a time: more
+// than it checks its state after (their partitions' writes would be
+// slivers), few enough that their scratch fits beside the state, within
+// a batch.
+func (h *hashAggregate) routeSliceRows() int64 {
+	return max(h.fitCheckRows(), min(2048, outputBatchRows))
+}
+
+// probeRoom is what the hash table's scratch grows by when routeSliceRows rows
+// are routed at a time rather than fitCheckRows.
+func (h *hashAggregate) probeRoom() int64 {
+	per, route := h.fitCheckRows(), h.routeSliceRows()
+	if h.groups == nil || per >= route {
+		return 0
+	}
+	return h.groups.own.memBytes() / per * (route - per)
 }
 
 // memBytes is what the open partition files' buffers and the scratch
@@ -78,7 +121,7 @@ func (sp *aggSpill) memBytes() int64 {
 	n := int64(4*cap(sp.ids) + 4*cap(sp.memIdx))
 	for _, w := range sp.parts {
 		if w != nil {
-			n += aggPartitionBufBytes
+			n += sp.bufBytes
 		}
 	}
 	return n
@@ -95,29 +138,54 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 		if err != nil || b == nil {
 			return err
 		}
-		err = h.consumeBatch(ctx, b)
-		b.Release()
-		if err == nil {
-			err = h.fitState()
+		// Until it spills, the state is checked every fitCheckRows rows,
+		// so a large batch's new groups do not take it far past the
+		// budget; once it spills it takes no new group, and routes
+		// routeSliceRows rows at a time.
+		n, per := b.NumRows(), h.fitCheckRows()
+		if h.spill.active {
+			per = h.routeSliceRows()
 		}
+		for off := int64(0); off < n && err == nil; off += per {
+			part := b
+			if n > per {
+				part = b.NewSlice(off, min(off+per, n))
+			} else {
+				part.Retain()
+			}
+			err = h.consumeBatch(ctx, part)
+			part.Release()
+			if err == nil {
+				err = h.fitState()
+			}
+		}
+		b.Release()
 		if err != nil {
 			return err
 		}
 	}
 }
 
+// fitCheckRows is how many input rows an aggregate that may spill
+// consumes between two checks of its state until it spills: rows of new
+// groups of up to 256 bytes each fill at most an eighth of the budget, at
+// least 256 rows at a time.
+func (h *hashAggregate) fitCheckRows() int64 {
+	return max(h.mem.budget.Limit()/8/256, 256)
+}
+
 // fitState charges the state to the budget. The first time it does not
 // fit, the aggregate starts spilling.
 func (h *hashAggregate) fitState() error {
 	size := h.stateBytes()
-	if h.mem.tryResize(size) {
+	sp := h.spill
+	if (sp.capBytes == 0 || size <= sp.capBytes) && h.mem.tryResize(size) {
 		return nil
 	}
-	sp := h.spill
 	switch {
 	case !sp.active && sp.depth < maxAggSpillDepth:
 		sp.active = true
-		sp.allowed = size + size/4 + aggSpillPartitions*aggPartitionBufBytes
+		sp.allowed = size + sp.spillingRoom(size, h.routeSliceRows()) + h.probeRoom()
 		h.mem.forceResize(size)
 		return nil
 	case sp.active && size <= sp.allowed:
@@ -189,7 +257,7 @@ func (sp *aggSpill) write(p int, in aggRows, rows []int32) error {
 	b := sp.layout.batch(part)
 	defer b.Release()
 	if sp.parts[p] == nil {
-		w, err := newSpillWriter(sp.area, "agg", b.Schema(), aggPartitionBufBytes)
+		w, err := newSpillWriter(sp.area, "agg", b.Schema(), int(sp.bufBytes))
 		if err != nil {
 			return err
 		}
@@ -282,7 +350,8 @@ func (h *hashAggregate) partitionAggregate(f *spillFile) (*hashAggregate, error)
 	for _, g := range h.node.GroupCols {
 		c.keyBld = append(c.keyBld, array.NewBuilder(memory.DefaultAllocator, g.Type.Arrow()))
 	}
-	c.spill = &aggSpill{area: h.spill.area, ins: h.spill.ins, depth: h.spill.depth + 1, seed: maphash.MakeSeed(), layout: h.spill.layout}
+	c.spill = &aggSpill{area: h.spill.area, ins: h.spill.ins, depth: h.spill.depth + 1, seed: maphash.MakeSeed(), layout: h.spill.layout,
+		bufBytes: aggPartitionBufBytes}
 	return c, nil
 }
 
@@ -373,4 +442,62 @@ func (s *spillInput) Next(ctx context.Context) (arrow.RecordBatch, error) {
 func (s *spillInput) Close() {
 	s.r.close()
 	s.f.remove()
+}
+
+// routeSpilled folds the rows the parts of a parallel aggregate spilled
+// into the merged groups: as a serial aggregate that spills does, the
+// merged aggregate admits no new group, rows of its groups accumulate and
+// the others go to its own partitions, which it aggregates once its
+// groups are returned. A part spills the rows of groups it has no room
+// for, which another part may hold: they meet here.
+func (m *mergedAggregate) routeSpilled(ctx context.Context, final *hashAggregate) error {
+	layout := final.spill.layout
+	sp := &aggSpill{area: final.spill.area, ins: final.spill.ins, depth: 1, seed: maphash.MakeSeed(), layout: layout,
+		active: true, bufBytes: aggPartitionBufBytes}
+	final.spill.close()
+	final.spill = sp
+	size := final.stateBytes()
+	sp.allowed = size + sp.spillingRoom(size, outputBatchRows)
+	final.mem.forceResize(size)
+	for len(m.spilled) > 0 {
+		f := m.spilled[0]
+		m.spilled = m.spilled[1:]
+		r, err := f.open()
+		if err != nil {
+			f.remove()
+			return err
+		}
+		err = final.routeFile(ctx, r)
+		r.close()
+		f.remove()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// routeFile routes the rows of a spilled partition (routeRows).
+func (h *hashAggregate) routeFile(ctx context.Context, r *spillReader) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := r.next()
+		if err != nil || b == nil {
+			return err
+		}
+		in := aggRows{n: int(b.NumRows()), keys: make([]arrow.Array, len(h.keys)),
+			args: make([]arrow.Array, len(h.accs)), delims: make([]arrow.Array, len(h.accs))}
+		h.spill.layout.split(b, &in)
+		b.Release()
+		err = h.routeRows(ctx, in)
+		in.release()
+		if err == nil {
+			err = h.fitState()
+		}
+		if err != nil {
+			return err
+		}
+	}
 }

@@ -25,8 +25,9 @@
 // overheads) and gives it back on Close; a reservation that would pass the
 // limit fails the query with SQLSTATE 53200 rather than letting the
 // server grow until it is killed. When the context also carries a
-// SpillArea (WithSpillArea), a sort and a grouped hash aggregate spill to
-// disk instead (spill.go); the other operators still fail.
+// SpillArea (WithSpillArea), sorts, grouped hash aggregates (parallel
+// ones too), hash joins, INTERSECT / EXCEPT and windows spill to disk
+// instead (spill.go says what still fails).
 //
 // Cancellation rides on the context given to Next. Every loop that can
 // run long without returning a batch (building a hash table, consuming an

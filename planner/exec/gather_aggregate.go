@@ -13,7 +13,9 @@ import (
 // gatherAggregate runs a hash aggregate in parallel: each worker feeds the
 // morsels it claims to its own part (its own groups and accumulators, its
 // own reservation of the query's budget), and once every worker is done
-// the parts are merged into the first, which returns the result.
+// the parts are merged into the first, which returns the result. Past the
+// budget the parts spill, and the merged aggregate takes in what they
+// spilled (routeSpilled).
 type gatherAggregate struct {
 	node *planner.Gather
 	// out is the merged result as the Aggregate node's operator (so
@@ -34,6 +36,8 @@ type mergedAggregate struct {
 	err   error
 	// builds are the join build sides the workers share.
 	builds *sharedBuilds
+	// spilled are the rows the parts wrote to disk, not read back yet.
+	spilled []*spillFile
 }
 
 func newGatherAggregate(ctx context.Context, n *planner.Gather, agg *planner.Aggregate) (Operator, error) {
@@ -62,6 +66,9 @@ func newGatherAggregate(ctx context.Context, n *planner.Gather, agg *planner.Agg
 			return nil, fmt.Errorf("parallel aggregate: %T is not a hash aggregate", op)
 		}
 		h.par = &parallelAggState{}
+		if h.spill != nil {
+			h.spill.asPart(MemoryBudgetFrom(ctx), n.Workers)
+		}
 		m.parts, m.feeds = append(m.parts, h), append(m.feeds, feed)
 	}
 	g.out = instrument(ctx, agg, m)
@@ -127,6 +134,16 @@ func (m *mergedAggregate) finish(ctx context.Context) error {
 		}
 	}
 	// Every worker has returned: the parts are the gather's now.
+	for _, p := range m.parts {
+		if p.spill == nil {
+			continue
+		}
+		if err := p.spill.finish(p.node); err != nil {
+			return err
+		}
+		m.spilled = append(m.spilled, p.spill.files...)
+		p.spill.files = nil
+	}
 	final := m.parts[0]
 	for len(m.parts) > 1 {
 		p := m.parts[1]
@@ -135,6 +152,11 @@ func (m *mergedAggregate) finish(ctx context.Context) error {
 		}
 		p.Close()
 		m.parts = slices.Delete(m.parts, 1, 2)
+	}
+	if len(m.spilled) > 0 {
+		if err := m.routeSpilled(ctx, final); err != nil {
+			return err
+		}
 	}
 	final.par.merged = true
 	m.final = final
@@ -150,6 +172,10 @@ func (m *mergedAggregate) Close() {
 }
 
 func (m *mergedAggregate) closeParts() {
+	for _, f := range m.spilled {
+		f.remove()
+	}
+	m.spilled = nil
 	for _, p := range m.parts {
 		p.Close()
 	}

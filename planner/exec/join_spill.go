@@ -55,7 +55,7 @@ func (b *joinBuild) partitionOrFail(ctx context.Context, err error, batches []ar
 	b.rcols, b.table, b.offs, b.rows, b.rrows = nil, nil, nil, nil, 0
 	b.mem.close()
 	b.seed = maphash.MakeSeed()
-	p := newJoinPartitioner(b.spill, "hashjoin-build", b.seed, b.rightKeys, batches[0].Schema())
+	p := newRowPartitioner(b.spill, "hashjoin-build", b.seed, b.rightKeys, batches[0].Schema())
 	for _, rb := range batches {
 		if err := p.add(ctx, rb); err != nil {
 			p.abort()
@@ -145,7 +145,7 @@ func (j *hashJoin) nextPartitioned(ctx context.Context) (arrow.RecordBatch, erro
 func (j *hashJoin) partitionLeft(ctx context.Context) ([]*spillFile, error) {
 	b := j.build
 	probeSide, _ := joinSides(j.node)
-	p := newJoinPartitioner(b.spill, "hashjoin-probe", b.seed, j.leftKeys, schemaOf(probeSide.Columns()))
+	p := newRowPartitioner(b.spill, "hashjoin-probe", b.seed, j.leftKeys, schemaOf(probeSide.Columns()))
 	for {
 		if err := ctx.Err(); err != nil {
 			p.abort()
@@ -239,10 +239,11 @@ func (g *partitionedJoin) close(b *joinBuild) {
 	}
 }
 
-// joinPartitioner writes one side of a join to partition files by a hash
-// of its keys (as keyEncoder encodes them, so both sides hash equal keys
-// alike: splitJoinKeys only pairs keys of the same Arrow type).
-type joinPartitioner struct {
+// rowPartitioner writes rows to partition files: one side of a join by a
+// hash of its keys (add: as keyEncoder encodes them, so both sides hash
+// equal keys alike, splitJoinKeys only pairs keys of the same Arrow type),
+// or rows a caller assigns (writeRows), as a set operation does.
+type rowPartitioner struct {
 	area   *SpillArea
 	kind   string
 	seed   maphash.Seed
@@ -255,12 +256,12 @@ type joinPartitioner struct {
 	idx [joinSpillPartitions][]int32
 }
 
-func newJoinPartitioner(area *SpillArea, kind string, seed maphash.Seed, keys []evaluator, schema *arrow.Schema) *joinPartitioner {
-	return &joinPartitioner{area: area, kind: kind, seed: seed, keys: keys, schema: schema}
+func newRowPartitioner(area *SpillArea, kind string, seed maphash.Seed, keys []evaluator, schema *arrow.Schema) *rowPartitioner {
+	return &rowPartitioner{area: area, kind: kind, seed: seed, keys: keys, schema: schema}
 }
 
 // add writes the rows of b to their partitions.
-func (p *joinPartitioner) add(ctx context.Context, b arrow.RecordBatch) error {
+func (p *rowPartitioner) add(ctx context.Context, b arrow.RecordBatch) error {
 	keys, err := evalAll(ctx, p.keys, b)
 	if err != nil {
 		return err
@@ -277,35 +278,38 @@ func (p *joinPartitioner) add(ctx context.Context, b arrow.RecordBatch) error {
 		p.idx[i] = append(p.idx[i], int32(r))
 	}
 	for i, rows := range p.idx {
-		if len(rows) == 0 {
-			continue
-		}
-		cols, err := gatherColumns(ctx, b.Columns(), rows)
-		if err != nil {
-			return err
-		}
-		part := array.NewRecordBatch(p.schema, cols, int64(len(rows)))
-		releaseAll(cols)
-		if p.parts[i] == nil {
-			w, err := newSpillWriter(p.area, p.kind, p.schema, joinPartitionBufBytes)
-			if err != nil {
-				part.Release()
-				return err
-			}
-			p.parts[i] = w
-		}
-		err = p.parts[i].write(part)
-		part.Release()
-		if err != nil {
+		if err := p.writeRows(ctx, i, b, rows); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// writeRows writes rows of b to partition i.
+func (p *rowPartitioner) writeRows(ctx context.Context, i int, b arrow.RecordBatch, rows []int32) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	cols, err := gatherColumns(ctx, b.Columns(), rows)
+	if err != nil {
+		return err
+	}
+	part := array.NewRecordBatch(p.schema, cols, int64(len(rows)))
+	releaseAll(cols)
+	defer part.Release()
+	if p.parts[i] == nil {
+		w, err := newSpillWriter(p.area, p.kind, p.schema, joinPartitionBufBytes)
+		if err != nil {
+			return err
+		}
+		p.parts[i] = w
+	}
+	return p.parts[i].write(part)
+}
+
 // finish ends every partition file; a partition without rows is nil. The
 // files are counted as node's spill.
-func (p *joinPartitioner) finish(ins *Instrumentation, node *planner.Join) ([]*spillFile, error) {
+func (p *rowPartitioner) finish(ins *Instrumentation, node planner.Node) ([]*spillFile, error) {
 	out := make([]*spillFile, joinSpillPartitions)
 	for i, w := range p.parts {
 		if w == nil {
@@ -327,7 +331,7 @@ func (p *joinPartitioner) finish(ins *Instrumentation, node *planner.Join) ([]*s
 }
 
 // abort drops the files not finished.
-func (p *joinPartitioner) abort() {
+func (p *rowPartitioner) abort() {
 	for i, w := range p.parts {
 		if w != nil {
 			w.abort()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,8 +78,9 @@ func runBudgeted(t *testing.T, ctx context.Context, tbl *memTable, budget *exec.
 
 // TestMemoryLimitFailsStatefulOperators: past the budget every stateful
 // operator fails with 53200 when the query has no spill area; with one,
-// sorts and grouped aggregates spill and return the rows of the ample
-// run, while the others still fail.
+// sorts, grouped aggregates, joins and set operations spill and return
+// the rows of the ample run, while the others (a window partition larger
+// than the budget among them) still fail.
 func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 	tbl := newWideTable(t, "t", 20_000)
 	tbl.regions = newWideTable(t, "u", 20_000)
@@ -95,7 +98,7 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 		{"string_agg state", "SELECT string_agg(s, ',') FROM t", "HashAggregate", 1, false},
 		{"sort buffer", "SELECT id, s FROM t ORDER BY s DESC", "Sort", 20_000, true},
 		{"window partition", "SELECT id, row_number() OVER (ORDER BY s) FROM t", "WindowAgg", 20_000, false},
-		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, false},
+		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, true},
 		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1, false},
 		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1, false},
 	}
@@ -195,40 +198,111 @@ func TestCancelStopsLongOperators(t *testing.T) {
 	}
 }
 
-// TestParallelAggregateDoesNotSpill: the parts of a parallel aggregate
-// are merged in memory, so past the budget it still fails with 53200,
-// cleanly, even with a spill area.
-func TestParallelAggregateDoesNotSpill(t *testing.T) {
+// TestParallelAggregateSpills: the parts of a parallel aggregate past the
+// budget spill the rows of groups they have no room for, and the merged
+// aggregate folds them into its groups or spills them again: the query
+// returns the groups of the serial run with an ample budget, within the
+// budget, and once closed leaves no file and no reservation, whether it
+// succeeded, failed or was cancelled.
+func TestParallelAggregateSpills(t *testing.T) {
 	tbl := newWideTable(t, "t", 20_000)
-	sql := "SELECT s, count(*) FROM t GROUP BY s"
-	root := optimizeWorkers(t, tbl, sql, 4)
-	if !strings.Contains(planner.Explain(root), "Gather") {
-		t.Fatalf("the plan is not parallel:\n%s", planner.Explain(root))
+	tbl.batchMorsels = true
+	tests := []struct {
+		name, sql string
+		// cancelAfterFirst cancels the query once it returned a batch.
+		cancelAfterFirst bool
+		want             string // SQLSTATE, "" for the ample run's rows
+	}{
+		{name: "a group per row", sql: "SELECT s, count(*), sum(id), min(id), max(length(s)) FROM t GROUP BY s"},
+		{name: "groups of several rows", sql: "SELECT id % 7000 AS g, count(*), sum(id), max(s) FROM t GROUP BY g"},
+		{name: "error", sql: "SELECT s, sum(1 / (id - 15000)) FROM t GROUP BY s", want: pgerror.DivisionByZero},
+		{name: "cancel", sql: "SELECT s, count(*) FROM t GROUP BY s", cancelAfterFirst: true, want: pgerror.QueryCanceled},
 	}
-	budget := exec.NewMemoryBudget(64 << 10)
-	area := exec.NewSpillDir(t.TempDir()).NewArea()
-	ctx := exec.WithSpillArea(exec.WithMemoryBudget(context.Background(), budget), area)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := optimizeWorkers(t, tbl, tt.sql, 4)
+			if !strings.Contains(planner.Explain(root), "partial aggregates merged") {
+				t.Fatalf("the plan is not a parallel aggregate:\n%s", planner.Explain(root))
+			}
+			var want []string
+			if tt.want == "" {
+				var err error
+				want, err = collectRows(context.Background(), optimizeWorkers(t, tbl, tt.sql, 1), exec.NewMemoryBudget(0), nil, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			const limit = 1 << 20
+			budget := exec.NewMemoryBudget(limit)
+			dir := t.TempDir()
+			area := exec.NewSpillDir(dir).NewArea()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var onFirst func()
+			if tt.cancelAfterFirst {
+				onFirst = cancel
+			}
+			got, err := collectRows(exec.WithSpillArea(ctx, area), root, budget, onFirst, true)
+			switch {
+			case tt.want != "" && pgerror.Code(err) != tt.want:
+				t.Fatalf("err = %v, want %s", err, tt.want)
+			case tt.want == "" && err != nil:
+				t.Fatal(err)
+			case tt.want == "":
+				slices.Sort(want)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Errorf("%d rows differ from the serial run's %d", len(got), len(want))
+				}
+			}
+			if area.Path() == "" {
+				t.Error("nothing spilled")
+			} else if left, err := os.ReadDir(area.Path()); err != nil || len(left) != 0 {
+				t.Errorf("files left once closed: %d (%v)", len(left), err)
+			}
+			if budget.Peak() > limit {
+				t.Errorf("peak %d passed the limit %d", budget.Peak(), limit)
+			}
+			if budget.Used() != 0 {
+				t.Errorf("%d bytes still reserved after Close", budget.Used())
+			}
+			if err := area.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// collectRows builds root under budget, reads it to the end (calling
+// onFirst, when given, after the first batch) and closes it, returning
+// its rows as text; withArea keeps ctx's spill area.
+func collectRows(ctx context.Context, root planner.Node, budget *exec.MemoryBudget, onFirst func(), withArea bool) ([]string, error) {
+	if !withArea {
+		ctx = exec.WithSpillArea(ctx, nil)
+	}
+	ctx = exec.WithMemoryBudget(ctx, budget)
 	op, err := exec.Build(ctx, root)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	for err == nil {
-		var b arrow.RecordBatch
-		if b, err = op.Next(ctx); b == nil && err == nil {
-			break
+	defer op.Close()
+	var rows []string
+	for {
+		b, err := op.Next(ctx)
+		if err != nil || b == nil {
+			return rows, err
 		}
-		if b != nil {
-			b.Release()
+		for r := 0; r < int(b.NumRows()); r++ {
+			var vals []string
+			for _, c := range b.Columns() {
+				vals = append(vals, c.ValueStr(r))
+			}
+			rows = append(rows, strings.Join(vals, "|"))
 		}
-	}
-	op.Close()
-	if pgerror.Code(err) != pgerror.OutOfMemory {
-		t.Fatalf("err = %v, want 53200", err)
-	}
-	if area.Path() != "" {
-		t.Error("the parallel aggregate spilled")
-	}
-	if budget.Used() != 0 {
-		t.Errorf("%d bytes still reserved after Close", budget.Used())
+		b.Release()
+		if onFirst != nil {
+			onFirst()
+			onFirst = nil
+		}
 	}
 }

@@ -132,7 +132,7 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 			left.Close()
 			return nil, err
 		}
-		return &setOp{left: left, right: right, node: x, schema: schemaOf(x.Cols), mem: newReservation(ctx, "SetOp")}, nil
+		return newSetOp(ctx, left, right, x), nil
 	case *planner.Values:
 		v := &valuesOp{schema: schemaOf(x.Cols)}
 		for _, row := range x.Rows {

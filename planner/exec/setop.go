@@ -42,22 +42,45 @@ func (a *appendOp) Close() {
 // setOp computes INTERSECT / EXCEPT: it counts the right input's rows by
 // value (its state), then streams the left input, keeping each row as
 // the operation and its multiset (ALL) or set semantics say. NULLs
-// compare equal here, as in PostgreSQL's set operations.
+// compare equal here, as in PostgreSQL's set operations. Past the budget
+// a set operation that may spill partitions its state and both inputs to
+// disk by value (setop_spill.go).
 type setOp struct {
 	left, right Operator
 	node        *planner.SetOp
 	schema      *arrow.Schema
-	counts      map[string]int
-	emitted     map[string]bool
+	state       map[string]setCount
 	built       bool
 	keyBuf      []byte
-	emittedMem  int64 // charged to mem at the end of each batch
-	mem         reservation
+	// grown is what the state grew by since it was last charged to mem,
+	// at the end of each batch (keep cannot fail).
+	grown int64
+	mem   reservation
+	// spill is where a set operation past its budget partitions (nil: it
+	// cannot); fromState: right reads a partition's spilled state rather
+	// than rows.
+	spill     *setOpSpill
+	fromState bool
+}
+
+// setCount is the state of one value: how many right rows have it (less
+// those an ALL operation has matched), and whether a set operation has
+// returned it.
+type setCount struct {
+	n       int64
+	emitted bool
+}
+
+func newSetOp(ctx context.Context, left, right Operator, n *planner.SetOp) *setOp {
+	s := &setOp{left: left, right: right, node: n, schema: schemaOf(n.Cols), mem: newReservation(ctx, "SetOp")}
+	if area := spillAreaFor(ctx); area != nil {
+		s.spill = newSetOpSpill(area, instrumentationFrom(ctx), 0)
+	}
+	return s
 }
 
 func (s *setOp) build(ctx context.Context) error {
-	s.counts = map[string]int{}
-	s.emitted = map[string]bool{}
+	s.state = map[string]setCount{}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -69,22 +92,61 @@ func (s *setOp) build(ctx context.Context) error {
 		if b == nil {
 			break
 		}
-		var grown int64
-		for r := 0; r < int(b.NumRows()); r++ {
-			key := s.rowKey(b, r)
-			n, seen := s.counts[key]
-			if !seen {
-				grown += hashEntryBytes + int64(len(key))
-			}
-			s.counts[key] = n + 1
+		if s.spill != nil && s.spill.active {
+			err = s.spill.addState(ctx, s, b)
+		} else {
+			s.count(b)
+			err = s.charge(ctx)
 		}
 		b.Release()
-		if err := s.mem.grow(grown); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	s.built = true
 	return nil
+}
+
+// count adds a batch of the right input to the state.
+func (s *setOp) count(b arrow.RecordBatch) {
+	if s.fromState {
+		keys, counts, emitted := stateColumns(b)
+		for r := 0; r < int(b.NumRows()); r++ {
+			key := string(keys.Value(r))
+			s.add(key, counts.Value(r), emitted.Value(r))
+		}
+		return
+	}
+	for r := 0; r < int(b.NumRows()); r++ {
+		s.add(s.rowKey(b, r), 1, false)
+	}
+}
+
+func (s *setOp) add(key string, n int64, emitted bool) {
+	c, seen := s.state[key]
+	if !seen {
+		s.grown += hashEntryBytes + int64(len(key))
+	}
+	c.n += n
+	c.emitted = c.emitted || emitted
+	s.state[key] = c
+}
+
+// charge charges what the state grew by. A set operation that may spill
+// partitions its state when it does not fit, rather than fail.
+func (s *setOp) charge(ctx context.Context) error {
+	grown := s.grown
+	s.grown = 0
+	if s.spill == nil {
+		return s.mem.grow(grown)
+	}
+	if s.mem.tryGrow(grown) {
+		return nil
+	}
+	if s.spill.depth >= maxSetOpSpillDepth {
+		return s.mem.grow(grown)
+	}
+	return s.spill.partitionState(ctx, s)
 }
 
 func (s *setOp) rowKey(b arrow.RecordBatch, r int) string {
@@ -96,40 +158,40 @@ func (s *setOp) rowKey(b arrow.RecordBatch, r int) string {
 }
 
 func (s *setOp) keep(key string) bool {
-	n := s.counts[key]
+	c, seen := s.state[key]
 	switch {
 	case s.node.Kind == planner.Intersect && s.node.All:
-		if n > 0 {
-			s.counts[key] = n - 1
+		if c.n > 0 {
+			c.n--
+			s.state[key] = c
 			return true
 		}
 		return false
 	case s.node.Kind == planner.Intersect:
-		if n > 0 && !s.emitted[key] {
-			s.markEmitted(key)
+		if c.n > 0 && !c.emitted {
+			c.emitted = true
+			s.state[key] = c
 			return true
 		}
 		return false
 	case s.node.All: // EXCEPT ALL
-		if n > 0 {
-			s.counts[key] = n - 1
+		if c.n > 0 {
+			c.n--
+			s.state[key] = c
 			return false
 		}
 		return true
 	}
 	// EXCEPT
-	if n == 0 && !s.emitted[key] {
-		s.markEmitted(key)
+	if c.n == 0 && !c.emitted {
+		if !seen {
+			s.grown += hashEntryBytes + int64(len(key))
+		}
+		c.emitted = true
+		s.state[key] = c
 		return true
 	}
 	return false
-}
-
-// markEmitted remembers a distinct row already sent; its memory is
-// charged when the batch is done (keep cannot fail).
-func (s *setOp) markEmitted(key string) {
-	s.emitted[key] = true
-	s.emittedMem += hashEntryBytes + int64(len(key))
 }
 
 func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -142,6 +204,9 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if s.spill != nil && s.spill.active {
+			return s.spill.next(ctx, s)
+		}
 		b, err := s.left.Next(ctx)
 		if err != nil || b == nil {
 			return nil, err
@@ -152,11 +217,10 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 				idx = append(idx, int32(r))
 			}
 		}
-		if err := s.mem.grow(s.emittedMem); err != nil {
+		if err := s.charge(ctx); err != nil {
 			b.Release()
 			return nil, err
 		}
-		s.emittedMem = 0
 		if len(idx) == 0 {
 			b.Release()
 			continue
@@ -173,7 +237,10 @@ func (s *setOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *setOp) Close() {
-	s.counts, s.emitted = nil, nil
+	s.state = nil
+	if s.spill != nil {
+		s.spill.close()
+	}
 	s.mem.close()
 	s.left.Close()
 	s.right.Close()

@@ -47,6 +47,13 @@ type sortOp struct {
 	ins   *Instrumentation
 	runs  []*spillFile
 	merge *sortMerge
+	// owner is the plan node what spills is counted against: the Sort,
+	// or the window that sorts its input through this sort.
+	owner planner.Node
+	// smallMerge makes a spilled sort return batches of spill size
+	// (spillBatchRows) rather than outputBatchRows: its reader holds a
+	// run of them.
+	smallMerge bool
 }
 
 // topNSlack is how far past its limit a top-N sort's buffer may grow
@@ -70,7 +77,7 @@ func newTopNSort(ctx context.Context, in Operator, n *planner.Sort, keep int64) 
 
 func newSort(ctx context.Context, in Operator, n *planner.Sort) (Operator, error) {
 	s := &sortOp{input: in, node: n, schema: schemaOf(n.Columns()), mem: newReservation(ctx, "Sort"),
-		spill: spillAreaFor(ctx), ins: instrumentationFrom(ctx)}
+		spill: spillAreaFor(ctx), ins: instrumentationFrom(ctx), owner: n}
 	for _, k := range n.Keys {
 		cr, ok := k.Expr.(*planner.ColRef)
 		if !ok {

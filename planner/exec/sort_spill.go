@@ -68,7 +68,7 @@ func (s *sortOp) spillRun(ctx context.Context, batches []arrow.RecordBatch) erro
 		return err
 	}
 	s.runs = append(s.runs, f)
-	s.ins.addSpill(s.node, f.bytes)
+	s.ins.addSpill(s.owner, f.bytes)
 	return nil
 }
 
@@ -95,7 +95,11 @@ func (s *sortOp) startMerge(ctx context.Context) error {
 		}
 		s.runs = merged
 	}
-	m, err := newSortMerge(ctx, s, s.runs, outputBatchRows)
+	rows := outputBatchRows
+	if s.smallMerge {
+		rows = s.spillBatchRows()
+	}
+	m, err := newSortMerge(ctx, s, s.runs, rows)
 	if err != nil {
 		return err
 	}
@@ -115,15 +119,19 @@ func (s *sortOp) mergeFanIn() int {
 	return int(min(max(n, 2), maxMergeFanIn))
 }
 
-// mergeToRun merges consecutive runs into one.
-func (s *sortOp) mergeToRun(ctx context.Context, runs []*spillFile) (*spillFile, error) {
+// spillBatchRows is how many rows of the runs' size a spill batch holds.
+func (s *sortOp) spillBatchRows() int {
 	var rows, bytes int64
-	for _, f := range runs {
+	for _, f := range s.runs {
 		rows += f.rows
 		bytes += f.memBytes
 	}
-	per := spillBatchRows(s.mem.budget, bytes/max(rows, 1))
-	m, err := newSortMerge(ctx, s, runs, per)
+	return spillBatchRows(s.mem.budget, bytes/max(rows, 1))
+}
+
+// mergeToRun merges consecutive runs into one.
+func (s *sortOp) mergeToRun(ctx context.Context, runs []*spillFile) (*spillFile, error) {
+	m, err := newSortMerge(ctx, s, runs, s.spillBatchRows())
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +164,7 @@ func (s *sortOp) mergeToRun(ctx context.Context, runs []*spillFile) (*spillFile,
 	if err != nil {
 		return nil, err
 	}
-	s.ins.addSpill(s.node, f.bytes)
+	s.ins.addSpill(s.owner, f.bytes)
 	return f, nil
 }
 

@@ -26,10 +26,18 @@ import (
 // 53200: a sort writes sorted runs and merges them (sort_spill.go), a hash
 // aggregate writes the rows of the groups it has no room for to hash
 // partitions and aggregates each partition afterwards
-// (aggregate_spill.go), a hash join partitions both sides and joins them
-// pair by pair (join_spill.go). Operators without a spill path (a window,
-// a set operation, a parallel aggregate's parts, a join build parallel
-// workers share) still fail with 53200.
+// (aggregate_spill.go), and so do the workers' parts of a parallel
+// aggregate, whose merged groups take in what the parts spilled; a hash
+// join partitions both sides and joins them pair by pair (join_spill.go),
+// an INTERSECT or EXCEPT partitions its state and both inputs the same
+// way (setop_spill.go), and a window sorts its input through a spilling
+// sort and computes a run of whole partitions at a time
+// (window_spill.go). SELECT DISTINCT and UNION are aggregates, DISTINCT ON
+// a window. What still fails with 53200: a window partition, a join
+// build's partition or an aggregate's group state that does not fit by
+// itself (a single huge partition, key or string_agg), an aggregate of
+// GROUPING SETS, ROLLUP or CUBE, a join build that parallel workers share,
+// a recursive query's work table, and a subquery's materialised rows.
 //
 // The server's SpillDir ([query] spill_dir) holds one SpillArea per query
 // that spilled: a directory of its own, created (mode 0700) on the first

@@ -29,6 +29,10 @@ type windowOp struct {
 	pos  int64
 	done bool
 	mem  reservation
+	// spill is the state of a window that sorts its input through a
+	// spilling sort and computes a run of partitions at a time (nil: it
+	// holds its whole input).
+	spill *windowSpill
 }
 
 func newWindow(ctx context.Context, in Operator, n *planner.Window) (Operator, error) {
@@ -62,6 +66,9 @@ func newWindow(ctx context.Context, in Operator, n *planner.Window) (Operator, e
 			evs = append(evs, ev)
 		}
 		w.args = append(w.args, evs)
+	}
+	if area := spillAreaFor(ctx); area != nil {
+		w.newWindowSpill(ctx, area)
 	}
 	return w, nil
 }
@@ -220,18 +227,20 @@ func (w *windowOp) load(ctx context.Context) (*windowInput, error) {
 	return in, nil
 }
 
-// sort reorders every array of in by partition keys, then ORDER BY keys.
+// sort reorders every array of in by partition keys, then ORDER BY keys,
+// as a sort does (typedComparator), so a window that sorts its input
+// through a spilling sort (window_spill.go) sees the same order.
 func (w *windowOp) sort(ctx context.Context, in *windowInput) error {
 	var cmps []func(i, j int) int
-	for _, a := range in.parts {
-		c, err := comparator(a, false, false)
+	for i, a := range in.parts {
+		c, err := typedComparator(a, w.node.PartitionBy[i].Type(), false, false)
 		if err != nil {
 			return err
 		}
 		cmps = append(cmps, c)
 	}
 	for k, a := range in.orders {
-		c, err := comparator(a, w.node.OrderBy[k].Desc, w.node.OrderBy[k].NullsFirst)
+		c, err := typedComparator(a, w.node.OrderBy[k].Expr.Type(), w.node.OrderBy[k].Desc, w.node.OrderBy[k].NullsFirst)
 		if err != nil {
 			return err
 		}
@@ -278,9 +287,22 @@ func (w *windowOp) compute(ctx context.Context) error {
 	if err := w.sort(ctx, in); err != nil {
 		return err
 	}
-	rows, err := newWindowRows(in)
+	out, err := w.computeSorted(ctx, in)
 	if err != nil {
 		return err
+	}
+	w.out = out
+	return w.mem.resize(batchBytes(w.out))
+}
+
+// computeSorted computes every function over in, whose rows are sorted
+// by partition and ORDER BY keys, and returns the input columns with the
+// results appended. What it holds beside in (the frame bounds, the
+// results) is charged to w.mem, which the caller resizes.
+func (w *windowOp) computeSorted(ctx context.Context, in *windowInput) (arrow.RecordBatch, error) {
+	rows, err := newWindowRows(in)
+	if err != nil {
+		return nil, err
 	}
 	var key arrow.Array
 	var sk planner.SortKey
@@ -294,11 +316,11 @@ func (w *windowOp) compute(ctx context.Context) error {
 		boundBytes = 32
 	}
 	if err := w.mem.grow(boundBytes * int64(in.rows)); err != nil {
-		return err
+		return nil, err
 	}
 	start, end, err := frameBounds(ctx, rows, w.node.Frame, key, sk)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	frames := &windowFrames{r: rows, start: start, end: end, exclude: w.node.Frame.Exclude}
 	out := make([]arrow.Array, 0, len(in.cols)+len(w.node.Funcs))
@@ -306,15 +328,10 @@ func (w *windowOp) compute(ctx context.Context) error {
 		c.Retain()
 		out = append(out, c)
 	}
-	release := func() {
-		for _, a := range out {
-			a.Release()
-		}
-	}
+	defer releaseAll(out)
 	for i, f := range w.node.Funcs {
 		if err := ctx.Err(); err != nil {
-			release()
-			return err
+			return nil, err
 		}
 		var res arrow.Array
 		if f.Agg != nil {
@@ -323,22 +340,22 @@ func (w *windowOp) compute(ctx context.Context) error {
 			res, err = windowFunction(ctx, f.Name, in.args[i], frames)
 		}
 		if err != nil {
-			release()
-			return err
+			return nil, err
 		}
 		out = append(out, res)
 	}
-	w.out = array.NewRecordBatch(w.schema, out, int64(in.rows))
-	release()
 	// The function results are held with the input columns until the
-	// output is read; the keys and arguments go when compute returns.
-	if err := w.mem.grow(arraysBytes(w.out.Columns()[len(in.cols):])); err != nil {
-		return err
+	// output is read; the keys and arguments go when the caller drops in.
+	if err := w.mem.grow(arraysBytes(out[len(in.cols):])); err != nil {
+		return nil, err
 	}
-	return w.mem.resize(batchBytes(w.out))
+	return array.NewRecordBatch(w.schema, out, int64(in.rows)), nil
 }
 
 func (w *windowOp) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if w.spill != nil {
+		return w.nextSpilled(ctx)
+	}
 	if !w.done {
 		if err := w.compute(ctx); err != nil {
 			return nil, err
@@ -358,6 +375,9 @@ func (w *windowOp) Close() {
 	if w.out != nil {
 		w.out.Release()
 		w.out = nil
+	}
+	if w.spill != nil {
+		w.spill.close()
 	}
 	w.mem.close()
 	w.input.Close()
