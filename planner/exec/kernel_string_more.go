@@ -25,155 +25,172 @@ func errStringTooLong() error {
 	return pgerror.New(pgerror.ProgramLimitExceeded, "requested length too large")
 }
 
-// moreStringKernel returns the kernels of lpad, rpad, repeat, reverse,
-// initcap, md5, split_part, concat_ws, regexp_replace, regexp_match,
-// translate, ascii, octet_length, chr and to_hex; ok is false for other
-// names.
-func moreStringKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "lpad", "rpad":
-		left := name == "lpad"
-		return rowKernel(func(v []any) (any, error) {
-			fill := " "
-			if len(v) == 3 {
-				fill = v[2].(string)
-			}
-			return pad(v[0].(string), v[1].(int64), fill, left)
-		}), true
-	case "repeat":
-		return rowKernel(func(v []any) (any, error) {
-			s, n := v[0].(string), v[1].(int64)
-			if n <= 0 {
-				return "", nil
-			}
-			if int64(len(s))*n > maxStringBytes {
-				return nil, errStringTooLong()
-			}
-			return strings.Repeat(s, int(n)), nil
-		}), true
-	case "reverse":
-		return rowKernel(func(v []any) (any, error) {
-			r := []rune(v[0].(string))
-			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-				r[i], r[j] = r[j], r[i]
-			}
-			return string(r), nil
-		}), true
-	case "initcap":
-		return initcapKernel, true
-	case "md5":
-		return rowKernel(func(v []any) (any, error) {
-			sum := md5.Sum([]byte(v[0].(string)))
-			return hex.EncodeToString(sum[:]), nil
-		}), true
-	case "split_part":
-		return rowKernel(splitPart), true
-	case "concat_ws":
-		return concatWS, true
-	case "substring":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if isBytea(args[0]) {
-				return byteaSubstr(args, res)
-			}
-			if _, pattern := args[1].(*array.String); !pattern {
-				return substr(args, res)
-			}
-			return regexSubstring(args, res)
-		}, true
-	case "regexp_replace":
-		return regexpKernel(false), true
-	case "regexp_match":
-		return regexpKernel(true), true
-	case "translate":
-		return rowKernel(func(v []any) (any, error) { return translate(v[0].(string), v[1].(string), v[2].(string)), nil }), true
-	case "ascii":
-		return rowKernel(func(v []any) (any, error) {
-			r, _ := utf8.DecodeRuneInString(v[0].(string))
-			if r == utf8.RuneError {
-				return int64(0), nil
-			}
-			return int64(r), nil
-		}), true
-	case "octet_length":
-		return rowKernel(func(v []any) (any, error) {
-			if b, ok := v[0].([]byte); ok {
-				return int64(len(b)), nil
-			}
-			return int64(len(v[0].(string))), nil
-		}), true
-	case "div", "gcd", "lcm":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if res.OID == types.OIDNumeric {
-				return numericDiv(args, res)
-			}
-			return rowKernel(func(v []any) (any, error) {
-				r, err := intPairFunction(name, v[0].(int64), v[1].(int64))
-				// int4 results come out of int8 arithmetic: gcd(0,
-				// INT_MIN) and lcm can leave the int4 range.
-				if n, ok := r.(int64); ok && res.OID == types.OIDInt4 && (n > math.MaxInt32 || n < math.MinInt32) {
-					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
-				}
-				return r, err
-			})(args, res)
-		}, true
-	case "factorial":
-		return rowKernel(factorial), true
-	case "quote_literal", "quote_nullable":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			out := make([]any, args[0].Len())
-			for i := range out {
-				if args[0].IsNull(i) {
-					if name == "quote_nullable" {
-						out[i] = "NULL"
-					}
-					continue
-				}
-				out[i] = quoteLiteral(args[0].(*array.String).Value(i))
-			}
-			return valuesArray(res, out)
-		}, true
-	case "regexp_split_to_array":
-		return regexpSplit, true
-	case "overlay":
-		return rowKernel(overlay), true
-	case "encode":
-		return rowKernel(func(v []any) (any, error) { return encodeBytes(v[0].([]byte), v[1].(string)) }), true
-	case "decode":
-		return rowKernel(func(v []any) (any, error) { return decodeBytes(v[0].(string), v[1].(string)) }), true
-	case "json_typeof":
-		return rowKernel(func(v []any) (any, error) { return jsonTypeof(v[0].(string)), nil }), true
-	case "json_array_length":
-		return rowKernel(func(v []any) (any, error) { return jsonArrayLength(v[0].(string)) }), true
-	case "chr":
-		return rowKernel(func(v []any) (any, error) {
-			c := v[0].(int64)
-			switch {
-			case c == 0:
-				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "null character not permitted")
-			case c < 0:
-				return nil, pgerror.New(pgerror.InvalidParameterValue, "character number must be positive")
-			case c > unicode.MaxRune:
-				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
-			case c >= 0xD800 && c <= 0xDFFF:
-				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character not valid for encoding: %d", c)
-			}
-			return string(rune(c)), nil
-		}), true
-	case "to_hex":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			// A negative integer prints as its two's complement in the
-			// argument's own width (to_hex(-1) is ffffffff).
-			width32 := args[0].DataType().ID() == arrow.INT32
-			return rowKernel(func(v []any) (any, error) {
-				n := v[0].(int64)
-				if width32 {
-					return strconv.FormatUint(uint64(uint32(n)), 16), nil
-				}
-				return strconv.FormatUint(uint64(n), 16), nil
-			})(args, res)
-		}, true
+// padKernel is lpad (left) or rpad: fill defaults to a space.
+func padKernel(left bool) scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		fill := " "
+		if len(v) == 3 {
+			fill = v[2].(string)
+		}
+		return pad(v[0].(string), v[1].(int64), fill, left)
+	})
+}
+
+// repeatKernel is repeat(s, n), refusing a result past maxStringBytes.
+func repeatKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		s, n := v[0].(string), v[1].(int64)
+		if n <= 0 {
+			return "", nil
+		}
+		if int64(len(s))*n > maxStringBytes {
+			return nil, errStringTooLong()
+		}
+		return strings.Repeat(s, int(n)), nil
+	})
+}
+
+// reverseKernel reverses the characters of a string.
+func reverseKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		r := []rune(v[0].(string))
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return string(r), nil
+	})
+}
+
+// md5Kernel is md5 of text, as lowercase hex.
+func md5Kernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		sum := md5.Sum([]byte(v[0].(string)))
+		return hex.EncodeToString(sum[:]), nil
+	})
+}
+
+// substringKernel is substring of bytea, of text by position, or of text
+// by a POSIX pattern (a string second argument).
+func substringKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	if isBytea(args[0]) {
+		return byteaSubstr(args, res)
 	}
-	return nil, false
+	if _, pattern := args[1].(*array.String); !pattern {
+		return substr(args, res)
+	}
+	return regexSubstring(args, res)
+}
+
+func translateKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return translate(v[0].(string), v[1].(string), v[2].(string)), nil })
+}
+
+// asciiKernel is ascii(s): the code point of the first character, 0 for
+// an empty string.
+func asciiKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		r, _ := utf8.DecodeRuneInString(v[0].(string))
+		if r == utf8.RuneError {
+			return int64(0), nil
+		}
+		return int64(r), nil
+	})
+}
+
+// octetLengthKernel is octet_length of text or bytea.
+func octetLengthKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		if b, ok := v[0].([]byte); ok {
+			return int64(len(b)), nil
+		}
+		return int64(len(v[0].(string))), nil
+	})
+}
+
+// intPairKernel is div, gcd or lcm, by name: of numerics (numericDiv) or
+// of integers (intPairFunction).
+func intPairKernel(name string) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		if res.OID == types.OIDNumeric {
+			return numericDiv(args, res)
+		}
+		return rowKernel(func(v []any) (any, error) {
+			r, err := intPairFunction(name, v[0].(int64), v[1].(int64))
+			// int4 results come out of int8 arithmetic: gcd(0,
+			// INT_MIN) and lcm can leave the int4 range.
+			if n, ok := r.(int64); ok && res.OID == types.OIDInt4 && (n > math.MaxInt32 || n < math.MinInt32) {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+			}
+			return r, err
+		})(args, res)
+	}
+}
+
+// quoteKernel is quote_literal, or quote_nullable (NULL quoted as the
+// word NULL) when nullable.
+func quoteKernel(nullable bool) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		out := make([]any, args[0].Len())
+		for i := range out {
+			if args[0].IsNull(i) {
+				if nullable {
+					out[i] = "NULL"
+				}
+				continue
+			}
+			out[i] = quoteLiteral(args[0].(*array.String).Value(i))
+		}
+		return valuesArray(res, out)
+	}
+}
+
+func encodeKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return encodeBytes(v[0].([]byte), v[1].(string)) })
+}
+
+func decodeKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return decodeBytes(v[0].(string), v[1].(string)) })
+}
+
+func jsonTypeofKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return jsonTypeof(v[0].(string)), nil })
+}
+
+func jsonArrayLengthKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return jsonArrayLength(v[0].(string)) })
+}
+
+// chrKernel is chr(n): the character with code point n, with
+// PostgreSQL's errors for 0, negatives, surrogates and values past
+// Unicode.
+func chrKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		c := v[0].(int64)
+		switch {
+		case c == 0:
+			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "null character not permitted")
+		case c < 0:
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "character number must be positive")
+		case c > unicode.MaxRune:
+			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
+		case c >= 0xD800 && c <= 0xDFFF:
+			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character not valid for encoding: %d", c)
+		}
+		return string(rune(c)), nil
+	})
+}
+
+// toHexKernel is to_hex: a negative integer prints as its two's
+// complement in the argument's own width (to_hex(-1) is ffffffff).
+func toHexKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	width32 := args[0].DataType().ID() == arrow.INT32
+	return rowKernel(func(v []any) (any, error) {
+		n := v[0].(int64)
+		if width32 {
+			return strconv.FormatUint(uint64(uint32(n)), 16), nil
+		}
+		return strconv.FormatUint(uint64(n), 16), nil
+	})(args, res)
 }
 
 // pad is lpad/rpad: s cut or filled with fill to n characters.
