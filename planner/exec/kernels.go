@@ -29,7 +29,8 @@ func fixed(k scalarKernel) kernelFactory { return func() scalarKernel { return k
 // are compiled another way.
 func scalarKernels() map[string]kernelFactory {
 	return map[string]kernelFactory{
-		// Strings (kernel_string.go, kernel_casefold.go, kernel_like.go).
+		// Strings (kernel_string*.go, kernel_casefold.go,
+		// kernel_format_text.go, kernel_bit_length.go).
 		"lower":           func() scalarKernel { return asciiCaseKernel(false) },
 		"upper":           func() scalarKernel { return asciiCaseKernel(true) },
 		"initcap":         fixed(initcapKernel),
@@ -67,7 +68,7 @@ func scalarKernels() map[string]kernelFactory {
 		"bool_out": fixed(boolOutKernel),
 
 		// LIKE and the regular expressions (kernel_like.go,
-		// kernel_regexp.go, kernel_string_more.go).
+		// kernel_regexp.go, kernel_regexp_posix.go).
 		"like":                  func() scalarKernel { return matchKernel("like") },
 		"ilike":                 func() scalarKernel { return matchKernel("ilike") },
 		"regex":                 func() scalarKernel { return matchKernel("regex") },
@@ -97,8 +98,9 @@ func scalarKernels() map[string]kernelFactory {
 		"sha384":    func() scalarKernel { return sha2Kernel(sha512.New384) },
 		"sha512":    func() scalarKernel { return sha2Kernel(sha512.New) },
 
-		// Arithmetic and rounding (kernel_math.go, kernel_extract.go,
-		// kernel_arith.go, kernel_numeric_info.go).
+		// Arithmetic and rounding (kernel_math.go, kernel_math_integer.go,
+		// kernel_extract.go, kernel_arith.go, kernel_numeric_info.go,
+		// kernel_isfinite.go, kernel_null_count.go).
 		"abs":          fixed(absKernel),
 		"sign":         fixed(signKernel),
 		"mod":          fixed(modKernel),
@@ -196,7 +198,7 @@ func scalarKernels() map[string]kernelFactory {
 		"array_to_string": func() scalarKernel { return arrayFunctionKernel("array_to_string") },
 
 		// json and jsonb (kernel_json.go, kernel_jsonb_ops.go,
-		// kernel_jsonb_casts.go, kernel_string_more.go): the extraction
+		// kernel_jsonb_casts.go, kernel_json_inspect.go): the extraction
 		// operators, the jsonb operators, the reprinting functions and
 		// the casts of jsonb.
 		"json_field":         func() scalarKernel { return jsonExtractKernel(jsonFieldOf, false) },
