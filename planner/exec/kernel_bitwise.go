@@ -15,24 +15,6 @@ import (
 // shifted as an int and truncated), modulo 64 for bigint, so a negative
 // or too large count wraps instead of failing.
 
-func bitwiseKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "bitand":
-		return bitwise2(func(a, b int64) int64 { return a & b }), true
-	case "bitor":
-		return bitwise2(func(a, b int64) int64 { return a | b }), true
-	case "bitxor":
-		return bitwise2(func(a, b int64) int64 { return a ^ b }), true
-	case "bitnot":
-		return bitnotKernel, true
-	case "bitshiftleft":
-		return shiftKernel(true), true
-	case "bitshiftright":
-		return shiftKernel(false), true
-	}
-	return nil, false
-}
-
 // bitwise2 applies f to two integer columns of one width.
 func bitwise2(f func(a, b int64) int64) scalarKernel {
 	return func(args []arrow.Array, res types.T) (arrow.Array, error) {

@@ -10,25 +10,9 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// byteaBitsKernel finds get_bit, get_byte, set_bit, set_byte and
-// bit_count of bytea: bits are numbered from the low-order bit of the
-// first byte, and an index outside the value fails with 2202E, as in
-// PostgreSQL.
-func byteaBitsKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "get_bit":
-		return getBitKernel, true
-	case "get_byte":
-		return getByteKernel, true
-	case "set_bit":
-		return setBitKernel, true
-	case "set_byte":
-		return setByteKernel, true
-	case "bit_count":
-		return bitCountKernel, true
-	}
-	return nil, false
-}
+// get_bit, get_byte, set_bit, set_byte and bit_count of bytea: bits are
+// numbered from the low-order bit of the first byte, and an index outside
+// the value fails with 2202E, as in PostgreSQL.
 
 func errByteaIndex(n, last int64) error {
 	return pgerror.New(pgerror.ArraySubscriptError, "index %d out of valid range, 0..%d", n, last)

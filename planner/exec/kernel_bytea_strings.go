@@ -14,31 +14,6 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// byteaStringKernel finds the bytea forms of string functions: btrim,
-// ltrim and rtrim of a set of bytes, position (strpos), md5, overlay,
-// LIKE (like, notlike) and like_escape. They work on bytes where the text
-// forms work on characters. The kernel lookup sends a call to them when
-// its first argument is bytea.
-func byteaStringKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "btrim", "ltrim", "rtrim":
-		return byteaTrimKernel(name != "rtrim", name != "ltrim"), true
-	case "strpos":
-		return byteaPositionKernel, true
-	case "md5":
-		return byteaMD5Kernel, true
-	case "overlay":
-		return byteaOverlayKernel, true
-	case "like":
-		return byteaLikeKernel(false), true
-	case "notlike":
-		return byteaLikeKernel(true), true
-	case "like_escape":
-		return byteaLikeEscapeKernel, true
-	}
-	return nil, false
-}
-
 // withByteaForm runs bytea when the first argument is bytea and text
 // otherwise.
 func withByteaForm(bytea, text scalarKernel) scalarKernel {

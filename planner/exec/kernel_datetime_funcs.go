@@ -10,38 +10,26 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// datetimeKernel returns the kernels of the date/time functions (age,
-// make_*, justify_*, timezone, to_timestamp(float8)); ok is false for
-// other names.
-func datetimeKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "age":
-		return rowKernel(func(v []any) (any, error) { return types.Age(v[0].(int64), v[1].(int64)) }), true
-	case "make_timestamp":
-		return rowKernel(makeTimestamp), true
-	case "make_timestamptz":
-		return makeTimestampTZKernel(time.UTC), true
-	case "make_time":
-		return rowKernel(makeTime), true
-	case "make_interval":
-		return makeIntervalKernel, true
-	case "justify_days", "justify_hours", "justify_interval":
-		return rowKernel(func(v []any) (any, error) { return justify(name, v[0].(types.IntervalValue)) }), true
-	case "timezone":
-		return timezoneKernel, true
-	case "to_timestamp":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if len(args) == 2 {
-				return parseTemplateKernel(false)(args, res)
-			}
-			return rowKernel(func(v []any) (any, error) { return epochToTimestamp(v[0].(float64)) })(args, res)
-		}, true
-	case "to_date":
-		return parseTemplateKernel(true), true
-	case "to_char":
-		return toCharKernel, true
+// ageKernel is age(timestamp, timestamp).
+func ageKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return types.Age(v[0].(int64), v[1].(int64)) })
+}
+
+// justifyKernel is justify_days, justify_hours or justify_interval, by
+// name.
+func justifyKernel(name string) scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return justify(name, v[0].(types.IntervalValue)) })
+}
+
+// toTimestampKernel is to_timestamp(text, template) and
+// to_timestamp(float8), the seconds since the epoch.
+func toTimestampKernel() scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		if len(args) == 2 {
+			return parseTemplateKernel(false)(args, res)
+		}
+		return rowKernel(func(v []any) (any, error) { return epochToTimestamp(v[0].(float64)) })(args, res)
 	}
-	return nil, false
 }
 
 // rowKernel runs fn on each row whose arguments are all non-NULL (a

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -95,32 +94,12 @@ func parseJSONBColumn(a arrow.Array) ([]types.JSONBValue, error) {
 	return parsed, nil
 }
 
-// jsonExtractKernel returns the kernels of the json extraction operators
-// (planner's jsonOperator); ok is false for other names.
-func jsonExtractKernel(name string) (scalarKernel, bool) {
-	var get func(doc string, key any) (string, bool)
-	switch strings.TrimSuffix(name, "_text") {
-	case "json_field":
-		get = func(doc string, key any) (string, bool) { return types.JSONField(doc, key.(string)) }
-	case "json_element":
-		get = func(doc string, key any) (string, bool) { return types.JSONElement(doc, int(key.(int64))) }
-	case "jsonb_element":
-		get = func(doc string, key any) (string, bool) { return types.JSONBElement(doc, int(key.(int64))) }
-	case "json_path":
-		get = func(doc string, key any) (string, bool) {
-			var path []string
-			for _, p := range key.([]any) {
-				if p == nil {
-					return "", false
-				}
-				path = append(path, p.(string))
-			}
-			return types.JSONPath(doc, path)
-		}
-	default:
-		return jsonFuncKernel(name)
-	}
-	asText := strings.HasSuffix(name, "_text")
+// The json extraction operators (planner's jsonOperator): a field by
+// key, an element by index, or a value by path, as json, or as text for
+// the _text forms.
+
+// jsonExtractKernel extracts with get, as text when asText.
+func jsonExtractKernel(get func(doc string, key any) (string, bool), asText bool) scalarKernel {
 	return rowKernel(func(v []any) (any, error) {
 		raw, ok := get(v[0].(string), v[1])
 		if !ok {
@@ -134,5 +113,26 @@ func jsonExtractKernel(name string) (scalarKernel, bool) {
 			return s, nil
 		}
 		return raw, nil
-	}), true
+	})
+}
+
+func jsonFieldOf(doc string, key any) (string, bool) { return types.JSONField(doc, key.(string)) }
+
+func jsonElementOf(doc string, key any) (string, bool) {
+	return types.JSONElement(doc, int(key.(int64)))
+}
+
+func jsonbElementOf(doc string, key any) (string, bool) {
+	return types.JSONBElement(doc, int(key.(int64)))
+}
+
+func jsonPathOf(doc string, key any) (string, bool) {
+	var path []string
+	for _, p := range key.([]any) {
+		if p == nil {
+			return "", false
+		}
+		path = append(path, p.(string))
+	}
+	return types.JSONPath(doc, path)
 }

@@ -10,29 +10,29 @@ import (
 // (planner's jsonbCast). The second argument is the target type's name,
 // for PostgreSQL's error: "cannot cast jsonb string to type integer".
 
-// jsonbCastKernel returns the kernel named name; ok is false for others.
-func jsonbCastKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "jsonb_bool":
-		return rowKernel(func(v []any) (any, error) {
-			doc := strings.TrimSpace(v[0].(string))
-			switch kind := jsonbKind(doc); kind {
-			case "boolean":
-				return doc == "true", nil
-			default:
-				return nil, cannotCastJSONB(kind, v[1].(string))
-			}
-		}), true
-	case "jsonb_number_text":
-		return rowKernel(func(v []any) (any, error) {
-			doc := strings.TrimSpace(v[0].(string))
-			if kind := jsonbKind(doc); kind != "numeric" {
-				return nil, cannotCastJSONB(kind, v[1].(string))
-			}
-			return doc, nil
-		}), true
-	}
-	return nil, false
+// jsonbBoolKernel is the cast of jsonb to boolean.
+func jsonbBoolKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		doc := strings.TrimSpace(v[0].(string))
+		switch kind := jsonbKind(doc); kind {
+		case "boolean":
+			return doc == "true", nil
+		default:
+			return nil, cannotCastJSONB(kind, v[1].(string))
+		}
+	})
+}
+
+// jsonbNumberTextKernel is the first step of the casts of jsonb to the
+// numeric types: a number's text.
+func jsonbNumberTextKernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) {
+		doc := strings.TrimSpace(v[0].(string))
+		if kind := jsonbKind(doc); kind != "numeric" {
+			return nil, cannotCastJSONB(kind, v[1].(string))
+		}
+		return doc, nil
+	})
 }
 
 // jsonbKind names the kind of a jsonb document's top-level value as

@@ -15,43 +15,40 @@ import (
 // deletion) and of the functions that reprint a json value. All are
 // strict: a NULL argument gives NULL.
 
-// jsonFuncKernel returns the kernel of those functions; ok is false for
-// other names.
-func jsonFuncKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "jsonb_strip_nulls":
-		return jsonTextMap(types.JSONBStripNulls), true
-	case "json_strip_nulls":
-		return jsonTextMap(types.JSONStripNulls), true
-	case "jsonb_pretty":
-		return jsonTextMap(types.JSONBPretty), true
-	case "jsonb_concat":
-		return jsonTextMap2(types.JSONBConcat), true
-	case "jsonb_delete":
-		return jsonTextMap2(func(doc, key string) (string, error) { return types.JSONBDeleteKeys(doc, []any{key}) }), true
-	case "jsonb_delete_keys":
-		return jsonTextWith(func(doc string, arg arrow.Array, i int) (string, error) {
-			return types.JSONBDeleteKeys(doc, valueAt(arg, i).([]any))
-		}), true
-	case "jsonb_delete_index":
-		return jsonTextWith(func(doc string, arg arrow.Array, i int) (string, error) {
-			return types.JSONBDeleteIndex(doc, valueAt(arg, i).(int64))
-		}), true
-	case "jsonb_contains":
-		return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
-			return types.JSONBContains(doc, strArg(arg).Value(i))
-		}), true
-	case "jsonb_exists":
-		return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
-			return types.JSONBExists(doc, []any{strArg(arg).Value(i)}, false)
-		}), true
-	case "jsonb_exists_any", "jsonb_exists_all":
-		all := name == "jsonb_exists_all"
-		return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
-			return types.JSONBExists(doc, valueAt(arg, i).([]any), all)
-		}), true
-	}
-	return nil, false
+func jsonbDeleteKernel() scalarKernel {
+	return jsonTextMap2(func(doc, key string) (string, error) { return types.JSONBDeleteKeys(doc, []any{key}) })
+}
+
+func jsonbDeleteKeysKernel() scalarKernel {
+	return jsonTextWith(func(doc string, arg arrow.Array, i int) (string, error) {
+		return types.JSONBDeleteKeys(doc, valueAt(arg, i).([]any))
+	})
+}
+
+func jsonbDeleteIndexKernel() scalarKernel {
+	return jsonTextWith(func(doc string, arg arrow.Array, i int) (string, error) {
+		return types.JSONBDeleteIndex(doc, valueAt(arg, i).(int64))
+	})
+}
+
+func jsonbContainsKernel() scalarKernel {
+	return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
+		return types.JSONBContains(doc, strArg(arg).Value(i))
+	})
+}
+
+func jsonbExistsKernel() scalarKernel {
+	return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
+		return types.JSONBExists(doc, []any{strArg(arg).Value(i)}, false)
+	})
+}
+
+// jsonbExistsAnyKernel is jsonb_exists_any (?|), or jsonb_exists_all (?&)
+// when all.
+func jsonbExistsAnyKernel(all bool) scalarKernel {
+	return jsonPredicate(func(doc string, arg arrow.Array, i int) (bool, error) {
+		return types.JSONBExists(doc, valueAt(arg, i).([]any), all)
+	})
 }
 
 // jsonTextMap applies f to each value of a json column.

@@ -78,6 +78,12 @@ func maskKernel(name string) (scalarKernel, bool) {
 	if !ok {
 		return nil, false
 	}
+	return maskFuncKernel(f), true
+}
+
+// maskFuncKernel is the kernel of mask function f over strings, integers,
+// dates and timestamps; other types mask to NULL.
+func maskFuncKernel(f maskFunc) scalarKernel {
 	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
 		opts := newMaskOptions(f, args[1:])
 		switch v := args[0].(type) {
@@ -95,7 +101,7 @@ func maskKernel(name string) (scalarKernel, bool) {
 			return maskTimestamps(v, opts, nil), nil
 		}
 		return array.MakeArrayOfNull(memory.DefaultAllocator, res.Arrow(), args[0].Len()), nil
-	}, true
+	}
 }
 
 // maskStrings masks each string of in.

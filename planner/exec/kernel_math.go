@@ -12,80 +12,76 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// mathKernel returns the kernels of the mathematical functions; ok is
-// false for other names.
-func mathKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "sqrt":
-		return numericOrFloat(name, float1(func(x float64) (float64, error) {
-			if x < 0 {
-				return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
-			}
-			return math.Sqrt(x), nil
-		})), true
-	case "cbrt":
-		return float1(func(x float64) (float64, error) { return math.Cbrt(x), nil }), true
-	case "exp":
-		return numericOrFloat(name, float1(func(x float64) (float64, error) { return checkFloat(math.Exp(x), x) })), true
-	case "ln":
-		return numericOrFloat(name, float1(func(x float64) (float64, error) {
-			if err := logDomain(x); err != nil {
-				return 0, err
-			}
-			return math.Log(x), nil
-		})), true
-	case "sin", "cos", "tan", "cot", "asin", "acos", "atan", "sinh", "cosh", "tanh":
-		return float1(trigFunction(name)), true
-	case "atan2":
-		return rowKernel(func(v []any) (any, error) { return math.Atan2(v[0].(float64), v[1].(float64)), nil }), true
-	case "date_bin":
-		return rowKernel(dateBin), true
-	case "degrees":
-		return float1(func(x float64) (float64, error) { return checkFloat(x/radiansPerDegree, x) }), true
-	case "radians":
-		return float1(radians), true
-	case "asinh":
-		return float1(func(x float64) (float64, error) { return math.Asinh(x), nil }), true
-	case "acosh":
-		return float1(func(x float64) (float64, error) {
-			if x < 1 {
-				return 0, errInputOutOfRange()
-			}
-			return math.Acosh(x), nil
-		}), true
-	case "atanh":
-		return float1(func(x float64) (float64, error) {
-			if x < -1 || x > 1 {
-				return 0, errInputOutOfRange()
-			}
-			return math.Atanh(x), nil
-		}), true
-	case "log":
-		return numericOrFloat(name, logKernel), true
-	case "power":
-		float := float2(power)
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if res.OID == types.OIDNumeric {
-				return numericPowerKernel(args, res)
-			}
-			return float(args, res)
-		}, true
-	case "pi":
-		return constKernel(math.Pi), true
-	case "random":
-		return randomKernel, true
-	case "round", "trunc":
-		return roundKernel(name == "round"), true
-	case "mod":
-		return modKernel, true
-	case "sign":
-		return signKernel, true
-	case "width_bucket":
-		return rowKernel(widthBucket), true
-	case "greatest", "least":
-		return minMaxKernel(name == "greatest"), true
+// sqrtKernel is sqrt of float8, or of numeric to PostgreSQL's scale.
+func sqrtKernel() scalarKernel {
+	return numericOrFloat("sqrt", float1(func(x float64) (float64, error) {
+		if x < 0 {
+			return 0, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
+		}
+		return math.Sqrt(x), nil
+	}))
+}
+
+// expKernel is exp of float8 or numeric.
+func expKernel() scalarKernel {
+	return numericOrFloat("exp", float1(func(x float64) (float64, error) { return checkFloat(math.Exp(x), x) }))
+}
+
+// lnKernel is ln of float8 or numeric.
+func lnKernel() scalarKernel {
+	return numericOrFloat("ln", float1(func(x float64) (float64, error) {
+		if err := logDomain(x); err != nil {
+			return 0, err
+		}
+		return math.Log(x), nil
+	}))
+}
+
+// floatKernel applies f to a float8 column.
+func floatKernel(f func(float64) float64) scalarKernel {
+	return float1(func(x float64) (float64, error) { return f(x), nil })
+}
+
+// atan2Kernel is atan2(y, x) in radians.
+func atan2Kernel() scalarKernel {
+	return rowKernel(func(v []any) (any, error) { return math.Atan2(v[0].(float64), v[1].(float64)), nil })
+}
+
+// degreesKernel is degrees(float8), which fails when a finite angle
+// overflows.
+func degreesKernel() scalarKernel {
+	return float1(func(x float64) (float64, error) { return checkFloat(x/radiansPerDegree, x) })
+}
+
+// acoshKernel is acosh, defined from 1 on.
+func acoshKernel() scalarKernel {
+	return float1(func(x float64) (float64, error) {
+		if x < 1 {
+			return 0, errInputOutOfRange()
+		}
+		return math.Acosh(x), nil
+	})
+}
+
+// atanhKernel is atanh, defined on [-1, 1].
+func atanhKernel() scalarKernel {
+	return float1(func(x float64) (float64, error) {
+		if x < -1 || x > 1 {
+			return 0, errInputOutOfRange()
+		}
+		return math.Atanh(x), nil
+	})
+}
+
+// powerKernel is power of numerics (numericPowerKernel) or of float8.
+func powerKernel() scalarKernel {
+	float := float2(power)
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		if res.OID == types.OIDNumeric {
+			return numericPowerKernel(args, res)
+		}
+		return float(args, res)
 	}
-	return nil, false
 }
 
 // float1 applies f to each non-null value of a float8 column.

@@ -13,15 +13,8 @@ import (
 // point a value has, and the fewest that represent it exactly. A numeric
 // column holds one scale for all its values, so scale is the column's.
 
-func numericInfoKernel(name string) (scalarKernel, bool) {
-	switch name {
-	case "scale":
-		return numericInfo(func(_ decimal128.Num, scale int32) int32 { return scale }), true
-	case "min_scale":
-		return numericInfo(minScale), true
-	}
-	return nil, false
-}
+// scaleOf is a value's scale: its column's.
+func scaleOf(_ decimal128.Num, scale int32) int32 { return scale }
 
 func numericInfo(f func(v decimal128.Num, scale int32) int32) scalarKernel {
 	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {

@@ -11,33 +11,30 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// regexpFamilyKernel finds PostgreSQL 15's regexp_count, regexp_instr,
-// regexp_like and regexp_substr, and regexp_replace with a start
-// position (and N and flags): all match as PostgreSQL's AREs do
-// (regexp_are.go), count and report positions in characters, and search
-// on after a match from its end, or one character further after an
-// empty match. Each kernel instance keeps its compiled patterns.
-func regexpFamilyKernel(name string) (scalarKernel, bool) {
+// PostgreSQL 15's regexp_count, regexp_instr, regexp_like and
+// regexp_substr, and regexp_replace with a start position (and N and
+// flags): all match as PostgreSQL's AREs do (regexp_are.go), count and
+// report positions in characters, and search on after a match from its
+// end, or one character further after an empty match. Each kernel
+// instance keeps its compiled patterns.
+
+// regexpFamilyKernel makes an instance of f with its own pattern cache.
+func regexpFamilyKernel(f func(cache *areCache, args []arrow.Array) (arrow.Array, error)) scalarKernel {
 	cache := &areCache{}
-	switch name {
-	case "regexp_count":
-		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return regexpCount(cache, args) }, true
-	case "regexp_instr":
-		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return regexpInstr(cache, args) }, true
-	case "regexp_like":
-		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return regexpLike(cache, args) }, true
-	case "regexp_substr":
-		return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return regexpSubstr(cache, args) }, true
-	case "regexp_replace":
-		legacy := regexpKernel(false)
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if len(args) < 4 || isStringArray(args[3]) {
-				return legacy(args, res)
-			}
-			return regexpReplaceAt(cache, args)
-		}, true
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) { return f(cache, args) }
+}
+
+// regexpReplaceKernel is regexp_replace: the legacy form (regexpKernel)
+// without a start position, regexpReplaceAt with one.
+func regexpReplaceKernel() scalarKernel {
+	cache := &areCache{}
+	legacy := regexpKernel(false)
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) {
+		if len(args) < 4 || isStringArray(args[3]) {
+			return legacy(args, res)
+		}
+		return regexpReplaceAt(cache, args)
 	}
-	return nil, false
 }
 
 func isStringArray(a arrow.Array) bool {

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"crypto/sha256"
-	"crypto/sha512"
 	"hash"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,20 +12,7 @@ import (
 
 // sha2Kernel is sha224, sha256, sha384 or sha512 of bytea: the digest's
 // bytes, as PostgreSQL's cryptohash functions return them.
-func sha2Kernel(name string) (scalarKernel, bool) {
-	var newHash func() hash.Hash
-	switch name {
-	case "sha224":
-		newHash = sha256.New224
-	case "sha256":
-		newHash = sha256.New
-	case "sha384":
-		newHash = sha512.New384
-	case "sha512":
-		newHash = sha512.New
-	default:
-		return nil, false
-	}
+func sha2Kernel(newHash func() hash.Hash) scalarKernel {
 	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
 		in := args[0].(*array.Binary)
 		h := newHash()
@@ -46,5 +31,5 @@ func sha2Kernel(name string) (scalarKernel, bool) {
 			b.Append(sum)
 		}
 		return b.NewArray(), nil
-	}, true
+	}
 }

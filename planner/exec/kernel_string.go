@@ -1,9 +1,6 @@
 package exec
 
 import (
-	"time"
-
-	"fmt"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -23,98 +20,19 @@ import (
 // argument; concat skips them).
 type scalarKernel func(args []arrow.Array, res types.T) (arrow.Array, error)
 
-// lookupKernel finds the kernel of a function; a string function with a
-// bytea form runs it when its first argument is bytea.
-func lookupKernel(name string) (scalarKernel, error) {
-	k, err := kernelByName(name)
-	if err != nil {
-		return nil, err
+// substrKernel is substr of text, or of bytea when the first argument is
+// bytea.
+func substrKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
+	if isBytea(args[0]) {
+		return byteaSubstr(args, res)
 	}
-	if bytea, ok := byteaStringKernel(name); ok {
-		return withByteaForm(bytea, k), nil
-	}
-	return k, nil
+	return substr(args, res)
 }
 
-func kernelByName(name string) (scalarKernel, error) {
-	switch name {
-	case "lower", "upper":
-		return asciiCaseKernel(name == "upper"), nil
-	case "length":
-		return length, nil
-	case "btrim", "ltrim", "rtrim":
-		return trimKernel(name), nil
-	case "replace":
-		return replaceKernel, nil
-	case "strpos":
-		return strpos, nil
-	case "starts_with":
-		return startsWith, nil
-	case "substr":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) {
-			if isBytea(args[0]) {
-				return byteaSubstr(args, res)
-			}
-			return substr(args, res)
-		}, nil
-	case "left", "right":
-		return leftRight(name == "left"), nil
-	case "concat":
-		return concatKernel, nil
-	case "abs":
-		return absKernel, nil
-	case "like", "ilike", "regex", "iregex":
-		return matchKernel(name), nil
-	case "like_escape":
-		return likeEscapeKernel, nil
-	case "notlike":
-		return notLikeKernel, nil
-	case "string_to_array":
-		return stringToArray, nil
-	case "format":
-		return formatKernel, nil
-	case "extract":
-		return extractKernel, nil
-	case "extract_row_unit":
-		return extractRowUnitKernel(time.UTC), nil
-	case "floor":
-		return roundingKernel(false), nil
-	case "ceil":
-		return roundingKernel(true), nil
-	case "make_date":
-		return makeDate, nil
-	case "date_trunc":
-		return dateTrunc, nil
-	case "byteacat":
-		return byteaCat, nil
-	case "overlaps":
-		return overlapsKernel, nil
-	case "array_length", "array_upper", "array_lower", "cardinality", "array_to_string":
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }, nil
-	}
-	if k, ok := datetimeKernel(name); ok {
-		return k, nil
-	}
-	if k, ok := mathKernel(name); ok {
-		return k, nil
-	}
-	if k, ok := catalogKernel(name); ok {
-		return k, nil
-	}
-	if k, ok := jsonExtractKernel(name); ok {
-		return k, nil
-	}
-	if k, ok := moreStringKernel(name); ok {
-		return k, nil
-	}
-	if k, ok := maskKernel(name); ok {
-		return k, nil
-	}
-	if name == "mask_hash" {
-		// Unkeyed; evaluation passes the server's key (lookupKeyedKernel).
-		return func(args []arrow.Array, res types.T) (arrow.Array, error) { return maskHash(nil, args, res) }, nil
-	}
-	return nil, fmt.Errorf("function %s cannot be executed", name)
+// arrayFunctionKernel is array_length, array_upper, array_lower,
+// cardinality or array_to_string, by name.
+func arrayFunctionKernel(name string) scalarKernel {
+	return func(args []arrow.Array, res types.T) (arrow.Array, error) { return arrayFunction(name, args, res) }
 }
 
 func strArg(a arrow.Array) *array.String { return a.(*array.String) }

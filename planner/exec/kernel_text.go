@@ -17,6 +17,9 @@ import (
 // type would (the same formatting pgwire sends), truncating to a
 // varchar's length when an explicit cast asks for one.
 func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
+	if l, ok := a.(*array.List); ok {
+		return listToText(l, to)
+	}
 	b := array.NewStringBuilder(memory.DefaultAllocator)
 	defer b.Release()
 	b.Reserve(a.Len())

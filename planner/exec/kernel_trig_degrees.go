@@ -84,51 +84,43 @@ func errFloatOverflow() error {
 	return pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 }
 
-// degreesTrigKernel is sind, cosd, tand, cotd, asind, acosd and atand.
-func degreesTrigKernel(name string) (scalarKernel, bool) {
+// degreesTrigKernel applies f (sind, cosd, tand, cotd, asind, acosd or
+// atand) with PostgreSQL's degree constants to a float8 column.
+func degreesTrigKernel(f func(c degreeConstants, x float64) (float64, error)) scalarKernel {
 	c := newDegreeConstants()
-	var f func(float64) (float64, error)
-	switch name {
-	case "sind":
-		f = c.sind
-	case "cosd":
-		f = c.cosd
-	case "tand":
-		f = func(x float64) (float64, error) { return c.tandCotd(x, false) }
-	case "cotd":
-		f = func(x float64) (float64, error) { return c.tandCotd(x, true) }
-	case "asind":
-		f = c.asind
-	case "acosd":
-		f = c.acosd
-	case "atand":
-		f = func(x float64) (float64, error) {
-			if math.IsNaN(x) {
-				return math.NaN(), nil
-			}
-			return (math.Atan(x) / c.atan10) * 45, nil
-		}
-	case "atan2d":
-		return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
-			validity, nulls := nullsOf(args)
-			ys, xs := values[float64](args[0]), values[float64](args[1])
-			out := make([]float64, len(ys))
-			for i := range ys {
-				if !validAt(validity, i) {
-					continue
-				}
-				if y, x := ys[i], xs[i]; math.IsNaN(y) || math.IsNaN(x) {
-					out[i] = math.NaN()
-				} else {
-					out[i] = (math.Atan2(y, x) / c.atan10) * 45
-				}
-			}
-			return newFixed(arrow.PrimitiveTypes.Float64, out, validity, nulls), nil
-		}, true
-	default:
-		return nil, false
+	return float1(func(x float64) (float64, error) { return f(c, x) })
+}
+
+func (c degreeConstants) tand(x float64) (float64, error) { return c.tandCotd(x, false) }
+
+func (c degreeConstants) cotd(x float64) (float64, error) { return c.tandCotd(x, true) }
+
+func (c degreeConstants) atand(x float64) (float64, error) {
+	if math.IsNaN(x) {
+		return math.NaN(), nil
 	}
-	return float1(f), true
+	return (math.Atan(x) / c.atan10) * 45, nil
+}
+
+// atan2dKernel is atan2d(y, x), the angle in degrees.
+func atan2dKernel() scalarKernel {
+	c := newDegreeConstants()
+	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
+		validity, nulls := nullsOf(args)
+		ys, xs := values[float64](args[0]), values[float64](args[1])
+		out := make([]float64, len(ys))
+		for i := range ys {
+			if !validAt(validity, i) {
+				continue
+			}
+			if y, x := ys[i], xs[i]; math.IsNaN(y) || math.IsNaN(x) {
+				out[i] = math.NaN()
+			} else {
+				out[i] = (math.Atan2(y, x) / c.atan10) * 45
+			}
+		}
+		return newFixed(arrow.PrimitiveTypes.Float64, out, validity, nulls), nil
+	}
 }
 
 func (c degreeConstants) sind(x float64) (float64, error) {

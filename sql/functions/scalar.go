@@ -62,8 +62,12 @@ func textIntArgs(minN, maxN int) func([]types.T) ([]types.T, types.T, bool) {
 	}
 }
 
-// anyToText accepts any number of arguments of any type (concat).
+// anyToText accepts one or more arguments of any type (concat): as
+// PostgreSQL's VARIADIC "any", it needs at least one.
 func anyToText(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) == 0 {
+		return nil, types.T{}, false
+	}
 	out := make([]types.T, len(args))
 	for i := range args {
 		out[i] = types.Text
@@ -308,6 +312,13 @@ func arrayToStringArgs(args []types.T) ([]types.T, types.T, bool) {
 	}
 	if _, ok := args[0].Elem(); !ok {
 		return nil, types.T{}, false
+	}
+	// The delimiter and the NULL string are text: no other type has an
+	// implicit cast to it.
+	for _, a := range args[1:] {
+		if a.Family() != types.FamilyString && a.OID != types.OIDUnknown {
+			return nil, types.T{}, false
+		}
 	}
 	out := []types.T{args[0], types.Text}
 	if len(args) == 3 {

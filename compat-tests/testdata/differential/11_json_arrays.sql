@@ -116,3 +116,8 @@ SELECT d::date FROM generate_series(DATE '2024-01-30', DATE '2024-02-02', INTERV
 
 -- name: arr_string_to_array_unnest ordered
 SELECT count(*) FROM unnest(string_to_array('a,b,c,d', ',')) x;
+
+-- name: arr_as_text ordered
+SELECT ARRAY[1, 2]::text, ARRAY[true, false]::text, concat(ARRAY['a b', NULL, '', 'null', 'q"\'], 'x'),
+       format('%s %L', ARRAY[1, 2], ARRAY['x']), quote_literal(ARRAY[3]), ARRAY['\x01'::bytea]::text,
+       ARRAY[date '2024-01-02', NULL]::text, ARRAY[1.5::float8]::varchar(3), (NULL::int[])::text;

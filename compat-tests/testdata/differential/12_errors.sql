@@ -210,3 +210,9 @@ SELECT ntile(0) OVER () FROM region;
 
 -- name: err_lag_negative_not_error_but_type error
 SELECT lag(r_name, 'x') OVER () FROM region;
+
+-- name: err_concat_without_arguments error
+SELECT concat();
+
+-- name: err_array_to_string_boolean_delimiter error
+SELECT array_to_string(ARRAY[1, 2], true);
