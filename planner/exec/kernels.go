@@ -5,6 +5,7 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -283,13 +284,20 @@ func specialForms() map[string]string {
 // string function with a bytea form runs it when its first argument is
 // bytea.
 func lookupKernel(name string) (scalarKernel, error) {
-	factory, ok := scalarKernels()[name]
+	factory, ok := kernelTables().scalar[name]
 	if !ok {
 		return nil, fmt.Errorf("function %s cannot be executed", name)
 	}
 	k := factory()
-	if bytea, ok := byteaKernels()[name]; ok {
+	if bytea, ok := kernelTables().bytea[name]; ok {
 		return withByteaForm(bytea(), k), nil
 	}
 	return k, nil
 }
+
+// kernelTables are the scalar and bytea kernel tables, built once on
+// first use and only read after: a compiled call takes its kernel from a
+// fresh factory call, so no kernel state is shared.
+var kernelTables = sync.OnceValue(func() struct{ scalar, bytea map[string]kernelFactory } {
+	return struct{ scalar, bytea map[string]kernelFactory }{scalarKernels(), byteaKernels()}
+})
