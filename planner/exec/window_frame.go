@@ -27,24 +27,7 @@ func newWindowRows(in *windowInput) (*windowRows, error) {
 		partStart: make([]int, in.rows), partEnd: make([]int, in.rows),
 		peerStart: make([]int, in.rows), peerEnd: make([]int, in.rows),
 	}
-	equal := func(arrs []arrow.Array) (func(i, j int) bool, error) {
-		var cmps []func(i, j int) int
-		for _, a := range arrs {
-			c, err := comparator(a, false, false)
-			if err != nil {
-				return nil, err
-			}
-			cmps = append(cmps, c)
-		}
-		return func(i, j int) bool {
-			for _, c := range cmps {
-				if c(i, j) != 0 {
-					return false
-				}
-			}
-			return true
-		}, nil
-	}
+	equal := func(arrs []arrow.Array) (func(i, j int) bool, error) { return equalRows(arrs, arrs) }
 	samePart, err := equal(in.parts)
 	if err != nil {
 		return nil, err
