@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -54,39 +53,12 @@ func TestSpilledSetOperationsReturnTheUnlimitedRows(t *testing.T) {
 // partitions the left one, or is cancelled.
 func TestSetOperationSpillAreaIsRemoved(t *testing.T) {
 	const spillRows = setOpSpillRows
-	tests := []struct {
-		name             string
-		sql              string
-		cancelAfterFirst bool
-		want             string
-	}{
-		{"error while the right input is counted", "SELECT a, b FROM " + spillRows + " EXCEPT SELECT b + 1 / (a - 300), a FROM " + spillRows, false, pgerror.DivisionByZero},
-		{"error while the left input is partitioned", "SELECT a, 1 / (a - 350) FROM " + spillRows + " INTERSECT ALL SELECT a, b FROM " + spillRows, false, pgerror.DivisionByZero},
-		{"cancel", "SELECT a, b FROM " + spillRows + " INTERSECT SELECT b, a FROM " + spillRows, true, pgerror.QueryCanceled},
+	tests := []spillEndCase{
+		{name: "error while the right input is counted", sql: "SELECT a, b FROM " + spillRows + " EXCEPT SELECT b + 1 / (a - 300), a FROM " + spillRows, want: pgerror.DivisionByZero},
+		{name: "error while the left input is partitioned", sql: "SELECT a, 1 / (a - 350) FROM " + spillRows + " INTERSECT ALL SELECT a, b FROM " + spillRows, want: pgerror.DivisionByZero},
+		{name: "cancel", sql: "SELECT a, b FROM " + spillRows + " INTERSECT SELECT b, a FROM " + spillRows, cancelAfterFirst: true, want: pgerror.QueryCanceled},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, setOpSpillLimit, dir)
-			var err error
-			if tt.cancelAfterFirst {
-				err = runCancelledAfterFirstBatch(t, s, tt.sql, func() {
-					if len(spillAreas(t, dir)) == 0 {
-						t.Error("nothing spilled before the cancel")
-					}
-				})
-			} else {
-				_, _, err = run(t, s, tt.sql)
-			}
-			if got := pgerror.Code(err); got != tt.want {
-				t.Fatalf("err = %v (%s), want %s", err, got, tt.want)
-			}
-			if s.engine.cfg.Spill.Totals().Files == 0 {
-				t.Error("nothing spilled before the error")
-			}
-			if left := spillAreas(t, dir); len(left) != 0 {
-				t.Errorf("spill areas left: %v", left)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSpillEnd(t, setOpSpillLimit, tt) })
 	}
 }

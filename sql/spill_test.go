@@ -154,15 +154,7 @@ func TestExplainAnalyzeShowsWhatSpilled(t *testing.T) {
 // while the sort reads its input, or while it returns its rows), was
 // cancelled or timed out.
 func TestSpillAreaIsRemovedHoweverTheQueryEnds(t *testing.T) {
-	tests := []struct {
-		name string
-		sql  string
-		// cancelAfterFirst cancels the query's context once the first
-		// batch is read (the sort has spilled by then).
-		cancelAfterFirst bool
-		timeout          string
-		want             string // SQLSTATE
-	}{
+	tests := []spillEndCase{
 		{name: "error while the sort reads its input", sql: "SELECT a, b, 1 / (a - 500) FROM " + spillRows + " ORDER BY b", want: pgerror.DivisionByZero},
 		{name: "error while the sort returns its rows", sql: "SELECT 1 / (a - 300) FROM (SELECT a, b FROM " + spillRows + " ORDER BY b, a) AS s", want: pgerror.DivisionByZero},
 		{name: "error while the aggregate reads its input", sql: "SELECT a * 1000 + b AS g, count(*), sum(1 / (a - 550)) FROM " + spillRows + " GROUP BY g", want: pgerror.DivisionByZero},
@@ -170,34 +162,51 @@ func TestSpillAreaIsRemovedHoweverTheQueryEnds(t *testing.T) {
 		{name: "statement timeout", sql: "SELECT count(*) FROM (SELECT a * 1000 + b AS g, count(*) FROM " + spillRows + ", generate_series(1, 20) AS c GROUP BY g) AS d", timeout: "300ms", want: pgerror.QueryCanceled},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, 2<<20, dir)
-			if tt.timeout != "" {
-				if _, _, err := run(t, s, "SET statement_timeout = '"+tt.timeout+"'"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var err error
-			if tt.cancelAfterFirst {
-				err = runCancelledAfterFirstBatch(t, s, tt.sql, func() {
-					if len(spillAreas(t, dir)) == 0 {
-						t.Error("nothing spilled before the cancel")
-					}
-				})
-			} else {
-				_, _, err = run(t, s, tt.sql)
-			}
-			if got := pgerror.Code(err); got != tt.want {
-				t.Fatalf("err = %v (%s), want %s", err, got, tt.want)
-			}
-			if tt.timeout == "" && s.engine.cfg.Spill.Totals().Files == 0 {
-				t.Error("nothing spilled before the error")
-			}
-			if left := spillAreas(t, dir); len(left) != 0 {
-				t.Errorf("spill areas left: %v", left)
+		t.Run(tt.name, func(t *testing.T) { checkSpillEnd(t, 2<<20, tt) })
+	}
+}
+
+// spillEndCase is a query that spills and then ends otherwise than by
+// returning its rows.
+type spillEndCase struct {
+	name, sql string
+	// cancelAfterFirst cancels the query's context once the first batch
+	// is read (it has spilled by then).
+	cancelAfterFirst bool
+	timeout          string
+	want             string // SQLSTATE
+}
+
+// checkSpillEnd runs tc under a memory limit of limit bytes: it must end
+// with tc.want, have spilled (unless a timeout ended it) and leave no
+// spill area behind.
+func checkSpillEnd(t *testing.T, limit int64, tc spillEndCase) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "spill")
+	s := newSpillingSession(t, limit, dir)
+	if tc.timeout != "" {
+		if _, _, err := run(t, s, "SET statement_timeout = '"+tc.timeout+"'"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	if tc.cancelAfterFirst {
+		err = runCancelledAfterFirstBatch(t, s, tc.sql, func() {
+			if len(spillAreas(t, dir)) == 0 {
+				t.Error("nothing spilled before the cancel")
 			}
 		})
+	} else {
+		_, _, err = run(t, s, tc.sql)
+	}
+	if got := pgerror.Code(err); got != tc.want {
+		t.Fatalf("err = %v (%s), want %s", err, got, tc.want)
+	}
+	if tc.timeout == "" && s.engine.cfg.Spill.Totals().Files == 0 {
+		t.Error("nothing spilled before the error")
+	}
+	if left := spillAreas(t, dir); len(left) != 0 {
+		t.Errorf("spill areas left: %v", left)
 	}
 }
 

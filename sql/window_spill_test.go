@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -57,40 +56,13 @@ func TestSpilledWindowsReturnTheUnlimitedRows(t *testing.T) {
 // it fails while it reads its input, while it returns its rows, or is
 // cancelled; a partition larger than the budget still fails with 53200.
 func TestWindowSpillAreaIsRemoved(t *testing.T) {
-	tests := []struct {
-		name             string
-		sql              string
-		cancelAfterFirst bool
-		want             string
-	}{
-		{"error while the sort reads its input", "SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY 1 / (a - 150)) FROM " + windowSpillRows, false, pgerror.DivisionByZero},
-		{"error while partitions are computed", "SELECT a, b, ntile(CASE WHEN a = 190 THEN 0 ELSE 3 END) OVER (PARTITION BY a ORDER BY b) FROM " + windowSpillRows, false, "22014"},
-		{"cancel", "SELECT a, b, rank() OVER (PARTITION BY a ORDER BY b DESC) FROM " + windowSpillRows, true, pgerror.QueryCanceled},
-		{"partition past the budget", "SELECT a, b, row_number() OVER (ORDER BY b, a) FROM " + windowSpillRows, false, pgerror.OutOfMemory},
+	tests := []spillEndCase{
+		{name: "error while the sort reads its input", sql: "SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY 1 / (a - 150)) FROM " + windowSpillRows, want: pgerror.DivisionByZero},
+		{name: "error while partitions are computed", sql: "SELECT a, b, ntile(CASE WHEN a = 190 THEN 0 ELSE 3 END) OVER (PARTITION BY a ORDER BY b) FROM " + windowSpillRows, want: "22014"},
+		{name: "cancel", sql: "SELECT a, b, rank() OVER (PARTITION BY a ORDER BY b DESC) FROM " + windowSpillRows, cancelAfterFirst: true, want: pgerror.QueryCanceled},
+		{name: "partition past the budget", sql: "SELECT a, b, row_number() OVER (ORDER BY b, a) FROM " + windowSpillRows, want: pgerror.OutOfMemory},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "spill")
-			s := newSpillingSession(t, windowSpillLimit, dir)
-			var err error
-			if tt.cancelAfterFirst {
-				err = runCancelledAfterFirstBatch(t, s, tt.sql, func() {
-					if len(spillAreas(t, dir)) == 0 {
-						t.Error("nothing spilled before the cancel")
-					}
-				})
-			} else {
-				_, _, err = run(t, s, tt.sql)
-			}
-			if got := pgerror.Code(err); got != tt.want {
-				t.Fatalf("err = %v (%s), want %s", err, got, tt.want)
-			}
-			if s.engine.cfg.Spill.Totals().Files == 0 {
-				t.Error("nothing spilled before the error")
-			}
-			if left := spillAreas(t, dir); len(left) != 0 {
-				t.Errorf("spill areas left: %v", left)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSpillEnd(t, windowSpillLimit, tt) })
 	}
 }
