@@ -115,29 +115,45 @@ func (m *likeMatcher) matchSegments(s string) bool {
 	return strings.HasSuffix(s, last)
 }
 
+// likeTokens reads a LIKE pattern character by character, backslash
+// escapes resolved: visit gets each character and whether it is an
+// unescaped wildcard (% or _), and stops the reading by returning false.
+// dangling reports a pattern that ends with a lone backslash.
+func likeTokens(pat string, visit func(r rune, wildcard bool) bool) (dangling bool) {
+	escaped := false
+	for _, r := range pat {
+		if !escaped && r == '\\' {
+			escaped = true
+			continue
+		}
+		if !visit(r, !escaped && (r == '%' || r == '_')) {
+			return false
+		}
+		escaped = false
+	}
+	return escaped
+}
+
 // likeSegments splits a LIKE pattern whose only wildcard is % into its
 // literal runs (escapes resolved); ok is false for a pattern with _ or a
 // trailing lone escape.
 func likeSegments(pat string) (segs []string, wild, ok bool) {
 	var cur strings.Builder
-	escaped := false
-	for _, r := range pat {
+	ok = true
+	dangling := likeTokens(pat, func(r rune, wildcard bool) bool {
 		switch {
-		case !escaped && r == '\\':
-			escaped = true
-			continue
-		case !escaped && r == '%':
+		case wildcard && r == '_':
+			ok = false
+		case wildcard:
 			segs = append(segs, cur.String())
 			cur.Reset()
 			wild = true
-		case !escaped && r == '_':
-			return nil, false, false
 		default:
 			cur.WriteRune(r)
 		}
-		escaped = false
-	}
-	if escaped {
+		return ok
+	})
+	if !ok || dangling {
 		return nil, false, false
 	}
 	return append(segs, cur.String()), wild, true
@@ -167,23 +183,19 @@ func compileLike(pat string, fold bool) *likeMatcher {
 func likeToRegexp(pat string, fold bool) (string, bool) {
 	var b strings.Builder
 	b.WriteString("(?s)^")
-	escaped := false
-	for _, r := range pat {
+	dangling := likeTokens(pat, func(r rune, wildcard bool) bool {
 		switch {
-		case !escaped && r == '\\':
-			escaped = true
-			continue
-		case !escaped && r == '%':
+		case wildcard && r == '%':
 			b.WriteString(".*")
-		case !escaped && r == '_':
+		case wildcard:
 			b.WriteString(".")
 		case fold && r < utf8.RuneSelf && writeFoldedLetter(&b, byte(r)):
 		default:
 			b.WriteString(regexp.QuoteMeta(string(r)))
 		}
-		escaped = false
-	}
-	return b.String(), escaped
+		return true
+	})
+	return b.String(), dangling
 }
 
 // likeEscapeKernel is like_escape(pattern, escape), what LIKE ... ESCAPE
