@@ -84,6 +84,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return fmt.Errorf("data dir: %w", err)
 	}
 	chunks := storage.NewChunkCache(int64(cfg.Cache.DataBytes))
+	_, gogcSet := os.LookupEnv("GOGC")
+	go paceCollector(ctx, chunks, gogcSet)
 	spill := openSpillDir(cfg.Query.SpillDir, logger)
 	m, ops, err := openObservability(cfg, logger, chunks, spill)
 	if err != nil {
