@@ -34,7 +34,23 @@ import (
 // join on (x = s OR x IS NULL OR s IS NULL) — not on x = s, which would
 // keep the rows NOT IN rejects because of NULLs.
 func decorrelateSubqueries(n Node) Node {
-	n = mapInputs(n, decorrelateSubqueries)
+	return joinSubqueries(n, true)
+}
+
+// joinUncorrelatedInSubqueries turns an uncorrelated x IN (S) conjunct of
+// a filter into a semi join on x = s, as PostgreSQL pulls such sublinks
+// up: S still runs once, and the join order and estimates see S's rows
+// (and its filters) instead of a guess for the whole condition. It runs
+// after the filters have moved down to the join inputs they read, so the
+// semi join narrows that input (Q18's orders) before it is joined.
+func joinUncorrelatedInSubqueries(n Node) Node {
+	return joinSubqueries(n, false)
+}
+
+// joinSubqueries turns the correlated (or the uncorrelated IN) subquery
+// conjuncts of n's filters into semi and anti joins.
+func joinSubqueries(n Node, correlated bool) Node {
+	n = mapInputs(n, func(n Node) Node { return joinSubqueries(n, correlated) })
 	f, ok := n.(*Filter)
 	if !ok || f.Barrier {
 		return n
@@ -42,7 +58,7 @@ func decorrelateSubqueries(n Node) Node {
 	input := f.Input
 	var kept []Expr
 	for _, c := range SplitConjuncts(f.Pred) {
-		if j := existenceJoin(input, c); j != nil {
+		if j := existenceJoin(input, c, correlated); j != nil {
 			input = j
 			continue
 		}
@@ -55,14 +71,20 @@ func decorrelateSubqueries(n Node) Node {
 }
 
 // existenceJoin is left joined with the subquery conjunct c tests, or nil
-// when c is not a subquery test the rule handles.
-func existenceJoin(left Node, c Expr) *Join {
+// when c is not a subquery test the rule handles: a correlated one, or
+// (correlated false) an uncorrelated IN. An uncorrelated EXISTS is one
+// value for every row, and an uncorrelated NOT IN has no hash key (see
+// nullAwareMatch): both stay as they are, evaluated once.
+func existenceJoin(left Node, c Expr, correlated bool) *Join {
 	negated := false
 	if x, ok := c.(*Not); ok {
 		c, negated = x.Arg, true
 	}
 	sq, ok := c.(*Subquery)
-	if !ok || len(sq.Outer) == 0 || (sq.Kind != ExistsSubquery && sq.Kind != InSubquery) {
+	if !ok || (sq.Kind != ExistsSubquery && sq.Kind != InSubquery) {
+		return nil
+	}
+	if correlated != (len(sq.Outer) > 0) || !correlated && (sq.Kind != InSubquery || negated) {
 		return nil
 	}
 	leftCols := columnSet(left.Columns())
@@ -75,7 +97,7 @@ func existenceJoin(left Node, c Expr) *Join {
 	}
 	core, outs := peelProjections(sq.Plan)
 	core, pulled := pullCorrelated(core, outer)
-	if len(pulled) == 0 || mentionsOuter(core, outer) {
+	if len(outer) > 0 && (len(pulled) == 0 || mentionsOuter(core, outer)) {
 		return nil
 	}
 	on := make([]Expr, 0, len(pulled)+1)

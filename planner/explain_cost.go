@@ -18,11 +18,15 @@ import (
 //     snapshot summary), or defaultTableRows when unknown; its cost is the
 //     pages those rows fill at the estimated width plus a per-row CPU cost;
 //   - a filter keeps defaultEqSelectivity of its input for each equality
-//     conjunct and defaultSelectivity for any other, as PostgreSQL guesses
-//     without statistics;
+//     conjunct and for a LIKE whose pattern starts with fixed text (a
+//     narrow range, as an equality with that text would be), and
+//     defaultSelectivity for any other, as PostgreSQL guesses without
+//     statistics;
 //   - a join on an equality between its sides keeps one row per row of
-//     the side holding the foreign key (joinRows), a semi or anti join
-//     all its left rows, a join on another condition the larger side;
+//     the side holding the foreign key (joinRows), a semi join its left
+//     rows in the proportion the right side's rows are of the referenced
+//     table's, an anti join all its left rows, a join on another
+//     condition the larger side;
 //   - a grouped aggregate yields the product of its group columns'
 //     distinct values where ANALYZE's statistics give them all, otherwise
 //     at most defaultGroups groups; an ungrouped one a single row; a sort
@@ -174,7 +178,25 @@ func selectivity(e Expr, in Node) float64 {
 	if n, ok := e.(*IsNull); ok && !n.Negated {
 		return defaultEqSelectivity
 	}
+	if likePrefixPattern(e) {
+		return defaultEqSelectivity
+	}
 	return defaultSelectivity
+}
+
+// likePrefixPattern reports whether e is LIKE (or ILIKE) with a constant
+// pattern that starts with text, not with a wildcard ('forest%').
+func likePrefixPattern(e Expr) bool {
+	f, ok := e.(*Func)
+	if !ok || (f.Name != "like" && f.Name != "ilike") || len(f.Args) != 2 {
+		return false
+	}
+	c, ok := f.Args[1].(*Const)
+	if !ok {
+		return false
+	}
+	p, ok := c.Value.(string)
+	return ok && p != "" && p[0] != '%' && p[0] != '_'
 }
 
 // constEqualityDistinct is the distinct count of the column an equality
@@ -237,6 +259,14 @@ func typeWidth(t types.T) int {
 // at least its preserved side's rows.
 func joinRows(j *Join, l, r float64) float64 {
 	switch {
+	case j.Kind == SemiJoin:
+		// Each left row at most once: as many as the right side's rows
+		// are of the keys the equality ranges over (the referenced
+		// table's), all of them without an equality.
+		if d := equalityDivisor(j); d > 0 {
+			return math.Max(1, l*math.Min(1, r/d))
+		}
+		return l
 	case j.Kind.Existence():
 		// At most each left row once; without statistics, all of them.
 		return l

@@ -61,6 +61,10 @@ func batches(parallel ParallelOptions) []Batch {
 			// Fold what is left above an inner join into its ON condition,
 			// where equalities between the sides become hash keys.
 			{Name: "mergeFiltersIntoJoins", Apply: mergeFiltersIntoJoins},
+			// Run an uncorrelated IN subquery of a filter, now on the join
+			// input it reads, as a semi join, which the join order and its
+			// estimates can see.
+			{Name: "joinUncorrelatedInSubqueries", Apply: joinUncorrelatedInSubqueries},
 			// Reorder trees of inner joins from row estimates, linked leaves
 			// first, hashing the smaller side of each join.
 			{Name: "orderJoins", Apply: orderJoins},

@@ -53,7 +53,7 @@ func restrictAggregatesByJoin(n Node) Node {
 // rows they would spare the aggregate).
 const (
 	restrictRowsRatio = 4
-	restrictCostRatio = 8
+	restrictCostRatio = 4
 )
 
 // restrictAggregate is g, when it is a grouped aggregate, with its input
@@ -111,12 +111,13 @@ func groupKeyColumn(a *Aggregate, id ColumnID) *ColRef {
 	return nil
 }
 
-// producingInput is the input of n's joins (a node that is no join,
-// whole) that outputs column id; nil when none does.
+// producingInput is the input of n's joins (a node that is no join, or a
+// semi or anti join, whole: its right side only narrows its left) that
+// outputs column id; nil when none does.
 func producingInput(n Node, id ColumnID) Node {
 	for {
 		j, ok := n.(*Join)
-		if !ok {
+		if !ok || j.Kind.Existence() {
 			if columnSet(n.Columns())[id] {
 				return n
 			}
