@@ -235,17 +235,57 @@ func substr(args []arrow.Array, _ types.T) (arrow.Array, error) {
 		}
 	}
 	return buildStrings(args, func(i int, buf []byte) []byte {
-		r := []rune(s.Value(i))
-		from, to := start[i]-1, int64(len(r))
+		v := s.Value(i)
+		from, to := start[i]-1, int64(math.MaxInt64)
 		if count != nil {
-			to = min(to, from+count[i])
+			to = from + count[i]
 		}
 		from = max(from, 0)
-		if from >= to || from >= int64(len(r)) {
+		if from >= to {
+			return buf
+		}
+		if sub, ok := runeSlice(v, from, to); ok {
+			return append(buf, sub...)
+		}
+		r := []rune(v)
+		to = min(to, int64(len(r)))
+		if from >= to {
 			return buf
 		}
 		return append(buf, string(r[from:to])...)
 	}), nil
+}
+
+// runeSlice is the part of s from its rune from up to (not including) its
+// rune to (0 <= from < to), found without converting s to runes: no
+// allocation per row. ok is false when an invalid UTF-8 sequence comes
+// first, which the caller reads as []rune does (U+FFFD).
+func runeSlice(s string, from, to int64) (string, bool) {
+	lo, n := -1, int64(0)
+	for i := 0; i < len(s); n++ {
+		if n == from {
+			lo = i
+		}
+		if n == to {
+			return s[lo:i], true
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return "", false
+		}
+		i += size
+	}
+	if lo < 0 {
+		if n != from {
+			return "", true // from is past the end
+		}
+		lo = len(s)
+	}
+	return s[lo:], true
 }
 
 func leftRight(left bool) scalarKernel {
