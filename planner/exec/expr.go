@@ -34,6 +34,11 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 	case *planner.Const:
 		return &constEval{typ: x.Typ, value: x.Value}, nil
 	case *planner.BinOp:
+		if x.Op.Name == "OR" {
+			if in, err := compileInList(x, input); in != nil || err != nil {
+				return in, err
+			}
+		}
 		l, err := compile(x.L, input)
 		if err != nil {
 			return nil, err
