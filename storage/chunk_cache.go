@@ -35,7 +35,13 @@ const (
 // cache keeps is memory the process touches for the first time (a page
 // fault per page), which a query reading its chunks once, such as the
 // first after a restart, would pay for nothing. A chunk read again is
-// worth it.
+// worth it, unless the cache is full and the chunk was read again after
+// a longer while than its least recently used chunk has gone unused:
+// then keeping it would evict a chunk more likely to be read again. A
+// table scanned over and over that is larger than the cache (lineitem at
+// scale factor 10 is five times 1 GiB) thus keeps the chunks it filled
+// the cache with, read from memory on every scan, instead of each scan
+// evicting the chunks the next one reads first and decoding everything.
 //
 // It is bounded by the bytes of the decoded arrays and evicts the least
 // recently used chunks. One cache may serve several catalogs; it is safe
@@ -44,8 +50,11 @@ type ChunkCache struct {
 	budget  int64
 	chunks  *weightedLRU[chunkKey, *decodedChunk]
 	footers *weightedLRU[fileKey, *metadata.FileMetaData]
-	// seen holds the chunks read once and not cached.
-	seen *weightedLRU[chunkKey, struct{}]
+	// seen holds the chunks read and not cached, with the clock's reading
+	// at the last such read.
+	seen *weightedLRU[chunkKey, int64]
+	// clock counts chunk look-ups: the time of a read or a use.
+	clock atomic.Int64
 
 	hits, misses, dropped atomic.Int64
 }
@@ -68,6 +77,8 @@ type chunkKey struct {
 type decodedChunk struct {
 	pieces []arrow.Array
 	bytes  int
+	// lastUse is the cache clock's reading when the chunk was last read.
+	lastUse atomic.Int64
 }
 
 func (d *decodedChunk) release() {
@@ -91,7 +102,7 @@ func NewChunkCache(budget int64) *ChunkCache {
 		})
 	c.footers = newWeightedLRU[fileKey](chunkCacheFooters, chunkCacheFooters,
 		func(*metadata.FileMetaData) int { return 1 })
-	c.seen = newWeightedLRU[chunkKey](chunkCacheSeen, chunkCacheSeen, func(struct{}) int { return 1 })
+	c.seen = newWeightedLRU[chunkKey](chunkCacheSeen, chunkCacheSeen, func(int64) int { return 1 })
 	return c
 }
 
@@ -120,14 +131,17 @@ func (c *ChunkCache) Stats() ChunkCacheStats {
 
 // chunk returns the pieces cached under k, each retained for the caller,
 // when they are of type typ (a column promoted since it was cached is
-// decoded again). On a miss, admit says whether the caller should keep
-// the chunk it decodes: whether it was read before.
-func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) (pieces []arrow.Array, ok, admit bool) {
+// decoded again). On a miss, seenAt is the clock's reading when the chunk
+// was last read before, 0 when it never was: the caller collects the
+// chunk it decodes for keep only when it was read before.
+func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) (pieces []arrow.Array, ok bool, seenAt int64) {
+	now := c.clock.Add(1)
 	var out []arrow.Array
 	c.chunks.use(k, func(d *decodedChunk) {
 		if len(d.pieces) == 0 || !arrow.TypeEqual(d.pieces[0].DataType(), typ) {
 			return
 		}
+		d.lastUse.Store(now)
 		out = make([]arrow.Array, len(d.pieces))
 		for i, p := range d.pieces {
 			p.Retain()
@@ -136,26 +150,28 @@ func (c *ChunkCache) chunk(k chunkKey, typ arrow.DataType) (pieces []arrow.Array
 	})
 	if out == nil {
 		c.misses.Add(1)
-		return nil, false, !c.seen.putNew(k, struct{}{})
+		seenAt, _ = c.seen.exchange(k, now)
+		return nil, false, seenAt
 	}
 	c.hits.Add(1)
-	return out, true, false
+	return out, true, 0
 }
 
-// keep caches the pieces of the chunk k, retaining them; the caller
-// keeps its own references.
-func (c *ChunkCache) keep(k chunkKey, pieces []arrow.Array) {
+// keep caches the pieces of the chunk k, retaining them (the caller keeps
+// its own references), unless the cache is full and the chunk, read
+// before at seenAt, was read less recently than the least recently used
+// cached chunk was.
+func (c *ChunkCache) keep(k chunkKey, pieces []arrow.Array, seenAt int64) {
 	d := &decodedChunk{pieces: make([]arrow.Array, len(pieces))}
 	for i, p := range pieces {
 		p.Retain()
 		d.pieces[i] = p
 		d.bytes += arrayBytes(p)
 	}
-	if d.bytes > c.chunks.maxWeight {
+	d.lastUse.Store(c.clock.Load())
+	if !c.chunks.putUnlessOlder(k, d, func(oldest *decodedChunk) bool { return seenAt < oldest.lastUse.Load() }) {
 		d.release()
-		return
 	}
-	c.chunks.put(k, d)
 }
 
 // arrayBytes is the memory of an array's buffers, its children's and its

@@ -75,8 +75,12 @@ func TestChunkCacheKeepsWhatIsReadAgain(t *testing.T) {
 	}
 }
 
-// TestChunkCacheEvictsUnderBudget: a budget for about two chunks keeps the
-// bytes within it, evicts the least recently used, and reads stay right.
+// TestChunkCacheEvictsUnderBudget: under a budget for about two chunks, a
+// table scanned over and over keeps the chunks it cached first and reads
+// them from the cache on every later scan (it does not evict the chunks
+// the next scan reads first); chunks of another column read again more
+// recently than those were used take their place; reads stay right and
+// the bytes within the budget throughout.
 func TestChunkCacheEvictsUnderBudget(t *testing.T) {
 	probe := NewChunkCache(1 << 30)
 	probeTable := cachedRowGroupTable(t, probe)
@@ -87,17 +91,27 @@ func TestChunkCacheEvictsUnderBudget(t *testing.T) {
 
 	cache := NewChunkCache(perChunk*2 + perChunk/2)
 	tbl := cachedRowGroupTable(t, cache)
-	readAll(t, tbl, ScanRequest{}) // seen once: kept from the next read on
-	for range 3 {
-		_, rows := readAll(t, tbl, ScanRequest{})
-		wantIDRows(t, rows)
+	readAll(t, tbl, ScanRequest{Columns: []string{"id"}}) // seen once: kept from the next read on
+	var before ChunkCacheStats
+	for i := range 3 {
+		_, rows := readAll(t, tbl, ScanRequest{Columns: []string{"id"}})
 		if len(rows) != wantRows {
 			t.Fatalf("%d rows, want %d", len(rows), wantRows)
 		}
 		st := cache.Stats()
-		if st.Bytes > st.Budget || st.Evictions == 0 || st.Chunks == 0 {
-			t.Fatalf("stats %+v: want bytes within the budget, evictions, some chunks", st)
+		if st.Bytes > st.Budget || st.Chunks != 2 || st.Evictions != 0 {
+			t.Fatalf("scan %d: stats %+v: want the two chunks cached first, within the budget, nothing evicted", i, st)
 		}
+		if i > 0 && st.Hits-before.Hits != 2 {
+			t.Fatalf("scan %d: %d hits, want the 2 cached chunks", i, st.Hits-before.Hits)
+		}
+		before = st
+	}
+	readAll(t, tbl, ScanRequest{Columns: []string{"name"}})
+	_, rows = readAll(t, tbl, ScanRequest{})
+	wantIDRows(t, rows)
+	if st := cache.Stats(); st.Bytes > st.Budget || st.Evictions == 0 || st.Chunks == 0 {
+		t.Fatalf("stats %+v: want the name chunks to have evicted older ones, within the budget", st)
 	}
 }
 

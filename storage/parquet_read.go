@@ -451,12 +451,12 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 	}
 	ch.key = chunkKey{file: r.file, fieldID: r.cols.ids[c], rowGroup: g}
 	if r.cache != nil {
-		pieces, ok, admit := r.cache.chunk(ch.key, ch.typ)
+		pieces, ok, seenAt := r.cache.chunk(ch.key, ch.typ)
 		if ok {
 			ch.cached = pieces
 			return nil
 		}
-		ch.collect = admit
+		ch.collect, ch.seenAt = seenAt > 0, seenAt
 	}
 	fr, err := r.fileReader()
 	if err != nil {
@@ -490,6 +490,8 @@ type columnChunk struct {
 	// reference to each.
 	collect   bool
 	collected []arrow.Array
+	// seenAt is when the cache saw the chunk read before (ChunkCache.keep).
+	seenAt int64
 }
 
 // next returns the chunk's next n values as one array of the table type.
@@ -549,7 +551,7 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 // finish hands a wholly decoded chunk to the cache.
 func (ch *columnChunk) finish(cache *ChunkCache) {
 	if ch.collect && len(ch.collected) > 0 {
-		cache.keep(ch.key, ch.collected)
+		cache.keep(ch.key, ch.collected, ch.seenAt)
 	}
 }
 

@@ -83,20 +83,42 @@ func (c *weightedLRU[K, V]) put(k K, v V) {
 	c.add(k, v, w)
 }
 
-// putNew caches v under k unless a value is cached there already or v
-// is heavier than the bound; it reports whether the cache took v.
-func (c *weightedLRU[K, V]) putNew(k K, v V) bool {
+// putUnlessOlder caches v under k as put does, unless v is heavier than
+// the bound, or caching it would evict entries and stale says the least
+// recently used one is worth more than v; it reports whether it cached v.
+func (c *weightedLRU[K, V]) putUnlessOlder(k K, v V, stale func(oldest V) bool) bool {
 	w := c.weigh(v)
 	if w > c.maxWeight {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries.Contains(k) {
-		return false
+	old, replacing := c.entries.Peek(k)
+	if !replacing && c.weight+w > c.maxWeight {
+		if _, oldest, ok := c.entries.GetOldest(); ok && stale(oldest) {
+			return false
+		}
+	}
+	if replacing {
+		c.weight -= c.weigh(old)
+		if c.dropped != nil {
+			c.dropped(old)
+		}
 	}
 	c.add(k, v, w)
 	return true
+}
+
+// exchange caches v under k and returns the value it replaces, if any.
+func (c *weightedLRU[K, V]) exchange(k K, v V) (old V, had bool) {
+	w := c.weigh(v)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, had = c.entries.Peek(k); had {
+		c.weight -= c.weigh(old)
+	}
+	c.add(k, v, w)
+	return old, had
 }
 
 // add caches v of weight w under k and evicts until the bound holds.
