@@ -103,15 +103,27 @@ func gatherBool(a *array.Boolean, idx []int32) arrow.Array {
 }
 
 func gatherString(a *array.String, idx []int32) arrow.Array {
+	// Straight from the offsets and bytes: flags and codes of one or two
+	// bytes are common, where a call per value would cost more than the
+	// copy.
+	src, vals := a.ValueOffsets(), a.ValueBytes()
+	base := src[0]
 	offsets := make([]int32, len(idx)+1)
-	size := 0
+	size := int32(0)
 	for k, i := range idx {
-		size += a.ValueLen(int(i))
-		offsets[k+1] = int32(size)
+		size += src[i+1] - src[i]
+		offsets[k+1] = size
 	}
-	data := make([]byte, 0, size)
-	for _, i := range idx {
-		data = append(data, a.Value(int(i))...)
+	data := make([]byte, size)
+	for k, i := range idx {
+		from, to, at := src[i]-base, src[i+1]-base, offsets[k]
+		if to-from <= 8 {
+			for ; from < to; from, at = from+1, at+1 {
+				data[at] = vals[from]
+			}
+			continue
+		}
+		copy(data[at:], vals[from:to])
 	}
 	validity, nulls := gatherValidity(a, idx)
 	var vb *memory.Buffer
