@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -151,4 +152,98 @@ func BenchmarkKeyTableInsertRuns(b *testing.B) {
 		}
 	}
 	reportRowsPerSec(b, rows, b.N)
+}
+
+// BenchmarkKeyTableInsertShortText groups 6M rows by two one-character
+// text columns into 4 groups: TPC-H Q1's GROUP BY l_returnflag,
+// l_linestatus.
+func BenchmarkKeyTableInsertShortText(b *testing.B) {
+	const rows = 6_000_000
+	rng := rand.New(rand.NewPCG(3, 4))
+	var batches [][]arrow.Array
+	for lo := 0; lo < rows; lo += benchBatchRows {
+		flag, status := array.NewStringBuilder(memory.DefaultAllocator), array.NewStringBuilder(memory.DefaultAllocator)
+		for range min(benchBatchRows, rows-lo) {
+			f := "ANR"[rng.IntN(3)]
+			s := "OF"[rng.IntN(2)]
+			if f != 'N' {
+				s = 'F'
+			}
+			flag.Append(string(f))
+			status.Append(string(s))
+		}
+		batches = append(batches, []arrow.Array{flag.NewArray(), status.NewArray()})
+	}
+	b.Cleanup(func() {
+		for _, keys := range batches {
+			releaseAll(keys)
+		}
+	})
+	ids := make([]int32, benchBatchRows)
+	for b.Loop() {
+		kt := newKeyTable()
+		for _, keys := range batches {
+			kt.insert(keys, keys[0].Len(), ids, false, nil)
+		}
+		if kt.len() != 4 {
+			b.Fatalf("%d groups, want 4", kt.len())
+		}
+	}
+	reportRowsPerSec(b, rows, b.N)
+}
+
+// BenchmarkKeyTableLookupTwoBigints builds 800k keys of two bigints and
+// probes them with 6M, each present: TPC-H Q9's join of lineitem to
+// partsupp on (l_partkey, l_suppkey).
+func BenchmarkKeyTableLookupTwoBigints(b *testing.B) {
+	const parts, suppsPerPart, probeRows = 200_000, 4, 6_000_000
+	keys := func(n int, key func(i int) (int64, int64)) [][]arrow.Array {
+		var out [][]arrow.Array
+		for lo := 0; lo < n; lo += benchBatchRows {
+			pk, sk := array.NewInt64Builder(memory.DefaultAllocator), array.NewInt64Builder(memory.DefaultAllocator)
+			for i := lo; i < min(lo+benchBatchRows, n); i++ {
+				p, s := key(i)
+				pk.Append(p)
+				sk.Append(s)
+			}
+			out = append(out, []arrow.Array{pk.NewArray(), sk.NewArray()})
+		}
+		return out
+	}
+	supp := func(p, j int64) int64 { return 1 + (p+j*(10_000/suppsPerPart+(p-1)/10_000))%10_000 }
+	build := keys(parts*suppsPerPart, func(i int) (int64, int64) {
+		p := int64(i/suppsPerPart + 1)
+		return p, supp(p, int64(i%suppsPerPart))
+	})
+	rng := rand.New(rand.NewPCG(5, 6))
+	probe := keys(probeRows, func(int) (int64, int64) {
+		p := 1 + rng.Int64N(parts)
+		return p, supp(p, rng.Int64N(suppsPerPart))
+	})
+	b.Cleanup(func() {
+		for _, k := range append(build, probe...) {
+			releaseAll(k)
+		}
+	})
+	kt := newKeyTable()
+	ids := make([]int32, benchBatchRows)
+	for _, k := range build {
+		kt.insert(k, k[0].Len(), ids, true, nil)
+	}
+	if kt.len() != parts*suppsPerPart {
+		b.Fatalf("%d build keys, want %d", kt.len(), parts*suppsPerPart)
+	}
+	var s keyScratch
+	b.ResetTimer()
+	for b.Loop() {
+		for _, k := range probe {
+			kt.lookup(k, k[0].Len(), ids, &s)
+			for _, id := range ids[:k[0].Len()] {
+				if id < 0 {
+					b.Fatal("a present key missed")
+				}
+			}
+		}
+	}
+	reportRowsPerSec(b, probeRows, b.N)
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,9 +12,12 @@ import (
 // id, in order of first appearance: the hash table of a grouping or of a
 // join's build side. It works a batch at a time and allocates nothing per
 // row: an open-addressing table of ids, the keys themselves kept per id
-// (typed int64s for a single integer key, else their encoded bytes in one
-// arena). Keys compare as appendKey encodes them, so grouping and joining
-// keep the equality they had with encoded string keys.
+// (typed int64s for a single integer key, the words of a short
+// fixed-width composite key, else their encoded bytes in one arena). Keys
+// compare as appendKey encodes them, so grouping and joining keep the
+// equality they had with encoded string keys. A batch whose keys all
+// encode to at most packedMaxLen bytes skips the encoding: pack builds
+// those bytes' words straight from the columns (key_packed.go).
 type keyTable struct {
 	seed   maphash.Seed
 	slots  []int32 // id+1 per slot, 0 for empty; len is a power of two
@@ -28,6 +32,13 @@ type keyTable struct {
 	ints   []int64
 	nullID int32
 
+	// stride: the key columns are of fixed width and encode to at most
+	// packedMaxLen bytes, each id's key being the stride words
+	// words[id*stride:(id+1)*stride] (pack's, zero padded: equal words
+	// are equal keys).
+	stride int
+	words  []uint64
+
 	// Otherwise each id's encoded key is arena[offs[id]:offs[id+1]].
 	arena []byte
 	offs  []int
@@ -39,14 +50,21 @@ type keyTable struct {
 }
 
 // keyScratch is the per-batch working space of a find: a batch's integer
-// keys widened, or its encoded keys.
+// keys widened, its short keys packed into words (pack), or its encoded
+// keys.
 type keyScratch struct {
 	vals []int64
-	enc  keyEncoder
+
+	words []uint64
+	lens  []uint8
+	nulls []bool
+
+	enc keyEncoder
 }
 
 func (s *keyScratch) memBytes() int64 {
-	return int64(8*cap(s.vals) + cap(s.enc.buf) + 8*cap(s.enc.offs) + 8*cap(s.enc.cur))
+	return int64(8*cap(s.vals)+8*cap(s.words)+cap(s.lens)+cap(s.nulls)) +
+		int64(cap(s.enc.buf)+8*cap(s.enc.offs)+8*cap(s.enc.cur))
 }
 
 func newKeyTable() *keyTable {
@@ -68,7 +86,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -125,13 +143,28 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 	}
 	if !t.decided {
 		t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
+		if !t.intKey {
+			t.stride = fixedPackedWords(keys)
+		}
 		t.decided = true
 	}
 	if t.intKey {
 		t.findInts(keys[0], n, ids, s, add, skipNulls, isNew)
 		return
 	}
-	t.findEncoded(keys, n, ids, s, add, skipNulls, isNew)
+	anyNulls := false
+	for _, k := range keys {
+		anyNulls = anyNulls || k.NullN() > 0
+	}
+	nw, ok := s.pack(keys, n, skipNulls && anyNulls)
+	switch {
+	case ok && (t.stride == 0 || nw == t.stride):
+		t.findPacked(n, nw, ids, s, add, skipNulls, isNew)
+	case t.stride > 0:
+		panic(fmt.Sprintf("key table of %d-word keys given a batch of %d-word keys", t.stride, nw))
+	default:
+		t.findEncoded(keys, n, ids, s, add, skipNulls && anyNulls, isNew)
+	}
 }
 
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
@@ -192,16 +225,15 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 	}
 }
 
+// findEncoded is find for keys pack does not take: their encoded bytes
+// are hashed (keyHash) and compared whole. With skipNulls (only when a
+// key column has NULLs) a row with a NULL key gets -1.
 func (t *keyTable) findEncoded(keys []arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
-	anyNulls := false
-	for _, k := range keys {
-		anyNulls = anyNulls || k.NullN() > 0
-	}
 	s.enc.encode(keys, n)
 	buf, offs := s.enc.buf, s.enc.offs
 rows:
 	for r := 0; r < n; r++ {
-		if anyNulls && skipNulls {
+		if skipNulls {
 			for _, k := range keys {
 				if k.IsNull(r) {
 					ids[r] = -1
@@ -210,7 +242,7 @@ rows:
 			}
 		}
 		key := buf[offs[r]:offs[r+1]]
-		h := maphash.Bytes(t.seed, key)
+		h := t.keyHash(key)
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
 		for {

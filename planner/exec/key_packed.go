@@ -1,0 +1,375 @@
+package exec
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// packedMaxLen is the longest encoded key handled as words. Most
+// composite keys are short (TPC-H Q1 groups by two one-character texts,
+// 6 bytes; Q9 joins on two bigints, 18 bytes), and for them encoding
+// each row's bytes, hashing them with maphash and comparing them with
+// bytes.Equal costs more than the probe itself.
+const packedMaxLen = 24
+
+// keyHash is the table's hash of an encoded key. A key of at most
+// packedMaxLen bytes hashes as its little-endian words, zero padded,
+// which pack computes straight from the columns; a longer one hashes
+// with maphash. Every path that inserts or looks up uses this one
+// definition (maybeGrow rehashes from the stored hashes).
+func (t *keyTable) keyHash(key []byte) uint64 {
+	if len(key) > packedMaxLen {
+		return maphash.Bytes(t.seed, key)
+	}
+	var w [3]uint64
+	for i := 0; 8*i < len(key); i++ {
+		w[i] = loadWord(key, 8*i, min(len(key)-8*i, 8))
+	}
+	return wordsHash(w[0], w[1], w[2], len(key))
+}
+
+// wordsHash mixes the words a key of l bytes takes. The encoding is
+// prefix-free, so zero padding maps distinct keys to distinct words.
+func wordsHash(w0, w1, w2 uint64, l int) uint64 {
+	h := mixInt(w0)
+	if l > 8 {
+		h = mixInt(h ^ w1)
+	}
+	if l > 16 {
+		h = mixInt(h ^ w2)
+	}
+	return h
+}
+
+// loadWord reads b[at:at+k] (1 <= k <= 8) as a little-endian word.
+func loadWord(b []byte, at, k int) uint64 {
+	if at+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[at:at+8]) & (^uint64(0) >> (64 - 8*k))
+	}
+	var w uint64
+	for i := k - 1; i >= 0; i-- {
+		w = w<<8 | uint64(b[at+i])
+	}
+	return w
+}
+
+// packPut writes the k low bytes of v (its higher bytes zero) at byte
+// position at of the key whose words start at words[base], zero there.
+func packPut(words []uint64, base, at int, v uint64, k int) {
+	i, sh := base+at>>3, uint(at&7)*8
+	words[i] |= v << sh
+	if sh+uint(8*k) > 64 {
+		words[i+1] |= v >> (64 - sh)
+	}
+}
+
+// packedWidth is the most bytes a value of k takes after its marker
+// within its first n rows, or -1 when k's type is not packed or a value
+// takes more than limit bytes.
+func packedWidth(k arrow.Array, n, limit int) int {
+	switch k.DataType().ID() {
+	case arrow.STRING:
+		offsets := k.(*array.String).ValueOffsets()[:n+1]
+		longest := int32(0)
+		for r := range n {
+			longest = max(longest, offsets[r+1]-offsets[r])
+		}
+		// One byte of length: limit is below 128.
+		if int(longest)+1 > limit {
+			return -1
+		}
+		return int(longest) + 1
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		// Keyed by its span, which only appendKey computes.
+		return -1
+	}
+	w := keyWidth(k.DataType())
+	if w == 0 || w > limit {
+		return -1
+	}
+	return w
+}
+
+// fixedPackedWords is the words a key of these columns takes when every
+// column is of a fixed width pack takes and the key encodes to at most
+// packedMaxLen bytes, else 0. Such keys always pack, whatever the batch.
+func fixedPackedWords(keys []arrow.Array) int {
+	l := 0
+	for _, k := range keys {
+		w := keyWidth(k.DataType())
+		if w == 0 || k.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			return 0
+		}
+		l += 1 + w
+	}
+	if l > packedMaxLen {
+		return 0
+	}
+	return (l + 7) / 8
+}
+
+// pack writes each row's key as words, column by column straight from
+// the arrays: row r's key is the s.lens[r] bytes appendKey gives it, read
+// little-endian and zero padded into s.words[r*nw:(r+1)*nw]. With
+// markNulls, s.nulls[r] tells whether a key column of row r is NULL. It
+// reports ok false, having written nothing, when a row's key could take
+// more than packedMaxLen bytes or a column is of a type it does not pack.
+func (s *keyScratch) pack(keys []arrow.Array, n int, markNulls bool) (nw int, ok bool) {
+	longest := 0
+	for _, k := range keys {
+		w := packedWidth(k, n, packedMaxLen-longest-1)
+		if w < 0 {
+			return 0, false
+		}
+		longest += 1 + w
+	}
+	nw = (longest + 7) / 8
+	s.words = grow(s.words, n*nw)[:n*nw]
+	clear(s.words)
+	s.lens = grow(s.lens, n)[:n]
+	clear(s.lens)
+	s.nulls = s.nulls[:0]
+	if markNulls {
+		s.nulls = grow(s.nulls, n)[:n]
+		clear(s.nulls)
+	}
+	for _, k := range keys {
+		s.packColumn(k, n, nw, markNulls)
+	}
+	return nw, true
+}
+
+// packColumn appends one column's bytes to every row's key words, with a
+// loop typed once per batch.
+func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
+	bm, off := bitmapOf(k)
+	words, lens, nulls := s.words[:n*nw], s.lens[:n], s.nulls
+	// null reports whether row r is NULL there, then its marker is
+	// written (a NULL's 0 is the words' zero).
+	null := func(r int) bool {
+		if bm != nil && !bitutil.BitIsSet(bm, off+r) {
+			if markNulls {
+				nulls[r] = true
+			}
+			lens[r]++
+			return true
+		}
+		packPut(words, r*nw, int(lens[r]), 1, 1)
+		lens[r]++
+		return false
+	}
+	switch k.DataType().ID() {
+	case arrow.BOOL:
+		b := k.(*array.Boolean)
+		for r := range n {
+			if !null(r) {
+				if b.Value(r) {
+					packPut(words, r*nw, int(lens[r]), 1, 1)
+				}
+				lens[r]++
+			}
+		}
+	case arrow.INT16:
+		vals := values[uint16](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				packPut(words, r*nw, int(lens[r]), uint64(v), 2)
+				lens[r] += 2
+			}
+		}
+	case arrow.INT32, arrow.DATE32, arrow.UINT32:
+		vals := values[uint32](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				packPut(words, r*nw, int(lens[r]), uint64(v), 4)
+				lens[r] += 4
+			}
+		}
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
+		vals := values[uint64](k)[:n]
+		if bm == nil {
+			// A marker and eight bytes: the join keys of most schemas.
+			for r, v := range vals {
+				base, at := r*nw, int(lens[r])
+				packPut(words, base, at, 1, 1)
+				packPut(words, base, at+1, v, 8)
+				lens[r] += 9
+			}
+			return
+		}
+		for r, v := range vals {
+			if !null(r) {
+				packPut(words, r*nw, int(lens[r]), v, 8)
+				lens[r] += 8
+			}
+		}
+	case arrow.FLOAT32:
+		vals := values[float32](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(float64(v))), 8)
+				lens[r] += 8
+			}
+		}
+	case arrow.FLOAT64:
+		vals := values[float64](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(v)), 8)
+				lens[r] += 8
+			}
+		}
+	case arrow.DECIMAL128:
+		// Low then high 64 bits, as appendKey writes them.
+		vals := values[decimal128.Num](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				base, at := r*nw, int(lens[r])
+				packPut(words, base, at, v.LowBits(), 8)
+				packPut(words, base, at+8, uint64(v.HighBits()), 8)
+				lens[r] += 16
+			}
+		}
+	case arrow.STRING:
+		str := k.(*array.String)
+		offsets := str.ValueOffsets()[:n+1]
+		data := str.ValueBytes()
+		first := offsets[0]
+		for r := range n {
+			if bm != nil && !bitutil.BitIsSet(bm, off+r) {
+				if markNulls {
+					nulls[r] = true
+				}
+				lens[r]++
+				continue
+			}
+			base, at := r*nw, int(lens[r])
+			start, l := int(offsets[r]-first), int(offsets[r+1]-offsets[r])
+			// The marker, the length (one byte: below 128) and the text.
+			if l <= 6 {
+				v := uint64(1 | l<<8)
+				if l > 0 {
+					v |= loadWord(data, start, l) << 16
+				}
+				packPut(words, base, at, v, 2+l)
+			} else {
+				packPut(words, base, at, uint64(1|l<<8), 2)
+				for i := 0; i < l; i += 8 {
+					c := min(l-i, 8)
+					packPut(words, base, at+2+i, loadWord(data, start+i, c), c)
+				}
+			}
+			lens[r] += uint8(2 + l)
+		}
+	default:
+		panic("pack: unpacked key type " + k.DataType().String())
+	}
+}
+
+// findPacked is findEncoded for a batch pack wrote as words of nw: the
+// same hashes, ids and arena bytes (or words, with a stride: nw is the
+// stride then), without encoding, maphash or bytes.Equal.
+func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
+	words, lens := s.words[:n*nw], s.lens[:n]
+	for r := range n {
+		if skipNulls && len(s.nulls) > 0 && s.nulls[r] {
+			ids[r] = -1
+			continue
+		}
+		row := words[r*nw : r*nw+nw]
+		w0, w1, w2 := row[0], uint64(0), uint64(0)
+		if nw > 1 {
+			w1 = row[1]
+		}
+		if nw > 2 {
+			w2 = row[2]
+		}
+		l := int(lens[r])
+		h := wordsHash(w0, w1, w2, l)
+		mask := uint64(len(t.slots) - 1)
+		i := h & mask
+		for {
+			slot := t.slots[i]
+			if slot == 0 {
+				if !add {
+					ids[r] = -1
+					break
+				}
+				id := t.newID(h)
+				if t.stride > 0 {
+					t.words = append(t.words, row...)
+					t.slots[i] = id + 1
+					ids[r] = id
+					if isNew != nil {
+						isNew(id, r)
+					}
+					t.maybeGrow()
+					break
+				}
+				// The key's bytes are its words' first l; a zero word
+				// after them leaves room for equalWords' loads.
+				o := len(t.arena)
+				t.arena = binary.LittleEndian.AppendUint64(t.arena, w0)
+				t.arena = binary.LittleEndian.AppendUint64(t.arena, w1)
+				t.arena = binary.LittleEndian.AppendUint64(t.arena, w2)
+				t.arena = binary.LittleEndian.AppendUint64(t.arena, 0)
+				t.arena = t.arena[:o+l]
+				t.offs = append(t.offs, len(t.arena))
+				t.slots[i] = id + 1
+				ids[r] = id
+				if isNew != nil {
+					isNew(id, r)
+				}
+				t.maybeGrow()
+				break
+			}
+			id := slot - 1
+			if t.stride > 0 {
+				// Equal words are equal keys: no need to read the hash.
+				if t.equalStored(id, row) {
+					ids[r] = id
+					break
+				}
+			} else if t.hashes[id] == h && t.equalWords(id, l, w0, w1, w2) {
+				ids[r] = id
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
+}
+
+// equalStored reports whether id's key words are row.
+func (t *keyTable) equalStored(id int32, row []uint64) bool {
+	stored := t.words[int(id)*len(row):][:len(row)]
+	for i, w := range row {
+		if stored[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// equalWords reports whether id's key is the l bytes of words w0, w1, w2.
+// It loads whole words up to the arena's capacity, masking what follows
+// the key: nothing writes there while anyone looks up.
+func (t *keyTable) equalWords(id int32, l int, w0, w1, w2 uint64) bool {
+	o := t.offs[id]
+	if t.offs[id+1]-o != l {
+		return false
+	}
+	arena := t.arena[:cap(t.arena)]
+	if loadWord(arena, o, min(l, 8)) != w0 {
+		return false
+	}
+	if l > 8 && loadWord(arena, o+8, min(l-8, 8)) != w1 {
+		return false
+	}
+	return l <= 16 || loadWord(arena, o+16, l-16) == w2
+}
