@@ -21,7 +21,7 @@ func TestWithQueryRunsOnce(t *testing.T) {
 	tests := []struct {
 		name, sql string
 		want      []string
-		scans     int
+		scans     int // -1: not checked
 	}{
 		{"two references in FROM",
 			"WITH c AS (SELECT id, amount FROM t) SELECT count(*) FROM c a JOIN c b ON a.id = b.id",
@@ -48,6 +48,9 @@ func TestWithQueryRunsOnce(t *testing.T) {
 			"WITH a AS (SELECT id, region FROM t WHERE id > 1), b AS (SELECT region, count(*) AS n FROM a GROUP BY region) " +
 				"SELECT a.id, b.n FROM a JOIN b ON a.region = b.region JOIN b b2 ON b.region = b2.region ORDER BY a.id",
 			[]string{"2|1", "3|1", "5|1"}, 1},
+		{"a WITH clause inside a correlated subquery",
+			"SELECT id FROM t WHERE EXISTS (WITH c AS (SELECT id, region FROM t) SELECT 1 FROM c a JOIN c b ON a.id = b.id WHERE a.region = t.region AND a.id <> t.id) ORDER BY id",
+			[]string{"1", "3"}, -1},
 		{"references in a recursive query's term",
 			"WITH RECURSIVE c AS (SELECT id FROM t WHERE id <= 3), r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < (SELECT max(id) FROM c) AND n IN (SELECT id FROM c)) " +
 				"SELECT n FROM r ORDER BY n",
@@ -63,7 +66,7 @@ func TestWithQueryRunsOnce(t *testing.T) {
 			if !slices.Equal(rows, tt.want) {
 				t.Errorf("rows = %v, want %v", rows, tt.want)
 			}
-			if len(tbl.scans) != tt.scans {
+			if tt.scans >= 0 && len(tbl.scans) != tt.scans {
 				t.Errorf("t scanned %d times, want %d", len(tbl.scans), tt.scans)
 			}
 		})
