@@ -560,7 +560,7 @@ func (b *Binder) bindSubqueryPlan(sl *pg_query.SubLink, ec *exprCtx) (Node, []Co
 	}
 	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
 		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ec.scope),
-		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive}
+		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive, withQueries: b.withQueries}
 	plan, err := inner.bindSelect(sel)
 	b.nextID = inner.nextID
 	if err != nil {

@@ -176,11 +176,15 @@ func (b *Binder) bindJoin(j *pg_query.JoinExpr) (Node, *scope, error) {
 	return join, sc, nil
 }
 
-// bindCTERef binds a reference to a WITH query as a subquery in FROM,
-// named by the reference's alias or the query's name. The query is bound
+// bindCTERef binds a reference to a WITH query: a CTEScan when the query
+// is materialized, otherwise a subquery in FROM named by the reference's
+// alias or the query's name. The query is bound
 // with the WITH levels around its definition, without itself (no
 // recursion).
 func (b *Binder) bindCTERef(rv *pg_query.RangeVar, cte *pg_query.CommonTableExpr) (Node, *scope, error) {
+	if n, sc, ok, err := b.bindMaterializedRef(rv, cte); ok || err != nil {
+		return n, sc, err
+	}
 	alias := rv.Alias
 	if alias == nil {
 		alias = &pg_query.Alias{Aliasname: cte.Ctename, Colnames: cte.Aliascolnames}

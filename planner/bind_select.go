@@ -29,34 +29,28 @@ type target struct {
 }
 
 func (b *Binder) bindSelect(s *pg_query.SelectStmt) (Node, error) {
+	if s.WithClause == nil {
+		return b.bindSelectBody(s)
+	}
+	level, names, err := b.withLevel(s)
+	if err != nil {
+		return nil, err
+	}
+	b.ctes = append(b.ctes, names)
+	defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+	node, err := b.bindSelectBody(s)
+	if err != nil {
+		return nil, err
+	}
+	return attachCTEs(node, level), nil
+}
+
+// bindSelectBody binds s, its WITH queries (if any) in scope.
+func (b *Binder) bindSelectBody(s *pg_query.SelectStmt) (Node, error) {
 	keepUnknown := b.keepUnknown && keepsUnknownColumns(s)
 	b.keepUnknown = false
 	if err := refuseUnsupportedSelect(s); err != nil {
 		return nil, err
-	}
-	if s.WithClause != nil {
-		level := map[string]*pg_query.CommonTableExpr{}
-		for _, n := range s.WithClause.Ctes {
-			cte := n.GetCommonTableExpr()
-			if cte == nil {
-				return nil, b.unsupportedNode(n)
-			}
-			if _, dup := level[cte.Ctename]; dup {
-				return nil, b.errAt(cte.Location, "42712", "WITH query name \"%s\" specified more than once", cte.Ctename)
-			}
-			if cte.Ctequery.GetSelectStmt() == nil {
-				return nil, pgerror.Unsupported("data-modifying statements in WITH are not supported")
-			}
-			if s.WithClause.Recursive && referencesRelation(cte.Ctequery, cte.Ctename) {
-				if b.recursive == nil {
-					b.recursive = map[*pg_query.CommonTableExpr]bool{}
-				}
-				b.recursive[cte] = true
-			}
-			level[cte.Ctename] = cte
-		}
-		b.ctes = append(b.ctes, level)
-		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 	}
 	if s.Op != pg_query.SetOperation_SETOP_NONE {
 		return b.bindSetOp(s)

@@ -36,6 +36,9 @@ type Binder struct {
 	workTables map[string]*WorkTable
 	// recursive marks the WITH RECURSIVE queries that read themselves.
 	recursive map[*pg_query.CommonTableExpr]bool
+	// withQueries are the other WITH queries in scope: whether each is
+	// materialized, decided at its first reference (bind_with.go).
+	withQueries map[*pg_query.CommonTableExpr]*withQuery
 	// keepUnknown is set while a branch of a set operation, or the SELECT
 	// of an INSERT, is bound (and read only by that SELECT itself): its
 	// untyped literal columns stay untyped, for the set operation or the

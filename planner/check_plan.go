@@ -208,13 +208,22 @@ func (c *planCheck) checkReads(tree Node) error {
 		for _, e := range exprs {
 			ExprColumns(e, reads)
 		}
-		switch n.(type) {
+		switch x := n.(type) {
 		case *Append, *SetOp, *RecursiveUnion:
 			// They read their inputs' rows whole, by position.
 			for _, in := range n.Inputs() {
 				for _, col := range in.Columns() {
 					reads[col.ID] = true
 				}
+			}
+		case *CTE:
+			// It keeps its query's rows whole, for its references.
+			for _, col := range x.Def.Columns() {
+				reads[col.ID] = true
+			}
+		case *CTEScan:
+			for _, id := range x.Source {
+				reads[id] = true
 			}
 		}
 		for id := range reads {

@@ -21,7 +21,7 @@ func TestCheckPlanPassesBoundPlans(t *testing.T) {
 		sec planner.Security
 	}
 	var queries []query
-	for _, path := range []string{"testdata/join_plans.txt", "testdata/decorrelate_plans.txt"} {
+	for _, path := range []string{"testdata/join_plans.txt", "testdata/decorrelate_plans.txt", "testdata/cte_plans.txt"} {
 		for _, c := range readExplainCases(t, path) {
 			queries = append(queries, query{c.sql, c.policy})
 		}
@@ -97,6 +97,20 @@ func (o *securedOrders) selectOver(n planner.Node) planner.Node {
 		Cols: []planner.Column{{ID: 10, Name: "o_orderkey", Type: types.Int8}, {ID: 11, Name: "o_orderpriority", Type: types.Text}}}
 }
 
+// withQuery is n materialized as a WITH query that two CTE Scans read,
+// each the columns source, joined.
+func (o *securedOrders) withQuery(n planner.Node, source []planner.ColumnID) planner.Node {
+	scan := func(first planner.ColumnID) *planner.CTEScan {
+		s := &planner.CTEScan{CTE: 30, Name: "w", Source: source}
+		for i := range source {
+			s.Cols = append(s.Cols, planner.Column{ID: first + planner.ColumnID(i), Name: "c", Type: types.Int8})
+		}
+		return s
+	}
+	return &planner.CTE{ID: 30, Name: "w", Def: n,
+		Input: &planner.Join{Left: scan(40), Right: scan(50), Kind: planner.InnerJoin}}
+}
+
 // countFromFiles is count(*) over n answered from the files' record
 // counts of orders, a table that can count.
 func (o *securedOrders) countFromFiles(n planner.Node) planner.Node {
@@ -160,6 +174,10 @@ func TestCheckPlanRefusesBrokenPlans(t *testing.T) {
 			return o.selectOver(o.mask)
 		}},
 
+		{name: "a WITH query over the mask read by two references", plan: func(o *securedOrders) planner.Node {
+			return o.withQuery(o.mask, []planner.ColumnID{o.key.ID, o.masked.ID})
+		}},
+
 		// (a) A secured scan lost its barrier or its masking projection.
 		{name: "barrier dropped", want: "lost its barrier filter", plan: func(o *securedOrders) planner.Node {
 			o.mask.Input = o.scan
@@ -198,6 +216,11 @@ func TestCheckPlanRefusesBrokenPlans(t *testing.T) {
 		{name: "a DML target lost its barrier", want: "target orders lost its barrier filter", plan: func(o *securedOrders) planner.Node {
 			w := &planner.WorkTable{Name: "orders", Cols: o.scan.Cols, Guard: &planner.Guard{Policy: o.policy}}
 			return &planner.Project{Input: w, Exprs: []planner.Expr{ref(o.key)}, Cols: []planner.Column{{ID: 10, Name: "o_orderkey", Type: types.Int8}}}
+		}},
+
+		{name: "a WITH query lost its barrier", want: "lost its barrier filter", plan: func(o *securedOrders) planner.Node {
+			o.mask.Input = o.scan
+			return o.withQuery(o.mask, []planner.ColumnID{o.key.ID, o.masked.ID})
 		}},
 
 		// (b) An expression that is not leakproof below a barrier.
@@ -240,6 +263,14 @@ func TestCheckPlanRefusesBrokenPlans(t *testing.T) {
 			o.mask.Exprs = append(o.mask.Exprs, ref(o.prio))
 			o.mask.Cols = append(o.mask.Cols, o.prio)
 			return &planner.Append{Ins: []planner.Node{o.mask}, Cols: []planner.Column{{ID: 20}, {ID: 21}, {ID: 22}, {ID: 23}}}
+		}},
+		{name: "a WITH query keeps the stored value", want: "read outside its mask (CTE)", plan: func(o *securedOrders) planner.Node {
+			o.mask.Exprs = append(o.mask.Exprs, ref(o.prio))
+			o.mask.Cols = append(o.mask.Cols, o.prio)
+			return o.withQuery(o.mask, []planner.ColumnID{o.key.ID, o.masked.ID})
+		}},
+		{name: "a CTE Scan reads the stored value", want: "read outside its mask (CTEScan)", plan: func(o *securedOrders) planner.Node {
+			return o.withQuery(o.mask, []planner.ColumnID{o.key.ID, o.prio.ID})
 		}},
 		{name: "a user filter under the mask reads the stored value", want: "read outside its mask (Filter)", plan: func(o *securedOrders) planner.Node {
 			o.mask.Input = &planner.Filter{Input: o.barrier, Pred: compare("=", ref(o.prio), &planner.Const{Typ: types.Text, Value: "2-HIGH"})}

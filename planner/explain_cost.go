@@ -148,6 +148,11 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 		return planEstimate{total: defaultSRFRows * cpuTupleCost, rows: defaultSRFRows}
 	case *RecursiveUnion:
 		return planEstimate{startup: in[0].startup, total: in[0].total + in[1].total*defaultSRFRows, rows: in[0].rows * defaultSRFRows}
+	case *CTE:
+		// The WITH query runs once, before the first row is read.
+		return planEstimate{startup: in[0].total + in[1].startup, total: in[0].total + in[1].total, rows: in[1].rows}
+	case *CTEScan:
+		return planEstimate{total: x.Rows * cpuTupleCost, rows: x.Rows}
 	}
 	// Append, Window and any other node: the sum of its inputs, plus a
 	// per-row cost.

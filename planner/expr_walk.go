@@ -224,7 +224,7 @@ func volatileFunc(name string) bool {
 // not evaluated over rows (they prune files) and are not listed.
 func nodeExprs(n Node) (exprs []Expr, ok bool) {
 	switch x := n.(type) {
-	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *RowCount:
+	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *RowCount, *CTE, *CTEScan:
 		return nil, true
 	case *Filter:
 		return []Expr{x.Pred}, true
@@ -316,7 +316,7 @@ func mapNodeExprs(n Node, f func(Expr) Expr) (_ Node, ok bool) {
 		return m, m != e
 	}
 	switch x := n.(type) {
-	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *Lateral, *RowCount:
+	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *Lateral, *RowCount, *CTE, *CTEScan:
 		return n, true
 	case *Filter:
 		if p := f(x.Pred); p != x.Pred {

@@ -44,7 +44,7 @@ func isLateral(item *pg_query.Node) bool {
 func (b *Binder) bindLateral(left Node, ls *scope, item *pg_query.Node, kind JoinKind) (Node, *scope, error) {
 	inner := &Binder{ctx: b.ctx, catalog: b.catalog, security: b.security, query: b.query,
 		nextID: b.nextID, params: b.params, session: b.session, outer: append(append([]*scope(nil), b.outer...), ls),
-		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive}
+		ctes: b.ctes, workTables: b.workTables, recursive: b.recursive, withQueries: b.withQueries}
 	var right Node
 	var rs *scope
 	var err error

@@ -171,6 +171,14 @@ func (w *lineageWalk) node(n Node) {
 		w.workTable(x)
 	case *RecursiveUnion:
 		w.recursiveUnion(x)
+	case *CTE:
+		// The references in Input read what Def's columns derive from.
+		w.node(x.Def)
+		w.node(x.Input)
+	case *CTEScan:
+		for i, c := range x.Cols {
+			w.add(c.ID, w.of(x.Source[i]))
+		}
 	default:
 		w.markUnknown("plan node %T", n)
 		for _, in := range n.Inputs() {

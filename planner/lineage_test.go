@@ -164,6 +164,10 @@ func TestColumnLineage(t *testing.T) {
 			sql: "WITH RECURSIVE r(k, p) AS (SELECT o_orderkey, ''::text FROM orders " +
 				"UNION ALL SELECT k + 1, c_name FROM r JOIN customer ON c_custkey = k WHERE k < 3) SELECT p, k FROM r",
 			want: "customer.c_name | orders.o_orderkey", tables: "orders customer"},
+		{name: "a WITH query read twice and in a subquery",
+			sql: "WITH w AS (SELECT o_custkey, upper(o_orderpriority) AS p FROM orders) " +
+				"SELECT a.p, b.o_custkey, (SELECT max(p) FROM w) FROM w a JOIN w b ON a.o_custkey = b.o_custkey",
+			want: "orders.o_orderpriority | orders.o_custkey | orders.o_orderpriority", tables: "orders"},
 		{name: "values with a subquery",
 			sql:  "SELECT * FROM (VALUES (1, 'a'), (2, (SELECT max(c_name) FROM customer))) v(x, y)",
 			want: "- | customer.c_name", tables: "customer"},

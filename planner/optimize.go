@@ -356,7 +356,7 @@ func pruneScanColumns(root Node) Node {
 	// projection: they count for the scan, not for the projection.
 	policy := map[ColumnID]bool{}
 	proven := map[ColumnID]bool{}
-	walk(root, func(n Node) {
+	walkOutsideCTEs(root, func(n Node) {
 		switch x := n.(type) {
 		case *Filter:
 			switch {
@@ -424,7 +424,7 @@ func pruneScanColumns(root Node) Node {
 	// A masking projection keeps the outputs something reads, and then
 	// its kept masks read their scan's columns.
 	kept := map[*Project][]bool{}
-	walk(root, func(n Node) {
+	walkOutsideCTEs(root, func(n Node) {
 		p, ok := n.(*Project)
 		if !ok || !p.Masking {
 			return
@@ -443,6 +443,9 @@ func pruneScanColumns(root Node) Node {
 	}
 	var narrow func(Node) Node
 	narrow = func(n Node) Node {
+		if c, ok := n.(*CTE); ok {
+			return narrowCTE(c, narrow)
+		}
 		p, masking := n.(*Project)
 		masking = masking && p.Masking
 		n = mapInputs(n, narrow)
@@ -453,10 +456,42 @@ func pruneScanColumns(root Node) Node {
 			}
 		case *Scan:
 			return narrowScan(x, used, proven)
+		case *CTEScan:
+			return narrowCTEScan(x, used)
 		}
 		return n
 	}
 	return narrow(root)
+}
+
+// narrowCTE is c with its Input narrowed by narrow, then its Def
+// computing only the columns the references left read, and narrowed as
+// a plan of its own.
+func narrowCTE(c *CTE, narrow func(Node) Node) Node {
+	in := narrow(c.Input)
+	read := map[ColumnID]bool{}
+	cteReads(in, c.ID, read)
+	def := pruneScanColumns(narrowCTEDef(c.Def, read))
+	if in == c.Input && def == c.Def {
+		return c
+	}
+	cp := *c
+	cp.Input, cp.Def = in, def
+	return &cp
+}
+
+// walkOutsideCTEs visits the nodes of the tree as walk does, but not the
+// plans of the WITH queries it computes (CTE.Def): what reads their
+// columns is known only once their references are narrowed.
+func walkOutsideCTEs(n Node, visit func(Node)) {
+	visit(n)
+	if c, ok := n.(*CTE); ok {
+		walkOutsideCTEs(c.Input, visit)
+		return
+	}
+	for _, in := range n.Inputs() {
+		walkOutsideCTEs(in, visit)
+	}
 }
 
 // narrowMaskingProject is p with only the outputs keep marks. The binder

@@ -173,10 +173,24 @@ func Explain(n Node) string {
 // explain writes n's line, followed by note(n) when note is set, then its
 // inputs' lines one level deeper.
 func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
-	if r, ok := n.(*RowCount); ok && r.RowFiltered() {
-		explain(b, r.Input, depth, note)
+	switch x := n.(type) {
+	case *RowCount:
+		if x.RowFiltered() {
+			explain(b, x.Input, depth, note)
+			return
+		}
+	case *CTE:
+		explainCTEs(b, x, depth, note)
 		return
 	}
+	explainLine(b, n, depth, note)
+	for _, in := range n.Inputs() {
+		explain(b, in, depth+1, note)
+	}
+}
+
+// explainLine writes n's own line, followed by note(n) when note is set.
+func explainLine(b *strings.Builder, n Node, depth int, note func(Node) string) {
 	b.WriteString(strings.Repeat("  ", depth))
 	switch x := n.(type) {
 	case *RowCount:
@@ -253,6 +267,8 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		b.WriteString(x.explain())
 	case *Gather:
 		b.WriteString(x.explain())
+	case *CTEScan:
+		b.WriteString(x.explain())
 	case *Join:
 		fmt.Fprintf(b, "%sJoin", x.Kind)
 		if x.HashLeft {
@@ -268,9 +284,6 @@ func explain(b *strings.Builder, n Node, depth int, note func(Node) string) {
 		b.WriteString(note(n))
 	}
 	b.WriteByte('\n')
-	for _, in := range n.Inputs() {
-		explain(b, in, depth+1, note)
-	}
 }
 
 func colNames(cols []Column) []string {

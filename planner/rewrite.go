@@ -86,6 +86,10 @@ func withInputs(n Node, ins []Node) (_ Node, ok bool) {
 		c := *x
 		c.Input = ins[0]
 		return &c, true
+	case *CTE:
+		c := *x
+		c.Def, c.Input = ins[0], ins[1]
+		return &c, true
 	}
 	return n, false
 }

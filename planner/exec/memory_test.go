@@ -101,6 +101,7 @@ func TestMemoryLimitFailsStatefulOperators(t *testing.T) {
 		{"except", "SELECT s FROM t EXCEPT SELECT s FROM u", "SetOp", 20_000, true},
 		{"recursive work table", "WITH RECURSIVE r(n) AS (SELECT id FROM t UNION ALL SELECT n + 20000 FROM r WHERE n < 60000) SELECT count(*) FROM r", "RecursiveUnion", 1, false},
 		{"array subquery", "SELECT cardinality(ARRAY(SELECT s FROM u))", "SubqueryResult", 1, false},
+		{"materialized WITH query", "WITH c AS MATERIALIZED (SELECT id, s FROM t) SELECT max(s) FROM c", "CTE", 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

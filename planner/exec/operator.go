@@ -111,6 +111,10 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newRecursiveUnion(ctx, x)
 	case *planner.WorkTable:
 		return &workTableScan{node: x, schema: schemaOf(x.Cols)}, nil
+	case *planner.CTE:
+		return newCTE(ctx, x)
+	case *planner.CTEScan:
+		return newCTEScan(x), nil
 	case *planner.Append:
 		a := &appendOp{schema: schemaOf(x.Cols)}
 		for _, in := range x.Ins {

@@ -11,6 +11,45 @@ SELECT k, c2 FROM b ORDER BY k;
 WITH t AS (SELECT n_nationkey, n_regionkey FROM nation)
 SELECT x.n_nationkey, y.n_nationkey FROM t x JOIN t y ON x.n_regionkey = y.n_regionkey AND x.n_nationkey + 5 = y.n_nationkey ORDER BY 1, 2;
 
+-- name: cte_random_read_twice_equal ordered
+WITH r AS (SELECT random() AS x) SELECT a.x = b.x FROM r a, r b;
+
+-- name: cte_random_not_materialized_still_once ordered
+WITH r AS NOT MATERIALIZED (SELECT random() AS x) SELECT a.x = b.x FROM r a, r b;
+
+-- name: cte_random_rows_read_twice_equal ordered
+WITH r AS (SELECT n_nationkey, random() AS x FROM nation)
+SELECT count(*), bool_and(a.x = b.x) FROM r a JOIN r b ON a.n_nationkey = b.n_nationkey;
+
+-- name: cte_random_in_two_subqueries_equal ordered
+WITH r AS (SELECT random() AS x) SELECT (SELECT x FROM r) = (SELECT x FROM r);
+
+-- name: cte_read_in_from_and_scalar_subquery ordered
+WITH rev AS (SELECT o_custkey, sum(o_totalprice) AS total FROM orders GROUP BY o_custkey)
+SELECT c_custkey, c_name, total FROM customer, rev WHERE c_custkey = o_custkey AND total = (SELECT max(total) FROM rev) ORDER BY c_custkey;
+
+-- name: cte_not_materialized_read_twice ordered
+WITH t AS NOT MATERIALIZED (SELECT n_nationkey, n_regionkey FROM nation)
+SELECT count(*) FROM t a JOIN t b ON a.n_regionkey = b.n_regionkey WHERE a.n_nationkey < 5;
+
+-- name: cte_materialized_filter_on_one_reference ordered
+WITH t AS MATERIALIZED (SELECT n_nationkey, n_name FROM nation) SELECT a.n_name, (SELECT count(*) FROM t) FROM t a WHERE a.n_nationkey = 3;
+
+-- name: cte_chain_read_twice ordered
+WITH a AS (SELECT n_regionkey, n_nationkey FROM nation), b AS (SELECT n_regionkey, count(*) AS c FROM a GROUP BY 1)
+SELECT b1.n_regionkey, b1.c, b2.c, (SELECT count(*) FROM a) FROM b b1 JOIN b b2 ON b1.n_regionkey = b2.n_regionkey ORDER BY 1;
+
+-- name: cte_read_twice_in_union ordered
+WITH t AS (SELECT r_regionkey k, r_name FROM region) SELECT k FROM t WHERE k < 2 UNION ALL SELECT k + 10 FROM t WHERE k > 2 ORDER BY 1;
+
+-- name: cte_read_twice_in_exists_and_in ordered
+WITH t AS (SELECT n_nationkey, n_regionkey FROM nation)
+SELECT r_name FROM region WHERE EXISTS (SELECT 1 FROM t WHERE t.n_regionkey = r_regionkey AND t.n_nationkey > 20) AND r_regionkey IN (SELECT n_regionkey FROM t) ORDER BY 1;
+
+-- name: cte_read_twice_in_correlated_subquery ordered
+WITH t AS (SELECT n_nationkey, n_regionkey, n_name FROM nation)
+SELECT n_name, (SELECT count(*) FROM t u WHERE u.n_regionkey = t.n_regionkey) FROM t WHERE n_nationkey < 4 ORDER BY 1;
+
 -- name: cte_column_names ordered
 WITH t(a, b) AS (VALUES (1, 'x'), (2, 'y')) SELECT b, a FROM t ORDER BY a;
 
