@@ -59,7 +59,8 @@ bench-deps: test-deps
 	@ls /usr/lib/postgresql/*/bin/pgbench >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-contrib; }
 
 # Micro-benchmarks, then the end-to-end comparison with PostgreSQL (and,
-# for TPC-H, DuckDB) and the pgbench load and idle-connection suites.
+# for TPC-H, DuckDB), the pgbench load and idle-connection suites and the
+# latency of small statements (-suite latency).
 # BENCH_FLAGS passes flags, e.g. "-suite tpch -tpch-sf 0.1" or
 # "-suite load -load-clients 8 -load-duration 10s".
 bench: bench-deps build

@@ -76,6 +76,33 @@
 // password. -suite conns (load_conns.go) opens -load-conns idle
 // connections and reports memory per connection and the latency of a
 // fresh login with SELECT 1 while they are open; both are part of "all".
+// -suite latency (latency_suite.go, part of "all") times the small
+// statements dashboards, BI tools and ORMs send, with one pgx client, on
+// PostgreSQL 15 and then on SQE holding the same tables, each server
+// alone: SELECT 1 (simple protocol) and a prepared one-row lookup by id;
+// over a catalog of 200 tables of 20 columns (integers, text, numeric,
+// dates, timestamps, booleans) in five schemas, created on both through
+// pgwire, every query of compat-tests/testdata/bi (Grafana, Metabase,
+// Superset; over each tool's protocol, with its example parameters;
+// one listed in known_failures.txt runs on PostgreSQL only, and the
+// output says so), the queries SQLAlchemy 2.0's Inspector sends for
+// get_columns and get_pk_constraint of s1.t1 (latency_statements.go,
+// as captured from its PostgreSQL dialect) and both for all 200 tables
+// as one figure (-latency-sweeps runs), pgjdbc's getColumns(null, "s%",
+// "%", "%") and the queries psql 15 sends for \d s1.t1, read from
+// `psql -E` against the PostgreSQL the suite starts; the table OID a
+// client sends back as a literal is the one each server returned. Then
+// SELECT * FROM t WHERE id = $1 with random ids on a table of
+// -latency-rows rows (one million by default; a primary key on
+// PostgreSQL, Parquet row groups of 16,384 rows on SQE) and a single-row
+// INSERT. Each statement runs -latency-runs times (200 by default)
+// after a warm-up; the table shows each server's p50 and p99 and SQE's
+// p50 over PostgreSQL's. Every answer is checked: each query must
+// return as many rows on both servers (EXPLAIN only some rows on each,
+// and SQLAlchemy's domain list only the rows outside PostgreSQL's
+// information_schema, whose built-in domains SQE has not), and
+// afterwards the INSERTed table must hold exactly one row per INSERT;
+// anything else fails the suite, naming the statement.
 // -suite soak (load_soak.go, `make soak`) holds a server at a steady
 // rate-limited load for -soak-duration and samples its RSS, Go heap and
 // goroutines (/metrics), while compacting and expiring the written tables

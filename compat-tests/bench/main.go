@@ -29,13 +29,15 @@ type options struct {
 	largeRows int
 	pgBin     string
 	// suite is "all", "sales" (acdemo.sales), "tpch", "policy" (gate
-	// two's overhead), "load" (pgbench), "conns" (idle connections), or
-	// "copy" (COPY FROM STDIN) or "soak", never part of "all".
+	// two's overhead), "load" (pgbench), "conns" (idle connections),
+	// "latency" (small statements, one client), or "copy" (COPY FROM
+	// STDIN) or "soak", never part of "all".
 	suite      string
 	copyRows   int
 	policyRows int
 	tpch       tpchOptions
 	load       loadOptions
+	latency    latencyOptions
 }
 
 func main() {
@@ -43,7 +45,7 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
-	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), copy (COPY FROM STDIN) or soak")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), latency (small statements of dashboards and ORMs, one client), copy (COPY FROM STDIN) or soak")
 	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
 	flag.IntVar(&opts.policyRows, "policy-rows", 10_000_000, "rows of the policy suite's table")
 	opts.tpch.sfs = scaleFactors{1}
@@ -72,9 +74,12 @@ func main() {
 	flag.IntVar(&opts.load.soak.rate, "soak-rate", 4, "transactions per second the soak's pgbench aims at (-R)")
 	flag.DurationVar(&opts.load.soak.interval, "soak-interval", time.Minute, "how often the soak samples the server")
 	flag.DurationVar(&opts.load.soak.maintain, "soak-maintenance", time.Minute, "how often the soak compacts and expires the snapshots of the tables it writes (0: never)")
+	flag.IntVar(&opts.latency.runs, "latency-runs", 200, "timed runs of each statement of the latency suite, after one warm-up")
+	flag.IntVar(&opts.latency.lookupRows, "latency-rows", 1_000_000, "rows of the latency suite's key lookup table")
+	flag.IntVar(&opts.latency.sweeps, "latency-sweeps", 3, "timed runs of the latency suite's SQLAlchemy reflection of all 200 catalog tables, 1,000 queries each (0: none)")
 	flag.Parse()
 	opts.load.protocols = strings.Split(protocols, ",")
-	if err := opts.load.validate(); err != nil {
+	if err := errors.Join(opts.load.validate(), opts.latency.validate()); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -82,8 +87,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-profile-seconds must be positive")
 		os.Exit(2)
 	}
-	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "copy", "soak"}, opts.suite) {
-		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy, load, conns, copy or soak")
+	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "latency", "copy", "soak"}, opts.suite) {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy, load, conns, latency, copy or soak")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -142,6 +147,9 @@ func run(ctx context.Context, opts options) (err error) {
 	}
 	if opts.suite == "all" || opts.suite == "conns" {
 		errs = append(errs, runConnsSuite(ctx, opts, bin, work))
+	}
+	if opts.suite == "all" || opts.suite == "latency" {
+		errs = append(errs, runLatencySuite(ctx, opts, root, bin, work))
 	}
 	return errors.Join(errs...)
 }
