@@ -3,7 +3,6 @@
 package compattests
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +22,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sqe-db/sqe/compat-tests/bicorpus"
 )
 
 // The BI-tool test replays what Grafana, Metabase and Superset send while a
@@ -54,40 +55,6 @@ var refPostgresSchema = []string{
 		(3, 'EU', '333-33-3333', 310.25, '2024-03-22')`,
 	`CREATE TABLE acdemo.sales (id bigint NOT NULL, region text, product text, quantity integer,
 		price numeric(12,2), discount double precision, sold_on date)`,
-}
-
-// biQueryEntry is one entry of a reference queries file (the fields this
-// test reads).
-type biQueryEntry struct {
-	ID            string   `json:"id"`
-	Client        string   `json:"client"`
-	Protocol      string   `json:"protocol"`
-	SQL           string   `json:"sql"`
-	ParamsExample []string `json:"params_example"`
-	Validated     string   `json:"validated"`
-}
-
-// biProtocol is how a tool sends a query.
-type biProtocol int
-
-const (
-	// biPing is pgx's Ping: the comment-only simple Query "-- ping".
-	biPing biProtocol = iota
-	// biSimple is one simple Query, text results (pgconn.Exec: Grafana's
-	// panel and metadata path, psycopg2 under Superset).
-	biSimple
-	// biPgx is pgx's default extended protocol: a named statement
-	// described first, then bound with binary parameters and results
-	// for every OID pgx knows (Grafana's pool.Query).
-	biPgx
-	// biJDBC is what pgjdbc sends for a PreparedStatement: the unnamed
-	// statement with parameters typed varchar in Parse, Bind in text,
-	// Describe(portal), Execute, Sync (Metabase).
-	biJDBC
-)
-
-func (p biProtocol) String() string {
-	return [...]string{"pgx ping", "simple query", "pgx extended", "jdbc-style extended"}[p]
 }
 
 // biCompare says which part of the answer must equal PostgreSQL's; column
@@ -181,20 +148,6 @@ var biCases = map[string][]biCase{
 	},
 }
 
-// biToolProtocol is the protocol of a tool's SQL entries.
-func biToolProtocol(tool string, e biQueryEntry) biProtocol {
-	switch {
-	case e.SQL == "-- ping":
-		return biPing
-	case tool == "metabase":
-		return biJDBC
-	case tool == "grafana" && strings.HasPrefix(e.Protocol, "pgx pool.Query"):
-		return biPgx
-	default:
-		return biSimple
-	}
-}
-
 // biAnswer is what one server answered: the columns and rows of the last
 // statement, or its error.
 type biAnswer struct {
@@ -206,12 +159,18 @@ type biAnswer struct {
 func TestBIQueries(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t, 90*time.Second)
-	known := readBIKnownFailures(t)
+	known, err := bicorpus.ReadKnownFailures(biKnownFailuresFile)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ref := startRefPostgres(t, ctx)
 
 	seen := map[string]bool{}
-	for _, tool := range []string{"grafana", "metabase", "superset"} {
-		entries := readBIEntries(t, tool)
+	for _, tool := range bicorpus.Tools {
+		entries, err := bicorpus.ReadEntries(filepath.Join("testdata", "bi"), tool)
+		if err != nil {
+			t.Fatal(err)
+		}
 		cases := biCases[tool]
 		if len(cases) != len(entries) {
 			t.Fatalf("%s: %d entries in testdata, %d cases here: every entry needs a case", tool, len(entries), len(cases))
@@ -232,7 +191,7 @@ func TestBIQueries(t *testing.T) {
 					t.Skipf("not run: %s", c.notRun)
 				}
 				stmts, params := c.statements(e)
-				proto := biToolProtocol(tool, e)
+				proto := bicorpus.ProtocolOf(tool, e)
 				want := runBIStatements(ctx, pgConn, proto, stmts, params)
 				if want.err != nil {
 					t.Fatalf("PostgreSQL fails on %s (%s): %v\nSQL: %s", c.id, proto, want.err, strings.Join(stmts, "; "))
@@ -251,10 +210,10 @@ func TestBIQueries(t *testing.T) {
 				case failure != "" && !listed:
 					t.Errorf("%s (%s) differs from PostgreSQL: %s\nSQL: %s\nparams: %q",
 						c.id, proto, failure, strings.Join(stmts, "; "), params)
-				case failure != "" && listed && biFailureKind(failure) != kf.kind:
-					t.Errorf("%s is listed as failing with %q but now fails with: %s", c.id, kf.kind, failure)
+				case failure != "" && listed && biFailureKind(failure) != biFailureKind(kf.Gives):
+					t.Errorf("%s is listed as failing with %q but now fails with: %s", c.id, biFailureKind(kf.Gives), failure)
 				case listed:
-					t.Logf("known failure (%s): %s", kf.feature, failure)
+					t.Logf("known failure (%s): %s", kf.Feature, failure)
 				default:
 					t.Logf("same columns %q; rows compared: %q", got.columns, c.comparable(got.rows))
 				}
@@ -271,12 +230,12 @@ func TestBIQueries(t *testing.T) {
 // statements is the case's SQL after substitution, split when asked, with
 // client-side '?' placeholders numbered the way pgjdbc sends them, and the
 // parameters to bind.
-func (c biCase) statements(e biQueryEntry) ([]string, []string) {
+func (c biCase) statements(e bicorpus.Entry) ([]string, []string) {
 	sql := e.SQL
 	for i := 0; i+1 < len(c.replace); i += 2 {
 		sql = strings.ReplaceAll(sql, c.replace[i], c.replace[i+1])
 	}
-	sql = numberPlaceholders(sql)
+	sql = bicorpus.NumberPlaceholders(sql)
 	params := e.ParamsExample
 	if c.params != nil {
 		params = c.params
@@ -285,31 +244,6 @@ func (c biCase) statements(e biQueryEntry) ([]string, []string) {
 		return []string{sql}, params
 	}
 	return strings.Split(sql, c.split), params
-}
-
-// numberPlaceholders turns JDBC's '?' placeholders into $1..$n, leaving
-// those inside string literals and quoted identifiers ("pk?") alone, as
-// pgjdbc does.
-func numberPlaceholders(sql string) string {
-	var b strings.Builder
-	n := 0
-	var quote rune // the quote character of the literal being read, or 0
-	for _, r := range sql {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote = r
-		case r == '?':
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // judge returns "" when got matches want under the case's comparison, or
@@ -386,17 +320,17 @@ func biConnect(t *testing.T, ctx context.Context, host, port, password string) *
 
 // runBIStatements runs stmts in order over proto and returns the answer
 // of the last one, or the first error.
-func runBIStatements(ctx context.Context, conn *pgx.Conn, proto biProtocol, stmts, params []string) biAnswer {
+func runBIStatements(ctx context.Context, conn *pgx.Conn, proto bicorpus.Protocol, stmts, params []string) biAnswer {
 	var a biAnswer
 	for _, sql := range stmts {
 		switch proto {
-		case biPing:
+		case bicorpus.Ping:
 			a = biAnswer{err: conn.Ping(ctx)}
-		case biSimple:
+		case bicorpus.Simple:
 			a = runBISimple(ctx, conn, sql)
-		case biPgx:
+		case bicorpus.Pgx:
 			a = runBIPgx(ctx, conn, sql, params)
-		case biJDBC:
+		case bicorpus.JDBC:
 			a = runBIJDBC(ctx, conn, sql, params)
 		}
 		if a.err != nil {
@@ -521,57 +455,6 @@ func checkPositiveInt(rows [][]string) error {
 		return fmt.Errorf("want a positive integer, got %q", rows[0][0])
 	}
 	return nil
-}
-
-func readBIEntries(t *testing.T, tool string) []biQueryEntry {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "bi", tool+".json"))
-	if err != nil {
-		t.Fatalf("read %s queries: %v", tool, err)
-	}
-	var entries []biQueryEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
-		t.Fatalf("decode %s queries: %v", tool, err)
-	}
-	return entries
-}
-
-// biKnownFailure is one line of the known-failures file.
-type biKnownFailure struct {
-	kind    string // SQLSTATE or "mismatch"
-	feature string
-}
-
-// readBIKnownFailures reads "id | what SQE gives | missing feature" lines;
-// '#' starts a comment line.
-func readBIKnownFailures(t *testing.T) map[string]biKnownFailure {
-	t.Helper()
-	f, err := os.Open(biKnownFailuresFile)
-	if err != nil {
-		t.Fatalf("open known failures: %v", err)
-	}
-	defer f.Close()
-	out := map[string]biKnownFailure{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Split(line, " | ")
-		if len(fields) != 3 {
-			t.Fatalf("%s:%d: want \"id | what SQE gives | missing feature\", got %q", biKnownFailuresFile, n, line)
-		}
-		id := strings.TrimSpace(fields[0])
-		if _, dup := out[id]; dup {
-			t.Fatalf("%s:%d: %s listed twice", biKnownFailuresFile, n, id)
-		}
-		out[id] = biKnownFailure{kind: biFailureKind(strings.TrimSpace(fields[1])), feature: strings.TrimSpace(fields[2])}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read known failures: %v", err)
-	}
-	return out
 }
 
 // refPostgres is a throw-away PostgreSQL 15 cluster holding the demo

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sqe-db/sqe/compat-tests/bicorpus"
 )
 
 // latencyFixture is a small suite's statements with fixed timings: one
@@ -134,13 +136,6 @@ func TestParsePsqlEcho(t *testing.T) {
 	}
 }
 
-func TestNumberPlaceholders(t *testing.T) {
-	got := numberPlaceholders(`SELECT "pk?", '?' FROM t WHERE a IN (?) AND b = ?`)
-	if want := `SELECT "pk?", '?' FROM t WHERE a IN ($1) AND b = $2`; got != want {
-		t.Fatalf("numberPlaceholders = %q, want %q", got, want)
-	}
-}
-
 // TestBIStatements reads the BI tools' query files: every entry is timed
 // or noted, Metabase's placeholders are numbered, and an entry listed in
 // known_failures.txt is run on PostgreSQL only.
@@ -176,7 +171,7 @@ func TestBIStatements(t *testing.T) {
 		}
 	}
 
-	known, err := readKnownFailures(filepath.Join(root, "compat-tests", "testdata", "bi", "known_failures.txt"))
+	known, err := bicorpus.ReadKnownFailures(filepath.Join(root, "compat-tests", "testdata", "bi", "known_failures.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,20 +179,6 @@ func TestBIStatements(t *testing.T) {
 		if _, listed := known[st.label]; listed != (st.skipSQE != "") {
 			t.Errorf("%s: listed in known_failures.txt %v, skipped on SQE %q", st.label, listed, st.skipSQE)
 		}
-	}
-}
-
-func TestReadKnownFailures(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "known.txt")
-	if err := os.WriteFile(path, []byte("# comment\n\ngrafana-7 | mismatch: rows | parse_ident\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	known, err := readKnownFailures(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(known) != 1 || known["grafana-7"] != "mismatch: rows | parse_ident" {
-		t.Fatalf("readKnownFailures = %q", known)
 	}
 }
 

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqe-db/sqe/compat-tests/bicorpus"
 )
 
 // latencyProtocol is how a client sends a statement.
@@ -187,17 +186,6 @@ func catalogDDL() (schemas, tables []string) {
 	return schemas, tables
 }
 
-// biEntry is one entry of compat-tests/testdata/bi/<tool>.json.
-type biEntry struct {
-	ID            string   `json:"id"`
-	Protocol      string   `json:"protocol"`
-	SQL           string   `json:"sql"`
-	ParamsExample []string `json:"params_example"`
-}
-
-// biTools are the files read, in order.
-var biTools = []string{"grafana", "metabase", "superset"}
-
 // biNotRun are entries that are no statement to time, and why.
 var biNotRun = map[string]string{
 	"metabase-13": "COPY FROM STDIN loads rows: not a query",
@@ -208,21 +196,18 @@ var biNotRun = map[string]string{
 // biSplit are entries holding several statements, and their separator.
 var biSplit = map[string]string{"metabase-2": " / "}
 
-// biProtocolOf is how a tool sends an entry: Grafana's backend queries
-// through pgx (prepared, with arguments), its other queries and pgx's
-// Ping as simple queries; Metabase through pgjdbc; Superset through
-// psycopg2, which inlines parameters.
-func biProtocolOf(tool string, e biEntry) latencyProtocol {
-	switch {
-	case e.SQL == "-- ping":
-		return protoSimple
-	case tool == "metabase":
+// biProtocolOf is how the suite sends an entry its tool sends with p:
+// pgx's Ping and simple queries as simple queries (psycopg2 inlines its
+// parameters), pgjdbc's unnamed statements as such, pgx's named ones
+// prepared.
+func biProtocolOf(p bicorpus.Protocol) latencyProtocol {
+	switch p {
+	case bicorpus.JDBC:
 		return protoUnnamed
-	case tool == "grafana" && strings.HasPrefix(e.Protocol, "pgx pool.Query"):
+	case bicorpus.Pgx:
 		return protoPrepared
-	default:
-		return protoSimple
 	}
+	return protoSimple
 }
 
 // biNote is an entry of the BI files the suite does not time on a
@@ -238,27 +223,23 @@ type biNote struct {
 // are run on PostgreSQL only; both kinds come back as notes.
 func biStatements(root string) ([]latencyStatement, []biNote, error) {
 	dir := filepath.Join(root, "compat-tests", "testdata", "bi")
-	known, err := readKnownFailures(filepath.Join(dir, "known_failures.txt"))
+	known, err := bicorpus.ReadKnownFailures(filepath.Join(dir, "known_failures.txt"))
 	if err != nil {
 		return nil, nil, err
 	}
 	var stmts []latencyStatement
 	var notes []biNote
-	for _, tool := range biTools {
-		data, err := os.ReadFile(filepath.Join(dir, tool+".json"))
+	for _, tool := range bicorpus.Tools {
+		entries, err := bicorpus.ReadEntries(dir, tool)
 		if err != nil {
 			return nil, nil, err
-		}
-		var entries []biEntry
-		if err := json.Unmarshal(data, &entries); err != nil {
-			return nil, nil, fmt.Errorf("%s.json: %w", tool, err)
 		}
 		for _, e := range entries {
 			if reason, ok := biNotRun[e.ID]; ok {
 				notes = append(notes, biNote{id: e.ID, reason: reason})
 				continue
 			}
-			proto := biProtocolOf(tool, e)
+			proto := biProtocolOf(bicorpus.ProtocolOf(tool, e))
 			parts := []string{e.SQL}
 			if sep, ok := biSplit[e.ID]; ok {
 				parts = strings.Split(e.SQL, sep)
@@ -266,65 +247,19 @@ func biStatements(root string) ([]latencyStatement, []biNote, error) {
 			var seq latencySequence
 			for _, sql := range parts {
 				if proto == protoUnnamed {
-					sql = numberPlaceholders(sql)
+					sql = bicorpus.NumberPlaceholders(sql)
 				}
 				seq.steps = append(seq.steps, latencyStep{sql: sql, proto: proto, params: e.ParamsExample})
 			}
 			st := latencyStatement{label: e.ID, seqs: []latencySequence{seq}}
-			if reason, ok := known[e.ID]; ok {
-				st.skipSQE = reason
-				notes = append(notes, biNote{id: e.ID, reason: "known failure on SQE: " + reason, sqeOnly: true})
+			if k, ok := known[e.ID]; ok {
+				st.skipSQE = k.Gives + " | " + k.Feature
+				notes = append(notes, biNote{id: e.ID, reason: "known failure on SQE: " + st.skipSQE, sqeOnly: true})
 			}
 			stmts = append(stmts, st)
 		}
 	}
 	return stmts, notes, nil
-}
-
-// readKnownFailures reads known_failures.txt: "id | what SQE gives |
-// the missing feature" a line, # comments. It maps each id to the rest.
-func readKnownFailures(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	known := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, rest, _ := strings.Cut(line, "|")
-		known[strings.TrimSpace(id)] = strings.TrimSpace(rest)
-	}
-	return known, sc.Err()
-}
-
-// numberPlaceholders turns JDBC's '?' placeholders into $1..$n, leaving
-// those inside string literals and quoted identifiers ("pk?") alone, as
-// pgjdbc does.
-func numberPlaceholders(sql string) string {
-	var b strings.Builder
-	n := 0
-	var quote rune // the quote character of the literal being read, or 0
-	for _, r := range sql {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote = r
-		case r == '?':
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // The SQL SQLAlchemy 2.0's PostgreSQL dialect (psycopg2, which inlines
