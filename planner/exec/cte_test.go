@@ -2,7 +2,6 @@ package exec_test
 
 import (
 	"context"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -134,18 +133,5 @@ func TestWithQuerySpills(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%d rows under 64 KiB differ from the unlimited run's %d", len(got), len(want))
 	}
-	if area.Path() == "" {
-		t.Error("nothing spilled")
-	} else if left, err := os.ReadDir(area.Path()); err != nil || len(left) != 0 {
-		t.Errorf("files left once closed: %d (%v)", len(left), err)
-	}
-	if budget.Peak() > limit {
-		t.Errorf("peak %d passed the limit %d", budget.Peak(), limit)
-	}
-	if budget.Used() != 0 {
-		t.Errorf("%d bytes still reserved after Close", budget.Used())
-	}
-	if err := area.Close(); err != nil {
-		t.Error(err)
-	}
+	checkSpilledWithin(t, area, budget, limit)
 }

@@ -256,20 +256,7 @@ func TestParallelAggregateSpills(t *testing.T) {
 					t.Errorf("%d rows differ from the serial run's %d", len(got), len(want))
 				}
 			}
-			if area.Path() == "" {
-				t.Error("nothing spilled")
-			} else if left, err := os.ReadDir(area.Path()); err != nil || len(left) != 0 {
-				t.Errorf("files left once closed: %d (%v)", len(left), err)
-			}
-			if budget.Peak() > limit {
-				t.Errorf("peak %d passed the limit %d", budget.Peak(), limit)
-			}
-			if budget.Used() != 0 {
-				t.Errorf("%d bytes still reserved after Close", budget.Used())
-			}
-			if err := area.Close(); err != nil {
-				t.Error(err)
-			}
+			checkSpilledWithin(t, area, budget, limit)
 		})
 	}
 }
@@ -305,5 +292,26 @@ func collectRows(ctx context.Context, root planner.Node, budget *exec.MemoryBudg
 			onFirst()
 			onFirst = nil
 		}
+	}
+}
+
+// checkSpilledWithin fails t unless the query that ran under budget
+// spilled into area, kept within limit, and left no file and no
+// reservation once closed; it closes the area.
+func checkSpilledWithin(t *testing.T, area *exec.SpillArea, budget *exec.MemoryBudget, limit int64) {
+	t.Helper()
+	if area.Path() == "" {
+		t.Error("nothing spilled")
+	} else if left, err := os.ReadDir(area.Path()); err != nil || len(left) != 0 {
+		t.Errorf("files left once closed: %d (%v)", len(left), err)
+	}
+	if budget.Peak() > limit {
+		t.Errorf("peak %d passed the limit %d", budget.Peak(), limit)
+	}
+	if budget.Used() != 0 {
+		t.Errorf("%d bytes still reserved after Close", budget.Used())
+	}
+	if err := area.Close(); err != nil {
+		t.Error(err)
 	}
 }
