@@ -131,20 +131,7 @@ func narrowCTEDef(def Node, read map[ColumnID]bool) Node {
 	if !ok || p.Masking {
 		return def
 	}
-	var exprs []Expr
-	var cols []Column
-	for i, c := range p.Cols {
-		if read[c.ID] {
-			exprs = append(exprs, p.Exprs[i])
-			cols = append(cols, c)
-		}
-	}
-	if len(cols) == len(p.Cols) {
-		return def
-	}
-	c := *p
-	c.Exprs, c.Cols = exprs, cols
-	return &c
+	return keepProjectOutputs(p, func(i int) bool { return read[p.Cols[i].ID] })
 }
 
 // planVolatile reports whether the plan under n calls a volatile

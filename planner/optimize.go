@@ -501,10 +501,16 @@ func walkOutsideCTEs(n Node, visit func(Node)) {
 // filter below stays) and cannot hide an error, as mask functions never
 // fail.
 func narrowMaskingProject(p *Project, keep []bool) Node {
+	return keepProjectOutputs(p, func(i int) bool { return keep[i] })
+}
+
+// keepProjectOutputs is p computing only the outputs keep marks (by
+// position), p itself when it keeps them all.
+func keepProjectOutputs(p *Project, keep func(i int) bool) Node {
 	var exprs []Expr
 	var cols []Column
 	for i, c := range p.Cols {
-		if keep[i] {
+		if keep(i) {
 			exprs = append(exprs, p.Exprs[i])
 			cols = append(cols, c)
 		}
