@@ -200,11 +200,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err := srv.Listen(); err != nil {
 		return err
 	}
-	printConnectHelp(cfg, srv.Addr().String(), catalogs[0].Name())
 	if ops != nil {
-		// Stores and catalogs are open and the listener accepts.
+		// Stores and catalogs are open and the listener accepts. Ready is
+		// set before the connect help is printed: whoever waits for that
+		// line (a supervisor, the tests) may probe /readyz at once.
 		ops.setReady(true)
 	}
+	printConnectHelp(cfg, srv.Addr().String(), catalogs[0].Name())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
