@@ -66,8 +66,13 @@ func (s *Store) AccessPolicies(ctx context.Context) ([]grants.Policy, int64, err
 	return out, version, nil
 }
 
-// AccessPoliciesVersion is the version the policies are at.
+// AccessPoliciesVersion is the version the policies are at, as the
+// statement in ctx first read it (StatementVersions).
 func (s *Store) AccessPoliciesVersion(ctx context.Context) (int64, error) {
+	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.access }, s.readAccessPoliciesVersion)
+}
+
+func (s *Store) readAccessPoliciesVersion(ctx context.Context) (int64, error) {
 	var version int64
 	err := s.db.QueryRowContext(ctx, "SELECT version FROM access_policies_version WHERE id = 1").Scan(&version)
 	if err != nil {

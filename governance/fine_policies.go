@@ -40,8 +40,13 @@ type StoredFinePolicy struct {
 	Body    string
 }
 
-// FinePoliciesVersion is the version gate two's policies are at.
+// FinePoliciesVersion is the version gate two's policies are at, as the
+// statement in ctx first read it (StatementVersions).
 func (s *Store) FinePoliciesVersion(ctx context.Context) (int64, error) {
+	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.fine }, s.readFinePoliciesVersion)
+}
+
+func (s *Store) readFinePoliciesVersion(ctx context.Context) (int64, error) {
 	var v int64
 	if err := s.db.QueryRowContext(ctx, "SELECT version FROM fine_policies_version WHERE id = 1").Scan(&v); err != nil {
 		return 0, fmt.Errorf("read policies version: %w", err)

@@ -63,6 +63,18 @@ type Security interface {
 	Secure(ctx context.Context, t Table) (*SecuredRelation, error)
 }
 
+// VersionedSecurity is a Security that can say which version of its
+// policies it decides under, so that what it shows a caller of a table's
+// metadata can be remembered until the version or the table moves.
+type VersionedSecurity interface {
+	Security
+	// PoliciesVersion is the version the statement in ctx is decided
+	// under. ok is false when a decision may change while the version
+	// stays (a condition on the time or the client), or when the
+	// policies are unknown: then nothing may be remembered.
+	PoliciesVersion(ctx context.Context) (version int64, ok bool, err error)
+}
+
 // SecuredRelation is what the caller may see of a table: which columns,
 // which rows (a filter evaluated on stored values, as a barrier) and which
 // values (a mask expression replacing a column).
@@ -92,6 +104,9 @@ func (OpenRelation) Secure(_ context.Context, t Table) (*SecuredRelation, error)
 	}
 	return &SecuredRelation{Table: t, Visible: vis}, nil
 }
+
+// PoliciesVersion is constant: the open relation never changes.
+func (OpenRelation) PoliciesVersion(context.Context) (int64, bool, error) { return 0, true, nil }
 
 // TaggedTable is a Table whose columns carry tags (gate two's tag
 // policies apply to every column with a tag).

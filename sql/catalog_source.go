@@ -35,7 +35,15 @@ func (c catalogSource) Namespaces(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return visibleNamespaces(c.s.callerContext(ctx), cat)
+	list := func() ([]string, error) { return visibleNamespaces(c.s.callerContext(ctx), cat) }
+	view, ok, err := c.catalogView(ctx, cat)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return list()
+	}
+	return view.cachedNamespaces(list)
 }
 
 // visibleNamespaces lists the namespaces of cat the principal in ctx may
@@ -69,23 +77,27 @@ func (c catalogSource) Tables(ctx context.Context, namespace string) ([]pgcatalo
 	if err != nil {
 		return nil, err
 	}
-	ctx = c.s.callerContext(ctx)
-	names, err := cat.ListTables(ctx, namespace)
-	if errors.Is(err, storage.ErrForbidden) || errors.Is(err, storage.ErrNoSuchNamespace) {
-		return nil, nil
+	load := func() ([]pgcatalog.TableInfo, error) { return c.tables(ctx, cat, namespace) }
+	view, ok, err := c.catalogView(ctx, cat)
+	if err != nil {
+		return nil, err
 	}
+	if !ok {
+		return load()
+	}
+	return view.cachedTables(namespace, load)
+}
+
+// tables computes what Tables returns.
+func (c catalogSource) tables(ctx context.Context, cat storage.Catalog, namespace string) ([]pgcatalog.TableInfo, error) {
+	ctx = c.s.callerContext(ctx)
+	tables, err := storage.LoadTables(ctx, cat, namespace)
 	if err != nil {
 		return nil, fmt.Errorf("list tables of %s: %w", namespace, err)
 	}
-	out := make([]pgcatalog.TableInfo, 0, len(names))
-	for _, name := range names {
-		t, err := cat.LoadTable(ctx, namespace, name)
-		if errors.Is(err, storage.ErrForbidden) || errors.Is(err, storage.ErrNoSuchTable) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load table %s.%s: %w", namespace, name, err)
-		}
+	out := make([]pgcatalog.TableInfo, 0, len(tables))
+	for _, t := range tables {
+		name := t.Ident().Table
 		a, err := newTableAdapter(t)
 		if err != nil {
 			// A table with a column type SQE cannot present yet is left

@@ -70,6 +70,8 @@ type Engine struct {
 	started  time.Time
 	// procedures are the system procedures CALL runs.
 	procedures procedures
+	// catalogViews are the callers' remembered catalog views.
+	catalogViews *catalogViews
 }
 
 // NewEngine returns an Engine over the given catalogs (by name).
@@ -78,7 +80,8 @@ func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityPr
 	for _, c := range catalogs {
 		m[c.Name()] = c
 	}
-	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime(), procedures: newProcedures()}
+	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime(), procedures: newProcedures(),
+		catalogViews: newCatalogViews()}
 }
 
 // CatalogNames lists the catalogs (PostgreSQL databases) sorted.

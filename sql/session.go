@@ -13,6 +13,7 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 
 	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -151,6 +152,8 @@ func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) 
 
 func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
 	s.clock.startStatement(s.tx != nil)
+	versions := &governance.StatementVersions{}
+	ctx = governance.WithStatementVersions(ctx, versions)
 	var start time.Time
 	if s.auditor() != nil {
 		start = time.Now()
@@ -161,7 +164,7 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 		s.auditFailedStatement(stmt.SQL, start, err)
 		return nil, err
 	}
-	t := &trackedResult{Result: res, s: s}
+	t := &trackedResult{Result: res, s: s, versions: versions}
 	if s.auditor() != nil {
 		t.audit = &statementAudit{s: s, text: stmt.SQL, start: start, result: res}
 	}
@@ -186,10 +189,13 @@ type trackedResult struct {
 	Result
 	s     *Session
 	audit *statementAudit
+	// versions are the policy versions the statement started with; its
+	// rows are computed under them too.
+	versions *governance.StatementVersions
 }
 
 func (t *trackedResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	b, err := t.Result.Next(ctx)
+	b, err := t.Result.Next(governance.WithStatementVersions(ctx, t.versions))
 	if err != nil {
 		t.s.failTransaction()
 	}

@@ -141,6 +141,11 @@ func TestCatalogHidesWhatCallerCannotSee(t *testing.T) {
 			if tc.loadErr == nil && err != nil || tc.loadErr != nil && !errors.Is(err, tc.loadErr) {
 				t.Fatalf("LoadTable = %v, want %v", err, tc.loadErr)
 			}
+			var loadable []string
+			if tc.loadErr == nil {
+				loadable = tc.tables
+			}
+			checkLoadTables(t, ctx, cat, loadable)
 		})
 	}
 	// A caller that may load only some tables lists only those.
@@ -148,6 +153,27 @@ func TestCatalogHidesWhatCallerCannotSee(t *testing.T) {
 	tables, err := cat.ListTables(adminCtx(t), "ns")
 	if err != nil || !slices.Equal(tables, []string{"u"}) {
 		t.Fatalf("ListTables with one loadable table = %v, %v", tables, err)
+	}
+	checkLoadTables(t, adminCtx(t), cat, []string{"u"})
+}
+
+// checkLoadTables checks that LoadTables of ns gives the tables named
+// want, through the embedded catalog's single query and through
+// ListTables and LoadTable alike.
+func checkLoadTables(t *testing.T, ctx context.Context, cat Catalog, want []string) {
+	t.Helper()
+	for _, c := range []Catalog{cat, struct{ Catalog }{cat}} {
+		tables, err := LoadTables(ctx, c, "ns")
+		if err != nil {
+			t.Fatalf("LoadTables: %v", err)
+		}
+		var got []string
+		for _, tbl := range tables {
+			got = append(got, tbl.Ident().Table)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("LoadTables (%T) = %v, want %v", c, got, want)
+		}
 	}
 }
 

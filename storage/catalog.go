@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -63,3 +65,37 @@ const (
 	formatVersion     = "2"
 	deleteMode        = "copy-on-write"
 )
+
+// namespaceLoader is a catalog that loads a namespace's tables at once.
+type namespaceLoader interface {
+	loadTables(ctx context.Context, ns string) ([]*Table, error)
+}
+
+// LoadTables loads the tables of ns the caller may load, by name: what
+// ListTables and then LoadTable of each name give, without the tables the
+// caller is refused or that went away meanwhile. A namespace the caller
+// cannot see, or that does not exist, has none.
+func LoadTables(ctx context.Context, cat Catalog, ns string) ([]*Table, error) {
+	if l, ok := cat.(namespaceLoader); ok {
+		return l.loadTables(ctx, ns)
+	}
+	names, err := cat.ListTables(ctx, ns)
+	if errors.Is(err, ErrForbidden) || errors.Is(err, ErrNoSuchNamespace) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Table, 0, len(names))
+	for _, name := range names {
+		t, err := cat.LoadTable(ctx, ns, name)
+		if errors.Is(err, ErrForbidden) || errors.Is(err, ErrNoSuchTable) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load table %s.%s: %w", ns, name, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}

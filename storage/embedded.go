@@ -83,6 +83,10 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
+	if _, err := db.ExecContext(ctx, catalogVersionSchema); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open embedded catalog %s: create version triggers: %w", name, err)
+	}
 	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, locks: newTableLocks(), opts: opts,
 		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks),
 		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}
@@ -199,7 +203,41 @@ func (c *embeddedCatalog) LoadTable(ctx context.Context, ns, name string) (*Tabl
 	if err := authorize(ctx, c.authz, ActionLoadTable, id); err != nil {
 		return nil, err
 	}
-	return newTable(c, id, tbl)
+	return newCachedTable(c, c.metadata, id, tbl)
+}
+
+// loadTables is LoadTables with one catalog query for the namespace
+// instead of one per table.
+func (c *embeddedCatalog) loadTables(ctx context.Context, ns string) ([]*Table, error) {
+	if err := checkName("schema", ns); err != nil {
+		return nil, err
+	}
+	if ok, err := c.namespaceVisible(ctx, ns); err != nil || !ok {
+		return nil, err
+	}
+	locs, err := c.metadataLocations(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Table
+	for _, l := range locs {
+		id := Ident{Catalog: c.name, Namespace: ns, Table: l.name}
+		if ok, err := c.allowed(ctx, ActionLoadTable, id); err != nil {
+			return nil, err
+		} else if !ok {
+			continue
+		}
+		tbl, err := c.openTable(ctx, id, l.loc)
+		if err != nil {
+			return nil, objectStoreFailure(fmt.Errorf("load table %s: %w", id, err), "load", id.Namespace+"."+id.Table)
+		}
+		t, err := newCachedTable(c, c.metadata, id, tbl)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 func (c *embeddedCatalog) CreateTable(ctx context.Context, ns, name string, schema *arrow.Schema, opts CreateTableOptions) (*Table, error) {

@@ -156,6 +156,35 @@ func (c *embeddedCatalog) metadataLocation(ctx context.Context, id Ident) (strin
 	return loc.String, nil
 }
 
+// tableLocation is where the catalog points for one table.
+type tableLocation struct{ name, loc string }
+
+// metadataLocations reads where the catalog points for every table of ns,
+// by name.
+func (c *embeddedCatalog) metadataLocations(ctx context.Context, ns string) ([]tableLocation, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT table_name, metadata_location FROM iceberg_tables
+		WHERE catalog_name = ? AND table_namespace = ?
+		  AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)
+		  AND metadata_location IS NOT NULL AND metadata_location != ''
+		ORDER BY table_name`, c.name, ns)
+	if err != nil {
+		return nil, fmt.Errorf("list tables of %s.%s: %w", c.name, ns, err)
+	}
+	defer rows.Close()
+	var out []tableLocation
+	for rows.Next() {
+		var l tableLocation
+		if err := rows.Scan(&l.name, &l.loc); err != nil {
+			return nil, fmt.Errorf("list tables of %s.%s: %w", c.name, ns, err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list tables of %s.%s: %w", c.name, ns, err)
+	}
+	return out, nil
+}
+
 // openTable builds the table at loc, parsing its metadata file only when
 // the cache does not hold it.
 func (c *embeddedCatalog) openTable(ctx context.Context, id Ident, loc string) (*table.Table, error) {

@@ -4,14 +4,18 @@ import (
 	"container/list"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 )
 
 // metadataCacheEntries bounds the cache: a table's metadata lives under
 // one location until its next commit, so a few entries per busy table
-// serve every load between commits.
-const metadataCacheEntries = 128
+// serve every load between commits. A catalog query loads every table the
+// caller sees, so the cache holds a catalog of some thousands of tables
+// (a table without history costs a few KiB; metadataCacheSnapshots bounds
+// the ones with history).
+const metadataCacheEntries = 4096
 
 // metadataCacheVersions bounds the versions of one table the cache holds.
 // Each version of a table's metadata lists the table's whole history, and
@@ -39,6 +43,7 @@ type metadataCache struct {
 	weight      int
 	order       *list.List // of *metadataEntry, most recent first
 	byLoc       map[string]*list.Element
+	versions    map[uuid.UUID]int // entries per table
 }
 
 type metadataEntry struct {
@@ -46,11 +51,14 @@ type metadataEntry struct {
 	table  uuid.UUID
 	meta   table.Metadata
 	weight int
+	// schema is the current schema as Arrow, converted on first use:
+	// converting it took longer than finding the metadata.
+	schema *arrow.Schema
 }
 
 func newMetadataCache(max, maxVersions, maxWeight int) *metadataCache {
 	return &metadataCache{max: max, maxVersions: maxVersions, maxWeight: maxWeight,
-		order: list.New(), byLoc: map[string]*list.Element{}}
+		order: list.New(), byLoc: map[string]*list.Element{}, versions: map[uuid.UUID]int{}}
 }
 
 // metadataWeight is what one version of a table's metadata costs the
@@ -89,16 +97,47 @@ func (m *metadataCache) put(loc string, meta table.Metadata) {
 	id := meta.TableUUID()
 	m.byLoc[loc] = m.order.PushFront(&metadataEntry{loc: loc, table: id, meta: meta, weight: w})
 	m.weight += w
+	m.versions[id]++
 	m.trimVersions(id)
 	for m.order.Len() > m.max || m.weight > m.maxWeight {
 		m.remove(m.order.Back())
 	}
 }
 
+// currentArrowSchema is the Arrow form of meta's current schema, kept
+// with the cached entry of loc when meta is the one cached there.
+func (m *metadataCache) currentArrowSchema(loc string, meta table.Metadata) (*arrow.Schema, error) {
+	m.mu.Lock()
+	var entry *metadataEntry
+	if el, ok := m.byLoc[loc]; ok {
+		if e := el.Value.(*metadataEntry); e.meta == meta {
+			entry = e
+		}
+	}
+	if entry != nil && entry.schema != nil {
+		m.mu.Unlock()
+		return entry.schema, nil
+	}
+	m.mu.Unlock()
+	sc, err := table.SchemaToArrowSchema(meta.CurrentSchema(), nil, true, false)
+	if err != nil {
+		return nil, err
+	}
+	if entry != nil {
+		m.mu.Lock()
+		entry.schema = sc
+		m.mu.Unlock()
+	}
+	return sc, nil
+}
+
 // trimVersions drops the least recently used versions of one table past
-// maxVersions. The scan is over at most max entries, once per put, which
-// is once per commit or cold load.
+// maxVersions. The scan is over at most max entries, only when the table
+// has too many, which is once per commit.
 func (m *metadataCache) trimVersions(id uuid.UUID) {
+	if m.versions[id] <= m.maxVersions {
+		return
+	}
 	seen := 0
 	for el := m.order.Front(); el != nil; {
 		next := el.Next()
@@ -116,6 +155,9 @@ func (m *metadataCache) remove(el *list.Element) {
 	e := el.Value.(*metadataEntry)
 	delete(m.byLoc, e.loc)
 	m.weight -= e.weight
+	if m.versions[e.table]--; m.versions[e.table] <= 0 {
+		delete(m.versions, e.table)
+	}
 }
 
 func (m *metadataCache) len() int {

@@ -61,6 +61,16 @@ func newTable(host tableHost, id Ident, tbl *table.Table) (*Table, error) {
 	return &Table{host: host, ident: id, tbl: tbl, schema: sc}, nil
 }
 
+// newCachedTable is newTable for a table whose metadata the cache holds:
+// the Arrow schema is converted once per metadata file.
+func newCachedTable(host tableHost, cache *metadataCache, id Ident, tbl *table.Table) (*Table, error) {
+	sc, err := cache.currentArrowSchema(tbl.MetadataLocation(), tbl.Metadata())
+	if err != nil {
+		return nil, fmt.Errorf("convert schema of %s: %w", id, err)
+	}
+	return &Table{host: host, ident: id, tbl: tbl, schema: sc}, nil
+}
+
 // Ident is the table's three-part name.
 func (t *Table) Ident() Ident { return t.ident }
 

@@ -102,6 +102,14 @@ func (t *timedCatalog) LoadTable(ctx context.Context, ns, name string) (*Table, 
 	return tbl, err
 }
 
+// loadTables times LoadTables over the wrapped catalog as one operation.
+func (t *timedCatalog) loadTables(ctx context.Context, ns string) ([]*Table, error) {
+	start := time.Now()
+	tables, err := LoadTables(ctx, t.inner, ns)
+	t.done("load_tables", start, err)
+	return tables, err
+}
+
 func (t *timedCatalog) CreateTable(ctx context.Context, ns, name string, schema *arrow.Schema, opts CreateTableOptions) (*Table, error) {
 	start := time.Now()
 	tbl, err := t.inner.CreateTable(ctx, ns, name, schema, opts)

@@ -41,3 +41,14 @@ func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.
 	}
 	return nil
 }
+
+// DecisionsVersion is the version of the policies Authorize decides under
+// for the statement in ctx (storage.VersionedAuthorizer); not ok while any
+// policy is conditional.
+func (s *Service) DecisionsVersion(ctx context.Context) (int64, bool, error) {
+	c, err := s.current(ctx)
+	if err != nil {
+		return 0, false, fmt.Errorf("gate one unavailable: %w", err)
+	}
+	return c.version, !ranger.Conditional(c.ranger), nil
+}

@@ -87,12 +87,15 @@ func (s *Service) current(ctx context.Context) (*compiledPolicies, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c := s.compiled.Load(); c != nil && c.version == version {
+	// Versions only grow; a statement pinned to an older version than
+	// the compiled one (another statement wrote since it started) is
+	// served the newer policies rather than recompiling at each check.
+	if c := s.compiled.Load(); c != nil && c.version >= version {
 		return c, nil
 	}
 	s.rebuild.Lock()
 	defer s.rebuild.Unlock()
-	if c := s.compiled.Load(); c != nil && c.version == version {
+	if c := s.compiled.Load(); c != nil && c.version >= version {
 		return c, nil
 	}
 	policies, version, err := s.store.AccessPolicies(ctx)

@@ -61,7 +61,9 @@ func (e *Embedded) Snapshot(ctx context.Context) (*Snapshot, error) {
 	e.mu.Lock()
 	cached := e.cached
 	e.mu.Unlock()
-	hit := cached != nil && cached.Version == version
+	// Versions only grow: a statement pinned to an older version than
+	// the cached snapshot is served the newer one.
+	hit := cached != nil && cached.Version >= version
 	if e.onCache != nil {
 		e.onCache(hit)
 	}

@@ -41,6 +41,9 @@ type compiledSnapshot struct {
 	// restricts says whether any access policy exists, which could deny
 	// a column: without one no column is asked about.
 	restricts bool
+	// conditional says whether any policy has a condition or a validity
+	// schedule (ranger.Conditional).
+	conditional bool
 }
 
 // NewEnforcer is gate two over cfg.Store.
@@ -77,7 +80,8 @@ func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, string, erro
 		return nil, closedUncompilable, err
 	}
 	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval,
-		restricts: hasAccessPolicy(snap.Policies) || hasAccessPolicy(snap.TagPolicies)}
+		restricts:   hasAccessPolicy(snap.Policies) || hasAccessPolicy(snap.TagPolicies),
+		conditional: ranger.Conditional(snap.Policies) || ranger.Conditional(snap.TagPolicies)}
 	return e.compiled, "", nil
 }
 
@@ -97,6 +101,17 @@ func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.
 		s.e.cfg.Logger.Warn("gate two admits no row", "table", fmt.Sprintf("%s.%s", name.Schema, name.Name), "user", s.id.User, "reason", ev.closed, "error", ev.err)
 	}
 	return ev.rel, nil
+}
+
+// PoliciesVersion is the version of the snapshot Secure decides under
+// (planner.VersionedSecurity); not ok while any policy is conditional or
+// the policies are unknown.
+func (s *callerSecurity) PoliciesVersion(ctx context.Context) (int64, bool, error) {
+	c, _, err := s.e.current(ctx)
+	if err != nil {
+		return 0, false, nil
+	}
+	return c.version, !c.conditional, nil
 }
 
 // evaluation is gate two's answer for one caller and table and what it

@@ -117,3 +117,39 @@ type ValiditySchedule struct {
 	TimeZone    string           `json:"timeZone,omitempty"`
 	Recurrences []map[string]any `json:"recurrences,omitempty"`
 }
+
+// Conditional reports whether any enabled policy's decision can depend on
+// more than the request's resource, access and principal: a policy or
+// item condition (time, client address, script) or a validity schedule.
+// Decisions under policies that are not conditional may be remembered
+// for as long as the policies, the principal and the resource stay the
+// same.
+func Conditional(policies []Policy) bool {
+	for i := range policies {
+		p := &policies[i]
+		if !p.Enabled() {
+			continue
+		}
+		if len(p.Conditions) > 0 || len(p.ValiditySchedules) > 0 {
+			return true
+		}
+		for _, items := range [][]PolicyItem{p.PolicyItems, p.DenyPolicyItems, p.AllowExceptions, p.DenyExceptions} {
+			for _, it := range items {
+				if len(it.Conditions) > 0 {
+					return true
+				}
+			}
+		}
+		for _, it := range p.DataMaskPolicyItems {
+			if len(it.Conditions) > 0 {
+				return true
+			}
+		}
+		for _, it := range p.RowFilterPolicyItems {
+			if len(it.Conditions) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -29,6 +29,21 @@ var rowFuncs = map[string]rowFunc{
 	"pg_catalog.pg_views":            pgViewsRows,
 }
 
+// objectRelations are the relations whose rows come from nothing but
+// the caller's database, namespaces and tables (or from nothing at all):
+// an ObjectBatches source may remember their batches.
+var objectRelations = map[string]bool{
+	"pg_catalog.pg_namespace": true, "pg_catalog.pg_class": true,
+	"pg_catalog.pg_attribute": true, "pg_catalog.pg_attrdef": true,
+	"pg_catalog.pg_type": true, "pg_catalog.pg_proc": true,
+	"pg_catalog.pg_am": true, "pg_catalog.pg_collation": true,
+	"pg_catalog.pg_tablespace": true, "pg_catalog.pg_tables": true,
+	"pg_catalog.pg_stat_user_tables": true, "pg_catalog.pg_stats": true,
+	"pg_catalog.pg_description": true, "pg_catalog.pg_views": true,
+	"information_schema.schemata": true, "information_schema.tables": true,
+	"information_schema.columns": true, "information_schema.views": true,
+}
+
 // registry holds every relation by "schema.name". It is built once and
 // only read afterwards.
 var registry = buildRegistry()
@@ -41,7 +56,7 @@ func buildRegistry() map[string]*relation {
 		if !ok {
 			rows = noRows
 		}
-		m[key] = &relation{shape: s, rows: rows}
+		m[key] = &relation{shape: s, rows: rows, fromObjects: objectRelations[key] || !ok}
 	}
 	return m
 }

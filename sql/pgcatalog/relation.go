@@ -3,6 +3,8 @@ package pgcatalog
 import (
 	"context"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
@@ -37,6 +39,10 @@ type rowFunc func(ctx context.Context, src Source) ([]row, error)
 type relation struct {
 	shape
 	rows rowFunc
+	// fromObjects says that rows reads nothing of the Source but its
+	// database, namespaces and tables, so that an ObjectBatches source
+	// may remember the batch.
+	fromObjects bool
 }
 
 func (r *relation) Name() string                   { return r.name }
@@ -73,13 +79,58 @@ func (t *table) RowEstimate() int64 { return -1 }
 // Scan computes the rows now, from the caller's Source. The filter is not
 // used: the engine applies its filters to the rows returned.
 func (t *table) Scan(ctx context.Context, columns []int, _ iceberg.BooleanExpression) (planner.RecordStream, error) {
-	rows, err := t.rel.rows(ctx, t.src)
-	if err != nil {
-		return nil, wrapScanError(t.rel, err)
+	if memo, ok := t.src.(ObjectBatches); ok && t.rel.fromObjects {
+		full, remembered, err := memo.ObjectBatch(ctx, t.rel.schema+"."+t.rel.name, func() (arrow.RecordBatch, error) {
+			return t.build(ctx, allColumns(len(t.rel.columns)))
+		})
+		if err != nil {
+			return nil, wrapScanError(t.rel, err)
+		}
+		if remembered {
+			return &oneBatch{batch: projectBatch(full, columns)}, nil
+		}
 	}
-	batch, err := buildBatch(t.rel.columns, columns, rows)
+	batch, err := t.build(ctx, columns)
 	if err != nil {
 		return nil, wrapScanError(t.rel, err)
 	}
 	return &oneBatch{batch: batch}, nil
+}
+
+// build computes the rows and builds the batch of the given columns.
+func (t *table) build(ctx context.Context, columns []int) (arrow.RecordBatch, error) {
+	rows, err := t.rel.rows(ctx, t.src)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := buildBatch(t.rel.columns, columns, rows)
+	if err != nil {
+		return nil, err
+	}
+	// Settle Arrow's lazily computed null counts now: a remembered
+	// batch is read by many statements at once.
+	for _, c := range batch.Columns() {
+		c.NullN()
+	}
+	return batch, nil
+}
+
+// allColumns is 0, 1, ..., n-1.
+func allColumns(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// projectBatch is a new batch of full's columns at the given indices,
+// sharing their arrays.
+func projectBatch(full arrow.RecordBatch, columns []int) arrow.RecordBatch {
+	fields := make([]arrow.Field, len(columns))
+	arrays := make([]arrow.Array, len(columns))
+	for i, c := range columns {
+		fields[i], arrays[i] = full.Schema().Field(c), full.Column(c)
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, full.NumRows())
 }

@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/sqe-db/sqe/planner"
 )
 
@@ -27,6 +29,21 @@ type Source interface {
 	// Activity lists the server's live sessions (pg_stat_activity); ok
 	// is false when the caller's session belongs to no server.
 	Activity() (sessions []Activity, ok bool)
+}
+
+// ObjectBatches is a Source that remembers the batches of the relations
+// computed only from its database, namespaces and tables (pg_class,
+// pg_attribute, information_schema.columns, ...) for as long as those
+// stay the same for the caller. A catalog query then reads a batch built
+// once instead of building rows for every table of the catalog; a
+// correlated subquery over pg_attrdef did so once per outer row.
+type ObjectBatches interface {
+	// ObjectBatch returns the batch remembered for the relation named
+	// name (every column), computing it with build when there is none;
+	// false, without building, when nothing can be remembered for the
+	// caller now. The batch is shared: it must not be released or
+	// changed.
+	ObjectBatch(ctx context.Context, name string, build func() (arrow.RecordBatch, error)) (arrow.RecordBatch, bool, error)
 }
 
 // TableInfo describes one table the caller may see.
