@@ -72,9 +72,11 @@ func (s *Store) AccessPoliciesVersion(ctx context.Context) (int64, error) {
 	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.access }, s.readAccessPoliciesVersion)
 }
 
+const accessVersionQuery = "SELECT version FROM access_policies_version WHERE id = 1"
+
 func (s *Store) readAccessPoliciesVersion(ctx context.Context) (int64, error) {
 	var version int64
-	err := s.db.QueryRowContext(ctx, "SELECT version FROM access_policies_version WHERE id = 1").Scan(&version)
+	err := s.accessVersion.QueryRowContext(ctx).Scan(&version)
 	if err != nil {
 		return 0, fmt.Errorf("read access policies version: %w", err)
 	}

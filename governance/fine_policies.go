@@ -46,9 +46,11 @@ func (s *Store) FinePoliciesVersion(ctx context.Context) (int64, error) {
 	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.fine }, s.readFinePoliciesVersion)
 }
 
+const fineVersionQuery = "SELECT version FROM fine_policies_version WHERE id = 1"
+
 func (s *Store) readFinePoliciesVersion(ctx context.Context) (int64, error) {
 	var v int64
-	if err := s.db.QueryRowContext(ctx, "SELECT version FROM fine_policies_version WHERE id = 1").Scan(&v); err != nil {
+	if err := s.fineVersion.QueryRowContext(ctx).Scan(&v); err != nil {
 		return 0, fmt.Errorf("read policies version: %w", err)
 	}
 	return v, nil

@@ -3,6 +3,7 @@ package governance
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,9 @@ import (
 // Store is the embedded governance database.
 type Store struct {
 	db *sql.DB
+	// accessVersion and fineVersion read the policies' versions,
+	// prepared once: a statement reads them first thing.
+	accessVersion, fineVersion *sql.Stmt
 }
 
 const storeSchema = `
@@ -43,11 +47,23 @@ func OpenStore(ctx context.Context, dataDir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("create governance schema: %w", err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	for _, p := range []struct {
+		stmt  **sql.Stmt
+		query string
+	}{{&s.accessVersion, accessVersionQuery}, {&s.fineVersion, fineVersionQuery}} {
+		if *p.stmt, err = db.PrepareContext(ctx, p.query); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open governance store: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	return errors.Join(s.accessVersion.Close(), s.fineVersion.Close(), s.db.Close())
+}
 
 // CreateRole adds a role; an existing role is left as it is when
 // ifNotExists is set.

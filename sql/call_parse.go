@@ -19,8 +19,8 @@ import (
 // query is parsed again. Every location in the resulting tree (and in a
 // syntax error) is mapped back to the text the client sent, so positions
 // and statement texts stay the client's.
-func parseQuery(query string) (*pg_query.ParseResult, error) {
-	tree, err := pg_query.Parse(query)
+func parseQuery(cache *parseCache, query string) (*pg_query.ParseResult, error) {
+	tree, err := cache.parse(query)
 	if err == nil {
 		return tree, nil
 	}
@@ -28,7 +28,7 @@ func parseQuery(query string) (*pg_query.ParseResult, error) {
 	if !ok {
 		return nil, err
 	}
-	tree, err = pg_query.Parse(q.text)
+	tree, err = cache.parse(q.text)
 	if err != nil {
 		return nil, q.mapError(query, err)
 	}

@@ -21,13 +21,14 @@ type catalogIndex struct {
 	s      *Session
 	ctx    context.Context
 	tables map[uint32]pgcatalog.TableInfo
+	byName map[[2]string]uint32 // namespace, name
 	err    error
 }
 
 // table finds a visible table by OID (loading the index on first use).
 func (ci *catalogIndex) table(oid uint32) (pgcatalog.TableInfo, bool, error) {
 	if ci.tables == nil && ci.err == nil {
-		ci.tables = map[uint32]pgcatalog.TableInfo{}
+		ci.tables, ci.byName = map[uint32]pgcatalog.TableInfo{}, map[[2]string]uint32{}
 		src := catalogSource{ci.s}
 		nss, err := src.Namespaces(ci.ctx)
 		if err != nil {
@@ -41,6 +42,7 @@ func (ci *catalogIndex) table(oid uint32) (pgcatalog.TableInfo, bool, error) {
 			}
 			for _, t := range tabs {
 				ci.tables[t.OID] = t
+				ci.byName[[2]string{t.Namespace, t.Name}] = t.OID
 			}
 		}
 	}
@@ -64,7 +66,7 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 		}
 		return uint32(a[0].(int64)), true
 	}
-	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
+	index := &catalogIndex{s: s, ctx: s.functionContext()}
 	switch name {
 	case "current_schemas":
 		// The search path's existing schemas, with pg_catalog first when

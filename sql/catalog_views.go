@@ -170,8 +170,17 @@ func (c catalogSource) ObjectBatch(ctx context.Context, name string, build func(
 }
 
 // catalogView is the session caller's remembered view of cat, or false
-// when some part of what it depends on cannot say its version.
+// when some part of what it depends on cannot say its version. A
+// statement finds it once.
 func (c catalogSource) catalogView(ctx context.Context, cat storage.Catalog) (*catalogView, bool, error) {
+	if sc := scopeOf(ctx); sc != nil {
+		return sc.view(c.s.database, func() (*catalogView, bool, error) { return c.findCatalogView(ctx, cat) })
+	}
+	return c.findCatalogView(ctx, cat)
+}
+
+// findCatalogView reads the versions and finds the view at them.
+func (c catalogSource) findCatalogView(ctx context.Context, cat storage.Catalog) (*catalogView, bool, error) {
 	s := c.s
 	catalogVersion, ok, err := storage.VisibilityVersion(s.callerContext(ctx), cat)
 	if err != nil || !ok {

@@ -72,6 +72,8 @@ type Engine struct {
 	procedures procedures
 	// catalogViews are the callers' remembered catalog views.
 	catalogViews *catalogViews
+	// parses are the parser's outputs for recent query texts.
+	parses *parseCache
 }
 
 // NewEngine returns an Engine over the given catalogs (by name).
@@ -81,7 +83,7 @@ func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityPr
 		m[c.Name()] = c
 	}
 	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime(), procedures: newProcedures(),
-		catalogViews: newCatalogViews()}
+		catalogViews: newCatalogViews(), parses: newParseCache()}
 }
 
 // CatalogNames lists the catalogs (PostgreSQL databases) sorted.

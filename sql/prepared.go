@@ -9,7 +9,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 
-	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -41,7 +40,8 @@ func (s *Session) Prepare(ctx context.Context, query string, paramOIDs []uint32)
 	if s.auditor() != nil {
 		start = time.Now()
 	}
-	ps, err := s.prepare(governance.WithStatementVersions(ctx, &governance.StatementVersions{}), query, paramOIDs)
+	s.scope = &statementScope{}
+	ps, err := s.prepare(withStatementScope(ctx, s.scope), query, paramOIDs)
 	if err != nil {
 		s.failTransaction()
 		s.auditFailedStatement(query, start, err)

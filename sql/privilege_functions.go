@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -76,7 +75,7 @@ func (i sessionInfo) privilegeFunction(name string, args []types.T) (*planner.Se
 		}
 	}
 	q := &privilegeQuery{s: i.s, kind: def.kind, names: def.names,
-		index: &catalogIndex{s: i.s, ctx: i.s.callerContext(context.Background())}}
+		index: &catalogIndex{s: i.s, ctx: i.s.functionContext()}}
 	return &planner.SessionFunction{ArgTypes: argTypes, Result: types.Bool, Eval: func(a []any) (any, error) {
 		if slices.Contains(a, nil) {
 			return nil, nil

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,10 +72,8 @@ func (ci *catalogIndex) relationOID(v string) (uint32, error) {
 		search = ci.s.settings.searchPath(ci.s.identity.User)
 	}
 	for _, ns := range search {
-		for oid, t := range ci.tables {
-			if t.Namespace == ns && t.Name == rel {
-				return oid, nil
-			}
+		if oid, ok := ci.byName[[2]string{ns, rel}]; ok {
+			return oid, nil
 		}
 	}
 	return 0, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", v)
@@ -84,7 +81,7 @@ func (ci *catalogIndex) relationOID(v string) (uint32, error) {
 
 func (i sessionInfo) regFunction(name string, args []types.T) (*planner.SessionFunction, bool, error) {
 	s := i.s
-	index := &catalogIndex{s: s, ctx: s.callerContext(context.Background())}
+	index := &catalogIndex{s: s, ctx: s.functionContext()}
 	in := func(result types.T, lookup func(string) (uint32, error)) (*planner.SessionFunction, bool, error) {
 		if len(args) != 1 {
 			return nil, false, nil

@@ -13,7 +13,6 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 
 	"github.com/sqe-db/sqe/auth"
-	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -21,6 +20,8 @@ import (
 // Session is one client's SQL session. It is not safe for concurrent use:
 // pgwire runs one statement at a time per session.
 type Session struct {
+	// scope is the statement being run's (statement_scope.go).
+	scope     *statementScope
 	engine    *Engine
 	identity  auth.Identity
 	database  string
@@ -79,7 +80,11 @@ func (s *Session) parse(query string) ([]*Statement, error) {
 	if len(pieces) > 0 {
 		pgText = blankPieces(query, pieces)
 	}
-	tree, err := parseQuery(pgText)
+	var parses *parseCache
+	if s.engine != nil {
+		parses = s.engine.parses
+	}
+	tree, err := parseQuery(parses, pgText)
 	if err != nil {
 		s.failTransaction()
 		var perr *pgparser.Error
@@ -152,8 +157,9 @@ func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) 
 
 func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
 	s.clock.startStatement(s.tx != nil)
-	versions := &governance.StatementVersions{}
-	ctx = governance.WithStatementVersions(ctx, versions)
+	scope := &statementScope{}
+	ctx = withStatementScope(ctx, scope)
+	s.scope = scope
 	var start time.Time
 	if s.auditor() != nil {
 		start = time.Now()
@@ -164,7 +170,7 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 		s.auditFailedStatement(stmt.SQL, start, err)
 		return nil, err
 	}
-	t := &trackedResult{Result: res, s: s, versions: versions}
+	t := &trackedResult{Result: res, s: s, scope: scope}
 	if s.auditor() != nil {
 		t.audit = &statementAudit{s: s, text: stmt.SQL, start: start, result: res}
 	}
@@ -189,13 +195,13 @@ type trackedResult struct {
 	Result
 	s     *Session
 	audit *statementAudit
-	// versions are the policy versions the statement started with; its
-	// rows are computed under them too.
-	versions *governance.StatementVersions
+	// scope is what the statement read once when it started; its rows
+	// are computed under it too.
+	scope *statementScope
 }
 
 func (t *trackedResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	b, err := t.Result.Next(governance.WithStatementVersions(ctx, t.versions))
+	b, err := t.Result.Next(withStatementScope(ctx, t.scope))
 	if err != nil {
 		t.s.failTransaction()
 	}

@@ -69,13 +69,15 @@ CREATE TRIGGER IF NOT EXISTS sqe_namespaces_deleted AFTER DELETE ON iceberg_name
 	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
 `
 
+const readCatalogVersion = "SELECT version FROM sqe_catalog_version WHERE id = 1"
+
 func (c *embeddedCatalog) catalogVersion(ctx context.Context) (CatalogVersion, bool, error) {
 	va, ok := c.authz.(VersionedAuthorizer)
 	if !ok {
 		return CatalogVersion{}, false, nil
 	}
 	var v CatalogVersion
-	if err := c.db.QueryRowContext(ctx, "SELECT version FROM sqe_catalog_version WHERE id = 1").Scan(&v.Objects); err != nil {
+	if err := c.version.QueryRowContext(ctx).Scan(&v.Objects); err != nil {
 		return CatalogVersion{}, false, fmt.Errorf("read version of catalog %s: %w", c.name, err)
 	}
 	access, ok, err := va.DecisionsVersion(ctx)

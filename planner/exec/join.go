@@ -445,7 +445,11 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 	p := &j.probe
 	n := int(p.batch.NumRows())
 	if j.liBuf == nil {
-		j.liBuf, j.riBuf = make([]int32, 0, outputBatchRows), make([]int32, 0, outputBatchRows)
+		// Sized for the first batch: a catalog query joins batches of a
+		// few rows, and allocating a whole output batch per join was
+		// most of what it allocated. Larger batches grow the buffers.
+		size := min(n, outputBatchRows)
+		j.liBuf, j.riBuf = make([]int32, 0, size), make([]int32, 0, size)
 	}
 	li, ri := j.liBuf[:0], j.riBuf[:0]
 	if j.kind.Existence() && j.residual == nil {
@@ -484,6 +488,7 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 			p.haveMatches = false
 		}
 	}
+	j.liBuf, j.riBuf = li[:0], ri[:0] // keep what appending grew
 	if len(li) > 0 {
 		if err := j.emitPairs(ctx, p.batch, li, ri, p.leftMatched); err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"github.com/sqe-db/sqe/sql/keywords"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
@@ -401,10 +401,8 @@ func QuoteIdent(s string) string {
 		}
 	}
 	if plain {
-		if res, err := pg_query.Scan(s); err == nil && len(res.Tokens) == 1 {
-			kind := res.Tokens[0].KeywordKind
-			plain = kind == pg_query.KeywordKind_NO_KEYWORD || kind == pg_query.KeywordKind_UNRESERVED_KEYWORD
-		}
+		kind := keywords.Of(s)
+		plain = kind == keywords.None || kind == keywords.Unreserved
 	}
 	if plain {
 		return s

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"github.com/sqe-db/sqe/sql/keywords"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
@@ -88,11 +88,7 @@ func needsQuotes(name string) bool {
 	if !plainWord(name) || grammarWord(name) {
 		return true
 	}
-	scanned, err := pg_query.Scan(name)
-	if err != nil || len(scanned.Tokens) != 1 {
-		return true
-	}
-	return scanned.Tokens[0].KeywordKind != pg_query.KeywordKind_NO_KEYWORD
+	return keywords.Of(name) != keywords.None
 }
 
 // plainWord reports whether s is a lower-case letter or underscore
