@@ -14,11 +14,16 @@ import (
 	"github.com/sqe-db/sqe/storage"
 )
 
-// catalogViewsSize bounds the callers whose catalog view is remembered.
-// An entry holds what pg_catalog shows one caller of one database (a few
-// hundred bytes per table); dashboards and ORMs connect as a handful of
-// users, each asking the same introspection queries again and again.
-const catalogViewsSize = 256
+// Bounds of the remembered views: callers, and bytes in all. A view holds
+// what pg_catalog shows one caller of one database, about 10 KiB per
+// table of 20 columns once psql, JDBC and a BI tool have asked their
+// queries; dashboards and ORMs connect as a handful of users, each asking
+// the same introspection queries again and again. Past the bytes the
+// least recently used views are dropped.
+const (
+	catalogViewsSize  = 256
+	catalogViewsBytes = 128 << 20
+)
 
 // catalogViews remembers, per caller, what the catalog relations
 // (pg_catalog, information_schema) are computed from: the namespaces and
@@ -41,6 +46,7 @@ type catalogViews struct {
 	mu      sync.Mutex
 	entries map[catalogViewKey]*list.Element
 	order   *list.List // of *catalogView, most recently used first
+	bytes   int        // the views' weights, in all
 }
 
 func newCatalogViews() *catalogViews {
@@ -64,6 +70,10 @@ type catalogViewState struct {
 type catalogView struct {
 	key   catalogViewKey
 	state catalogViewState
+	// owner is the cache the view is in; weight what it holds, in bytes
+	// (guarded by owner.mu).
+	owner  *catalogViews
+	weight int
 
 	mu         sync.Mutex
 	namespaces []string
@@ -87,17 +97,45 @@ func (c *catalogViews) view(key catalogViewKey, state catalogViewState) *catalog
 			c.order.MoveToFront(el)
 			return v
 		}
-		c.order.Remove(el)
-		delete(c.entries, key)
+		c.remove(el)
 	}
-	v := &catalogView{key: key, state: state, tables: map[string][]pgcatalog.TableInfo{},
+	v := &catalogView{key: key, state: state, owner: c, tables: map[string][]pgcatalog.TableInfo{},
 		batches: map[string]arrow.RecordBatch{}}
 	c.entries[key] = c.order.PushFront(v)
-	for c.order.Len() > catalogViewsSize {
-		old := c.order.Remove(c.order.Back()).(*catalogView)
-		delete(c.entries, old.key)
-	}
+	c.trim(v)
 	return v
+}
+
+// grew adds bytes to v's weight, and drops the least recently used other
+// views while the cache holds too much. A view dropped while statements
+// use it keeps serving them; it is no longer found.
+func (c *catalogViews) grew(v *catalogView, bytes int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[v.key]; !ok || el.Value.(*catalogView) != v {
+		return
+	}
+	v.weight += bytes
+	c.bytes += bytes
+	c.trim(v)
+}
+
+// trim drops views other than keep, least recently used first, while the
+// cache is past a bound. Called with c.mu held.
+func (c *catalogViews) trim(keep *catalogView) {
+	for c.order.Len() > catalogViewsSize || c.bytes > catalogViewsBytes {
+		back := c.order.Back()
+		if back.Value.(*catalogView) == keep {
+			return
+		}
+		c.remove(back)
+	}
+}
+
+func (c *catalogViews) remove(el *list.Element) {
+	v := c.order.Remove(el).(*catalogView)
+	delete(c.entries, v.key)
+	c.bytes -= v.weight
 }
 
 // cachedNamespaces is the view's namespace list, computed by list once.
@@ -128,7 +166,30 @@ func (v *catalogView) cachedTables(ns string, load func() ([]pgcatalog.TableInfo
 		return nil, err
 	}
 	v.tables[ns] = t
+	v.owner.grew(v, tablesWeight(t))
 	return t, nil
+}
+
+// tablesWeight is about what tables take in memory.
+func tablesWeight(tables []pgcatalog.TableInfo) int {
+	n := 0
+	for _, t := range tables {
+		n += 256 + 96*len(t.Columns) + len(t.Definition) + len(t.Comment)
+	}
+	return n
+}
+
+// batchWeight is the bytes of b's buffers.
+func batchWeight(b arrow.RecordBatch) int {
+	n := 0
+	for _, c := range b.Columns() {
+		for _, buf := range c.Data().Buffers() {
+			if buf != nil {
+				n += buf.Len()
+			}
+		}
+	}
+	return n
 }
 
 // cachedBatch is the view's batch of the relation named name, built by
@@ -151,6 +212,7 @@ func (v *catalogView) cachedBatch(name string, build func() (arrow.RecordBatch, 
 		return kept, nil
 	}
 	v.batches[name] = b
+	v.owner.grew(v, batchWeight(b))
 	return b, nil
 }
 

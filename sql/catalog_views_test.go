@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/sqe-db/sqe/storage"
@@ -123,5 +124,39 @@ func TestCatalogViewsReused(t *testing.T) {
 	}
 	if after := remembered(bob); after == first {
 		t.Error("the view outlived a REVOKE")
+	}
+}
+
+// TestCatalogViewsBounded checks that the views stay within their bounds
+// in callers and bytes, dropping the least recently used first, and that
+// a view in use is never the one dropped.
+func TestCatalogViewsBounded(t *testing.T) {
+	c := newCatalogViews()
+	key := func(i int) catalogViewKey { return catalogViewKey{database: "db", user: fmt.Sprint("u", i)} }
+	for i := range catalogViewsSize + 10 {
+		c.view(key(i), catalogViewState{})
+	}
+	if n := c.order.Len(); n != catalogViewsSize {
+		t.Fatalf("%d views remembered, want %d", n, catalogViewsSize)
+	}
+	if _, ok := c.entries[key(0)]; ok {
+		t.Error("the least recently used view was kept")
+	}
+	big := c.view(key(-1), catalogViewState{})
+	c.grew(big, catalogViewsBytes+1)
+	if c.order.Len() != 1 || c.order.Front().Value.(*catalogView) != big {
+		t.Errorf("after one view grew past the bytes: %d views, want only it", c.order.Len())
+	}
+	small := c.view(key(-2), catalogViewState{})
+	c.grew(small, 10)
+	if _, ok := c.entries[key(-1)]; ok {
+		t.Error("the view past the bytes was kept once another was used")
+	}
+	if c.bytes != 10 {
+		t.Errorf("bytes = %d, want 10", c.bytes)
+	}
+	// A view at another state replaces the remembered one.
+	if again := c.view(key(-2), catalogViewState{policies: 1}); again == small || c.bytes != 0 {
+		t.Errorf("a view at a new state: same view %v, bytes %d", again == small, c.bytes)
 	}
 }
