@@ -69,18 +69,8 @@ func (s *Store) AccessPolicies(ctx context.Context) ([]grants.Policy, int64, err
 // AccessPoliciesVersion is the version the policies are at, as the
 // statement in ctx first read it (StatementVersions).
 func (s *Store) AccessPoliciesVersion(ctx context.Context) (int64, error) {
-	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.access }, s.readAccessPoliciesVersion)
-}
-
-const accessVersionQuery = "SELECT version FROM access_policies_version WHERE id = 1"
-
-func (s *Store) readAccessPoliciesVersion(ctx context.Context) (int64, error) {
-	var version int64
-	err := s.accessVersion.QueryRowContext(ctx).Scan(&version)
-	if err != nil {
-		return 0, fmt.Errorf("read access policies version: %w", err)
-	}
-	return version, nil
+	access, _, err := s.versions(ctx)
+	return access, err
 }
 
 // WriteAccessPolicies applies changes in one transaction, only if the

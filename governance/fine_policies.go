@@ -43,17 +43,8 @@ type StoredFinePolicy struct {
 // FinePoliciesVersion is the version gate two's policies are at, as the
 // statement in ctx first read it (StatementVersions).
 func (s *Store) FinePoliciesVersion(ctx context.Context) (int64, error) {
-	return pinned(ctx, func(v *StatementVersions) *versionPin { return &v.fine }, s.readFinePoliciesVersion)
-}
-
-const fineVersionQuery = "SELECT version FROM fine_policies_version WHERE id = 1"
-
-func (s *Store) readFinePoliciesVersion(ctx context.Context) (int64, error) {
-	var v int64
-	if err := s.fineVersion.QueryRowContext(ctx).Scan(&v); err != nil {
-		return 0, fmt.Errorf("read policies version: %w", err)
-	}
-	return v, nil
+	_, fine, err := s.versions(ctx)
+	return fine, err
 }
 
 // FinePolicies returns every gate-two policy, by name, and the version

@@ -2,6 +2,7 @@ package governance
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -16,14 +17,9 @@ import (
 // (they compare and set on the version they read in their own
 // transaction).
 type StatementVersions struct {
-	mu     sync.Mutex
-	access versionPin
-	fine   versionPin
-}
-
-type versionPin struct {
-	version int64
-	read    bool
+	mu           sync.Mutex
+	read         bool
+	access, fine int64
 }
 
 type statementVersionsKey struct{}
@@ -34,23 +30,31 @@ func WithStatementVersions(ctx context.Context, v *StatementVersions) context.Co
 	return context.WithValue(ctx, statementVersionsKey{}, v)
 }
 
-// pinned returns the version pinned in ctx by pick, reading it with read
-// the first time; without a pin in ctx every call reads.
-func pinned(ctx context.Context, pick func(*StatementVersions) *versionPin, read func(context.Context) (int64, error)) (int64, error) {
+// versions are the stores' versions as the statement in ctx first read
+// them (both at once: one query); without a pin in ctx every call reads.
+func (s *Store) versions(ctx context.Context) (access, fine int64, err error) {
 	v, ok := ctx.Value(statementVersionsKey{}).(*StatementVersions)
 	if !ok || v == nil {
-		return read(ctx)
+		return s.readVersions(ctx)
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	p := pick(v)
-	if p.read {
-		return p.version, nil
+	if !v.read {
+		if v.access, v.fine, err = s.readVersions(ctx); err != nil {
+			return 0, 0, err
+		}
+		v.read = true
 	}
-	version, err := read(ctx)
-	if err != nil {
-		return 0, err
+	return v.access, v.fine, nil
+}
+
+const versionsQuery = `SELECT (SELECT version FROM access_policies_version WHERE id = 1),
+	(SELECT version FROM fine_policies_version WHERE id = 1)`
+
+// readVersions reads both versions from the database.
+func (s *Store) readVersions(ctx context.Context) (access, fine int64, err error) {
+	if err := s.versionsStmt.QueryRowContext(ctx).Scan(&access, &fine); err != nil {
+		return 0, 0, fmt.Errorf("read policies versions: %w", err)
 	}
-	*p = versionPin{version: version, read: true}
-	return version, nil
+	return access, fine, nil
 }

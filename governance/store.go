@@ -15,9 +15,9 @@ import (
 // Store is the embedded governance database.
 type Store struct {
 	db *sql.DB
-	// accessVersion and fineVersion read the policies' versions,
-	// prepared once: a statement reads them first thing.
-	accessVersion, fineVersion *sql.Stmt
+	// versionsStmt reads the policies' versions, prepared once: a
+	// statement reads them first thing.
+	versionsStmt *sql.Stmt
 }
 
 const storeSchema = `
@@ -48,21 +48,16 @@ func OpenStore(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("create governance schema: %w", err)
 	}
 	s := &Store{db: db}
-	for _, p := range []struct {
-		stmt  **sql.Stmt
-		query string
-	}{{&s.accessVersion, accessVersionQuery}, {&s.fineVersion, fineVersionQuery}} {
-		if *p.stmt, err = db.PrepareContext(ctx, p.query); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("open governance store: %w", err)
-		}
+	if s.versionsStmt, err = db.PrepareContext(ctx, versionsQuery); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open governance store: %w", err)
 	}
 	return s, nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.accessVersion.Close(), s.fineVersion.Close(), s.db.Close())
+	return errors.Join(s.versionsStmt.Close(), s.db.Close())
 }
 
 // CreateRole adds a role; an existing role is left as it is when

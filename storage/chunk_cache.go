@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // DefaultChunkCacheBytes is the decoded column-chunk cache's default
@@ -49,7 +50,7 @@ const (
 type ChunkCache struct {
 	budget  int64
 	chunks  *weightedLRU[chunkKey, *decodedChunk]
-	footers *weightedLRU[fileKey, *metadata.FileMetaData]
+	footers *weightedLRU[fileKey, *parquetFooter]
 	// seen holds the chunks read and not cached, with the clock's reading
 	// at the last such read.
 	seen *weightedLRU[chunkKey, int64]
@@ -101,7 +102,7 @@ func NewChunkCache(budget int64) *ChunkCache {
 			d.release()
 		})
 	c.footers = newWeightedLRU[fileKey](chunkCacheFooters, chunkCacheFooters,
-		func(*metadata.FileMetaData) int { return 1 })
+		func(*parquetFooter) int { return 1 })
 	c.seen = newWeightedLRU[chunkKey](chunkCacheSeen, chunkCacheSeen, func(int64) int { return 1 })
 	return c
 }
@@ -180,13 +181,29 @@ func arrayBytes(a arrow.Array) int {
 	return int(a.Data().SizeInBytes())
 }
 
+// parquetFooter is a data file's parsed footer and the Arrow schema
+// manifest derived from it, which took as long to build as the rest of
+// opening a file for a one-row lookup. Both are read only once cached.
+type parquetFooter struct {
+	meta     *metadata.FileMetaData
+	manifest *pqarrow.SchemaManifest
+}
+
+// newParquetFooter derives the manifest of meta.
+func newParquetFooter(meta *metadata.FileMetaData) (*parquetFooter, error) {
+	manifest, err := pqarrow.NewSchemaManifest(meta.Schema, meta.KeyValueMetadata(), &pqarrow.ArrowReadProperties{})
+	if err != nil {
+		return nil, err
+	}
+	return &parquetFooter{meta: meta, manifest: manifest}, nil
+}
+
 // footer returns the cached footer of the file k.
-func (c *ChunkCache) footer(k fileKey) (*metadata.FileMetaData, bool) {
+func (c *ChunkCache) footer(k fileKey) (*parquetFooter, bool) {
 	return c.footers.get(k)
 }
 
-// keepFooter caches the parsed footer of the file k; it is read only
-// from then on.
-func (c *ChunkCache) keepFooter(k fileKey, meta *metadata.FileMetaData) {
-	c.footers.put(k, meta)
+// keepFooter caches the parsed footer of the file k.
+func (c *ChunkCache) keepFooter(k fileKey, f *parquetFooter) {
+	c.footers.put(k, f)
 }

@@ -27,11 +27,12 @@ type embeddedCatalog struct {
 	db    *sql.DB
 	cat   *sqlcat.Catalog
 	authz Authorizer
-	// version reads the catalog's version (catalog_version.go), prepared
-	// once: it is read by every catalog query.
-	version *sql.Stmt
-	locks   *tableLocks
-	opts    EmbeddedOptions
+	// version reads the catalog's version (catalog_version.go), location
+	// a table's metadata location; prepared once, since every catalog
+	// query reads the one and every statement the other.
+	version, location *sql.Stmt
+	locks             *tableLocks
+	opts              EmbeddedOptions
 	// props are the catalog properties tables' file I/O opens with.
 	props iceberg.Properties
 	// metadata holds parsed table metadata by file (embedded_tables.go).
@@ -95,7 +96,12 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, version: version, locks: newTableLocks(), opts: opts,
+	location, err := db.PrepareContext(ctx, readMetadataLocation)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
+	}
+	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, version: version, location: location, locks: newTableLocks(), opts: opts,
 		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks),
 		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}
 	if !opts.SkipFsync {
@@ -107,7 +113,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 func (c *embeddedCatalog) Name() string { return c.name }
 
 func (c *embeddedCatalog) Close() error {
-	return errors.Join(c.version.Close(), c.cat.Close(), c.db.Close())
+	return errors.Join(c.version.Close(), c.location.Close(), c.cat.Close(), c.db.Close())
 }
 
 func (c *embeddedCatalog) ListNamespaces(ctx context.Context) ([]string, error) {

@@ -139,14 +139,15 @@ func (c *embeddedCatalog) swapPointers(ctx context.Context, swaps []pointerSwap)
 	return nil
 }
 
+const readMetadataLocation = `SELECT metadata_location FROM iceberg_tables
+	WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?
+	  AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`
+
 // metadataLocation reads where the catalog points for a table: "" with
 // sql.ErrNoRows when the table is absent.
 func (c *embeddedCatalog) metadataLocation(ctx context.Context, id Ident) (string, error) {
 	var loc sql.NullString
-	err := c.db.QueryRowContext(ctx, `SELECT metadata_location FROM iceberg_tables
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?
-		  AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
-		c.name, id.Namespace, id.Table).Scan(&loc)
+	err := c.location.QueryRowContext(ctx, c.name, id.Namespace, id.Table).Scan(&loc)
 	if err != nil {
 		return "", err
 	}

@@ -198,22 +198,23 @@ func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task t
 			r.close()
 		}
 	}()
+	var footer *parquetFooter
 	if cache != nil {
-		r.meta, _ = cache.footer(r.file)
+		footer, _ = cache.footer(r.file)
 	}
-	if r.meta == nil {
+	if footer == nil {
 		if err := r.open(); err != nil {
 			return nil, false, err
 		}
-		r.meta = r.rdr.MetaData()
+		if footer, err = newParquetFooter(r.rdr.MetaData()); err != nil {
+			return nil, false, fmt.Errorf("read schema of %s: %w", r.file.path, err)
+		}
 		if cache != nil {
-			cache.keepFooter(r.file, r.meta)
+			cache.keepFooter(r.file, footer)
 		}
 	}
-	manifest, err := pqarrow.NewSchemaManifest(r.meta.Schema, r.meta.KeyValueMetadata(), &pqarrow.ArrowReadProperties{})
-	if err != nil {
-		return nil, false, fmt.Errorf("read schema of %s: %w", r.file.path, err)
-	}
+	r.meta = footer.meta
+	manifest := footer.manifest
 	byID := make(map[int]int, len(manifest.Fields))
 	root := r.meta.Schema.Root()
 	for i := range root.NumFields() {

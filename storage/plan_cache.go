@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"crypto/sha256"
 	"slices"
+	"strings"
 
 	"github.com/apache/iceberg-go/table"
 )
@@ -29,6 +31,30 @@ type planCache struct {
 	// counts are the row counts of plans (fileCount), so that a repeated
 	// count(*) neither copies nor walks the plan's tasks.
 	counts *weightedLRU[planKey, fileCount]
+	// digests are metadataDigest's by metadata file: a metadata file is
+	// never rewritten, and marshalling the schema and specs to digest
+	// them took longer than the rest of a one-row lookup's planning.
+	digests *weightedLRU[string, [sha256.Size]byte]
+}
+
+// metadataDigest is metadataDigest(tbl), made once per metadata file. A
+// table a transaction staged is "located" at its folder, which names no
+// one metadata: its digest is made each time.
+func (c *planCache) metadataDigest(tbl *table.Table) ([sha256.Size]byte, bool) {
+	loc := tbl.MetadataLocation()
+	if !strings.HasSuffix(loc, ".metadata.json") {
+		loc = ""
+	}
+	if loc != "" {
+		if d, ok := c.digests.get(loc); ok {
+			return d, true
+		}
+	}
+	d, ok := metadataDigest(tbl)
+	if ok && loc != "" {
+		c.digests.put(loc, d)
+	}
+	return d, ok
 }
 
 // newPlanCache makes a cache of at most maxEntries plans holding at most
@@ -37,7 +63,8 @@ func newPlanCache(maxEntries, maxTasks int) *planCache {
 	return &planCache{
 		entries: newWeightedLRU[planKey](maxEntries, maxTasks,
 			func(tasks []table.FileScanTask) int { return len(tasks) }),
-		counts: newWeightedLRU[planKey](maxEntries, maxEntries, func(fileCount) int { return 1 }),
+		counts:  newWeightedLRU[planKey](maxEntries, maxEntries, func(fileCount) int { return 1 }),
+		digests: newWeightedLRU[string](maxEntries, maxEntries, func([sha256.Size]byte) int { return 1 }),
 	}
 }
 

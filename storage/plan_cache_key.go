@@ -34,6 +34,16 @@ type planKey struct {
 // metadata may embed the manifest paths), or a filter that does not bind
 // or has no key form. Such plans are simply not cached.
 func planKeyFor(tbl *table.Table, filter iceberg.BooleanExpression, limit int64) (planKey, bool) {
+	digest, ok := metadataDigest(tbl)
+	if !ok {
+		return planKey{}, false
+	}
+	return planKeyOver(digest, tbl, filter, limit)
+}
+
+// planKeyOver is planKeyFor with the digest of tbl's metadata already
+// made (metadataDigest).
+func planKeyOver(digest [sha256.Size]byte, tbl *table.Table, filter iceberg.BooleanExpression, limit int64) (planKey, bool) {
 	meta := tbl.Metadata()
 	snap := meta.CurrentSnapshot()
 	if snap == nil || snap.ManifestList == "" {
@@ -43,21 +53,9 @@ func planKeyFor(tbl *table.Table, filter iceberg.BooleanExpression, limit int64)
 	if err != nil {
 		return planKey{}, false
 	}
-	schema, err := json.Marshal(meta.CurrentSchema())
-	if err != nil {
-		return planKey{}, false
-	}
-	specs, err := json.Marshal(meta.PartitionSpecs())
-	if err != nil {
-		return planKey{}, false
-	}
 	h := sha256.New()
 	for _, field := range [][]byte{
-		[]byte(meta.TableUUID().String()),
-		[]byte(strconv.Itoa(meta.Version())),
-		schema,
-		specs,
-		[]byte(strconv.FormatInt(planSplitSize(meta), 10)),
+		digest[:],
 		[]byte(filterKey),
 		[]byte(strconv.FormatInt(planLimit(filter, limit), 10)),
 	} {
@@ -66,6 +64,33 @@ func planKeyFor(tbl *table.Table, filter iceberg.BooleanExpression, limit int64)
 	k := planKey{snapshotID: snap.SnapshotID, manifestList: snap.ManifestList}
 	h.Sum(k.scan[:0])
 	return k, true
+}
+
+// metadataDigest digests what planning reads of tbl's metadata besides
+// the snapshot: the table UUID, format version, current schema, partition
+// specs and split size.
+func metadataDigest(tbl *table.Table) (digest [sha256.Size]byte, ok bool) {
+	meta := tbl.Metadata()
+	schema, err := json.Marshal(meta.CurrentSchema())
+	if err != nil {
+		return digest, false
+	}
+	specs, err := json.Marshal(meta.PartitionSpecs())
+	if err != nil {
+		return digest, false
+	}
+	h := sha256.New()
+	for _, field := range [][]byte{
+		[]byte(meta.TableUUID().String()),
+		[]byte(strconv.Itoa(meta.Version())),
+		schema,
+		specs,
+		[]byte(strconv.FormatInt(planSplitSize(meta), 10)),
+	} {
+		writeField(h, field)
+	}
+	h.Sum(digest[:0])
+	return digest, true
 }
 
 // at is the key of the same scan of another snapshot of the table.

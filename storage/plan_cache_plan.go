@@ -18,7 +18,11 @@ func (c *planCache) plan(ctx context.Context, tbl *table.Table, filter iceberg.B
 	if c == nil {
 		return planFiles(ctx, tbl, filter, limit)
 	}
-	k, ok := planKeyFor(tbl, filter, limit)
+	digest, ok := c.metadataDigest(tbl)
+	if !ok {
+		return planFiles(ctx, tbl, filter, limit)
+	}
+	k, ok := planKeyOver(digest, tbl, filter, limit)
 	if !ok {
 		return planFiles(ctx, tbl, filter, limit)
 	}

@@ -328,3 +328,29 @@ func TestLimitedScanSkipsFilesAStagedDeleteRemoved(t *testing.T) {
 		t.Errorf("rows %v, want %v", rows, want)
 	}
 }
+
+// TestPlanCacheDigestsByMetadataFile checks that the metadata digest is
+// remembered by metadata file only: two tables "located" at one folder
+// (as a transaction's staged table is) get their own digests.
+func TestPlanCacheDigestsByMetadataFile(t *testing.T) {
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	a, b := createIDTable(t, cat, "ns", "a"), createIDTable(t, cat, "ns", "b")
+	c := newPlanCache(planCacheEntries, planCacheTasks)
+	at := func(tbl *Table, loc string) [32]byte {
+		t.Helper()
+		d, ok := c.metadataDigest(table.New(tbl.tbl.Identifier(), tbl.tbl.Metadata(), loc, tbl.tbl.FS, nil))
+		if !ok {
+			t.Fatal("no digest")
+		}
+		return d
+	}
+	if at(a, "wh/ns/t") == at(b, "wh/ns/t") {
+		t.Error("two tables at one folder share a digest")
+	}
+	if at(a, a.tbl.MetadataLocation()) != at(a, a.tbl.MetadataLocation()) {
+		t.Error("one metadata file, two digests")
+	}
+	if at(b, b.tbl.MetadataLocation()) == at(a, a.tbl.MetadataLocation()) {
+		t.Error("two metadata files share a digest")
+	}
+}
