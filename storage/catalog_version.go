@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // VersionedAuthorizer is an Authorizer that can say which version of its
@@ -47,27 +48,26 @@ func VisibilityVersion(ctx context.Context, cat Catalog) (CatalogVersion, bool, 
 }
 
 // catalogVersionSchema counts the changes to the embedded catalog's
-// tables. Triggers keep it, so every writer of the database (another SQE
+// tables. Triggers keep it, one per change to iceberg-go's tables and
+// namespace properties, so every writer of the database (another SQE
 // process, iceberg-go's own SQL catalog) moves it.
-const catalogVersionSchema = `
-CREATE TABLE IF NOT EXISTS sqe_catalog_version (
+func catalogVersionSchema() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE IF NOT EXISTS sqe_catalog_version (
 	id      INTEGER PRIMARY KEY CHECK (id = 1),
 	version INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO sqe_catalog_version (id, version) VALUES (1, 0);
-CREATE TRIGGER IF NOT EXISTS sqe_tables_inserted AFTER INSERT ON iceberg_tables
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-CREATE TRIGGER IF NOT EXISTS sqe_tables_updated AFTER UPDATE ON iceberg_tables
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-CREATE TRIGGER IF NOT EXISTS sqe_tables_deleted AFTER DELETE ON iceberg_tables
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-CREATE TRIGGER IF NOT EXISTS sqe_namespaces_inserted AFTER INSERT ON iceberg_namespace_properties
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-CREATE TRIGGER IF NOT EXISTS sqe_namespaces_updated AFTER UPDATE ON iceberg_namespace_properties
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-CREATE TRIGGER IF NOT EXISTS sqe_namespaces_deleted AFTER DELETE ON iceberg_namespace_properties
-	BEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;
-`
+`)
+	for _, table := range []string{"iceberg_tables", "iceberg_namespace_properties"} {
+		for _, event := range []string{"INSERT", "UPDATE", "DELETE"} {
+			fmt.Fprintf(&b, "CREATE TRIGGER IF NOT EXISTS sqe_%s_%s AFTER %s ON %s\n"+
+				"\tBEGIN UPDATE sqe_catalog_version SET version = version + 1 WHERE id = 1; END;\n",
+				table, strings.ToLower(event), event, table)
+		}
+	}
+	return b.String()
+}
 
 const readCatalogVersion = "SELECT version FROM sqe_catalog_version WHERE id = 1"
 

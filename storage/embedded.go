@@ -87,7 +87,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	if _, err := db.ExecContext(ctx, catalogVersionSchema); err != nil {
+	if _, err := db.ExecContext(ctx, catalogVersionSchema()); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: create version triggers: %w", name, err)
 	}
