@@ -17,6 +17,26 @@
 // (a 16,384-row default made streaming a 1M-row table 1.7x slower), so a
 // table that is mostly looked up sets the property lower.
 //
+// A column whose values are not ordered prunes nothing by statistics;
+// a table that looks such a column up asks for Parquet bloom filters on
+// it (write.parquet.bloom-filter-enabled.column.<name>), and an equality
+// or IN list then skips the row groups whose filters hold none of its
+// values (row_group_bloom.go), files of one row group included.
+//
+// SQE's writer also writes Parquet page indexes (each page's bounds and
+// first row); iceberg-go's has no setting for them. SQE's reader does
+// not use them yet. arrow-go (v18.9) reads both indexes
+// (metadata.PageIndexReader) and its column readers can SeekToRow by the
+// offset index, but it has no row selection: reading only the pages an
+// equality can match would be, per page range and column, a SeekToRow
+// and a NextBatch, and each SeekToRow opens a new page reader that,
+// unless ReaderProperties.BufferedStreamEnabled is set, reads the whole
+// column chunk again (only decoding is saved, and the chunk is read once
+// per range); nor does it match a predicate to the column index, which
+// the caller would do per page. On an unsorted column a page spans the
+// row group's range, so page skipping would help only clustered columns,
+// which row-group statistics already narrow to one group.
+//
 // iceberg-go plans a scan (snapshots, manifests, pruning); SQE decodes
 // the Parquet data files itself (parquet_read.go) when there are no
 // deletes to apply and no row filter to evaluate (ScanRequest.PruneOnly,

@@ -64,13 +64,13 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	}
 	scan := t.tbl.Scan(opts...)
 	var morsels []table.FileScanTask
-	bound, budget := t.rowGroupFilter(req.Filter), footerReads
+	bound, budget := t.rowGroupFilter(req.Filter), newPruneBudget()
 	morselRows := req.MorselRows
 	if morselRows <= 0 {
 		morselRows = defaultMorselRows
 	}
 	for _, task := range append(t.visible(tasks), t.stagedTasks()...) {
-		morsels = append(morsels, joinRowGroups(t.rowGroupTasks(ctx, task, bound, &budget), morselRows)...)
+		morsels = append(morsels, joinRowGroups(t.rowGroupTasks(ctx, task, bound, budget), morselRows)...)
 	}
 	return &Morsels{tbl: t, ident: t.ident, scan: scan, tasks: morsels, outSchema: outSchema,
 		cols: t.decodedColumns(wanted, req), batchRows: req.BatchSize}, nil

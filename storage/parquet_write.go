@@ -218,7 +218,9 @@ func (p *parquetFiles) abort() {
 // parquetWriterProperties are the writer settings iceberg-go derives from
 // the table properties (page and row-group sizes, page version,
 // compression, dictionaries, bloom filters, the dictionary cost fallback
-// on every column), plus decimals stored as integers.
+// on every column), plus decimals stored as integers and page indexes
+// (each page's bounds and place, a few bytes a page, for readers that
+// skip pages; SQE's reader does not yet, see the package doc).
 func parquetWriterProperties(props iceberg.Properties, schema *arrow.Schema) *parquet.WriterProperties {
 	version := parquet.DataPageV2
 	if props.Get(table.ParquetPageVersionKey, table.ParquetPageVersionDefault) == parquetPageVersionV1 {
@@ -235,6 +237,7 @@ func parquetWriterProperties(props iceberg.Properties, schema *arrow.Schema) *pa
 		parquet.WithMaxBloomFilterBytes(int64(props.GetInt(table.ParquetBloomFilterMaxBytesKey, defaultParquetBloomFilterSize))),
 		parquet.WithDictionaryDefault(javaTrue(props.Get(parquetDictEnabledKey, "true"))),
 		parquet.WithStoreDecimalAsInteger(true),
+		parquet.WithPageIndexEnabled(true),
 	}
 	for key, val := range props {
 		if col, ok := strings.CutPrefix(key, table.ParquetBloomFilterColumnEnabledKeyPrefix+"."); ok && col != "" {

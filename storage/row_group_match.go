@@ -15,7 +15,14 @@ import (
 // NULL is never true, so a group whose column is all NULL matches no
 // comparison on it. Floating-point columns are never judged, as NaN sorts
 // apart from SQL's order and Parquet keeps no NaN count.
-type rowGroupMatch struct{ group *rowGroupStats }
+//
+// With bloom set, an equality or IN list the statistics do not refute is
+// judged by bloom too (the group's bloom filters, bloomProbe.match):
+// false when the filter of the column holds none of the values.
+type rowGroupMatch struct {
+	group *rowGroupStats
+	bloom func(fieldID int, lits []iceberg.Literal) bool // nil: statistics only
+}
 
 func (*rowGroupMatch) VisitTrue() bool                            { return true }
 func (*rowGroupMatch) VisitFalse() bool                           { return false }
@@ -25,6 +32,28 @@ func (*rowGroupMatch) VisitNot(bool) bool                         { return true 
 func (*rowGroupMatch) VisitUnbound(iceberg.UnboundPredicate) bool { return true }
 
 func (m *rowGroupMatch) VisitBound(pred iceberg.BoundPredicate) bool {
+	if !m.statsMatch(pred) {
+		return false
+	}
+	ref, ok := pred.Term().(iceberg.BoundReference)
+	if !ok || m.bloom == nil {
+		return true
+	}
+	switch p := pred.(type) {
+	case iceberg.BoundSetPredicate:
+		if pred.Op() == iceberg.OpIn {
+			return m.bloom(ref.Field().ID, p.Literals().Members())
+		}
+	case iceberg.BoundLiteralPredicate:
+		if pred.Op() == iceberg.OpEQ {
+			return m.bloom(ref.Field().ID, []iceberg.Literal{p.Literal()})
+		}
+	}
+	return true
+}
+
+// statsMatch judges pred by the group's statistics.
+func (m *rowGroupMatch) statsMatch(pred iceberg.BoundPredicate) bool {
 	ref, ok := pred.Term().(iceberg.BoundReference)
 	if !ok {
 		return true // a transform or an extract

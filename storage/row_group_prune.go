@@ -26,23 +26,39 @@ func (t *Table) rowGroupFilter(filter iceberg.BooleanExpression) iceberg.Boolean
 }
 
 // rowGroupTasks splits task by row group (splitByRowGroup) and drops the
-// groups whose footer statistics prove that bound (nil: none) matches no
-// row. A task that cannot be split stays whole: the planner already
-// judged the file by its statistics, which are the group's. A footer
-// that is not read (budget, see footerReads) or cannot be read is doubt,
-// so every group is kept and the read that follows reports a failure.
-func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, bound iceberg.BooleanExpression, budget *int) []table.FileScanTask {
+// groups whose footer statistics, or else bloom filters, prove that
+// bound (nil: none) matches no row. A task that cannot be split stays
+// whole: the planner already judged the file by its statistics, which
+// are the group's; a file of one row group is judged only by its bloom
+// filters, when bound tests a column that has them (bloomTested). A
+// footer or filter that is not read (budget, see footerReads and
+// bloomReads) or cannot be read is doubt, so the groups are kept and the
+// read that follows reports a failure.
+func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, bound iceberg.BooleanExpression, budget *pruneBudget) []table.FileScanTask {
 	parts := splitByRowGroup(task)
-	if bound == nil || len(parts) < 2 {
+	if bound == nil || len(parts) == 0 || (len(parts) == 1 && !t.bloomTested(bound)) {
 		return parts
 	}
 	groups, ok, err := t.host.rowGroupCache().stats(ctx, t.tbl, task.File, budget)
 	if err != nil || !ok || len(groups) != len(parts) {
 		return parts
 	}
+	var probe *bloomProbe
+	defer func() {
+		if probe != nil {
+			probe.close()
+		}
+	}()
 	kept := parts[:0]
 	for i, part := range parts {
 		match, err := iceberg.VisitExprEvaluator(bound, &rowGroupMatch{group: &groups[i]})
+		if err == nil && match && groups[i].blooms != nil {
+			// Filters are read only for the groups statistics keep.
+			if probe == nil {
+				probe = t.newBloomProbe(ctx, task.File, budget)
+			}
+			match, err = iceberg.VisitExprEvaluator(bound, &rowGroupMatch{group: &groups[i], bloom: probe.match(i, &groups[i])})
+		}
 		if err != nil || match {
 			kept = append(kept, part)
 		}
@@ -58,9 +74,9 @@ func (t *Table) prunedTasks(ctx context.Context, tasks []table.FileScanTask, bou
 		return tasks
 	}
 	out := make([]table.FileScanTask, 0, len(tasks))
-	budget := footerReads
+	budget := newPruneBudget()
 	for _, task := range tasks {
-		for _, part := range t.rowGroupTasks(ctx, task, bound, &budget) {
+		for _, part := range t.rowGroupTasks(ctx, task, bound, budget) {
 			if n := len(out); n > 0 && joins(out[n-1], part) {
 				out[n-1].Length += part.Length
 				continue

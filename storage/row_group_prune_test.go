@@ -171,11 +171,11 @@ func TestRowGroupFooterBudget(t *testing.T) {
 		{budget: 0, left: 0, groups: 1}, // cached
 		{budget: 3, left: 3, groups: 1}, // cached, nothing read
 	} {
-		budget := step.budget
-		got := tbl.rowGroupTasks(ctx, tasks[0], bound, &budget)
-		if len(got) != step.groups || budget != step.left {
+		budget := &pruneBudget{footers: step.budget}
+		got := tbl.rowGroupTasks(ctx, tasks[0], bound, budget)
+		if len(got) != step.groups || budget.footers != step.left {
 			t.Errorf("budget %d: %d row groups kept and %d reads left, want %d and %d",
-				step.budget, len(got), budget, step.groups, step.left)
+				step.budget, len(got), budget.footers, step.groups, step.left)
 		}
 	}
 }

@@ -19,20 +19,24 @@ const (
 
 // rowGroupStats is what a Parquet footer says of one row group: its rows
 // and, per top-level column (by Iceberg field id), the bounds and null
-// count the writer recorded. A column absent from a map is unknown.
+// count the writer recorded, and where a bloom filter is kept. A column
+// absent from a map is unknown.
 type rowGroupStats struct {
-	rows  int64
-	lower map[int]iceberg.Literal
-	upper map[int]iceberg.Literal
-	nulls map[int]int64
+	rows   int64
+	lower  map[int]iceberg.Literal
+	upper  map[int]iceberg.Literal
+	nulls  map[int]int64
+	blooms map[int]bloomColumn // nil: none
 }
 
-// rowGroupCache remembers the row-group statistics of data files. A data
-// file is never rewritten in place, so an entry, keyed by the file's path
-// and size, stays true; entries only leave when the bounds push the least
-// recently used out. Each catalog owns one; it is safe for concurrent use.
+// rowGroupCache remembers the row-group statistics of data files and
+// the bloom filters read from them. A data file is never rewritten in
+// place, so an entry, keyed by the file's path and size, stays true;
+// entries only leave when the bounds push the least recently used out.
+// Each catalog owns one; it is safe for concurrent use.
 type rowGroupCache struct {
 	entries *weightedLRU[rowGroupKey, []rowGroupStats]
+	blooms  *weightedLRU[bloomKey, metadata.BloomFilter]
 }
 
 type rowGroupKey struct {
@@ -41,8 +45,11 @@ type rowGroupKey struct {
 }
 
 func newRowGroupCache(maxFiles, maxGroups int) *rowGroupCache {
-	return &rowGroupCache{entries: newWeightedLRU[rowGroupKey](maxFiles, maxGroups,
-		func(groups []rowGroupStats) int { return len(groups) })}
+	return &rowGroupCache{
+		entries: newWeightedLRU[rowGroupKey](maxFiles, maxGroups,
+			func(groups []rowGroupStats) int { return len(groups) }),
+		blooms: newWeightedLRU[bloomKey](bloomCacheFilters, bloomCacheBytes, bloomWeight),
+	}
 }
 
 // footerReads bounds the footers one scan reads before its first row: a
@@ -54,15 +61,15 @@ const footerReads = 16
 // stats returns the row-group statistics of f, reading its footer through
 // tbl's file IO on a miss while *budget is above zero (and counting it
 // down). ok is false when f's statistics are neither cached nor read.
-func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile, budget *int) ([]rowGroupStats, bool, error) {
+func (c *rowGroupCache) stats(ctx context.Context, tbl *table.Table, f iceberg.DataFile, budget *pruneBudget) ([]rowGroupStats, bool, error) {
 	k := rowGroupKey{path: f.FilePath(), size: f.FileSizeBytes()}
 	if groups, ok := c.entries.get(k); ok {
 		return groups, true, nil
 	}
-	if *budget <= 0 {
+	if budget.footers <= 0 {
 		return nil, false, nil
 	}
-	*budget--
+	budget.footers--
 	groups, err := readRowGroupStats(ctx, tbl, f)
 	if err != nil {
 		return nil, false, err
@@ -97,10 +104,12 @@ func readRowGroupStats(ctx context.Context, tbl *table.Table, f iceberg.DataFile
 // table type is left unknown.
 func rowGroupStatsOf(schema *iceberg.Schema, meta *metadata.FileMetaData) []rowGroupStats {
 	out := make([]rowGroupStats, meta.NumRowGroups())
+	forms := map[int]*storedAs{}
 	for g := range out {
 		rg := meta.RowGroup(g)
 		st := rowGroupStats{rows: rg.NumRows(), lower: map[int]iceberg.Literal{},
-			upper: map[int]iceberg.Literal{}, nulls: map[int]int64{}}
+			upper: map[int]iceberg.Literal{}, nulls: map[int]int64{},
+			blooms: bloomColumnsOf(schema, meta, rg, forms)}
 		for c := range rg.NumColumns() {
 			col := meta.Schema.Column(c)
 			if len(col.ColumnPath()) != 1 {
