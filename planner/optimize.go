@@ -258,10 +258,15 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 		}
 		return iceberg.IsNull(iceberg.Reference(n))
 	case *BinOp:
-		if x.Op.Name == "AND" {
+		switch x.Op.Name {
+		case "AND", "OR":
+			// An IN list is an OR of equalities (InList).
 			l, r := toIceberg(x.L, scan), toIceberg(x.R, scan)
 			if l == nil || r == nil {
 				return nil
+			}
+			if x.Op.Name == "OR" {
+				return iceberg.NewOr(l, r)
 			}
 			return iceberg.NewAnd(l, r)
 		}
@@ -288,6 +293,11 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 				return icebergCompare(op, ref, v)
 			case types.OIDInt4, types.OIDInt2:
 				return icebergCompare(op, ref, int32(v))
+			case types.OIDTimestamp, types.OIDTimestampTZ:
+				// Microseconds since the epoch (UTC for timestamptz), as
+				// Iceberg stores both; the infinities are the extremes
+				// of int64 in either.
+				return icebergCompare(op, ref, iceberg.Timestamp(v))
 			}
 		case float64:
 			// Not pushed: PostgreSQL orders NaN above every number and
@@ -305,7 +315,12 @@ func toIceberg(e Expr, scan *Scan) iceberg.BooleanExpression {
 				return icebergCompare(op, ref, iceberg.Date(v))
 			}
 		case decimal128.Num:
-			_ = v
+			// Only a numeric with a declared precision is an Iceberg
+			// decimal of that scale; the constant has the column's type
+			// (checked above), so its unscaled value is at that scale.
+			if colType.OID == types.OIDNumeric && colType.Precision > 0 {
+				return icebergCompare(op, ref, iceberg.Decimal{Val: v, Scale: int(colType.Scale)})
+			}
 		}
 	}
 	return nil

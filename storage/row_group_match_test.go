@@ -3,6 +3,7 @@ package storage
 import (
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/iceberg-go"
 )
 
@@ -18,14 +19,18 @@ func TestRowGroupMatch(t *testing.T) {
 		iceberg.NestedField{ID: 4, Name: "f", Type: iceberg.PrimitiveTypes.Float64},
 		iceberg.NestedField{ID: 5, Name: "k", Type: iceberg.PrimitiveTypes.Int32},
 		iceberg.NestedField{ID: 6, Name: "old", Type: iceberg.PrimitiveTypes.Int64},
+		iceberg.NestedField{ID: 7, Name: "at", Type: iceberg.PrimitiveTypes.Timestamp},
+		iceberg.NestedField{ID: 8, Name: "amount", Type: iceberg.DecimalTypeOf(12, 2)},
 	)
 	group := rowGroupStats{
 		rows: 10,
 		lower: map[int]iceberg.Literal{1: iceberg.Int64Literal(10), 2: iceberg.StringLiteral("b"),
-			4: iceberg.Float64Literal(1), 6: iceberg.Int32Literal(10)},
+			4: iceberg.Float64Literal(1), 6: iceberg.Int32Literal(10), 7: iceberg.TimestampLiteral(1000),
+			8: iceberg.DecimalLiteral{Val: decimal128.FromI64(1000), Scale: 2}},
 		upper: map[int]iceberg.Literal{1: iceberg.Int64Literal(20), 2: iceberg.StringLiteral("d"),
-			4: iceberg.Float64Literal(2), 6: iceberg.Int32Literal(20)},
-		nulls: map[int]int64{1: 0, 2: 2, 3: 10, 4: 0, 6: 0},
+			4: iceberg.Float64Literal(2), 6: iceberg.Int32Literal(20), 7: iceberg.TimestampLiteral(2000),
+			8: iceberg.DecimalLiteral{Val: decimal128.FromI64(2000), Scale: 2}},
+		nulls: map[int]int64{1: 0, 2: 2, 3: 10, 4: 0, 6: 0, 7: 0, 8: 0},
 	}
 	ref := func(name string) iceberg.UnboundTerm { return iceberg.Reference(name) }
 	tests := []struct {
@@ -73,6 +78,13 @@ func TestRowGroupMatch(t *testing.T) {
 		{"or, one side matches", iceberg.NewOr(iceberg.EqualTo(ref("id"), int64(5)), iceberg.EqualTo(ref("name"), "c")), true},
 		{"or, neither matches", iceberg.NewOr(iceberg.EqualTo(ref("id"), int64(5)), iceberg.EqualTo(ref("id"), int64(30))), false},
 		{"and, one side fails", iceberg.NewAnd(iceberg.EqualTo(ref("id"), int64(15)), iceberg.EqualTo(ref("name"), "z")), false},
+		{"timestamp inside", iceberg.EqualTo(ref("at"), iceberg.Timestamp(1500)), true},
+		{"timestamp after upper bound", iceberg.GreaterThan(ref("at"), iceberg.Timestamp(2000)), false},
+		{"timestamp before lower bound", iceberg.LessThan(ref("at"), iceberg.Timestamp(1000)), false},
+		{"decimal inside", iceberg.EqualTo(ref("amount"), iceberg.Decimal{Val: decimal128.FromI64(1500), Scale: 2}), true},
+		{"decimal above", iceberg.EqualTo(ref("amount"), iceberg.Decimal{Val: decimal128.FromI64(2001), Scale: 2}), false},
+		{"decimal in list, none inside", iceberg.IsIn(ref("amount"), iceberg.Decimal{Val: decimal128.FromI64(1), Scale: 2},
+			iceberg.Decimal{Val: decimal128.FromI64(3000), Scale: 2}), false},
 		{"true", iceberg.AlwaysTrue{}, true},
 		{"false", iceberg.AlwaysFalse{}, false},
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
@@ -222,6 +223,88 @@ func TestMorselsJoinRowGroups(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("morsels read %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// pruneTSTable is a table of ids 0..49 in row groups of 10, at and atz
+// = id ms after the epoch, amount = id / 100 (stored as an integer).
+func pruneTSTable(t *testing.T) *Table {
+	t.Helper()
+	micros := &arrow.TimestampType{Unit: arrow.Microsecond}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "at", Type: micros},
+		{Name: "atz", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+		{Name: "amount", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}},
+	}, nil)
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(ctx, "ns", "t", schema, CreateTableOptions{Properties: map[string]string{
+		table.ParquetRowGroupLimitKey: "10",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range int64(50) {
+		b.Field(0).(*array.Int64Builder).Append(i)
+		b.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(i * 1000))
+		b.Field(2).(*array.TimestampBuilder).Append(arrow.Timestamp(i * 1000))
+		b.Field(3).(*array.Decimal128Builder).Append(decimal128.FromI64(i))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	if tbl, err = tbl.Append(ctx, rdr); err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// TestRowGroupPruningTimestampsAndDecimals checks that row groups are
+// judged by the statistics of timestamp, timestamptz and integer-stored
+// decimal columns.
+func TestRowGroupPruningTimestampsAndDecimals(t *testing.T) {
+	tbl := pruneTSTable(t)
+	ref := func(name string) iceberg.UnboundTerm { return iceberg.Reference(name) }
+	dec := func(v int64) iceberg.Decimal { return iceberg.Decimal{Val: decimal128.FromI64(v), Scale: 2} }
+	tests := []struct {
+		name   string
+		filter iceberg.BooleanExpression
+		want   []int64 // ids the filter admits
+		groups int
+	}{
+		{"timestamp point", iceberg.EqualTo(ref("at"), iceberg.Timestamp(15_000)), []int64{15}, 1},
+		{"timestamp range", iceberg.GreaterThanEqual(ref("at"), iceberg.Timestamp(40_000)), []int64{40, 45, 49}, 1},
+		{"timestamptz range", iceberg.LessThan(ref("atz"), iceberg.Timestamp(10_000)), []int64{0, 9}, 1},
+		{"decimal point", iceberg.EqualTo(ref("amount"), dec(33)), []int64{33}, 1},
+		{"decimal in list", iceberg.IsIn(ref("amount"), dec(3), dec(47)), []int64{3, 47}, 2},
+		{"decimal absent", iceberg.EqualTo(ref("amount"), dec(5000)), nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rows := readAll(t, tbl, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true})
+			if len(rows) != 10*tc.groups {
+				t.Errorf("scan read %d rows, want the %d of %d row groups", len(rows), 10*tc.groups, tc.groups)
+			}
+			var read []int64
+			for _, r := range rows {
+				read = append(read, r[0].(int64))
+			}
+			for _, id := range tc.want {
+				if !slices.Contains(read, id) {
+					t.Errorf("row %d is missing from the rows read %v", id, read)
+				}
 			}
 		})
 	}

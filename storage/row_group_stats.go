@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
@@ -170,6 +172,30 @@ func boundsLiterals(typ iceberg.Type, s metadata.TypedStatistics) (lo, hi iceber
 	case iceberg.BooleanType:
 		if x, isBool := s.(*metadata.BooleanStatistics); isBool {
 			return iceberg.BoolLiteral(x.Min()), iceberg.BoolLiteral(x.Max()), true
+		}
+	case iceberg.TimestampType, iceberg.TimestampTzType:
+		// Microseconds only: a file written in another unit (INT96,
+		// milliseconds) is not compared.
+		lt, isTS := s.Descr().LogicalType().(schema.TimestampLogicalType)
+		if x, isInt := s.(*metadata.Int64Statistics); isInt && isTS && lt.TimeUnit() == schema.TimeUnitMicros {
+			return iceberg.TimestampLiteral(x.Min()), iceberg.TimestampLiteral(x.Max()), true
+		}
+	case iceberg.DecimalType:
+		// Decimals stored as integers only, at the column's scale: the
+		// statistics of fixed-length bytes need a signed comparison
+		// that not every writer makes.
+		lt, isDec := s.Descr().LogicalType().(schema.DecimalLogicalType)
+		if !isDec || int(lt.Scale()) != typ.(iceberg.DecimalType).Scale() {
+			break
+		}
+		scale := int(lt.Scale())
+		switch x := s.(type) {
+		case *metadata.Int32Statistics:
+			return iceberg.DecimalLiteral{Val: decimal128.FromI64(int64(x.Min())), Scale: scale},
+				iceberg.DecimalLiteral{Val: decimal128.FromI64(int64(x.Max())), Scale: scale}, true
+		case *metadata.Int64Statistics:
+			return iceberg.DecimalLiteral{Val: decimal128.FromI64(x.Min()), Scale: scale},
+				iceberg.DecimalLiteral{Val: decimal128.FromI64(x.Max()), Scale: scale}, true
 		}
 	}
 	return nil, nil, false

@@ -133,7 +133,7 @@ func boundLiteral(typ iceberg.Type, raw []byte) (iceberg.Literal, bool) {
 }
 
 // compareLiterals orders a against b when both are of one of the types
-// fileProof judges.
+// fileProof or the row-group statistics judge.
 func compareLiterals(a, b iceberg.Literal) (int, bool) {
 	switch x := a.(type) {
 	case iceberg.Int32Literal:
@@ -144,6 +144,15 @@ func compareLiterals(a, b iceberg.Literal) (int, bool) {
 		return compareAs(x, b)
 	case iceberg.DateLiteral:
 		return compareAs(x, b)
+	case iceberg.TimestampLiteral:
+		return compareAs(x, b)
+	case iceberg.DecimalLiteral:
+		// Bounds and filter literals are at the column's scale.
+		y, ok := b.(iceberg.DecimalLiteral)
+		if !ok || x.Scale != y.Scale {
+			return 0, false
+		}
+		return x.Val.Cmp(y.Val), true
 	case iceberg.BoolLiteral:
 		y, ok := b.(iceberg.BoolLiteral)
 		return x.Comparator()(bool(x), bool(y)), ok
