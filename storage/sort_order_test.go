@@ -1,10 +1,19 @@
 package storage
 
 import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -138,5 +147,153 @@ func TestFormatSortOrder(t *testing.T) {
 	got := FormatSortOrder([]SortField{{Column: "id", NullsFirst: true}, {Column: "Ts", Descending: true}, {Column: `a"b`}})
 	if want := `id ASC NULLS FIRST, "Ts" DESC NULLS LAST, "a""b" ASC NULLS LAST`; got != want {
 		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+// sortByID is a RowSorter for tables of idSchema that sort by id: it
+// holds every row, which a test's few hundred allow.
+func sortByID(_ context.Context, rdr array.RecordReader, order []SortField) (array.RecordReader, error) {
+	if len(order) == 0 || order[0].Column != "id" {
+		return nil, fmt.Errorf("sortByID cannot sort by %v", order)
+	}
+	type row struct {
+		id   int64
+		name string
+	}
+	var rows []row
+	for rdr.Next() {
+		b := rdr.RecordBatch()
+		ids, names := b.Column(0).(*array.Int64), b.Column(1).(*array.String)
+		for i := range int(b.NumRows()) {
+			rows = append(rows, row{ids.Value(i), names.Value(i)})
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if order[0].Descending {
+			return cmp.Compare(b.id, a.id)
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	// Batches of 50 rows, so that the writer can roll files between them.
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, rdr.Schema())
+	defer bld.Release()
+	var recs []arrow.RecordBatch
+	for chunk := range slices.Chunk(rows, 50) {
+		for _, r := range chunk {
+			bld.Field(0).(*array.Int64Builder).Append(r.id)
+			bld.Field(1).(*array.StringBuilder).Append(r.name)
+		}
+		recs = append(recs, bld.NewRecordBatch())
+	}
+	out, err := array.NewRecordReader(rdr.Schema(), recs)
+	for _, r := range recs {
+		r.Release()
+	}
+	return out, err
+}
+
+// fileIDRanges reads each data file of tbl and returns, in the order of
+// their lower bounds, the bounds of id its manifest entry keeps, and
+// whether each file's rows are in ascending id order.
+func fileIDRanges(t *testing.T, tbl *Table) (ranges [][2]int64, inOrder []bool) {
+	t.Helper()
+	ctx := adminCtx(t)
+	tasks, err := tbl.planInCommitOrder(ctx, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(tasks, func(a, b table.FileScanTask) int {
+		lo := func(task table.FileScanTask) int64 {
+			return int64(binary.LittleEndian.Uint64(task.File.LowerBoundValues()[1]))
+		}
+		return cmp.Compare(lo(a), lo(b))
+	})
+	for _, task := range tasks {
+		lo := int64(binary.LittleEndian.Uint64(task.File.LowerBoundValues()[1]))
+		hi := int64(binary.LittleEndian.Uint64(task.File.UpperBoundValues()[1]))
+		ranges = append(ranges, [2]int64{lo, hi})
+		rdr, err := newTaskReader(ctx, tbl.tbl, tbl.schema, []table.FileScanTask{task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sorted, prev := true, int64(math.MinInt64)
+		for rdr.Next() {
+			ids := rdr.RecordBatch().Column(0).(*array.Int64)
+			for i := range ids.Len() {
+				sorted = sorted && ids.Value(i) >= prev
+				prev = ids.Value(i)
+			}
+		}
+		if err := rdr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rdr.Release()
+		inOrder = append(inOrder, sorted)
+	}
+	return ranges, inOrder
+}
+
+func TestRewriteDataFilesSorts(t *testing.T) {
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	tbl := createIDTable(t, cat, "ns", "t")
+	tbl, err := tbl.Alter(ctx, func(a *Alteration) error {
+		return a.SetProperties(map[string]string{"write.target-file-size-bytes": "1500", "write.parquet.row-group-limit": "50"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Five unsorted appends of ids spread over the whole range: every
+	// file overlaps every other.
+	ids := rand.New(rand.NewPCG(1, 2)).Perm(500)
+	for k := range 5 {
+		bld := array.NewRecordBuilder(memory.DefaultAllocator, idSchema)
+		for _, id := range ids[k*100 : (k+1)*100] {
+			bld.Field(0).(*array.Int64Builder).Append(int64(id))
+			bld.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("n%d", id))
+		}
+		rec := bld.NewRecordBatch()
+		bld.Release()
+		rdr, _ := array.NewRecordReader(idSchema, []arrow.RecordBatch{rec})
+		rec.Release()
+		if tbl, err = tbl.Append(ctx, rdr); err != nil {
+			t.Fatal(err)
+		}
+		rdr.Release()
+	}
+	before := sortedRows(t, tbl)
+	// Unsorted, compaction leaves files whose sizes reach the target.
+	if _, res, err := tbl.RewriteDataFiles(ctx, sortByID); err != nil || res.RewrittenDataFiles != 0 {
+		t.Fatalf("unsorted table: %+v, %v", res, err)
+	}
+	if tbl, err = tbl.Alter(ctx, func(a *Alteration) error { return a.SetSortOrder([]SortField{{Column: "id", NullsFirst: true}}) }); err != nil {
+		t.Fatal(err)
+	}
+	tbl, res, err := tbl.RewriteDataFiles(ctx, sortByID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RewrittenDataFiles < 5 || res.AddedDataFiles < 2 {
+		t.Fatalf("sorted table: %+v, want every file rewritten into several", res)
+	}
+	if got := sortedRows(t, tbl); !slices.Equal(got, before) {
+		t.Fatal("rows changed")
+	}
+	ranges, inOrder := fileIDRanges(t, tbl)
+	for i, r := range ranges {
+		if i > 0 && r[0] <= ranges[i-1][1] {
+			t.Errorf("file %d holds ids %v, overlapping %v", i, r, ranges[i-1])
+		}
+		if !inOrder[i] {
+			t.Errorf("file %d (ids %v) is not in id order", i, r)
+		}
+	}
+	// Its files no longer overlap, and one at most is small: nothing to do.
+	again, res, err := tbl.RewriteDataFiles(ctx, sortByID)
+	if err != nil || res.RewrittenDataFiles != 0 || len(dataFilePaths(t, again)) != len(ranges) {
+		t.Fatalf("second run: %+v, %v", res, err)
 	}
 }
