@@ -68,6 +68,9 @@ func (s *Session) runAccess(ctx context.Context, st extgrammar.Statement) (Resul
 	if res, ok, err := s.runPolicyStatement(ctx, st); ok {
 		return res, err
 	}
+	if x, ok := st.(*extgrammar.SetSortOrder); ok {
+		return s.runSetSortOrder(ctx, x)
+	}
 	ac := s.engine.cfg.Access
 	if ac == nil {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "access control statements are not available").

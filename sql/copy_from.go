@@ -244,7 +244,19 @@ func (r *copyInResult) load(ctx context.Context, src io.Reader) error {
 		}
 		return r.assemble(schema, cols, n)
 	}
-	pull, stop := parseAhead(next)
+	parsed, stop := parseAhead(next)
+	defer stop()
+	pull := parsed
+	if order := t.t.SortOrder(); len(order) > 0 {
+		// A sorted table's rows are all parsed and sorted before the
+		// first is written.
+		sorted, err := newSortedStream(ctx, r.s.statementLimits(), schema, order, func(context.Context) (arrow.RecordBatch, error) { return parsed() })
+		if err != nil {
+			return fmt.Errorf("copy into %s: %w", r.target.relname, err)
+		}
+		defer sorted.Close()
+		pull = sorted.Next
+	}
 	rdr := newWriteReader(schema, r.target.relname, pull)
 	defer rdr.Release()
 	err := r.s.writeTable(r.s.callerContext(ctx), t.t, rdr)

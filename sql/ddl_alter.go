@@ -187,11 +187,21 @@ func setOptions(a *storage.Alteration, def *pg_query.Node) error {
 		if d.Defname == "partitioning" {
 			return pgerror.Unsupported("changing the partitioning of a table is not supported")
 		}
-		if err := checkPropertyKey(optionKey(d)); err != nil {
-			return err
-		}
 		v, err := optionText(d)
 		if err != nil {
+			return err
+		}
+		if isSortOrderOption(optionKey(d)) {
+			order, err := parseSortOrder(v)
+			if err != nil {
+				return err
+			}
+			if err := a.SetSortOrder(order); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := checkPropertyKey(optionKey(d)); err != nil {
 			return err
 		}
 		props[optionKey(d)] = v
@@ -205,6 +215,12 @@ func resetOptions(a *storage.Alteration, def *pg_query.Node) error {
 		d := o.GetDefElem()
 		if d == nil {
 			return pgerror.New(pgerror.SyntaxError, "unexpected table option")
+		}
+		if isSortOrderOption(optionKey(d)) {
+			if err := a.SetSortOrder(nil); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := checkPropertyKey(optionKey(d)); err != nil {
 			return err

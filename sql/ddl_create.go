@@ -269,7 +269,8 @@ func walkNodes(m protoreflect.Message, visit func(protoreflect.Message) bool) bo
 }
 
 // tableOptions turns WITH (...) options into table properties, with
-// partitioning read as an Iceberg partition spec.
+// partitioning read as an Iceberg partition spec and sort_order (or
+// sorted_by) as its sort order.
 func tableOptions(opts []*pg_query.Node) (storage.CreateTableOptions, error) {
 	out := storage.CreateTableOptions{Properties: map[string]string{}}
 	for _, o := range opts {
@@ -287,6 +288,16 @@ func tableOptions(opts []*pg_query.Node) (storage.CreateTableOptions, error) {
 		}
 		if key == "partitioning" {
 			if out.Partitioning, err = parsePartitioning(v); err != nil {
+				return out, err
+			}
+			continue
+		}
+		if isSortOrderOption(key) {
+			if out.SortOrder != nil {
+				return out, pgerror.New(pgerror.SyntaxError, "conflicting or redundant options").
+					WithDetail("%s and %s both give the sort order.", optSortOrder, optSortedBy)
+			}
+			if out.SortOrder, err = parseSortOrder(v); err != nil {
 				return out, err
 			}
 			continue

@@ -146,9 +146,18 @@ func ctasColumns(cols []planner.Column, names []*pg_query.Node) ([]arrow.Field, 
 }
 
 // fillTable runs the planned query and appends its rows to tbl as one
-// commit, returning how many there were.
+// commit, returning how many there were. The rows are sorted by the
+// table's sort order first, when it has one.
 func (s *Session) fillTable(ctx context.Context, tbl *storage.Table, p *planner.Plan, schema *arrow.Schema) (int64, error) {
-	res, err := newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
+	names := make([]string, schema.NumFields())
+	for i, f := range schema.Fields() {
+		names[i] = f.Name
+	}
+	root, err := writeSort(p.Root, names, tbl.SortOrder())
+	if err != nil {
+		return 0, err
+	}
+	res, err := newRowsResult(ctx, s.callerContext(ctx), root, s.statementLimits())
 	if err != nil {
 		return 0, err
 	}

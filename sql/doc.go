@@ -26,7 +26,9 @@
 // forms, DENY / REVOKE SELECT (columns) and SET / UNSET / SHOW TAGS to the
 // policy store (policy_statements.go, column_deny.go, tag_statements.go);
 // SHOW ACCESS asks both gates
-// (show_access.go). Column tags live on the table property
+// (show_access.go); ALTER TABLE ... SET SORT ORDER sets a table's Iceberg
+// sort order, which INSERT, CREATE TABLE AS, COPY FROM and
+// rewrite_data_files sort their rows by (sort_order.go). Column tags live on the table property
 // sqe.column-tags, keyed by field id (column_tags.go), and follow data
 // into CREATE TABLE AS and INSERT ... SELECT (column_tags_carry.go).
 //

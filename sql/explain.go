@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -104,4 +105,24 @@ func explainSpill(st exec.OperatorStats) string {
 func isSecuredScan(n planner.Node) bool {
 	s, ok := n.(*planner.Scan)
 	return ok && s.RowFiltered()
+}
+
+// explainInsert shows the plan of the rows an INSERT would write (sorted
+// by the table's sort order when it has one) under an Insert line;
+// nothing is written. RETURNING is not shown.
+func (s *Session) explainInsert(ctx context.Context, ins *pg_query.InsertStmt, query string, options []*pg_query.Node) (Result, error) {
+	plan, target, err := s.bindInsert(ctx, ins, query, nil)
+	if err != nil {
+		return nil, err
+	}
+	root, err := s.insertRoot(plan, target)
+	if err != nil {
+		return nil, err
+	}
+	name := target.adapter.QualifiedName()
+	rows := [][]string{{fmt.Sprintf("Insert %s.%s.%s", name.Catalog, name.Schema, name.Name)}}
+	for _, l := range strings.Split(strings.TrimRight(explainText(root, options), "\n"), "\n") {
+		rows = append(rows, []string{"  " + l})
+	}
+	return newTextResult([]string{"QUERY PLAN"}, rows, "EXPLAIN")
 }

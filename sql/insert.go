@@ -108,7 +108,11 @@ func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query
 	if err := s.carryTagsInto(callerCtx, target, plan.Source); err != nil {
 		return nil, err
 	}
-	src, err := newRowsResult(ctx, callerCtx, s.optimize(&planner.Plan{Root: plan.Source}).Root, s.statementLimits())
+	root, err := s.insertRoot(plan, target)
+	if err != nil {
+		return nil, err
+	}
+	src, err := newRowsResult(ctx, callerCtx, root, s.statementLimits())
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +139,23 @@ func (s *Session) runInsert(ctx context.Context, ins *pg_query.InsertStmt, query
 	kept := rdr.kept
 	rdr.kept = nil
 	return &returningResult{rowsResult: rows, tag: tag, kept: kept}, nil
+}
+
+// insertRoot is the optimized plan of the rows an INSERT writes, sorted
+// by the table's sort order when it has one. With RETURNING they are
+// written in the order given, which RETURNING answers in: clients that
+// insert many rows match the rows returned to those they sent by
+// position.
+func (s *Session) insertRoot(plan *planner.InsertPlan, target *insertTarget) (planner.Node, error) {
+	root := s.optimize(&planner.Plan{Root: plan.Source}).Root
+	if plan.Returning != nil {
+		return root, nil
+	}
+	names := make([]string, len(target.adapter.cols))
+	for i, c := range target.adapter.cols {
+		names[i] = c.Name
+	}
+	return writeSort(root, names, target.adapter.t.SortOrder())
 }
 
 // returningResult streams INSERT ... RETURNING's rows under the INSERT's

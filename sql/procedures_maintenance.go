@@ -17,7 +17,8 @@ import (
 // (gate one), which storage checks.
 
 // rewriteDataFilesProcedure compacts a table's small data files and its
-// manifests (storage.Table.RewriteDataFiles).
+// manifests (storage.Table.RewriteDataFiles); a sorted table's rows are
+// ordered by the engine's sort, under the statement's memory limit.
 func rewriteDataFilesProcedure() *procedure {
 	return &procedure{
 		name:   "system.rewrite_data_files",
@@ -32,7 +33,7 @@ func rewriteDataFilesProcedure() *procedure {
 			if err != nil {
 				return nil, err
 			}
-			_, res, err := target.adapter.t.RewriteDataFiles(s.callerContext(ctx))
+			_, res, err := target.adapter.t.RewriteDataFiles(s.callerContext(ctx), rowSorter(s.statementLimits()))
 			if err != nil {
 				return nil, fmt.Errorf("rewrite data files of %s: %w", target.relname, err)
 			}

@@ -342,6 +342,9 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 			}
 		}
 	}
+	if ins := ex.Query.GetInsertStmt(); ins != nil && !explainOption(ex.Options, "analyze", false) {
+		return s.explainInsert(ctx, ins, query, ex.Options)
+	}
 	sel := ex.Query.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerror.Unsupported("EXPLAIN of this statement is not supported yet")

@@ -45,6 +45,9 @@ type CreateTableOptions struct {
 	// Partitioning is the table's Iceberg partition spec, in order; empty
 	// means unpartitioned.
 	Partitioning []PartitionField
+	// SortOrder is the table's Iceberg sort order, in order; empty means
+	// unsorted.
+	SortOrder []SortField
 	// ColumnProperties are per-column table properties, by column name
 	// and then key prefix: each is stored as the property
 	// "<prefix>.<field id>", so that it follows the column's id across

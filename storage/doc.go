@@ -53,11 +53,14 @@
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched
 // types), writes Parquet data files once, and then commits them as one
-// snapshot. iceberg-go writes the files, except for an unpartitioned,
-// unsorted table with a decimal of precision 18 or less: SQE writes its
-// files itself (parquet_write.go), with iceberg-go's settings but such
-// decimals stored as INT32 or INT64, which read with a plain copy where
-// 16-byte values need a byte swap each. Commits to a table are serialised per catalog, and a commit
+// snapshot. iceberg-go writes the files, except for an unpartitioned
+// table with a decimal of precision 18 or less or with a sort order:
+// SQE writes its files itself (parquet_write.go), with iceberg-go's
+// settings but such decimals stored as INT32 or INT64, which read with
+// a plain copy where 16-byte values need a byte swap each, and a sorted
+// table's rows in the order the SQL layer sorted them (Table.SortOrder;
+// iceberg-go would sort each batch again). RewriteDataFiles sorts a
+// sorted table's rows with the RowSorter it is given. Commits to a table are serialised per catalog, and a commit
 // that loses a race with another process is retried on the reloaded
 // table. BeginRewrite reads the files a DELETE, UPDATE or MERGE may
 // change and commits "remove these, add those" (copy-on-write; never

@@ -134,7 +134,7 @@ var durabilityOps = []struct {
 		return err
 	}},
 	{"rewrite_data_files", func(t *testing.T, f *durabilityFixture) error {
-		_, _, err := f.a.RewriteDataFiles(adminCtx(t))
+		_, _, err := f.a.RewriteDataFiles(adminCtx(t), nil)
 		return err
 	}},
 	{"expire_snapshots", func(t *testing.T, f *durabilityFixture) error {

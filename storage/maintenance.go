@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/compaction"
@@ -39,12 +41,17 @@ type CompactionResult struct {
 // the commit is refused unless the new files hold exactly as many rows as
 // the ones they replace.
 //
+// A table with a sort order is compacted partition by partition instead
+// (sortedCompactionGroups), its rows ordered by sort, so that the files
+// it leaves hold ranges of the sort key that do not overlap; without a
+// sort its rows are compacted as an unsorted table's.
+//
 // It is a write (gate one: UPDATE_TABLE) and holds the table's commit
 // lock. A table with delete files is refused, as for every copy-on-write
 // change (see Rewrite). A commit that loses a race with another writer is
 // planned and written again on the reloaded table. Files written for a
 // commit that did not happen are removed.
-func (t *Table) RewriteDataFiles(ctx context.Context) (*Table, CompactionResult, error) {
+func (t *Table) RewriteDataFiles(ctx context.Context, sort RowSorter) (*Table, CompactionResult, error) {
 	var (
 		res      CompactionResult
 		manifest *table.RewriteManifestsResult
@@ -71,7 +78,7 @@ func (t *Table) RewriteDataFiles(ctx context.Context) (*Table, CompactionResult,
 			return nil, err
 		}
 		tx := b.NewTransaction()
-		files, err := t.compactData(ctx, b, current, tx, &res)
+		files, err := t.compactData(ctx, b, current, tx, &res, sort)
 		written = files
 		if err != nil {
 			return nil, err
@@ -101,7 +108,7 @@ func (t *Table) RewriteDataFiles(ctx context.Context) (*Table, CompactionResult,
 // compactData writes the groups of small data files of base's current
 // snapshot as new files and stages their replacement on tx. It returns
 // the files written, also on error, so that the caller can remove them.
-func (t *Table) compactData(ctx context.Context, base *table.Table, current *Table, tx *table.Transaction, res *CompactionResult) ([]iceberg.DataFile, error) {
+func (t *Table) compactData(ctx context.Context, base *table.Table, current *Table, tx *table.Transaction, res *CompactionResult, sort RowSorter) ([]iceberg.DataFile, error) {
 	target := base.Properties().GetInt64(table.WriteTargetFileSizeBytesKey, defaultCompactionTarget)
 	if target <= 0 {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "table %s: %s must be positive, not %d", t.ident.Table, table.WriteTargetFileSizeBytesKey, target)
@@ -116,13 +123,24 @@ func (t *Table) compactData(ctx context.Context, base *table.Table, current *Tab
 			return nil, deleteFilesPresent(t.ident)
 		}
 	}
-	plan, err := compactionConfig(target).PlanCompaction(tasks)
-	if err != nil {
-		return nil, fmt.Errorf("rewrite data files of %s: %w", t.ident, err)
+	var groups []compaction.Group
+	order := current.SortOrder()
+	if len(order) > 0 && sort != nil {
+		first, ok := base.Schema().FindFieldByName(order[0].Column)
+		if !ok {
+			return nil, unknownColumn(t.ident, order[0].Column)
+		}
+		groups = sortedCompactionGroups(tasks, target, first)
+	} else {
+		plan, err := compactionConfig(target).PlanCompaction(tasks)
+		if err != nil {
+			return nil, fmt.Errorf("rewrite data files of %s: %w", t.ident, err)
+		}
+		groups, sort = plan.Groups, nil
 	}
 	var written, removed []iceberg.DataFile
-	for _, g := range plan.Groups {
-		files, err := t.compactGroup(ctx, base, current, g)
+	for _, g := range groups {
+		files, err := t.compactGroup(ctx, base, current, g, order, sort)
 		written = append(written, files...)
 		if err != nil {
 			return written, err
@@ -159,9 +177,9 @@ func compactionConfig(target int64) compaction.Config {
 }
 
 // compactGroup writes the rows of one group's files as new data files,
-// streaming them from the old files. It returns the files written, also
-// on error.
-func (t *Table) compactGroup(ctx context.Context, base *table.Table, current *Table, g compaction.Group) ([]iceberg.DataFile, error) {
+// streaming them from the old files, through sort by order when sort is
+// set. It returns the files written, also on error.
+func (t *Table) compactGroup(ctx context.Context, base *table.Table, current *Table, g compaction.Group, order []SortField, sort RowSorter) ([]iceberg.DataFile, error) {
 	var want int64
 	for _, task := range g.Tasks {
 		want += task.File.Count()
@@ -171,7 +189,16 @@ func (t *Table) compactGroup(ctx context.Context, base *table.Table, current *Ta
 		return nil, fmt.Errorf("rewrite data files of %s: %w", t.ident, err)
 	}
 	defer rdr.Release()
-	files, err := writeDataFiles(ctx, base, current.schema, rdr)
+	var rows array.RecordReader = rdr
+	if sort != nil {
+		sorted, err := sort(ctx, rdr, order)
+		if err != nil {
+			return nil, fmt.Errorf("rewrite data files of %s: sort: %w", t.ident, err)
+		}
+		defer sorted.Release()
+		rows = sorted
+	}
+	files, err := writeDataFiles(ctx, base, current.schema, rows)
 	if err != nil {
 		return files, fmt.Errorf("rewrite data files of %s: %w", t.ident, err)
 	}

@@ -90,7 +90,7 @@ func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
 	if n := manifestCount(t, tbl); n != 60 {
 		t.Fatalf("%d manifests before, want 60", n)
 	}
-	after, res, err := tbl.RewriteDataFiles(adminCtx(t))
+	after, res, err := tbl.RewriteDataFiles(adminCtx(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
 		t.Errorf("rows changed:\n got %v\nwant %v", got, before)
 	}
 	// A second run has nothing to do and commits nothing.
-	again, res, err := after.RewriteDataFiles(adminCtx(t))
+	again, res, err := after.RewriteDataFiles(adminCtx(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	big = appendOneByOne(t, big, 0, 5)
-	big, res, err = big.RewriteDataFiles(adminCtx(t))
+	big, res, err = big.RewriteDataFiles(adminCtx(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestRewriteDataFilesCompactsSmallFiles(t *testing.T) {
 	}
 	// An empty table has nothing to compact.
 	empty := createIDTable(t, cat, "ns", "empty")
-	if _, res, err := empty.RewriteDataFiles(adminCtx(t)); err != nil || res != (CompactionResult{}) {
+	if _, res, err := empty.RewriteDataFiles(adminCtx(t), nil); err != nil || res != (CompactionResult{}) {
 		t.Errorf("empty table: %+v, %v", res, err)
 	}
 }
@@ -158,7 +158,7 @@ func TestRewriteDataFilesKeepsPartitions(t *testing.T) {
 	}
 	before := sortedRows(t, tbl)
 	files := len(dataFilePaths(t, tbl))
-	after, res, err := tbl.RewriteDataFiles(ctx)
+	after, res, err := tbl.RewriteDataFiles(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestRewriteDataFilesAfterSchemaChanges(t *testing.T) {
 	if fmt.Sprint(before) != want {
 		t.Fatalf("before compaction: %v", before)
 	}
-	after, res, err := tbl.RewriteDataFiles(ctx)
+	after, res, err := tbl.RewriteDataFiles(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestRewriteDataFilesRefusesDeleteFilesAndNonWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ro.RewriteDataFiles(adminCtx(t)); pgerror.Code(err) != pgerror.InsufficientPrivilege {
+	if _, _, err := ro.RewriteDataFiles(adminCtx(t), nil); pgerror.Code(err) != pgerror.InsufficientPrivilege {
 		t.Errorf("compaction by a non-writer: %v, want 42501", err)
 	}
 	if _, _, err := ro.ExpireSnapshots(adminCtx(t), ExpireOptions{RetainLast: 1}); pgerror.Code(err) != pgerror.InsufficientPrivilege {
@@ -248,7 +248,7 @@ func TestRewriteDataFilesRefusesDeleteFilesAndNonWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	withDeletes := addPositionDelete(t, cat, tbl)
-	if _, _, err := withDeletes.RewriteDataFiles(adminCtx(t)); pgerror.Code(err) != pgerror.FeatureNotSupported {
+	if _, _, err := withDeletes.RewriteDataFiles(adminCtx(t), nil); pgerror.Code(err) != pgerror.FeatureNotSupported {
 		t.Errorf("compaction of a table with delete files: %v, want 0A000", err)
 	}
 	// The refusal freed the lock.
@@ -276,7 +276,7 @@ func TestRewriteDataFilesReplaysAfterLostRace(t *testing.T) {
 		}
 		return 0, "", "", false
 	})
-	after, res, err := tbl.RewriteDataFiles(alice)
+	after, res, err := tbl.RewriteDataFiles(alice, nil)
 	if err != nil {
 		t.Fatalf("compaction after one lost race: %v", err)
 	}
@@ -304,7 +304,7 @@ func TestRewriteDataFilesReplaysAfterLostRace(t *testing.T) {
 		return 0, "", "", false
 	})
 	onDisk := parquetOnDisk(t, after)
-	_, _, err = after.RewriteDataFiles(alice)
+	_, _, err = after.RewriteDataFiles(alice, nil)
 	if code := pgerror.Code(err); code != pgerror.SerializationFailure || !errors.Is(err, ErrCommitConflict) {
 		t.Errorf("endless conflicts: %s (%v), want 40001", code, err)
 	}
@@ -317,7 +317,7 @@ func TestExpireSnapshotsKeepsTheCurrentOne(t *testing.T) {
 	cat := openCatalog(t, "wh", "", AllowAll{})
 	ctx := adminCtx(t)
 	tbl := appendOneByOne(t, createIDTable(t, cat, "ns", "t"), 0, 20)
-	tbl, _, err := tbl.RewriteDataFiles(ctx)
+	tbl, _, err := tbl.RewriteDataFiles(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestMaintenanceThroughREST(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tbl, res, err := tbl.RewriteDataFiles(alice)
+	tbl, res, err := tbl.RewriteDataFiles(alice, nil)
 	if err != nil || res.RewrittenDataFiles != 6 || res.AddedDataFiles != 1 {
 		t.Fatalf("compaction: %+v, %v", res, err)
 	}

@@ -35,11 +35,18 @@ const (
 // rather than through iceberg-go: tables with a decimal column of
 // precision 18 or less, which SQE stores as INT32 or INT64 (Parquet and
 // Iceberg allow it) so that reading them is a plain copy instead of a
-// byte swap of 16-byte values. iceberg-go has no setting for that. SQE's
-// writer covers unpartitioned, unsorted tables of format version 1 or 2
-// whose columns are all flat; any other table is written by iceberg-go.
+// byte swap of 16-byte values, iceberg-go having no setting for that;
+// and tables with a sort order SQE honours, whose rows the SQL layer
+// hands over already in order (iceberg-go would sort each batch again,
+// by Arrow's rules, which place NaN unlike the engine's sort). SQE's
+// writer covers unpartitioned tables of format version 1 or 2 whose
+// columns are all flat; any other table is written by iceberg-go.
 func writesOwnParquet(tbl *table.Table, schema *arrow.Schema) bool {
-	if !tbl.Spec().IsUnpartitioned() || !tbl.SortOrder().IsUnsorted() || tbl.Metadata().Version() > 2 {
+	if !tbl.Spec().IsUnpartitioned() || tbl.Metadata().Version() > 2 {
+		return false
+	}
+	order, known := sortFields(tbl.SortOrder(), tbl.Schema())
+	if !tbl.SortOrder().IsUnsorted() && !known {
 		return false
 	}
 	narrow := false
@@ -51,7 +58,7 @@ func writesOwnParquet(tbl *table.Table, schema *arrow.Schema) bool {
 			narrow = true
 		}
 	}
-	return narrow
+	return narrow || len(order) > 0
 }
 
 // writeParquetFiles writes batches, each of schema (the table's Arrow

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // Alteration stages changes to one table's schema and properties; Alter
@@ -130,6 +132,16 @@ func (a *Alteration) DropColumn(name string) (int, error) {
 	id, err := a.fieldID(name)
 	if err != nil {
 		return 0, err
+	}
+	order, err := a.SortOrder()
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range order {
+		if f.Column == name {
+			return 0, pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop column \"%s\" of table \"%s\" because the table's sort order uses it", name, a.ident.Table).
+				WithHint("Change the sort order first (ALTER TABLE ... SET SORT ORDER).")
+		}
 	}
 	return id, a.updateSchema(func(u *table.UpdateSchema) *table.UpdateSchema {
 		return u.DeleteColumn([]string{name})

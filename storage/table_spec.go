@@ -16,7 +16,7 @@ import (
 // schema with fresh field ids, the caller's properties with the
 // per-column ones keyed by those ids (and those FieldIDProperties derives
 // from them) and the storage-managed ones (format version, the one delete
-// mode), and the partition spec.
+// mode), the partition spec and the sort order.
 func newTableSpec(id Ident, schema *arrow.Schema, opts CreateTableOptions) (*iceberg.Schema, []catalog.CreateTableOpt, error) {
 	if schema == nil || schema.NumFields() == 0 {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "table %q must have at least one column", id.Table)
@@ -51,6 +51,13 @@ func newTableSpec(id Ident, schema *arrow.Schema, opts CreateTableOptions) (*ice
 			return nil, nil, err
 		}
 		createOpts = append(createOpts, catalog.WithPartitionSpec(spec))
+	}
+	if len(opts.SortOrder) > 0 {
+		order, err := icebergSortOrder(table.InitialSortOrderID, opts.SortOrder, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		createOpts = append(createOpts, catalog.WithSortOrder(order))
 	}
 	return sc, createOpts, nil
 }

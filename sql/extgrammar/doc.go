@@ -6,7 +6,8 @@
 // and column masks), DROP POLICY, SHOW POLICIES, GRANT SELECT ... ROWS
 // WHERE and MASKED WITH, DENY and REVOKE of SELECT (columns) on a table
 // (column restrictions), ALTER TABLE ... SET TAGS and UNSET TAGS, and SHOW
-// TAGS. Both gates': SHOW ACCESS ON table FOR USER name. PostgreSQL's
+// TAGS. Both gates': SHOW ACCESS ON table FOR USER name. And ALTER TABLE
+// ... SET SORT ORDER, a table's Iceberg sort order. PostgreSQL's
 // grammar has none of these, or reads the text differently from what SQE
 // means by it, so they get a small grammar of their own; every other
 // statement still goes to pg_query unchanged, among them PostgreSQL's own
@@ -14,7 +15,8 @@
 // security), every other ALTER TABLE, and SHOW access (a setting).
 //
 // A statement flows in four steps. Detect: Parse looks at the first few
-// words (up to the table's name and SET TAGS in ALTER TABLE) and answers ok=false for anything that is not one of these
+// words (up to the table's name and SET TAGS or SET SORT ORDER in ALTER
+// TABLE) and answers ok=false for anything that is not one of these
 // statements, so the caller hands the text to pg_query. Tokens:
 // pg_query.Scan, PostgreSQL's own lexer, splits the text, so quoting,
 // comments, keywords and positions follow PostgreSQL's rules exactly;

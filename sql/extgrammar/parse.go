@@ -76,6 +76,8 @@ func (p *parser) detect() func() (Statement, error) {
 		return p.showTags
 	case t.is(pg_query.Token_ALTER) && p.alterTableTags():
 		return p.alterTable
+	case t.is(pg_query.Token_ALTER) && p.alterTableSortOrder():
+		return p.setSortOrder
 	}
 	return nil
 }

@@ -107,7 +107,15 @@ func (g statementGen) grantees() []Grantee {
 }
 
 func (g statementGen) statement() Statement {
-	switch g.r.IntN(14) {
+	switch g.r.IntN(15) {
+	case 14:
+		s := &SetSortOrder{Table: g.parts(3)}
+		for range g.r.IntN(4) {
+			if c := g.name(); !slices.ContainsFunc(s.Fields, func(f SortItem) bool { return f.Column == c }) {
+				s.Fields = append(s.Fields, SortItem{Column: c, Descending: g.r.IntN(2) == 0, NullsFirst: g.r.IntN(2) == 0})
+			}
+		}
+		return s
 	case 13:
 		s := &ColumnDeny{Action: []Action{ActionDeny, ActionRevoke}[g.r.IntN(2)], Table: g.parts(3), Grantees: g.grantees()}
 		for range 1 + g.r.IntN(3) {

@@ -5,8 +5,8 @@ import "fmt"
 // Statement is one parsed extension statement: *GrantPrivileges,
 // *ColumnDeny, *GrantRoles, *ShowGrants, *ShowEffectiveGrants, *CheckAccess,
 // *ShowAccess, *CreateRole, *DropRole, *ShowSchemas, *ShowTables,
-// *CreatePolicy, *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags or
-// *ShowTags. String renders it as canonical SQL, which parses back to an
+// *CreatePolicy, *DropPolicy, *ShowPolicies, *SetTags, *UnsetTags,
+// *ShowTags or *SetSortOrder. String renders it as canonical SQL, which parses back to an
 // equal statement.
 type Statement interface {
 	fmt.Stringer

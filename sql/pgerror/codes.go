@@ -58,6 +58,9 @@ const (
 	InvalidAuthorizationSpecification = "28000"
 	InvalidPassword                   = "28P01"
 
+	// Class 2B: dependent privilege descriptors still exist.
+	DependentObjectsStillExist = "2BP01"
+
 	// Class 34: invalid cursor name.
 	InvalidCursorName = "34000"
 
