@@ -155,3 +155,21 @@ func countRows(t *testing.T, tbl *Table) int {
 	_, rows := readAll(t, tbl, ScanRequest{Columns: []string{"id"}})
 	return len(rows)
 }
+
+// appendBuilt commits the rows built in b to tbl in one append and
+// returns the table as of that commit.
+func appendBuilt(t testing.TB, tbl *Table, b *array.RecordBuilder) *Table {
+	t.Helper()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rdr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	tbl, err = tbl.Append(adminCtx(t), rdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}

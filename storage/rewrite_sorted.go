@@ -136,16 +136,8 @@ func compareBounds(a, b iceberg.Literal) (int, bool) {
 		return compareAs(x, b)
 	case iceberg.TimeLiteral:
 		return compareAs(x, b)
-	case iceberg.TimestampLiteral:
-		return compareAs(x, b)
 	case iceberg.TimestampNsLiteral:
 		return compareAs(x, b)
-	case iceberg.DecimalLiteral:
-		y, ok := b.(iceberg.DecimalLiteral)
-		if !ok || x.Scale != y.Scale {
-			return 0, false
-		}
-		return x.Val.Cmp(y.Val), true
 	case iceberg.BinaryLiteral:
 		y, ok := b.(iceberg.BinaryLiteral)
 		return cmp.Compare(string(x), string(y)), ok

@@ -58,11 +58,11 @@ var bloomColumns = []struct {
 
 func bloomMicros(v int64) int64 { return 1_600_000_000_000_000 + v*int64(time.Second/time.Microsecond) }
 
-// bloomDecimal is v.07, or -v.07 for 1000 so that negative values are
-// stored too.
+// bloomDecimal is v.07, or -0.07 for 0 so that negative values are
+// stored too (each group's bounds still hold every value).
 func bloomDecimal(v int64) iceberg.Decimal {
 	u := v*100 + 7
-	if v == 1000 {
+	if v == 0 {
 		u = -u
 	}
 	return iceberg.Decimal{Val: decimal128.FromI64(u), Scale: 2}
@@ -119,17 +119,7 @@ func bloomTable(t *testing.T, names []string, bloom bool) *Table {
 			}
 		}
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Release()
-	if tbl, err = tbl.Append(ctx, rdr); err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return appendBuilt(t, tbl, b)
 }
 
 // TestBloomFilterPruning looks up each tested column, on tables written

@@ -69,17 +69,7 @@ func pruneTable(t *testing.T) *Table {
 		}
 		b.Field(2).(*array.Float64Builder).Append(r.f)
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rdr, err := array.NewRecordReader(pruneSchema, []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Release()
-	if tbl, err = tbl.Append(ctx, rdr); err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return appendBuilt(t, tbl, b)
 }
 
 // TestRowGroupPruning scans one file of five row groups with filters
@@ -258,17 +248,7 @@ func pruneTSTable(t *testing.T) *Table {
 		b.Field(2).(*array.TimestampBuilder).Append(arrow.Timestamp(i * 1000))
 		b.Field(3).(*array.Decimal128Builder).Append(decimal128.FromI64(i))
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rdr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Release()
-	if tbl, err = tbl.Append(ctx, rdr); err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return appendBuilt(t, tbl, b)
 }
 
 // TestRowGroupPruningTimestampsAndDecimals checks that row groups are
