@@ -169,42 +169,71 @@ func joinRowGroups(parts []table.FileScanTask, rows int64) []table.FileScanTask 
 	return out
 }
 
-// splitByRowGroup splits a whole-file Parquet task into one task per row
-// group, using the split offsets the file's manifest entry records (the
-// byte where each row group starts). iceberg-go reads a task with a byte
-// range as the row groups starting in it. A task that is already partial,
-// or a file without usable offsets, stays whole.
-func splitByRowGroup(task table.FileScanTask) []table.FileScanTask {
+// splitByRowGroup splits a Parquet task into one task per row group,
+// using the split offsets the file's manifest entry records (the byte
+// where each row group starts); first is the index of the file's row
+// group the first part reads and groups how many the offsets (or their
+// absence, for a whole file: one) say the file has. iceberg-go reads a task with a byte range
+// as the row groups starting in it, and plans a file larger than
+// read.split.target-size as several tasks cut at those offsets: such a
+// task splits into the groups it covers. A task whose range does not
+// fall on the offsets, or a file without usable offsets, stays whole
+// (first is -1, or 0 for a whole file without offsets, whose footer must
+// then show one row group).
+func splitByRowGroup(task table.FileScanTask) (parts []table.FileScanTask, first, groups int) {
+	whole := []table.FileScanTask{task}
 	f := task.File
 	if f == nil || f.FileFormat() != iceberg.ParquetFile {
-		return []table.FileScanTask{task}
+		return whole, -1, 0
 	}
 	size := f.FileSizeBytes()
-	if task.Start != 0 || (task.Length != 0 && task.Length != size) {
-		return []table.FileScanTask{task}
-	}
 	offs := f.SplitOffsets()
 	if len(offs) < 2 {
-		return []table.FileScanTask{task}
+		// One row group (or no offsets to tell): only the whole file is
+		// known to be group 0.
+		if task.Start == 0 && (task.Length == 0 || task.Length == size) {
+			return whole, 0, 1
+		}
+		return whole, -1, 0
 	}
 	for i, o := range offs {
 		if o < 0 || o >= size || (i > 0 && o <= offs[i-1]) {
-			return []table.FileScanTask{task}
+			return whole, -1, 0
 		}
 	}
-	out := make([]table.FileScanTask, len(offs))
-	for i := range offs {
-		// The first range starts at byte 0 so nothing before the first
-		// recorded offset is lost; each range ends where the next begins.
-		start, end := int64(0), size
-		if i > 0 {
-			start = offs[i]
+	// Group i spans [starts(i), starts(i+1)): the first from byte 0 so
+	// nothing before the first recorded offset is lost, the last to the
+	// end of the file.
+	starts := func(i int) int64 {
+		switch {
+		case i == 0:
+			return 0
+		case i == len(offs):
+			return size
 		}
-		if i+1 < len(offs) {
-			end = offs[i+1]
-		}
-		out[i] = task
-		out[i].Start, out[i].Length = start, end-start
+		return offs[i]
 	}
-	return out
+	end := size
+	if task.Length != 0 {
+		end = task.Start + task.Length
+	}
+	first, last := -1, -1
+	for i := 0; i <= len(offs); i++ {
+		if starts(i) == task.Start || (i == 0 && task.Start == offs[0]) {
+			first = i
+		}
+		if starts(i) == end {
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return whole, -1, 0
+	}
+	parts = make([]table.FileScanTask, 0, last-first)
+	for i := first; i < last; i++ {
+		part := task
+		part.Start, part.Length = starts(i), starts(i+1)-starts(i)
+		parts = append(parts, part)
+	}
+	return parts, first, len(offs)
 }

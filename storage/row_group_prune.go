@@ -25,8 +25,9 @@ func (t *Table) rowGroupFilter(filter iceberg.BooleanExpression) iceberg.Boolean
 	return bound
 }
 
-// rowGroupTasks splits task by row group (splitByRowGroup) and drops the
-// groups whose footer statistics, or else bloom filters, prove that
+// rowGroupTasks splits task by row group (splitByRowGroup: a whole file,
+// or the part of a large file iceberg-go planned as one task) and drops
+// the groups whose footer statistics, or else bloom filters, prove that
 // bound (nil: none) matches no row. A task that cannot be split stays
 // whole: the planner already judged the file by its statistics, which
 // are the group's; a file of one row group is judged only by its bloom
@@ -35,14 +36,15 @@ func (t *Table) rowGroupFilter(filter iceberg.BooleanExpression) iceberg.Boolean
 // bloomReads) or cannot be read is doubt, so the groups are kept and the
 // read that follows reports a failure.
 func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, bound iceberg.BooleanExpression, budget *pruneBudget) []table.FileScanTask {
-	parts := splitByRowGroup(task)
-	if bound == nil || len(parts) == 0 || (len(parts) == 1 && !t.bloomTested(bound)) {
+	parts, first, inFile := splitByRowGroup(task)
+	if bound == nil || first < 0 || (inFile == 1 && !t.bloomTested(bound)) {
 		return parts
 	}
 	groups, ok, err := t.host.rowGroupCache().stats(ctx, t.tbl, task.File, budget)
-	if err != nil || !ok || len(groups) != len(parts) {
+	if err != nil || !ok || len(groups) != inFile {
 		return parts
 	}
+	groups = groups[first : first+len(parts)]
 	var probe *bloomProbe
 	defer func() {
 		if probe != nil {
@@ -57,7 +59,7 @@ func (t *Table) rowGroupTasks(ctx context.Context, task table.FileScanTask, boun
 			if probe == nil {
 				probe = t.newBloomProbe(ctx, task.File, budget)
 			}
-			match, err = iceberg.VisitExprEvaluator(bound, &rowGroupMatch{group: &groups[i], bloom: probe.match(i, &groups[i])})
+			match, err = iceberg.VisitExprEvaluator(bound, &rowGroupMatch{group: &groups[i], bloom: probe.match(first+i, &groups[i])})
 		}
 		if err != nil || match {
 			kept = append(kept, part)

@@ -289,3 +289,50 @@ func TestRowGroupPruningTimestampsAndDecimals(t *testing.T) {
 		})
 	}
 }
+
+// TestRowGroupPruningSplitFile checks that a file iceberg-go plans as
+// several tasks (larger than read.split.target-size) is still pruned by
+// row group within each task, and loses no row.
+func TestRowGroupPruningSplitFile(t *testing.T) {
+	tbl := pruneTable(t)
+	ctx := adminCtx(t)
+	tbl, err := tbl.Alter(ctx, func(a *Alteration) error {
+		return a.SetProperties(map[string]string{table.ReadSplitTargetSizeKey: "1"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := tbl.planInCommitOrder(ctx, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) < 2 {
+		t.Fatalf("the file was planned as %d task, want several", len(tasks))
+	}
+	ref := iceberg.Reference("id")
+	for _, tc := range []struct {
+		filter iceberg.BooleanExpression
+		want   []int64
+		groups int
+	}{
+		{iceberg.EqualTo(ref, int64(15)), []int64{15}, 1},
+		{iceberg.EqualTo(ref, int64(0)), []int64{0}, 1},
+		{iceberg.EqualTo(ref, int64(49)), []int64{49}, 1},
+		{iceberg.IsIn(ref, int64(3), int64(45)), []int64{3, 45}, 2},
+		{iceberg.EqualTo(ref, int64(99)), nil, 0},
+	} {
+		_, rows := readAll(t, tbl, ScanRequest{Columns: []string{"id"}, Filter: tc.filter, PruneOnly: true})
+		if len(rows) != 10*tc.groups {
+			t.Errorf("%v: read %d rows, want the %d of %d row groups", tc.filter, len(rows), 10*tc.groups, tc.groups)
+		}
+		var read []int64
+		for _, r := range rows {
+			read = append(read, r[0].(int64))
+		}
+		for _, id := range tc.want {
+			if !slices.Contains(read, id) {
+				t.Errorf("%v: row %d is missing from the rows read %v", tc.filter, id, read)
+			}
+		}
+	}
+}
