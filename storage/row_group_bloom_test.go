@@ -56,6 +56,25 @@ var bloomColumns = []struct {
 	{"n38", &arrow.Decimal128Type{Precision: 38, Scale: 2}, func(v int64) iceberg.Literal { return iceberg.NewLiteral(bloomDecimal(v)) }},
 }
 
+// appendBloomValue appends the bloomValue v in the form of the column
+// b builds.
+func appendBloomValue(b array.Builder, v int64) {
+	switch fb := b.(type) {
+	case *array.Int64Builder:
+		fb.Append(v)
+	case *array.Int32Builder:
+		fb.Append(int32(v))
+	case *array.StringBuilder:
+		fb.Append(fmt.Sprintf("v%04d", v))
+	case *array.Date32Builder:
+		fb.Append(arrow.Date32(v))
+	case *array.TimestampBuilder:
+		fb.Append(arrow.Timestamp(bloomMicros(v)))
+	case *array.Decimal128Builder:
+		fb.Append(bloomDecimal(v).Val)
+	}
+}
+
 func bloomMicros(v int64) int64 { return 1_600_000_000_000_000 + v*int64(time.Second/time.Microsecond) }
 
 // bloomDecimal is v.07, or -0.07 for 0 so that negative values are
@@ -103,20 +122,7 @@ func bloomTable(t *testing.T, names []string, bloom bool) *Table {
 		v := bloomValue(i)
 		b.Field(0).(*array.Int64Builder).Append(int64(i))
 		for f := 1; f < len(fields); f++ {
-			switch fb := b.Field(f).(type) {
-			case *array.Int64Builder:
-				fb.Append(v)
-			case *array.Int32Builder:
-				fb.Append(int32(v))
-			case *array.StringBuilder:
-				fb.Append(fmt.Sprintf("v%04d", v))
-			case *array.Date32Builder:
-				fb.Append(arrow.Date32(v))
-			case *array.TimestampBuilder:
-				fb.Append(arrow.Timestamp(bloomMicros(v)))
-			case *array.Decimal128Builder:
-				fb.Append(bloomDecimal(v).Val)
-			}
+			appendBloomValue(b.Field(f), v)
 		}
 	}
 	return appendBuilt(t, tbl, b)
@@ -241,20 +247,7 @@ func TestBloomHashMatchesWriter(t *testing.T) {
 				var lits []iceberg.Literal
 				for i := range bloomRows {
 					v := bloomValue(i)
-					switch fb := b.Field(0).(type) {
-					case *array.Int64Builder:
-						fb.Append(v)
-					case *array.Int32Builder:
-						fb.Append(int32(v))
-					case *array.StringBuilder:
-						fb.Append(fmt.Sprintf("v%04d", v))
-					case *array.Date32Builder:
-						fb.Append(arrow.Date32(v))
-					case *array.TimestampBuilder:
-						fb.Append(arrow.Timestamp(bloomMicros(v)))
-					case *array.Decimal128Builder:
-						fb.Append(bloomDecimal(v).Val)
-					}
+					appendBloomValue(b.Field(0), v)
 					lits = append(lits, c.lit(v))
 				}
 				b.Field(0).AppendNull()
