@@ -84,20 +84,7 @@ func TestAuditRecords(t *testing.T) {
 
 	// COPY FROM STDIN loads outside Next; its outcome is the load's.
 	copyIn := func(data string) {
-		stmts, err := carol.Parse(ctx, "COPY acdemo.audited FROM STDIN")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := carol.Execute(ctx, stmts[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Close()
-		cp, err := StartCopyIn(ctx, res)
-		if err != nil || cp == nil {
-			t.Fatalf("StartCopyIn: %v %v", cp, err)
-		}
-		_ = cp.Load(ctx, strings.NewReader(data))
+		_ = loadCopy(t, carol, "COPY acdemo.audited FROM STDIN", data)
 	}
 	_, _, _ = run(t, carol, "CREATE TABLE acdemo.audited (id int)")
 	copyIn("1\n2\n")

@@ -29,6 +29,27 @@ func startCopy(t *testing.T, s *Session, query string) (CopyOutResult, error) {
 	return cp, err
 }
 
+// loadCopy runs a COPY FROM STDIN statement with data as its input and
+// returns what the load returned.
+func loadCopy(t *testing.T, s *Session, query, data string) error {
+	t.Helper()
+	ctx := context.Background()
+	stmts, err := s.Parse(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Execute(ctx, stmts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	cp, err := StartCopyIn(ctx, res)
+	if err != nil || cp == nil {
+		t.Fatalf("StartCopyIn: %v %v", cp, err)
+	}
+	return cp.Load(ctx, strings.NewReader(data))
+}
+
 // drainCopy reads a COPY result to its end and returns the row count.
 func drainCopy(t *testing.T, cp CopyOutResult) int64 {
 	t.Helper()

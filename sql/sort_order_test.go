@@ -210,7 +210,9 @@ func TestSortedWrites(t *testing.T) {
 				}
 			}
 			if tc.copy {
-				copyInto(t, s, "COPY w."+tc.name+" FROM STDIN", copyData.String())
+				if err := loadCopy(t, s, "COPY w."+tc.name+" FROM STDIN", copyData.String()); err != nil {
+					t.Fatalf("COPY: %v", err)
+				}
 			}
 			checkDisjoint(t, tc.name, fileRanges(t, cat, tc.name, tc.desc))
 			// The scan under the lookup reads one row group of 1,000 rows.
@@ -225,28 +227,6 @@ func TestSortedWrites(t *testing.T) {
 				t.Errorf("rows: %v %v", rows, err)
 			}
 		})
-	}
-}
-
-// copyInto runs a COPY FROM STDIN statement with data as its input.
-func copyInto(t *testing.T, s *Session, query, data string) {
-	t.Helper()
-	ctx := context.Background()
-	stmts, err := s.Parse(ctx, query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Execute(ctx, stmts[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
-	cp, err := StartCopyIn(ctx, res)
-	if err != nil || cp == nil {
-		t.Fatalf("StartCopyIn: %v %v", cp, err)
-	}
-	if err := cp.Load(ctx, strings.NewReader(data)); err != nil {
-		t.Fatalf("COPY: %v", err)
 	}
 }
 

@@ -178,21 +178,7 @@ func TestTxnCopyFromInBlock(t *testing.T) {
 	e := newTxnEnv(t)
 	copyIn := func(s *Session, data string) {
 		t.Helper()
-		ctx := context.Background()
-		stmts, err := s.Parse(ctx, "COPY w.t FROM STDIN")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Execute(ctx, stmts[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Close()
-		cp, err := StartCopyIn(ctx, res)
-		if err != nil || cp == nil {
-			t.Fatalf("StartCopyIn: %v %v", cp, err)
-		}
-		if err := cp.Load(ctx, strings.NewReader(data)); err != nil {
+		if err := loadCopy(t, s, "COPY w.t FROM STDIN", data); err != nil {
 			t.Fatalf("COPY: %v", err)
 		}
 	}

@@ -173,3 +173,19 @@ func appendBuilt(t testing.TB, tbl *Table, b *array.RecordBuilder) *Table {
 	}
 	return tbl
 }
+
+// createTestTable creates table ns.t of schema with props in a new
+// catalog of its own.
+func createTestTable(t testing.TB, schema *arrow.Schema, props map[string]string) *Table {
+	t.Helper()
+	cat := openCatalog(t, "wh", "", AllowAll{})
+	ctx := adminCtx(t)
+	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.CreateTable(ctx, "ns", "t", schema, CreateTableOptions{Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}

@@ -93,11 +93,6 @@ func bloomDecimal(v int64) iceberg.Decimal {
 // With n12 among the columns SQE writes the file, otherwise iceberg-go.
 func bloomTable(t *testing.T, names []string, bloom bool) *Table {
 	t.Helper()
-	cat := openCatalog(t, "wh", "", AllowAll{})
-	ctx := adminCtx(t)
-	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
-		t.Fatal(err)
-	}
 	fields := []arrow.Field{{Name: "row", Type: arrow.PrimitiveTypes.Int64}}
 	props := map[string]string{
 		table.ParquetRowGroupLimitKey:       fmt.Sprint(bloomGroupRows),
@@ -112,10 +107,7 @@ func bloomTable(t *testing.T, names []string, bloom bool) *Table {
 		}
 	}
 	sc := arrow.NewSchema(fields, nil)
-	tbl, err := cat.CreateTable(ctx, "ns", "t", sc, CreateTableOptions{Properties: props})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := createTestTable(t, sc, props)
 	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
 	defer b.Release()
 	for i := range bloomRows {

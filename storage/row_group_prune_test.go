@@ -47,17 +47,7 @@ func pruneRows() []pruneRow {
 
 func pruneTable(t *testing.T) *Table {
 	t.Helper()
-	cat := openCatalog(t, "wh", "", AllowAll{})
-	ctx := adminCtx(t)
-	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(ctx, "ns", "t", pruneSchema, CreateTableOptions{Properties: map[string]string{
-		table.ParquetRowGroupLimitKey: "10",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := createTestTable(t, pruneSchema, map[string]string{table.ParquetRowGroupLimitKey: "10"})
 	b := array.NewRecordBuilder(memory.DefaultAllocator, pruneSchema)
 	defer b.Release()
 	for _, r := range pruneRows() {
@@ -229,17 +219,7 @@ func pruneTSTable(t *testing.T) *Table {
 		{Name: "atz", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 		{Name: "amount", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}},
 	}, nil)
-	cat := openCatalog(t, "wh", "", AllowAll{})
-	ctx := adminCtx(t)
-	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.CreateTable(ctx, "ns", "t", schema, CreateTableOptions{Properties: map[string]string{
-		table.ParquetRowGroupLimitKey: "10",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := createTestTable(t, schema, map[string]string{table.ParquetRowGroupLimitKey: "10"})
 	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for i := range int64(50) {
