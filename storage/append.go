@@ -23,12 +23,16 @@ const (
 	commitBackoffMax  = 1 * time.Second
 )
 
-// Append writes the reader's batches as one Iceberg commit (one snapshot)
-// and returns the table as of that snapshot. Every batch is checked first:
-// its columns must match the table's by name and type (lossless widening
-// such as int16 to int32 is done here), and a NULL in a NOT NULL column
-// fails the append with an error wrapping ErrConstraint. On failure nothing
-// is committed. A reader with no rows commits nothing.
+// Append writes the reader's batches and commits them as an Iceberg
+// snapshot, returning the table as of that snapshot. Every batch is
+// checked first: its columns must match the table's by name and type
+// (lossless widening such as int16 to int32 is done here), and a NULL in a
+// NOT NULL column fails the append with an error wrapping ErrConstraint.
+// The files are written without the table's commit lock; appends that
+// reach the commit while another is in flight are committed together, in
+// one snapshot (append_group.go). Append returns once that snapshot is
+// durable. On failure nothing of this append is committed. A reader with
+// no rows commits nothing.
 func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, error) {
 	if rdr == nil {
 		return nil, fmt.Errorf("append to %s: nil reader", t.ident)
@@ -36,19 +40,12 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}
-	unlock, err := t.host.lockTable(ctx, t.ident)
-	if err != nil {
-		return nil, fmt.Errorf("append to %s: wait for commit lock: %w", t.ident, err)
-	}
-	defer unlock()
-
 	// Write against the newest metadata so the files match the current
 	// schema and partition spec, not the ones the caller loaded.
 	base, current, err := t.reload(ctx)
 	if err != nil {
 		return nil, err
 	}
-
 	files, err := writeDataFiles(ctx, base, current.schema, rdr)
 	if err != nil {
 		removeFiles(ctx, base, files)
@@ -57,15 +54,7 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if len(files) == 0 {
 		return current, nil
 	}
-	// Commit on metadata read after the files were written: another
-	// process may have committed meanwhile, and starting from the older
-	// metadata would only lose the race and replay. Appending the same
-	// files on the newer metadata is what the replay would do anyway.
-	if fresh, err := t.host.reloadTable(ctx, t.ident); err == nil &&
-		fresh.Metadata().TableUUID() == base.Metadata().TableUUID() {
-		base = fresh
-	}
-	committed, err := t.commitFiles(ctx, base, files)
+	committed, err := t.appendGrouped(ctx, base, files)
 	if err != nil {
 		return nil, err
 	}

@@ -60,9 +60,13 @@
 // a plain copy where 16-byte values need a byte swap each, and a sorted
 // table's rows in the order the SQL layer sorted them (Table.SortOrder;
 // iceberg-go would sort each batch again). RewriteDataFiles sorts a
-// sorted table's rows with the RowSorter it is given. Commits to a table are serialised per catalog, and a commit
-// that loses a race with another process is retried on the reloaded
-// table. BeginRewrite reads the files a DELETE, UPDATE or MERGE may
+// sorted table's rows with the RowSorter it is given. Commits to a
+// table are serialised per catalog, and a commit that loses a race with
+// another process is retried on the reloaded table. An append writes its
+// files without the commit lock and then waits in the table's line:
+// appends that arrive while a commit is in flight are committed together
+// in the next snapshot, each acknowledged once that snapshot is durable
+// (group commit, append_group.go). BeginRewrite reads the files a DELETE, UPDATE or MERGE may
 // change and commits "remove these, add those" (copy-on-write; never
 // delete files). The rows a rewrite of one file adds go into that file's
 // replacement, so a one-row UPDATE leaves as many files as it found.
