@@ -129,3 +129,65 @@ func execAll(t *testing.T, ctx context.Context, conn *pgx.Conn, stmts ...string)
 		}
 	}
 }
+
+// Eight clients of one server UPDATE counters of one table at once while
+// others INSERT into it: the UPDATEs are committed in groups, each
+// reading the changes queued ahead of it, so none may be lost or applied
+// twice, and no INSERT may be lost or written twice.
+func TestConcurrentUpdatesOfOneTable(t *testing.T) {
+	t.Parallel()
+	const clients, updatesPerClient, insertsPerClient, counters = 8, 30, 30, 10
+	srv := startTestServer(t, false)
+	token, err := srv.mintAdmin("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext(t, 5*time.Minute)
+	setup := connect(t, ctx, srv, token)
+	execAll(t, ctx, setup,
+		"CREATE SCHEMA cu",
+		"CREATE TABLE cu.c (id int NOT NULL, hits bigint NOT NULL)",
+		fmt.Sprintf("INSERT INTO cu.c SELECT -g, 0 FROM generate_series(1, %d) AS g", counters))
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*clients)
+	for i := range clients {
+		updater, inserter := connect(t, ctx, srv, token), connect(t, ctx, srv, token)
+		wg.Go(func() {
+			for n := range updatesPerClient {
+				q := fmt.Sprintf("UPDATE cu.c SET hits = hits + 1 WHERE id = %d", -1-(i+n)%counters)
+				if tag, err := updater.Exec(ctx, q); err != nil || tag.RowsAffected() != 1 {
+					errs <- fmt.Errorf("client %d: %s: %v (%d rows)", i, q, err, tag.RowsAffected())
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			for n := range insertsPerClient {
+				q := fmt.Sprintf("INSERT INTO cu.c VALUES (%d, 1)", i*insertsPerClient+n)
+				if _, err := inserter.Exec(ctx, q); err != nil {
+					errs <- fmt.Errorf("client %d: %s: %w", i, q, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	var counterRows, hits, inserted, distinct int64
+	err = setup.QueryRow(ctx, `SELECT count(*) FILTER (WHERE id < 0), sum(hits) FILTER (WHERE id < 0),
+		count(*) FILTER (WHERE id >= 0), count(DISTINCT id) FILTER (WHERE id >= 0) FROM cu.c`).
+		Scan(&counterRows, &hits, &inserted, &distinct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counterRows != counters || hits != clients*updatesPerClient || inserted != clients*insertsPerClient || distinct != inserted {
+		t.Errorf("%d counters with %d hits, %d inserted rows (%d distinct); want %d, %d, %d",
+			counterRows, hits, inserted, distinct, counters, clients*updatesPerClient, clients*insertsPerClient)
+	}
+}

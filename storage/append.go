@@ -30,7 +30,7 @@ const (
 // NOT NULL column fails the append with an error wrapping ErrConstraint.
 // The files are written without the table's commit lock; appends that
 // reach the commit while another is in flight are committed together, in
-// one snapshot (append_group.go). Append returns once that snapshot is
+// one snapshot (group_commit.go). Append returns once that snapshot is
 // durable. On failure nothing of this append is committed. A reader with
 // no rows commits nothing.
 func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, error) {
@@ -54,7 +54,8 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if len(files) == 0 {
 		return current, nil
 	}
-	committed, err := t.appendGrouped(ctx, base, files)
+	lines, key := t.host.commitLines(ctx, t.ident)
+	committed, err := t.commitQueued(ctx, lines, key, newLineChange(base, files, nil, false), -1, nil)
 	if err != nil {
 		return nil, err
 	}

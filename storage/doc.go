@@ -62,20 +62,22 @@
 // iceberg-go would sort each batch again). RewriteDataFiles sorts a
 // sorted table's rows with the RowSorter it is given. Commits to a
 // table are serialised per catalog, and a commit that loses a race with
-// another process is retried on the reloaded table. An append writes its
-// files without the commit lock and then waits in the table's line:
-// appends that arrive while a commit is in flight are committed together
-// in the next snapshot, each acknowledged once that snapshot is durable
-// (group commit, append_group.go). BeginRewrite reads the files a DELETE, UPDATE or MERGE may
-// change and commits "remove these, add those" (copy-on-write; never
-// delete files). The rows a rewrite of one file adds go into that file's
-// replacement, so a one-row UPDATE leaves as many files as it found.
-// When another process only appended meanwhile, the rewrite is
-// committed on the newer table, otherwise it fails with a
-// RerunConflict for the statement to be run again. Stage and
-// BeginStagedRewrite write a transaction block's changes without
-// committing them; CommitStagedTables commits them at COMMIT, Discard
-// removes them, and a Table made WithStaged reads them.
+// another process is retried on the reloaded table. Appends and
+// rewrites outside a transaction block write their files without the
+// commit lock and then wait in the table's line: changes that arrive
+// while a commit is in flight are committed together in the next
+// snapshot, each acknowledged once that snapshot is durable (group
+// commit, group_commit.go). BeginRewrite reads the files a DELETE,
+// UPDATE or MERGE may change and commits "remove these, add those"
+// (copy-on-write; never delete files); rewrites take turns, each reading
+// the table as the changes queued ahead of it leave it. The rows a
+// rewrite of one file adds go into that file's replacement, so a one-row
+// UPDATE leaves as many files as it found. When another process only
+// appended meanwhile, the rewrite is committed on the newer table,
+// otherwise it fails with a RerunConflict for the statement to be run
+// again. Stage and BeginStagedRewrite write a transaction block's
+// changes without committing them; CommitStagedTables commits them at
+// COMMIT, Discard removes them, and a Table made WithStaged reads them.
 //
 // Planning a scan reads the snapshot's manifest list and every manifest;
 // a table built by many small commits has one manifest per commit. Each

@@ -79,10 +79,10 @@ func (c RESTConfig) perUser() bool { return c.ServiceToken == "" && c.Credential
 // every request carries the caller's token (or the configured service
 // credential), and the server's refusals are mapped to Postgres errors.
 type restCatalog struct {
-	cfg     RESTConfig
-	locks   *tableLocks
-	appends *appendGroups
-	plans   *planCache
+	cfg   RESTConfig
+	locks *tableLocks
+	lines *commitLines
+	plans *planCache
 	// rowGroups holds data files' row-group statistics (row_group_stats.go).
 	rowGroups *rowGroupCache
 	// transport carries every request, retrying idempotent reads.
@@ -114,7 +114,7 @@ func OpenREST(ctx context.Context, cfg RESTConfig) (Catalog, error) {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	c := &restCatalog{cfg: cfg, locks: newTableLocks(), appends: newAppendGroups(), plans: newPlanCache(planCacheEntries, planCacheTasks),
+	c := &restCatalog{cfg: cfg, locks: newTableLocks(), lines: newCommitLines(), plans: newPlanCache(planCacheEntries, planCacheTasks),
 		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups),
 		transport: newRetryTransport(base, cfg.ReadAttempts, cfg.RetryBackoff)}
 	if !cfg.perUser() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -18,38 +19,74 @@ import (
 // Rewrite is a copy-on-write change of a table in progress: DELETE,
 // UPDATE and MERGE read the data files that may hold rows they change,
 // decide row by row, and commit "remove these files, add those" as one
-// snapshot. The table's commit lock is held from BeginRewrite until
-// Commit or Close, so no other writer in this node moves the table
-// between the read and the commit.
+// snapshot. Outside a transaction block the change goes through the
+// table's commit line (group_commit.go): rewrites take turns from
+// BeginRewrite until their change is queued, each reading the table as
+// the changes queued ahead of it leave it, and are committed in groups.
 //
 // The table must not carry delete files: iceberg-go's copy-on-write
 // rewrites ignore them (iceberg-go issue 2042), and a rewritten file
 // would bring deleted rows back. SQE never writes delete files; a table
 // another engine gave some is refused.
 type Rewrite struct {
-	t      *Table
-	base   *table.Table
-	scan   *table.Scan
-	tasks  []table.FileScanTask
-	unlock func()
+	t     *Table
+	base  *table.Table
+	scan  *table.Scan
+	tasks []table.FileScanTask
+	// line is the commit line of a rewrite that commits (nil when it
+	// stages), and view what it read; release ends its turn.
+	line    *commitLine
+	lines   *commitLines
+	key     string
+	view    pendingView
+	release func()
 }
 
-// BeginRewrite authorizes the change (gate one: UPDATE_TABLE), takes the
-// table's commit lock, reloads the table and plans the data files that
-// prune may match (nil: every file). prune only selects files; the files
-// are read whole.
+// BeginRewrite authorizes the change (gate one: UPDATE_TABLE), waits for
+// its turn on the table's commit line, and plans the data files that
+// prune may match (nil: every file) in the table as the changes queued
+// ahead of it leave it. prune only selects files; the files are read
+// whole.
 func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpression) (*Rewrite, error) {
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}
-	unlock, err := t.host.lockTable(ctx, t.ident)
-	if err != nil {
-		return nil, fmt.Errorf("rewrite %s: wait for commit lock: %w", t.ident, err)
+	lines, key := t.host.commitLines(ctx, t.ident)
+	lines.mu.Lock()
+	line := lines.line(key, t.ident, t.host.commitAttempts())
+	line.users++
+	lines.mu.Unlock()
+	leave := func() {
+		lines.mu.Lock()
+		line.users--
+		lines.dropIdle(key, line)
+		lines.mu.Unlock()
 	}
-	r := &Rewrite{t: t, unlock: unlock}
-	base, current, err := t.reload(ctx)
+	select {
+	case line.rewriteSlot <- struct{}{}:
+	case <-ctx.Done():
+		leave()
+		return nil, fmt.Errorf("rewrite %s: wait for its turn: %w", t.ident, ctx.Err())
+	}
+	r := &Rewrite{t: t, line: line, lines: lines, key: key, release: func() {
+		<-line.rewriteSlot
+		leave()
+	}}
+	view, err := t.viewFor(ctx, lines, line)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.view = view
+	current, err := newTable(t.host, t.ident, view.fresh)
 	if err == nil {
-		err = r.plan(ctx, base, current, prune)
+		net := netChangeOf(t.ident, view.pending)
+		current.staged, current.stagedRows = net.added, net.rows
+		current.hidden = make(map[string]bool, len(net.removed))
+		for _, f := range net.removed {
+			current.hidden[f.FilePath()] = true
+		}
+		err = r.plan(ctx, view.fresh, current, prune)
 	}
 	if err != nil {
 		r.Close()
@@ -173,10 +210,11 @@ type FileRewrite struct {
 }
 
 // Commit writes the kept rows of each rewritten file and the added rows
-// as new data files and commits, in one snapshot, the removal of the
-// rewritten files and the addition of the new ones. Files not named are
-// untouched. On any failure nothing is committed and the files written
-// are removed.
+// as new data files and queues, on the table's commit line, the removal
+// of the rewritten files and the addition of the new ones; it returns
+// once the group holding them is committed and durable. Files not named
+// are untouched. On any failure nothing of the change is committed and
+// the files written are removed.
 //
 // Another process may commit to the table between the read and the
 // commit. When all it did was append, the rewrite still holds (the rows
@@ -184,54 +222,27 @@ type FileRewrite struct {
 // statement's snapshot, as in PostgreSQL) and is committed on the newer
 // metadata. When it replaced or deleted files, the statement read data
 // that may have changed: Commit fails with a *RerunConflict (SQLSTATE
-// 40001), and the caller may run the statement again. Commit ends the
-// rewrite; Close after it is a no-op.
+// 40001), and the caller may run the statement again; so it does when a
+// change it read failed. Commit ends the rewrite; Close after it is a
+// no-op.
 func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (*Table, error) {
 	defer r.Close()
-	if r.base == nil {
+	if r.base == nil || r.line == nil {
 		return nil, errors.New("rewrite: commit after close")
 	}
 	written, removed, err := r.writeChanges(ctx, rewrites, added)
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Table, error) {
-		removeFiles(ctx, r.base, written)
-		return nil, err
-	}
 	if len(removed) == 0 && len(written) == 0 {
 		return r.t, nil
 	}
-	base := r.base
-	for attempt := 1; ; attempt++ {
-		tx := base.NewTransaction()
-		err := tx.ReplaceDataFilesWithDataFiles(ctx, removed, written, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
-		if err != nil {
-			return fail(fmt.Errorf("rewrite %s: stage files: %w", r.t.ident, err))
-		}
-		committed, err := tx.Commit(withNoReplay(ctx))
-		if err == nil {
-			return newTable(r.t.host, r.t.ident, committed)
-		}
-		if !isCommitConflict(err) {
-			// The catalog may have taken the commit: keep the files.
-			return nil, r.t.host.commitError(ctx, r.t.ident, fmt.Errorf("rewrite %s: commit: %w", r.t.ident, err))
-		}
-		if attempt >= r.t.host.commitAttempts() {
-			return fail(commitConflict(r.t.ident, attempt, err))
-		}
-		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
-			return fail(fmt.Errorf("rewrite %s: %w", r.t.ident, err))
-		}
-		fresh, err := r.t.host.reloadTable(ctx, r.t.ident)
-		if err != nil {
-			return fail(err)
-		}
-		if !onlyAppendedSince(r.base, fresh) {
-			return fail(&RerunConflict{Limit: r.t.host.commitAttempts(), err: commitConflict(r.t.ident, attempt, err)})
-		}
-		base = fresh
+	c := newLineChange(r.view.fresh, written, removed, true)
+	committed, err := r.t.commitQueued(ctx, r.lines, r.key, c, r.view.failures, r.Close)
+	if err != nil {
+		return nil, err
 	}
+	return newTable(r.t.host, r.t.ident, committed)
 }
 
 // Stage writes the change as Commit does but commits nothing: it returns
@@ -307,6 +318,13 @@ func (r *Rewrite) writeChanges(ctx context.Context, rewrites []FileRewrite, adde
 // fresh's only appended files, so that the files base held are all still
 // there, unchanged.
 func onlyAppendedSince(base, fresh *table.Table) bool {
+	return appendedOrOwnSince(base, fresh, nil)
+}
+
+// appendedOrOwnSince is onlyAppendedSince allowing the snapshots own
+// too: those a commit line committed, whose changes the rewrite asking
+// read as pending (group_commit.go).
+func appendedOrOwnSince(base, fresh *table.Table, own []int64) bool {
 	if base.Metadata().TableUUID() != fresh.Metadata().TableUUID() {
 		return false
 	}
@@ -319,7 +337,7 @@ func onlyAppendedSince(base, fresh *table.Table) bool {
 		return stop == -1
 	}
 	for s := fresh.CurrentSnapshot(); s != nil && s.SnapshotID != stop; {
-		if s.Summary == nil || s.Summary.Operation != table.OpAppend {
+		if !slices.Contains(own, s.SnapshotID) && (s.Summary == nil || s.Summary.Operation != table.OpAppend) {
 			return false
 		}
 		if s.ParentSnapshotID == nil {
@@ -344,16 +362,16 @@ type RerunConflict struct {
 func (e *RerunConflict) Error() string { return e.err.Error() }
 func (e *RerunConflict) Unwrap() error { return e.err }
 
-// Close ends the rewrite without committing and frees the commit lock.
+// Close ends the rewrite without committing and ends its turn.
 func (r *Rewrite) Close() {
 	if r.scan != nil {
 		_ = r.scan.Close()
 		r.scan = nil
 	}
 	r.base = nil
-	if r.unlock != nil {
-		r.unlock()
-		r.unlock = nil
+	if r.release != nil {
+		r.release()
+		r.release = nil
 	}
 }
 

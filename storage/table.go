@@ -18,9 +18,9 @@ type tableHost interface {
 	authorize(ctx context.Context, a Action, target Ident) error
 	lockTable(ctx context.Context, id Ident) (unlock func(), err error)
 	reloadTable(ctx context.Context, id Ident) (*table.Table, error)
-	// appendQueue is where appends to the table queue for group commit,
-	// and the key of their line (append_group.go).
-	appendQueue(ctx context.Context, id Ident) (*appendGroups, string)
+	// commitLines is where changes to the table queue for group commit,
+	// and the key of their line (group_commit.go).
+	commitLines(ctx context.Context, id Ident) (*commitLines, string)
 	// catalogIO commits metadata updates that iceberg-go's Transaction
 	// has no method for (a statistics file), as the catalog's tables do.
 	catalogIO(ctx context.Context) (table.CatalogIO, error)
