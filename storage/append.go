@@ -23,16 +23,27 @@ const (
 	commitBackoffMax  = 1 * time.Second
 )
 
+// Appends of at most groupedAppendRows rows and groupedAppendBytes bytes
+// are handed to their group's leader as checked batches rather than as
+// files: the leader writes the group's small appends into shared files,
+// so that a table written by many concurrent one-row INSERTs gains a file
+// per commit rather than one per statement.
+const (
+	groupedAppendRows  = 10_000
+	groupedAppendBytes = 4 << 20
+)
+
 // Append writes the reader's batches and commits them as an Iceberg
 // snapshot, returning the table as of that snapshot. Every batch is
 // checked first: its columns must match the table's by name and type
 // (lossless widening such as int16 to int32 is done here), and a NULL in a
 // NOT NULL column fails the append with an error wrapping ErrConstraint.
-// The files are written without the table's commit lock; appends that
+// The rows are written without the table's commit lock; appends that
 // reach the commit while another is in flight are committed together, in
-// one snapshot (group_commit.go). Append returns once that snapshot is
-// durable. On failure nothing of this append is committed. A reader with
-// no rows commits nothing.
+// one snapshot (group_commit.go), and the small ones among them written
+// to shared files. Append returns once that snapshot is durable. On
+// failure nothing of this append is committed. A reader with no rows
+// commits nothing.
 func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, error) {
 	if rdr == nil {
 		return nil, fmt.Errorf("append to %s: nil reader", t.ident)
@@ -46,20 +57,91 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if err != nil {
 		return nil, err
 	}
-	files, err := writeDataFiles(ctx, base, current.schema, rdr)
+	change, err := t.appendChange(ctx, base, current.schema, rdr)
+	if err != nil {
+		return nil, err
+	}
+	if change == nil {
+		return current, nil
+	}
+	lines, key := t.host.commitLines(ctx, t.ident)
+	committed, err := t.commitQueued(ctx, lines, key, change, -1, nil)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(t.host, t.ident, committed)
+}
+
+// appendChange reads rdr into the change an append queues: its checked
+// batches when they are few and the table has no sort order (a shared
+// file would mix the sorted runs of several statements), or else the
+// data files it writes. nil: no rows.
+func (t *Table) appendChange(ctx context.Context, base *table.Table, schema *arrow.Schema, rdr array.RecordReader) (*lineChange, error) {
+	var held []arrow.RecordBatch
+	release := func() {
+		for _, b := range held {
+			b.Release()
+		}
+	}
+	if base.SortOrder().IsUnsorted() {
+		var rows, bytes int64
+		var shaper *batchShaper
+		for rows <= groupedAppendRows && bytes <= groupedAppendBytes && rdr.Next() {
+			rec := rdr.RecordBatch()
+			if rec.NumRows() == 0 {
+				continue
+			}
+			if shaper == nil || !rec.Schema().Equal(shaper.source) {
+				s, err := newBatchShaper(schema, rec.Schema())
+				if err != nil {
+					release()
+					return nil, fmt.Errorf("append to %s: %w", t.ident, err)
+				}
+				shaper = s
+			}
+			out, err := shaper.shape(ctx, rec)
+			if err != nil {
+				release()
+				return nil, fmt.Errorf("append to %s: %w", t.ident, err)
+			}
+			held = append(held, out)
+			rows += out.NumRows()
+			bytes += batchBytes(out)
+		}
+		if err := rdr.Err(); err != nil {
+			release()
+			return nil, fmt.Errorf("append to %s: read input: %w", t.ident, err)
+		}
+		if rows <= groupedAppendRows && bytes <= groupedAppendBytes {
+			if rows == 0 {
+				return nil, nil
+			}
+			c := newLineChange(base, nil, nil, false)
+			c.schema, c.batches = schema, held
+			return c, nil
+		}
+		// Too many to hand over: write them, and the rest, as files.
+		rdr = &concatReader{readers: []array.RecordReader{sliceReader(schema, held), rdr}}
+		defer release()
+	}
+	files, err := writeDataFiles(ctx, base, schema, rdr)
 	if err != nil {
 		removeFiles(ctx, base, files)
 		return nil, fmt.Errorf("append to %s: %w", t.ident, err)
 	}
 	if len(files) == 0 {
-		return current, nil
+		return nil, nil
 	}
-	lines, key := t.host.commitLines(ctx, t.ident)
-	committed, err := t.commitQueued(ctx, lines, key, newLineChange(base, files, nil, false), -1, nil)
-	if err != nil {
-		return nil, err
+	return newLineChange(base, files, nil, false), nil
+}
+
+// batchBytes is the size of b's buffers.
+func batchBytes(b arrow.RecordBatch) int64 {
+	var n int64
+	for _, col := range b.Columns() {
+		n += int64(col.Data().SizeInBytes())
 	}
-	return newTable(t.host, t.ident, committed)
+	return n
 }
 
 // writeDataFiles writes the reader's batches, shaped to schema, as Parquet

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
@@ -102,6 +103,12 @@ type lineChange struct {
 	files   []iceberg.DataFile
 	removed []iceberg.DataFile // a rewrite's
 	rewrite bool
+	// batches are a small append's checked rows, under schema, for the
+	// leader to write (writeHeld); members are the appends whose rows a
+	// change made by writeHeld holds, which share its outcome.
+	schema  *arrow.Schema
+	batches []arrow.RecordBatch
+	members []*lineChange
 	// lead is closed when the change is to lead the next group; chosen
 	// says so. taken is set when a leader took the change into its
 	// group: from then on only done ends the wait.
@@ -276,10 +283,25 @@ func (t *Table) leadGroup(ctx context.Context, groups *commitLines, key string, 
 // rewrite whose files another writer replaced), and so does every rewrite
 // after a change that failed, since it may have read that change.
 func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *commitLine, group []*lineChange) (*table.Table, error) {
+	fresh, err := t.host.reloadTable(ctx, t.ident)
+	if err != nil {
+		return nil, err
+	}
+	group = t.writeHeld(ctx, line, group, fresh)
+	defer func() {
+		for _, c := range group {
+			for _, m := range c.members {
+				if m.err == nil {
+					m.err = c.err
+				}
+			}
+		}
+	}()
 	for attempt := 1; ; attempt++ {
-		fresh, err := t.host.reloadTable(ctx, t.ident)
-		if err != nil {
-			return nil, err
+		if attempt > 1 {
+			if fresh, err = t.host.reloadTable(ctx, t.ident); err != nil {
+				return nil, err
+			}
 		}
 		var writes []*StagedWrite
 		failed := false
@@ -338,6 +360,49 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 			return nil, fmt.Errorf("commit to %s: %w", t.ident, err)
 		}
 	}
+}
+
+// writeHeld writes the held rows of group's small appends that fit
+// fresh into shared data files, one set of files per schema, and returns
+// the group with those appends replaced by one change per set, at the
+// place of its first append; the appends it replaced are its members.
+func (t *Table) writeHeld(ctx context.Context, line *commitLine, group []*lineChange, fresh *table.Table) []*lineChange {
+	var out, sets []*lineChange
+	for _, c := range group {
+		if c.batches == nil {
+			out = append(out, c)
+			continue
+		}
+		if c.err == nil {
+			c.err = line.changeFits(c, fresh, nil, false)
+		}
+		if c.err != nil {
+			releaseAll(c.batches)
+			continue
+		}
+		i := slices.IndexFunc(sets, func(s *lineChange) bool { return s.schema.Equal(c.schema) })
+		if i < 0 {
+			set := newLineChange(fresh, nil, nil, false)
+			set.schema = c.schema
+			sets = append(sets, set)
+			out = append(out, set)
+			i = len(sets) - 1
+		}
+		sets[i].members = append(sets[i].members, c)
+		sets[i].batches = append(sets[i].batches, c.batches...)
+	}
+	for _, set := range sets {
+		files, err := writeDataFiles(ctx, fresh, set.schema, sliceReader(set.schema, set.batches))
+		releaseAll(set.batches)
+		set.batches = nil
+		if err != nil {
+			removeFiles(ctx, fresh, files)
+			set.err = fmt.Errorf("append to %s: %w", t.ident, err)
+			continue
+		}
+		set.files = files
+	}
+	return out
 }
 
 // changeFits reports why change c cannot be committed on fresh: the

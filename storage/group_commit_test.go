@@ -132,9 +132,53 @@ func TestGroupedAppendsShareOneDurableSnapshot(t *testing.T) {
 			parquet++
 		}
 	}
-	if parquet != n {
-		t.Errorf("%d data files flushed, want the group's %d", parquet, n)
+	// The appends are small: the leader wrote their rows to one file.
+	if parquet != 1 {
+		t.Errorf("%d data files flushed, want 1 for the group's %d small appends", parquet, n)
 	}
+}
+
+// An append larger than the leader takes as rows writes its own files
+// before it queues, and commits with the small ones.
+func TestLargeAppendWritesItsOwnFiles(t *testing.T) {
+	f := newDurabilityFixture(t)
+	ctx := adminCtx(t)
+	unlock, err := f.cat.lockTable(ctx, f.b.ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 2)
+	go func() {
+		_, err := f.b.Append(ctx, idBatches(t, 0, groupedAppendRows+1, 4096))
+		done <- err
+	}()
+	waitQueued(t, f.cat, f.b, 1)
+	go func() {
+		_, err := f.b.Append(ctx, idBatches(t, groupedAppendRows+1, groupedAppendRows+2, 1))
+		done <- err
+	}()
+	waitQueued(t, f.cat, f.b, 2)
+	lines, key := f.cat.commitLines(ctx, f.b.ident)
+	lines.mu.Lock()
+	queued := slices.Clone(lines.lines[key].queued)
+	lines.mu.Unlock()
+	if len(queued[0].files) == 0 || queued[0].batches != nil {
+		t.Errorf("large append queued %d files and %d batches, want files only", len(queued[0].files), len(queued[0].batches))
+	}
+	if len(queued[1].files) != 0 || len(queued[1].batches) != 1 {
+		t.Errorf("one-row append queued %d files and %d batches, want its batch", len(queued[1].files), len(queued[1].batches))
+	}
+	unlock()
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	final, err := f.cat.LoadTable(ctx, "ns", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIDs(t, final, groupedAppendRows+2)
 }
 
 // A statement that fails on its own (bad input, or cancelled while its
@@ -189,9 +233,10 @@ func TestGroupedAppendFailsAlone(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Errorf("ids %v, want %v", ids, want)
 	}
-	// The cancelled statement's file was removed, not left for cleanup.
-	if files := filesUnder(t, filepath.Join(f.tableDir(t, f.b), "data")); len(files) != 3 {
-		t.Errorf("%d data files, want the 3 committed: %v", len(files), files)
+	// The three committed appends share one file; the cancelled one's
+	// rows were never written.
+	if files := filesUnder(t, filepath.Join(f.tableDir(t, f.b), "data")); len(files) != 1 {
+		t.Errorf("%d data files, want the one committed: %v", len(files), files)
 	}
 }
 
