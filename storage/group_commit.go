@@ -81,8 +81,10 @@ type commitLine struct {
 	// id and attempts are the table and the catalog's commit attempts.
 	id       Ident
 	attempts int
-	// groupDone is closed, and replaced, when a group ends.
+	// groupDone is closed, and replaced, when a group ends; ended
+	// counts the groups that ended.
 	groupDone chan struct{}
+	ended     int
 	// users counts the rewrites between reading and queuing, which hold
 	// the line in the map.
 	users int
@@ -134,6 +136,15 @@ func (g *commitLines) line(key string, id Ident, attempts int) *commitLine {
 		g.lines[key] = l
 	}
 	return l
+}
+
+// fail sets c's own error. The leader of c's group sets it under the
+// lock, since rewrites taking their view read the errors of the changes
+// in flight.
+func (g *commitLines) fail(c *lineChange, err error) {
+	g.mu.Lock()
+	c.err = err
+	g.mu.Unlock()
 }
 
 // dropIdle removes line from the map when nothing holds it.
@@ -231,30 +242,32 @@ func (t *Table) leadGroup(ctx context.Context, groups *commitLines, key string, 
 	groups.mu.Unlock()
 
 	var committed *table.Table
+	made := false
 	err := lockErr
 	if lockErr != nil {
 		err = fmt.Errorf("commit to %s: wait for commit lock: %w", t.ident, lockErr)
 	} else {
-		committed, err = t.commitGroup(ctx, groups, line, group)
+		committed, made, err = t.commitGroup(ctx, groups, line, group)
 		unlock()
 	}
 
 	groups.mu.Lock()
 	defer groups.mu.Unlock()
 	line.inflight, line.inflightFrom = nil, ""
-	if err == nil {
-		if snap := committed.CurrentSnapshot(); snap != nil {
-			line.own = append(line.own, snap.SnapshotID)
-			if len(line.own) > ownSnapshots {
-				line.own = slices.Delete(line.own, 0, len(line.own)-ownSnapshots)
-			}
+	line.ended++
+	if made {
+		line.own = append(line.own, committed.CurrentSnapshot().SnapshotID)
+		if len(line.own) > ownSnapshots {
+			line.own = slices.Delete(line.own, 0, len(line.own)-ownSnapshots)
 		}
-	} else {
-		// The rewrites queued since may have read this group's changes.
+	}
+	if err != nil || anyFailed(group) {
+		// The rewrites queued since, and those reading now, may have
+		// read the changes that failed.
 		line.failures++
 		for _, c := range line.queued {
 			if c.rewrite && c.err == nil {
-				c.err = line.rerunConflict(fmt.Errorf("a change it read failed to commit: %w", err))
+				c.err = line.rerunConflict(errors.New("a change it read failed to commit"))
 			}
 		}
 	}
@@ -276,23 +289,39 @@ func (t *Table) leadGroup(ctx context.Context, groups *commitLines, key string, 
 	close(next.lead)
 }
 
+// anyFailed reports whether a change of group, or an append a change
+// holds, failed on its own.
+func anyFailed(group []*lineChange) bool {
+	for _, c := range group {
+		if c.err != nil {
+			return true
+		}
+		for _, m := range c.members {
+			if m.err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // commitGroup commits the net change of group's changes that still fit
 // the table, as one snapshot on its newest metadata, replaying it when
 // another process committed first. A change that no longer fits gets its
 // own error (an append whose table was re-created or re-partitioned, a
 // rewrite whose files another writer replaced), and so does every rewrite
 // after a change that failed, since it may have read that change.
-func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *commitLine, group []*lineChange) (*table.Table, error) {
+func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *commitLine, group []*lineChange) (committed *table.Table, made bool, err error) {
 	fresh, err := t.host.reloadTable(ctx, t.ident)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	group = t.writeHeld(ctx, line, group, fresh)
+	group = t.writeHeld(ctx, groups, line, group, fresh)
 	defer func() {
 		for _, c := range group {
 			for _, m := range c.members {
 				if m.err == nil {
-					m.err = c.err
+					groups.fail(m, c.err)
 				}
 			}
 		}
@@ -300,7 +329,7 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
 			if fresh, err = t.host.reloadTable(ctx, t.ident); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		var writes []*StagedWrite
@@ -310,8 +339,8 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 		groups.mu.Unlock()
 		for _, c := range group {
 			if c.err == nil {
-				c.err = line.changeFits(c, fresh, own, failed)
-				if c.err != nil {
+				if err := line.changeFits(c, fresh, own, failed); err != nil {
+					groups.fail(c, err)
 					removeFiles(ctx, c.base, c.files)
 				}
 			}
@@ -324,7 +353,7 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 		net := netChangeOf(t.ident, writes)
 		if len(net.added) == 0 && len(net.removed) == 0 {
 			removeFiles(ctx, fresh, net.dropped)
-			return fresh, nil
+			return fresh, false, nil
 		}
 		groups.mu.Lock()
 		line.inflightFrom = fresh.MetadataLocation()
@@ -338,26 +367,37 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 		} else {
 			err = tx.AddDataFiles(ctx, net.added, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
 		}
+		if err != nil && len(net.removed) > 0 {
+			// A file the rewrites remove is not the table's (a change
+			// they read did not commit): they run again, the appends
+			// commit without them.
+			for _, c := range group {
+				if c.rewrite && c.err == nil {
+					groups.fail(c, line.rerunConflict(fmt.Errorf("stage files: %w", err)))
+					removeFiles(ctx, c.base, c.files)
+				}
+			}
+			continue
+		}
 		if err != nil {
 			removeGroupFiles(ctx, fresh, group)
-			return nil, fmt.Errorf("commit to %s: stage files: %w", t.ident, err)
+			return nil, false, fmt.Errorf("commit to %s: stage files: %w", t.ident, err)
 		}
-		committed, err := tx.Commit(commitCtx)
-		if err == nil {
+		if committed, err = tx.Commit(commitCtx); err == nil {
 			removeFiles(ctx, fresh, net.dropped)
-			return committed, nil
+			return committed, true, nil
 		}
 		if !isCommitConflict(err) {
 			// The catalog may have taken the commit: keep the files.
-			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("commit to %s: %w", t.ident, err))
+			return nil, false, t.host.commitError(ctx, t.ident, fmt.Errorf("commit to %s: %w", t.ident, err))
 		}
 		if attempt >= t.host.commitAttempts() {
 			removeGroupFiles(ctx, fresh, group)
-			return nil, commitConflict(t.ident, attempt, err)
+			return nil, false, commitConflict(t.ident, attempt, err)
 		}
 		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
 			removeGroupFiles(ctx, fresh, group)
-			return nil, fmt.Errorf("commit to %s: %w", t.ident, err)
+			return nil, false, fmt.Errorf("commit to %s: %w", t.ident, err)
 		}
 	}
 }
@@ -366,7 +406,7 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 // fresh into shared data files, one set of files per schema, and returns
 // the group with those appends replaced by one change per set, at the
 // place of its first append; the appends it replaced are its members.
-func (t *Table) writeHeld(ctx context.Context, line *commitLine, group []*lineChange, fresh *table.Table) []*lineChange {
+func (t *Table) writeHeld(ctx context.Context, groups *commitLines, line *commitLine, group []*lineChange, fresh *table.Table) []*lineChange {
 	var out, sets []*lineChange
 	for _, c := range group {
 		if c.batches == nil {
@@ -374,7 +414,9 @@ func (t *Table) writeHeld(ctx context.Context, line *commitLine, group []*lineCh
 			continue
 		}
 		if c.err == nil {
-			c.err = line.changeFits(c, fresh, nil, false)
+			if err := line.changeFits(c, fresh, nil, false); err != nil {
+				groups.fail(c, err)
+			}
 		}
 		if c.err != nil {
 			releaseAll(c.batches)
@@ -457,17 +499,27 @@ type pendingView struct {
 }
 
 // viewFor reads the table as the line's pending changes leave it. It
+// reads again when a group ended while it read the catalog, and it
 // waits for the group in flight to end when the catalog has moved past
 // the metadata that group commits on (the group may just have committed,
 // and its files must not be seen twice), and when a pending rewrite can
 // no longer be committed on the catalog's table (its group will fail).
 func (t *Table) viewFor(ctx context.Context, groups *commitLines, line *commitLine) (pendingView, error) {
 	for {
+		groups.mu.Lock()
+		ended := line.ended
+		groups.mu.Unlock()
 		fresh, err := t.host.reloadTable(ctx, t.ident)
 		if err != nil {
 			return pendingView{}, err
 		}
 		groups.mu.Lock()
+		if line.ended != ended {
+			// A group ended while the table was read: its changes may
+			// be neither in what was read nor pending any more.
+			groups.mu.Unlock()
+			continue
+		}
 		v := pendingView{fresh: fresh, failures: line.failures}
 		wait := line.inflight != nil && fresh.MetadataLocation() != line.inflightFrom
 		for _, c := range slices.Concat(line.inflight, line.queued) {

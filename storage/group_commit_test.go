@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -530,6 +532,121 @@ func TestGroupedRewriteAfterAnotherProcessReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 100}) {
+		t.Errorf("ids %v", got)
+	}
+}
+
+// Many rewrites and appends on one table at once, with flushes slow
+// enough that groups form: every DELETE ends committed (run again after
+// a RerunConflict, as the SQL layer does), every append commits, and the
+// table holds exactly the rows that should remain.
+func TestConcurrentRewritesAndAppends(t *testing.T) {
+	f := newDurabilityFixture(t) // table a: ids 0, 1, 2 and 10 to 12
+	ctx := adminCtx(t)
+	tbl, err := f.a.Append(ctx, idBatches(t, 100, 164, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cat.sync = &syncRecorder{fail: func(string) bool { time.Sleep(200 * time.Microsecond); return false }}
+	const workers, perWorker = 8, 8
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*workers)
+	for w := range workers {
+		wg.Go(func() {
+			for i := range perWorker {
+				id := int64(100 + w*perWorker + i)
+				for attempt := 1; ; attempt++ {
+					err := <-deleteID(ctx, tbl, id, nil)
+					var rerun *RerunConflict
+					if errors.As(err, &rerun) && attempt < 20 {
+						continue
+					}
+					if err != nil {
+						errs <- fmt.Errorf("delete %d: %w", id, err)
+						return
+					}
+					break
+				}
+			}
+		})
+		wg.Go(func() {
+			for i := range perWorker {
+				from := int64(1000 + (w*perWorker+i)*2)
+				if _, err := tbl.Append(ctx, idBatches(t, from, from+2, 2)); err != nil {
+					errs <- fmt.Errorf("append %d: %w", from, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	final, err := f.cat.LoadTable(ctx, "ns", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{0, 1, 2, 10, 11, 12}
+	for i := range int64(2 * workers * perWorker) {
+		want = append(want, 1000+i)
+	}
+	if got := ids(t, final); !slices.Equal(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+}
+
+// pausingHost is the embedded catalog with a pause after its first
+// reload of a table.
+type pausingHost struct {
+	*embeddedCatalog
+	once  *sync.Once
+	pause func()
+}
+
+func (h pausingHost) reloadTable(ctx context.Context, id Ident) (*table.Table, error) {
+	tbl, err := h.embeddedCatalog.reloadTable(ctx, id)
+	h.once.Do(h.pause)
+	return tbl, err
+}
+
+// A rewrite that read the catalog just before a group committed, and
+// looks at the line just after that group ended, must not take the
+// catalog it read with no changes pending: it reads again.
+func TestRewriteReadsAgainWhenAGroupEndsMeanwhile(t *testing.T) {
+	f := newDurabilityFixture(t) // table a: ids 0, 1, 2 and 10 to 12
+	ctx := adminCtx(t)
+	rec, started, release := blockingSync(false)
+	f.cat.sync = rec
+	first := deleteID(ctx, f.a, 10, nil)
+	<-started // the first DELETE's group is committing
+
+	reloaded, resume := make(chan struct{}), make(chan struct{})
+	paused := *f.a
+	paused.host = pausingHost{embeddedCatalog: f.cat, once: &sync.Once{}, pause: func() {
+		close(reloaded)
+		<-resume
+	}}
+	read := make(chan []int64, 1)
+	second := deleteID(ctx, &paused, 11, read)
+	<-reloaded // it read the table before the first DELETE's commit
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	close(resume)
+	if got := <-read; !slices.Equal(got, []int64{0, 1, 2, 11, 12}) {
+		t.Errorf("the second DELETE read %v, want the first's change", got)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("second DELETE: %v", err)
+	}
+	final, err := f.cat.LoadTable(ctx, "ns", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 2, 12}) {
 		t.Errorf("ids %v", got)
 	}
 }
