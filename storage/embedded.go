@@ -33,6 +33,7 @@ type embeddedCatalog struct {
 	version, location *sql.Stmt
 	locks             *tableLocks
 	lines             *commitLines
+	snapshots         *snapshotJSON
 	opts              EmbeddedOptions
 	// props are the catalog properties tables' file I/O opens with.
 	props iceberg.Properties
@@ -102,7 +103,7 @@ func OpenEmbeddedWith(ctx context.Context, name, dataDir string, authz Authorize
 		_ = db.Close()
 		return nil, fmt.Errorf("open embedded catalog %s: %w", name, err)
 	}
-	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, version: version, location: location, locks: newTableLocks(), lines: newCommitLines(), opts: opts,
+	c := &embeddedCatalog{name: name, db: db, cat: cat, authz: authz, version: version, location: location, locks: newTableLocks(), lines: newCommitLines(), snapshots: newSnapshotJSON(snapshotJSONBytes), opts: opts,
 		props: props, metadata: newMetadataCache(metadataCacheEntries, metadataCacheVersions, metadataCacheSnapshots), plans: newPlanCache(planCacheEntries, planCacheTasks),
 		rowGroups: newRowGroupCache(rowGroupCacheFiles, rowGroupCacheGroups)}
 	if !opts.SkipFsync {

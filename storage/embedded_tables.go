@@ -67,7 +67,7 @@ func (io tableIO) CommitTable(ctx context.Context, ident table.Identifier, reqs 
 	if err != nil {
 		return nil, "", fmt.Errorf("commit %v: %w", ident, err)
 	}
-	if err := writeMetadataFile(ctx, io.c.ioProps(updated), updated, newLoc, io.c.sync); err != nil {
+	if err := writeMetadataFile(ctx, io.c.ioProps(updated), updated, newLoc, io.c.snapshots, io.c.sync); err != nil {
 		return nil, "", fmt.Errorf("commit %v: write metadata: %w", ident, err)
 	}
 	if err := io.c.syncCommit(ctx, current.Metadata(), updated, newLoc); err != nil {

@@ -46,9 +46,10 @@ func nextMetadataLocation(current string, updated table.Metadata) (string, error
 }
 
 // writeMetadataFile writes meta as JSON at loc, compressed as the table's
-// write.metadata.compression-codec says (none or gzip). A local file is
-// flushed by sync before it is closed, unless sync is nil.
-func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table.Metadata, loc string, sync fileSyncer) (err error) {
+// write.metadata.compression-codec says (none or gzip), taking snapshots'
+// JSON from snaps (nil: none kept). A local file is flushed by sync
+// before it is closed, unless sync is nil.
+func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table.Metadata, loc string, snaps *snapshotJSON, sync fileSyncer) (err error) {
 	fs, err := icebergio.LoadFS(ctx, props, loc)
 	if err != nil {
 		return err
@@ -68,13 +69,13 @@ func writeMetadataFile(ctx context.Context, props iceberg.Properties, meta table
 	defer func() { err = errors.Join(err, out.Close()) }()
 	if codec == table.MetadataCompressionCodecGzip {
 		gz := gzip.NewWriter(out)
-		if err := encodeMetadata(gz, meta); err != nil {
+		if err := snaps.encodeMetadata(gz, meta); err != nil {
 			return err
 		}
 		if err := gz.Close(); err != nil {
 			return err
 		}
-	} else if err := encodeMetadata(out, meta); err != nil {
+	} else if err := snaps.encodeMetadata(out, meta); err != nil {
 		return err
 	}
 	return syncWritten(sync, out, loc)
