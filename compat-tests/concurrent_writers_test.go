@@ -84,12 +84,7 @@ func TestTwoServersWriteConcurrently(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if t.Failed() {
+	if failed := waitReporting(t, &wg, errs); failed {
 		t.Fatalf("logs:\n%s\n%s", first.log(), second.log())
 	}
 	t.Logf("%d inserts and %d updates through two servers in %s", 2*perServer, 2*updatesPerServer,
@@ -171,12 +166,7 @@ func TestConcurrentUpdatesOfOneTable(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	if t.Failed() {
+	if failed := waitReporting(t, &wg, errs); failed {
 		t.FailNow()
 	}
 	var counterRows, hits, inserted, distinct int64
@@ -190,4 +180,18 @@ func TestConcurrentUpdatesOfOneTable(t *testing.T) {
 		t.Errorf("%d counters with %d hits, %d inserted rows (%d distinct); want %d, %d, %d",
 			counterRows, hits, inserted, distinct, counters, clients*updatesPerClient, clients*insertsPerClient)
 	}
+}
+
+// waitReporting waits for wg's goroutines, reports every error they
+// sent on errs and says whether any came.
+func waitReporting(t *testing.T, wg *sync.WaitGroup, errs chan error) bool {
+	t.Helper()
+	wg.Wait()
+	close(errs)
+	failed := false
+	for err := range errs {
+		t.Error(err)
+		failed = true
+	}
+	return failed
 }

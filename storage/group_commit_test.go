@@ -396,12 +396,10 @@ func TestGroupedRewritesReadTheChangesAheadOfThem(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	wantIDs(t, f.cat, "a", []int64{0, 1, 2, 12, 100, 101, 102})
 	final, err := f.cat.LoadTable(ctx, "ns", "a")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 2, 12, 100, 101, 102}) {
-		t.Errorf("ids %v", got)
 	}
 	if got := len(final.tbl.Metadata().Snapshots()) - before; got != 1 {
 		t.Errorf("%d snapshots for one group, want 1", got)
@@ -451,13 +449,7 @@ func TestRewriteReadsTheGroupInFlight(t *testing.T) {
 	if err := <-second; err != nil {
 		t.Fatal(err)
 	}
-	final, err := f.cat.LoadTable(ctx, "ns", "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 2, 12}) {
-		t.Errorf("ids %v", got)
-	}
+	wantIDs(t, f.cat, "a", []int64{0, 1, 2, 12})
 }
 
 // When a group fails, the rewrite queued behind it, which read its
@@ -483,13 +475,7 @@ func TestFailedGroupFailsTheRewritesThatReadIt(t *testing.T) {
 	if err := <-deleteID(ctx, f.a, 11, nil); err != nil {
 		t.Fatal(err)
 	}
-	final, err := f.cat.LoadTable(ctx, "ns", "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 2, 10, 12}) {
-		t.Errorf("ids %v", got)
-	}
+	wantIDs(t, f.cat, "a", []int64{0, 1, 2, 10, 12})
 }
 
 // A rewrite whose files another process replaced before its group
@@ -527,13 +513,7 @@ func TestGroupedRewriteAfterAnotherProcessReplaced(t *testing.T) {
 	if err := <-appended; err != nil {
 		t.Errorf("append grouped with it: %v", err)
 	}
-	final, err := a.LoadTable(ctx, "ns", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 100}) {
-		t.Errorf("ids %v", got)
-	}
+	wantIDs(t, a, "t", []int64{0, 1, 100})
 }
 
 // Many rewrites and appends on one table at once, with flushes slow
@@ -642,11 +622,18 @@ func TestRewriteReadsAgainWhenAGroupEndsMeanwhile(t *testing.T) {
 	if err := <-second; err != nil {
 		t.Fatalf("second DELETE: %v", err)
 	}
-	final, err := f.cat.LoadTable(ctx, "ns", "a")
+	wantIDs(t, f.cat, "a", []int64{0, 1, 2, 12})
+}
+
+// wantIDs checks that table ns.name of cat holds exactly the ids want,
+// in ascending order.
+func wantIDs(t *testing.T, cat Catalog, name string, want []int64) {
+	t.Helper()
+	tbl, err := cat.LoadTable(adminCtx(t), "ns", name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ids(t, final); !slices.Equal(got, []int64{0, 1, 2, 12}) {
-		t.Errorf("ids %v", got)
+	if got := ids(t, tbl); !slices.Equal(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
 	}
 }
