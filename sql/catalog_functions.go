@@ -8,6 +8,7 @@ import (
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgcatalog"
+	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 )
 
@@ -136,6 +137,35 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 			}
 			return false, nil
 		})
+	case "pg_relation_size":
+		if len(args) == 2 {
+			return fn([]types.T{types.Regclass, types.Text}, types.Int8, func(a []any) (any, error) {
+				if a[1] == nil {
+					return nil, nil
+				}
+				switch a[1].(string) {
+				case "main":
+					return relationSize(index, a)
+				case "fsm", "vm", "init":
+					// SQE's tables have no such forks.
+					return relationSizeOf(index, a, 0)
+				}
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid fork name").
+					WithHint(`Valid fork names are "main", "fsm", "vm", and "init".`)
+			})
+		}
+		return fn([]types.T{types.Regclass}, types.Int8, func(a []any) (any, error) { return relationSize(index, a) })
+	case "pg_table_size", "pg_total_relation_size":
+		// No TOAST, no indexes: the data files are all there is.
+		return fn([]types.T{types.Regclass}, types.Int8, func(a []any) (any, error) { return relationSize(index, a) })
+	case "pg_indexes_size":
+		return fn([]types.T{types.Regclass}, types.Int8, func(a []any) (any, error) { return relationSizeOf(index, a, 0) })
+	case "pg_database_size":
+		arg := types.Name
+		if len(args) == 1 && (args[0].Family() == types.FamilyInt || args[0].OID == types.OIDOid) {
+			arg = types.OID
+		}
+		return fn([]types.T{arg}, types.Int8, func(a []any) (any, error) { return databaseSize(s, index, a[0]) })
 	case "pg_type_is_visible", "pg_function_is_visible":
 		return fn([]types.T{types.OID}, types.Bool, func(a []any) (any, error) {
 			if _, ok := oidArg(a); !ok {
@@ -258,4 +288,61 @@ func functionTypeName(oid uint32) string {
 		return name
 	}
 	return formatType(oid, -1)
+}
+
+// relationSize is the bytes of the data files of the table whose OID is
+// a[0], as pg_relation_size answers: NULL for an OID that names no
+// relation the caller can see, and for a table whose size is withheld
+// from the caller (a row filter applies to it), 0 for a view.
+func relationSize(index *catalogIndex, a []any) (any, error) {
+	return relationSizeOf(index, a, -1)
+}
+
+// relationSizeOf is relationSize, answering fixed instead of the files'
+// size when fixed is not negative (a fork SQE's tables do not have).
+func relationSizeOf(index *catalogIndex, a []any, fixed int64) (any, error) {
+	if a[0] == nil {
+		return nil, nil
+	}
+	t, found, err := index.table(uint32(a[0].(int64)))
+	if err != nil || !found {
+		return nil, err
+	}
+	switch {
+	case t.FilesSize < 0:
+		return nil, nil
+	case fixed >= 0:
+		return fixed, nil
+	}
+	return t.FilesSize, nil
+}
+
+// databaseSize is pg_database_size of the current database (by name or
+// OID): the bytes of every table the caller can see, NULL when the size
+// of any of them is withheld from the caller. Another database does not
+// exist (3D000).
+func databaseSize(s *Session, index *catalogIndex, db any) (any, error) {
+	switch v := db.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if v != s.database {
+			return nil, pgerror.New(pgerror.InvalidCatalogName, "database \"%s\" does not exist", v)
+		}
+	case int64:
+		if uint32(v) != pgcatalog.DatabaseOID(s.database) {
+			return nil, nil
+		}
+	}
+	if _, _, err := index.table(0); err != nil {
+		return nil, err
+	}
+	var total int64
+	for _, t := range index.tables {
+		if t.FilesSize < 0 {
+			return nil, nil
+		}
+		total += t.FilesSize
+	}
+	return total, nil
 }

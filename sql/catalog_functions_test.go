@@ -1,11 +1,17 @@
 package sql
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance"
 	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/storage"
+	"github.com/sqe-db/sqe/storage/demo"
 )
 
 // psql 15's \dn and \dt queries, verbatim from a capture.
@@ -130,6 +136,74 @@ func TestRegTypes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newTestSession(t)
 			rows, _, err := run(t, s, tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(rows, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("rows %q, want %q", rows, tt.want)
+			}
+		})
+	}
+}
+
+// The size functions answer the bytes of a table's data files, as the
+// catalog's metadata totals them; a caller under a row filter on the table
+// gets NULL (the size tells of the rows the filter hides), as it gets an
+// unknown reltuples.
+func TestRelationSizes(t *testing.T) {
+	ctx := context.Background()
+	cat, err := storage.OpenEmbedded(ctx, "sales_wh", t.TempDir(), storage.AllowAll{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cat.Close() })
+	loader := storage.WithPrincipal(ctx, storage.Principal{User: "loader"})
+	if err := demo.Load(loader, cat, 1000); err != nil {
+		t.Fatal(err)
+	}
+	orders, err := cat.LoadTable(loader, "acdemo", "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := orders.FilesSize()
+	if size <= 0 {
+		t.Fatalf("acdemo.orders has %d bytes of files", size)
+	}
+	e := NewEngine(EngineConfig{}, []storage.Catalog{cat}, governance.Passthrough{})
+	alice, err := e.NewSession(ctx, auth.Identity{User: "alice"}, "sales_wh", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := policySession(t, cat, rowPolicy{filter: "id % 2 = 0"})
+	tests := []struct {
+		name    string
+		s       *Session
+		query   string
+		want    []string
+		sqlcode string
+	}{
+		{name: "every size function", s: alice,
+			query: "SELECT pg_relation_size('acdemo.orders'), pg_relation_size('acdemo.orders', 'main'), pg_table_size('acdemo.orders'), pg_total_relation_size('acdemo.orders'), pg_indexes_size('acdemo.orders'), pg_relation_size('acdemo.orders', 'fsm'), pg_relation_size(1) IS NULL",
+			want:  []string{fmt.Sprintf("%d|%d|%d|%d|0|0|true", size, size, size, size)}},
+		{name: "database size", s: alice,
+			query: "SELECT pg_database_size(current_database()) >= pg_relation_size('acdemo.orders'), pg_database_size(current_database()) = pg_database_size((SELECT oid FROM pg_database WHERE datname = current_database()))",
+			want:  []string{"true|true"}},
+		{name: "pretty", s: alice, query: "SELECT pg_size_pretty(pg_total_relation_size('acdemo.orders')) ~ '^[0-9]+ (bytes|kB)$'", want: []string{"true"}},
+		{name: "under a row filter", s: bob,
+			query: "SELECT pg_relation_size('acdemo.orders') IS NULL, pg_table_size('acdemo.orders') IS NULL, pg_total_relation_size('acdemo.orders') IS NULL, pg_database_size(current_database()) IS NULL",
+			want:  []string{"true|true|true|true"}},
+		{name: "bad fork", s: alice, query: "SELECT pg_relation_size('acdemo.orders', 'heap')", sqlcode: pgerror.InvalidParameterValue},
+		{name: "another database", s: alice, query: "SELECT pg_database_size('nope')", sqlcode: pgerror.InvalidCatalogName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows, _, err := run(t, tt.s, tt.query)
+			if tt.sqlcode != "" {
+				if code := pgerror.Code(err); code != tt.sqlcode {
+					t.Fatalf("SQLSTATE %s (%v), want %s", code, err, tt.sqlcode)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -107,11 +107,14 @@ func (c catalogSource) tables(ctx context.Context, cat storage.Catalog, namespac
 		rel, secured := c.secure(ctx, a)
 		info := pgcatalog.TableInfo{
 			Namespace: namespace, Name: name, OID: a.OID(),
-			Columns: a.Columns(), RowEstimate: -1,
+			Columns: a.Columns(), RowEstimate: -1, FilesSize: -1,
 		}
 		if secured {
+			// The row count and the files' size tell of rows a row
+			// filter hides: unknown to a caller under one.
 			if len(rel.RowFilters) == 0 {
 				info.RowEstimate = a.RowEstimate()
+				info.FilesSize = t.FilesSize()
 			}
 			info.Statistics = visibleStatistics(t, rel)
 		}

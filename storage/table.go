@@ -109,7 +109,15 @@ func (t *Table) RowCountEstimate() int64 {
 	return n + t.stagedRows
 }
 
-func (t *Table) committedRowEstimate() int64 {
+func (t *Table) committedRowEstimate() int64 { return t.summaryTotal("total-records") }
+
+// FilesSize is the bytes of the current snapshot's data and delete files
+// (its "total-files-size" summary): 0 for a table without snapshots, -1
+// when the summary does not say. Staged files are not counted.
+func (t *Table) FilesSize() int64 { return t.summaryTotal("total-files-size") }
+
+// summaryTotal reads a running total of the current snapshot's summary.
+func (t *Table) summaryTotal(key string) int64 {
 	s := t.tbl.CurrentSnapshot()
 	if s == nil {
 		return 0
@@ -117,7 +125,7 @@ func (t *Table) committedRowEstimate() int64 {
 	if s.Summary == nil {
 		return -1
 	}
-	n, err := strconv.ParseInt(s.Summary.Properties["total-records"], 10, 64)
+	n, err := strconv.ParseInt(s.Summary.Properties[key], 10, 64)
 	if err != nil || n < 0 {
 		return -1
 	}

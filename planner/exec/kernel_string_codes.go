@@ -97,3 +97,59 @@ func quoteKernel(nullable bool) scalarKernel {
 		return valuesArray(res, out)
 	}
 }
+
+// sizePrettyUnits are pg_size_pretty's units: a size is printed in the
+// first unit it is below the limit of (or the last), half-rounded in all
+// but bytes.
+var sizePrettyUnits = [...]struct {
+	name  string
+	limit int64
+	round bool
+	bits  uint
+}{
+	{"bytes", 10 * 1024, false, 0},
+	{"kB", 20*1024 - 1, true, 10},
+	{"MB", 20*1024 - 1, true, 20},
+	{"GB", 20*1024 - 1, true, 30},
+	{"TB", 20*1024 - 1, true, 40},
+	{"PB", 20*1024 - 1, true, 50},
+}
+
+// sizePretty is pg_size_pretty(bigint), as PostgreSQL computes it: the
+// divisions keep negative and positive sizes rounding alike.
+func sizePretty(v []any) (any, error) {
+	size := v[0].(int64)
+	for i, u := range sizePrettyUnits {
+		last := i == len(sizePrettyUnits)-1
+		if last || abs64(size) < u.limit {
+			if u.round {
+				size = halfRounded(size)
+			}
+			return strconv.FormatInt(size, 10) + " " + u.name, nil
+		}
+		next := sizePrettyUnits[i+1]
+		bits := next.bits - u.bits
+		if next.round {
+			bits--
+		}
+		if u.round {
+			bits++
+		}
+		size /= int64(1) << bits
+	}
+	return nil, nil
+}
+
+func halfRounded(x int64) int64 {
+	if x < 0 {
+		return (x - 1) / 2
+	}
+	return (x + 1) / 2
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

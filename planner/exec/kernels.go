@@ -65,6 +65,7 @@ func scalarKernels() map[string]kernelFactory {
 		"overlay":         func() scalarKernel { return rowKernel(overlay) },
 		"md5":             md5Kernel,
 		"to_hex":          fixed(toHexKernel),
+		"pg_size_pretty":  func() scalarKernel { return rowKernel(sizePretty) },
 		// The boolean's output function (t, f), for concat and format.
 		"bool_out": fixed(boolOutKernel),
 

@@ -187,6 +187,7 @@ var scalars = map[string]Scalar{
 	"jsonb_array_length":    {Name: "json_array_length", Resolve: jsonArgs(types.JSONB, types.Int4)},
 	"chr":                   {Name: "chr", Resolve: intToTextArgs},
 	"to_hex":                {Name: "to_hex", Leakproof: true, Resolve: intToTextArgs},
+	"pg_size_pretty":        {Name: "pg_size_pretty", Leakproof: true, Resolve: sizePrettyArgs},
 	"json_build_object":     {Name: "json_build_object", Resolve: jsonAnyArgs(types.JSON)},
 	"jsonb_build_object":    {Name: "jsonb_build_object", Resolve: jsonAnyArgs(types.JSONB)},
 	"json_build_array":      {Name: "json_build_array", Leakproof: true, Resolve: jsonAnyArgs(types.JSON)},

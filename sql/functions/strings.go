@@ -42,6 +42,17 @@ func intToTextArgs(args []types.T) ([]types.T, types.T, bool) {
 	return []types.T{t}, types.Text, true
 }
 
+// sizePrettyArgs is pg_size_pretty(bigint). PostgreSQL also has a
+// numeric form, which makes a smaller integer or an unknown literal
+// ambiguous there (42725); SQE has only the bigint form and does not
+// widen.
+func sizePrettyArgs(args []types.T) ([]types.T, types.T, bool) {
+	if len(args) != 1 || args[0].OID != types.OIDInt8 {
+		return nil, types.T{}, false
+	}
+	return []types.T{types.Int8}, types.Text, true
+}
+
 // concatWSArgs is concat_ws(separator, any...).
 func concatWSArgs(args []types.T) ([]types.T, types.T, bool) {
 	if len(args) < 2 || !isTextLike(args[0]) {

@@ -53,6 +53,9 @@ type TableInfo struct {
 	Columns         []planner.TableColumn
 	// RowEstimate is the table-level row count from metadata, or -1.
 	RowEstimate int64
+	// FilesSize is the bytes of the table's data files, 0 for a view, -1
+	// when unknown or withheld from the caller (pg_relation_size).
+	FilesSize int64
 	// Comment is the table's comment (COMMENT ON TABLE), "" for none.
 	Comment string
 	// ColumnComments are the columns' comments by position, "" for none;

@@ -201,3 +201,6 @@ SELECT -2147483648 - 1;
 
 -- name: numeric_product_past_38_digits ordered
 SELECT 1234567890123456789012345678.1234567890::numeric(38,10) * 1234567890123456789012345678.1234567890::numeric(38,10), 99999999999999999999.99::numeric(22,2) * 99999999999999999999.99::numeric(22,2);
+
+-- name: math_pg_size_pretty ordered
+SELECT pg_size_pretty(0::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(-10240::bigint), pg_size_pretty(20971519::bigint), pg_size_pretty(20971520::bigint), pg_size_pretty(1073741824::bigint), pg_size_pretty(1125899906842624::bigint), pg_size_pretty(9223372036854775807), pg_size_pretty(-9223372036854775807), pg_size_pretty(NULL::bigint);
