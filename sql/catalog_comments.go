@@ -23,10 +23,7 @@ func addComments(info *pgcatalog.TableInfo, t *storage.Table) {
 // visible table with OID a[0], of the table itself (column 0) or of a
 // column by number; NULL when there is none.
 func tableComment(index *catalogIndex, a []any, column int) (any, error) {
-	if a[0] == nil {
-		return nil, nil
-	}
-	t, found, err := index.table(uint32(a[0].(int64)))
+	t, found, err := index.tableOf(a[0])
 	if err != nil || !found {
 		return nil, err
 	}

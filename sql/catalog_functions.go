@@ -51,6 +51,15 @@ func (ci *catalogIndex) table(oid uint32) (pgcatalog.TableInfo, bool, error) {
 	return t, ok, ci.err
 }
 
+// tableOf finds the visible table whose OID is the argument v; found is
+// false for NULL and for an OID naming nothing the caller can see.
+func (ci *catalogIndex) tableOf(v any) (pgcatalog.TableInfo, bool, error) {
+	if v == nil {
+		return pgcatalog.TableInfo{}, false, nil
+	}
+	return ci.table(uint32(v.(int64)))
+}
+
 // catalogFunction resolves the catalog functions; ok is false for other
 // names.
 func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.SessionFunction, bool, error) {
@@ -301,10 +310,7 @@ func relationSize(index *catalogIndex, a []any) (any, error) {
 // relationSizeOf is relationSize, answering fixed instead of the files'
 // size when fixed is not negative (a fork SQE's tables do not have).
 func relationSizeOf(index *catalogIndex, a []any, fixed int64) (any, error) {
-	if a[0] == nil {
-		return nil, nil
-	}
-	t, found, err := index.table(uint32(a[0].(int64)))
+	t, found, err := index.tableOf(a[0])
 	if err != nil || !found {
 		return nil, err
 	}
