@@ -90,19 +90,6 @@ func (s *Session) runDDL(ctx context.Context, n *pg_query.Node, query string) (r
 	return res, true, err
 }
 
-// refuseWriteInBlock fails a data-changing statement that cannot stage its
-// changes for COMMIT (txn_writes.go) inside a transaction block: it would
-// be its own Iceberg commit, so ROLLBACK could not undo it, and committing
-// at once would show it to others before COMMIT. INSERT and COPY FROM
-// stage; a statement that learns to stage stops calling this.
-func (s *Session) refuseWriteInBlock(what string) error {
-	if s.tx == nil {
-		return nil
-	}
-	return pgerror.New(pgerror.ActiveSQLTransaction, "%s cannot run inside a transaction block yet", what).
-		WithHint("Run it outside BEGIN ... COMMIT (autocommit); each statement is atomic on its own.")
-}
-
 // The severities of the NoticeResponses a statement queues.
 const (
 	severityNotice  = "NOTICE"

@@ -3,7 +3,6 @@ package sql
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -137,11 +136,6 @@ func (in *rewriteInput) release() {
 		b.Release()
 	}
 	in.files, in.work = nil, nil
-}
-
-// fileOf is the index of the file holding row id.
-func (in *rewriteInput) fileOf(id int64) int {
-	return sort.Search(len(in.starts), func(i int) bool { return in.starts[i] > id }) - 1
 }
 
 // rewriteMatches is what running a RewritePlan's Matches found: which

@@ -199,48 +199,6 @@ func writeDataFiles(ctx context.Context, tbl *table.Table, schema *arrow.Schema,
 	return files, checkWrittenRows(tbl, files, fed)
 }
 
-// commitFiles adds files to the table in one snapshot, replaying the commit
-// on the reloaded table when another writer got there first. The SQL
-// catalog reports that race as a plain "requirement failed" error, which
-// iceberg-go's own retry does not recognise.
-func (t *Table) commitFiles(ctx context.Context, base *table.Table, files []iceberg.DataFile) (*table.Table, error) {
-	tableUUID := base.Metadata().TableUUID()
-	for attempt := 1; ; attempt++ {
-		tx := base.NewTransaction()
-		err := tx.AddDataFiles(ctx, files, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())
-		if err != nil {
-			removeFiles(ctx, base, files)
-			return nil, fmt.Errorf("append to %s: stage files: %w", t.ident, err)
-		}
-		committed, err := tx.Commit(ctx)
-		if err == nil {
-			return committed, nil
-		}
-		if !isCommitConflict(err) {
-			// The catalog may have taken the commit: keep the files.
-			return nil, t.host.commitError(ctx, t.ident, fmt.Errorf("append to %s: commit: %w", t.ident, err))
-		}
-		if attempt >= t.host.commitAttempts() {
-			removeFiles(ctx, base, files)
-			return nil, commitConflict(t.ident, attempt, err)
-		}
-		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
-			removeFiles(ctx, base, files)
-			return nil, fmt.Errorf("append to %s: %w", t.ident, err)
-		}
-		fresh, err := t.host.reloadTable(ctx, t.ident)
-		if err != nil {
-			removeFiles(ctx, base, files)
-			return nil, err
-		}
-		if fresh.Metadata().TableUUID() != tableUUID {
-			removeFiles(ctx, base, files)
-			return nil, commitConflict(t.ident, attempt, errors.New("table was replaced during the append"))
-		}
-		base = fresh
-	}
-}
-
 // isCommitConflict reports whether err says that the table moved on under
 // the commit and nothing was written, so a replay is safe.
 func isCommitConflict(err error) bool {

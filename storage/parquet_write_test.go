@@ -127,7 +127,8 @@ func TestNarrowDecimalsStoredAsIntegers(t *testing.T) {
 		}
 		old = append(old, df)
 	}
-	committed, err := tbl.commitFiles(ctx, tbl.tbl, old)
+	lines, key := tbl.host.commitLines(ctx, tbl.ident)
+	committed, err := tbl.commitQueued(ctx, lines, key, newLineChange(tbl.tbl, old, nil, false), -1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

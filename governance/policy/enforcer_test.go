@@ -11,7 +11,6 @@ import (
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance/grants"
-	"github.com/sqe-db/sqe/governance/masks"
 	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/types"
@@ -106,15 +105,6 @@ func filterPolicy(t *testing.T, name string, target Target, grantees []Grantee, 
 		t.Fatal(err)
 	}
 	return p
-}
-
-func maskSQL(t *testing.T, maskType, column string) string {
-	t.Helper()
-	e, err := masks.Expression(maskType, "", column)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
 }
 
 var (

@@ -107,13 +107,6 @@ func appendByteRows(b *array.BinaryBuilder, args []arrow.Array, f func(i int, bu
 	return nil
 }
 
-func stringMap(f func(string) string) scalarKernel {
-	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
-		s := strArg(args[0])
-		return buildStrings(args, func(i int, buf []byte) []byte { return append(buf, f(s.Value(i))...) }), nil
-	}
-}
-
 func intResult(args []arrow.Array, f func(i int) int32) arrow.Array {
 	n := args[0].Len()
 	out := make([]int32, n)

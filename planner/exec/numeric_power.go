@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 
@@ -74,10 +73,6 @@ func scaledBig(d *apd.Decimal) (*big.Int, int32) {
 		return m.Mul(m, pow10Big(d.Exponent)), 0
 	}
 	return m, -d.Exponent
-}
-
-func errNumericPowerArgs(args []arrow.Array) error {
-	return fmt.Errorf("numeric power of %s and %s", args[0].DataType(), args[1].DataType())
 }
 
 // powerDecimal is (bm / 10^bs) ^ (em / 10^es) at scale out.

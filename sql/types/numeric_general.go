@@ -218,9 +218,6 @@ func NumericInfSign(b []byte) int {
 	return 0
 }
 
-// NumericIsNaN reports NaN's encoding.
-func NumericIsNaN(b []byte) bool { return b[0] == numericFormNaN }
-
 // AppendNumericText appends an encoding as numeric_out prints it.
 func AppendNumericText(dst, b []byte) []byte {
 	switch b[0] {
@@ -287,24 +284,6 @@ func appendScaledDigits(dst []byte, digits string, scale int) []byte {
 func NumericString(d *apd.Decimal) string {
 	var enc, text [48]byte
 	return string(AppendNumericText(text[:0], AppendNumeric(enc[:0], d)))
-}
-
-// AppendNumericFromDecimal128 encodes a decimal128 value of scale s.
-func AppendNumericFromDecimal128(dst []byte, n decimal128.Num, scale int32) []byte {
-	form := numericFormPos
-	if n.Sign() < 0 {
-		form = numericFormNeg
-		n = n.Negate()
-	}
-	dst = append(dst, form, byte(uint16(scale)>>8), byte(uint16(scale)))
-	hi, lo := uint64(n.HighBits()), n.LowBits()
-	if hi == 0 {
-		return appendUint64Magnitude(dst, lo)
-	}
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], hi)
-	binary.BigEndian.PutUint64(b[8:], lo)
-	return append(dst, b[bits.LeadingZeros64(hi)/8:]...)
 }
 
 // NumericFromDecimal128 is the value of a decimal128 of scale s.

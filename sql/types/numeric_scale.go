@@ -51,18 +51,6 @@ func clampScale(rscale, dscale int32) int32 {
 	return min(max(rscale, dscale, 0), NumericMaxDisplayScale)
 }
 
-// NumericDivScale is select_div_scale: 16 significant digits in the
-// quotient, never fewer decimals than either operand's.
-func NumericDivScale(a *big.Int, as int32, b *big.Int, bs int32) int32 {
-	w1, f1, _ := NumericWeight(a, as)
-	w2, f2, _ := NumericWeight(b, bs)
-	qweight := w1 - w2
-	if f1 <= f2 {
-		qweight--
-	}
-	return clampScale(int32(NumericMinSigDigits-qweight*numericDecDigits), max(as, bs))
-}
-
 // NumericSqrtScale is numeric_sqrt's result scale.
 func NumericSqrtScale(x *big.Int, scale int32) int32 {
 	w, _, _ := NumericWeight(x, scale)
