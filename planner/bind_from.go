@@ -347,6 +347,10 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 	if !rv.Inh {
 		return nil, nil, pgerror.Unsupported("ONLY is not supported")
 	}
+	version, written := b.versions[rv.Location]
+	if rv.Catalogname == "" && rv.Schemaname == "" && (b.workTables[rv.Relname] != nil || b.lookupCTE(rv.Relname) != nil) && written {
+		return nil, nil, b.errAt(rv.Location, pgerror.FeatureNotSupported, "WITH query \"%s\" has no versions to read", rv.Relname)
+	}
 	if rv.Catalogname == "" && rv.Schemaname == "" {
 		if wt, ok := b.workTables[rv.Relname]; ok {
 			qualifier := rv.Relname
@@ -369,7 +373,10 @@ func (b *Binder) bindRangeVar(rv *pg_query.RangeVar) (Node, *scope, error) {
 			return b.bindCTERef(rv, cte)
 		}
 	}
-	name := TableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
+	name := TableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname, Version: version}
+	if !written {
+		name.Version = b.defaultVersion
+	}
 	tbl, view, err := b.resolveRelation(name)
 	if err != nil {
 		var pe *pgerror.Error

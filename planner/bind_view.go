@@ -79,7 +79,7 @@ func (b *Binder) bindView(rv *pg_query.RangeVar, v *View) (Node, *scope, error) 
 	}
 	inner := &Binder{
 		ctx: b.ctx, catalog: cat, security: b.security, query: v.Query,
-		nextID: b.nextID, session: b.session,
+		nextID: b.nextID, session: b.session, defaultVersion: b.defaultVersion,
 		viewPath: append(append([]TableName(nil), b.viewPath...), v.Name),
 	}
 	node, err := inner.bindSelect(tree.Stmts[0].Stmt.GetSelectStmt())

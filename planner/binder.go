@@ -47,6 +47,12 @@ type Binder struct {
 	// viewPath are the views being expanded around this query, outermost
 	// first, to refuse a view that reads itself.
 	viewPath []TableName
+	// versions are the versions written on table references (FOR
+	// VERSION AS OF ...), by the reference's location in query;
+	// defaultVersion is the one every other table reference reads
+	// (sqe.read_as_of), nil for the current state.
+	versions       map[int32]*TableVersion
+	defaultVersion *TableVersion
 }
 
 // lookupCTE finds the WITH query an unqualified table name refers to.
@@ -105,6 +111,13 @@ func (p *Params) preparing() bool { return p.Values == nil }
 
 // SetParams gives the binder the statement's parameters.
 func (b *Binder) SetParams(p *Params) { b.params = p }
+
+// SetTableVersions gives the binder the versions written on the
+// statement's table references, by the location of each reference's
+// name, and the version the others read (nil: the current state).
+func (b *Binder) SetTableVersions(byLocation map[int32]*TableVersion, def *TableVersion) {
+	b.versions, b.defaultVersion = byLocation, def
+}
 
 // NewBinder returns a binder for one statement of query.
 func NewBinder(ctx context.Context, catalog Catalog, security Security, query string) *Binder {

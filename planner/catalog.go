@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
@@ -13,6 +14,29 @@ import (
 // TableName is a possibly partial three-part name as written.
 type TableName struct {
 	Catalog, Schema, Name string
+	// Version, when set, asks for a past version of the table (FOR
+	// VERSION AS OF, FOR TIMESTAMP AS OF, or the session's default).
+	Version *TableVersion
+}
+
+// label is the name as plans print it: its three parts in braces.
+func (n TableName) label() string {
+	return "{" + n.Catalog + " " + n.Schema + " " + n.Name + "}"
+}
+
+// TableVersion names a past version of a table: a snapshot by id, a
+// branch or tag by name, or the snapshot current at a time. Exactly one
+// of SnapshotID, Ref and AsOf is set.
+type TableVersion struct {
+	SnapshotID int64
+	Ref        string
+	AsOf       time.Time
+	// FromSetting marks the session's default version (sqe.read_as_of):
+	// it applies to the tables a statement reads, and is passed over by
+	// relations that have no versions (views read their tables at it;
+	// catalog relations are current), where a version written on the
+	// reference itself is an error.
+	FromSetting bool
 }
 
 // Catalog resolves table references as the calling user: gate one sits

@@ -193,7 +193,7 @@ func (w *lineageWalk) scan(s *Scan) {
 		w.tables = append(w.tables, s.Table)
 	}
 	if len(s.TableColumns) != len(s.Cols) {
-		w.markUnknown("scan of %v reading %d columns into %d", s.Table.QualifiedName(), len(s.TableColumns), len(s.Cols))
+		w.markUnknown("scan of %s reading %d columns into %d", s.Table.QualifiedName().label(), len(s.TableColumns), len(s.Cols))
 		return
 	}
 	for i, c := range s.Cols {

@@ -194,9 +194,9 @@ func explainLine(b *strings.Builder, n Node, depth int, note func(Node) string) 
 	b.WriteString(strings.Repeat("  ", depth))
 	switch x := n.(type) {
 	case *RowCount:
-		fmt.Fprintf(b, "RowCount %s from file record counts", x.table().QualifiedName())
+		fmt.Fprintf(b, "RowCount %s from file record counts", x.table().QualifiedName().label())
 	case *Scan:
-		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName(), colNames(x.Cols))
+		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName().label(), colNames(x.Cols))
 		if pushed := x.PushedFilter(); pushed != nil {
 			fmt.Fprintf(b, " pushed=%s", pushed)
 		}

@@ -57,6 +57,9 @@ func (c *sessionCatalog) ResolveTable(ctx context.Context, name planner.TableNam
 func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.TableName) (planner.Table, *planner.View, error) {
 	s := c.s
 	if t, ok, err := c.resolveVirtual(ctx, name); ok || err != nil {
+		if err == nil && writtenVersion(name) {
+			return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "catalog relation \"%s\" has no versions to read", name.Name)
+		}
 		return t, nil, err
 	}
 	ctx = s.callerContext(ctx)
@@ -76,6 +79,9 @@ func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.Table
 		if name.Schema == "" && (ns == pgCatalogSchema || ns == informationSchema) {
 			// search_path may name the catalog schemas too.
 			if t, found, err := c.openVirtual(ctx, ns, name.Name); found || err != nil {
+				if err == nil && writtenVersion(name) {
+					return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "catalog relation \"%s\" has no versions to read", name.Name)
+				}
 				return t, nil, err
 			}
 			continue
@@ -83,13 +89,24 @@ func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.Table
 		t, err := cat.LoadTable(ctx, ns, name.Name)
 		switch {
 		case err == nil:
-			if t, err = s.withStaged(t); err != nil {
+			if name.Version != nil {
+				// A past version reads what was committed then; the
+				// transaction's own writes are of the present.
+				t, err = t.AtVersion(storageVersion(name.Version))
+			} else {
+				t, err = s.withStaged(t)
+			}
+			if err != nil {
 				return nil, nil, err
 			}
 			a, err := newTableAdapter(t)
 			return a, nil, err
 		case errors.Is(err, storage.ErrNoSuchTable):
 			v, found, err := c.loadView(ctx, cat, ns, name.Name)
+			if found && err == nil && writtenVersion(name) {
+				return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "view \"%s\" has no versions to read", name.Name).
+					WithHint("Set sqe.read_as_of to read the tables of a view as of a version.")
+			}
 			if found || err != nil {
 				return nil, v, err
 			}
@@ -146,6 +163,13 @@ const (
 	pgCatalogSchema   = "pg_catalog"
 	informationSchema = "information_schema"
 )
+
+// writtenVersion reports whether name carries a version written on the
+// reference itself, which a relation without versions refuses (the
+// session's default passes it by).
+func writtenVersion(name planner.TableName) bool {
+	return name.Version != nil && !name.Version.FromSetting
+}
 
 func displayTableName(n planner.TableName) string {
 	out := n.Name

@@ -24,6 +24,9 @@ type insertTarget struct {
 // resolveWriteTarget opens the table a statement writes into. Catalog
 // relations (pg_catalog, information_schema) cannot be written.
 func (s *Session) resolveWriteTarget(ctx context.Context, rv *pg_query.RangeVar, query string) (*insertTarget, error) {
+	if err := refuseVersionedWrite(ctx, rv, query); err != nil {
+		return nil, err
+	}
 	name := planner.TableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
 	t, err := s.catalog.ResolveTable(ctx, name)
 	if err != nil {

@@ -73,6 +73,9 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 		params.Types = append(params.Types, t)
 	}
 	ps := &PreparedStatement{SQL: query, stmt: stmts[0]}
+	if ctx, err = s.withTableVersions(ctx, stmts[0]); err != nil {
+		return nil, err
+	}
 	if stmts[0].ext != nil {
 		ps.Columns = accessColumns(stmts[0].ext)
 		return ps, nil

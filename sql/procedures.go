@@ -47,6 +47,11 @@ func newProcedures() procedures {
 	r.register(rewriteDataFilesProcedure())
 	r.register(expireSnapshotsProcedure())
 	r.register(reprojectColumnTagsProcedure())
+	r.register(createTagProcedure())
+	r.register(createBranchProcedure())
+	r.register(dropTagProcedure())
+	r.register(dropBranchProcedure())
+	r.register(fastForwardProcedure())
 	return r
 }
 
@@ -97,6 +102,11 @@ func (a procArgs) integer(name string) (int64, bool) {
 		return v, true
 	}
 	return 0, false
+}
+
+func (a procArgs) boolean(name string) (bool, bool) {
+	v, ok := a[name].(bool)
+	return v, ok
 }
 
 func (a procArgs) timestamp(name string) (time.Time, bool) {

@@ -51,6 +51,9 @@ type Session struct {
 type stmtNode struct {
 	raw   *pg_query.Node
 	query string
+	// versions are the statement's FOR ... AS OF clauses, taken out of
+	// the text PostgreSQL's parser read (table_version_parse.go).
+	versions []versionClause
 }
 
 // Identity is the session's authenticated caller.
@@ -79,6 +82,14 @@ func (s *Session) parse(query string) ([]*Statement, error) {
 	pgText := query
 	if len(pieces) > 0 {
 		pgText = blankPieces(query, pieces)
+	}
+	clauses, err := findVersionClauses(pgText)
+	if err != nil {
+		s.failTransaction()
+		return nil, err
+	}
+	if len(clauses) > 0 {
+		pgText = blankVersionClauses(pgText, clauses)
 	}
 	var parses *parseCache
 	if s.engine != nil {
@@ -111,10 +122,16 @@ func (s *Session) parse(query string) ([]*Statement, error) {
 			out = append(out, extStatement(query, pieces[0]))
 			pieces = pieces[1:]
 		}
+		var versions []versionClause
+		for _, c := range clauses {
+			if c.relation >= start && c.relation < end {
+				versions = append(versions, c)
+			}
+		}
 		out = append(out, &Statement{
 			SQL:    strings.TrimSpace(query[start:end]),
 			Offset: start,
-			node:   stmtNode{raw: rs.Stmt, query: query},
+			node:   stmtNode{raw: rs.Stmt, query: query, versions: versions},
 		})
 	}
 	for _, p := range pieces {
@@ -164,7 +181,11 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 	if s.auditor() != nil {
 		start = time.Now()
 	}
-	res, err := s.execute(ctx, stmt, params)
+	ctx, err := s.withTableVersions(ctx, stmt)
+	var res Result
+	if err == nil {
+		res, err = s.execute(ctx, stmt, params)
+	}
 	if err != nil {
 		s.failTransaction()
 		s.auditFailedStatement(stmt.SQL, start, err)
@@ -298,6 +319,9 @@ func statementName(node string) string {
 func (s *Session) newBinder(ctx context.Context, query string, params *planner.Params) *planner.Binder {
 	b := planner.NewBinder(ctx, s.catalog, s.security, query)
 	b.SetSession(sessionInfo{s})
+	if tv := tableVersionsOf(ctx); tv != nil {
+		b.SetTableVersions(tv.byLocation, tv.def)
+	}
 	if params != nil {
 		b.SetParams(params)
 	}

@@ -53,6 +53,7 @@ var knownSettings = map[string]setting{
 	// The engine's configured parallelism replaces the default per
 	// session (Engine.NewSession).
 	parallelWorkersSetting: {def: "1"},
+	readAsOfSetting:        {def: ""},
 }
 
 // displayNames gives the spelling PostgreSQL reports for mixed-case names.

@@ -45,6 +45,9 @@ const (
 // failure nothing of this append is committed. A reader with no rows
 // commits nothing.
 func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	if rdr == nil {
 		return nil, fmt.Errorf("append to %s: nil reader", t.ident)
 	}

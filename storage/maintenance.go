@@ -52,6 +52,9 @@ type CompactionResult struct {
 // planned and written again on the reloaded table. Files written for a
 // commit that did not happen are removed.
 func (t *Table) RewriteDataFiles(ctx context.Context, sort RowSorter) (*Table, CompactionResult, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, CompactionResult{}, err
+	}
 	var (
 		res      CompactionResult
 		manifest *table.RewriteManifestsResult

@@ -49,6 +49,9 @@ type ExpiryResult struct {
 // counts them itself rather than letting iceberg-go delete them, which
 // reports no counts.
 func (t *Table) ExpireSnapshots(ctx context.Context, opts ExpireOptions) (*Table, ExpiryResult, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, ExpiryResult{}, err
+	}
 	if opts.RetainLast < 0 {
 		return nil, ExpiryResult{}, pgerror.New(pgerror.InvalidParameterValue, "the number of snapshots to retain must not be negative")
 	}

@@ -48,6 +48,9 @@ type Rewrite struct {
 // ahead of it leave it. prune only selects files; the files are read
 // whole.
 func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpression) (*Rewrite, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}
@@ -101,6 +104,9 @@ func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpressio
 // writes removed skipped, the staged files read whole), and takes no
 // commit lock, since it commits nothing.
 func (t *Table) BeginStagedRewrite(ctx context.Context, prune iceberg.BooleanExpression) (*Rewrite, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}

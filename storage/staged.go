@@ -40,6 +40,9 @@ type StagedWrite struct {
 // and shaped as Append checks them, and commits nothing. A reader with no
 // rows stages no files. On error the files written so far are removed.
 func (t *Table) Stage(ctx context.Context, rdr array.RecordReader) (*StagedWrite, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	if rdr == nil {
 		return nil, fmt.Errorf("stage write to %s: nil reader", t.ident)
 	}
@@ -86,6 +89,9 @@ func (w *StagedWrite) Discard(ctx context.Context) {
 // CommitStaged commits writes, all staged for this table, as one
 // snapshot (CommitStagedTables) and returns the table as of it.
 func (t *Table) CommitStaged(ctx context.Context, writes []*StagedWrite) (*Table, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	for _, w := range writes {
 		if w.ident != t.ident {
 			return nil, fmt.Errorf("commit to %s: a write staged for %s", t.ident, w.ident)

@@ -126,6 +126,9 @@ func readStatistics(sf table.StatisticsFile, current bool) TableStatistics {
 // get no statistics. A table without snapshots has nothing to analyze.
 // The table as of the commit is returned.
 func (t *Table) Analyze(ctx context.Context, columns []string) (*Table, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}
@@ -359,45 +362,22 @@ func statisticsFile(meta table.Metadata, snap table.Snapshot, collectors []*colu
 // writes since do not conflict), and returns the table as committed and
 // the path of the file it replaced for the same snapshot, if any.
 func (t *Table) commitStatistics(ctx context.Context, sf table.StatisticsFile) (*Table, string, error) {
-	unlock, err := t.host.lockTable(ctx, t.ident)
-	if err != nil {
-		return nil, "", fmt.Errorf("analyze %s: wait for commit lock: %w", t.ident, err)
-	}
-	defer unlock()
-	cat, err := t.host.catalogIO(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	ident := table.Identifier{t.ident.Namespace, t.ident.Table}
-	for attempt := 1; ; attempt++ {
-		base, err := t.host.reloadTable(ctx, t.ident)
-		if err != nil {
-			return nil, "", err
-		}
-		meta := base.Metadata()
+	replaced := ""
+	committed, err := t.commitMetadata(ctx, "analyze", func(meta table.Metadata) ([]table.Update, []table.Requirement, error) {
 		if meta.SnapshotByID(sf.SnapshotID) == nil {
-			return nil, "", fmt.Errorf("analyze %s: snapshot %d was expired meanwhile", t.ident, sf.SnapshotID)
+			return nil, nil, fmt.Errorf("analyze %s: snapshot %d was expired meanwhile", t.ident, sf.SnapshotID)
 		}
-		replaced := ""
+		replaced = ""
 		for old := range meta.Statistics() {
 			if old.SnapshotID == sf.SnapshotID {
 				replaced = old.StatisticsPath
 			}
 		}
 		reqs := []table.Requirement{table.AssertTableUUID(meta.TableUUID())}
-		newMeta, loc, err := cat.CommitTable(ctx, ident, reqs, []table.Update{table.NewSetStatisticsUpdate(sf)})
-		if err == nil {
-			committed, err := newTable(t.host, t.ident, table.New(ident, newMeta, loc, base.FS, cat))
-			return committed, replaced, err
-		}
-		if !isCommitConflict(err) {
-			return nil, "", t.host.commitError(ctx, t.ident, fmt.Errorf("analyze %s: commit: %w", t.ident, err))
-		}
-		if attempt >= t.host.commitAttempts() {
-			return nil, "", commitConflict(t.ident, attempt, err)
-		}
-		if err := sleepCtx(ctx, commitBackoff(attempt)); err != nil {
-			return nil, "", fmt.Errorf("analyze %s: %w", t.ident, err)
-		}
+		return []table.Update{table.NewSetStatisticsUpdate(sf)}, reqs, nil
+	})
+	if err != nil {
+		return nil, "", err
 	}
+	return committed, replaced, nil
 }

@@ -54,6 +54,8 @@ type Table struct {
 	staged     []iceberg.DataFile
 	hidden     map[string]bool
 	stagedRows int64
+	// past marks a past version of the table (AtVersion): it only reads.
+	past bool
 }
 
 func newTable(host tableHost, id Ident, tbl *table.Table) (*Table, error) {

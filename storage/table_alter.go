@@ -30,6 +30,9 @@ type Alteration struct {
 // what it staged, atomically. When a concurrent writer moves the table on,
 // fn runs again on the reloaded table, so it must only stage, never act.
 func (t *Table) Alter(ctx context.Context, fn func(*Alteration) error) (*Table, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	return t.commitStaged(ctx, "alter", func(base *table.Table, current *Table) (*table.Transaction, error) {
 		a := &Alteration{tx: base.NewTransaction(), ident: t.ident, rows: current.RowCountEstimate()}
 		if err := fn(a); err != nil {

@@ -13,6 +13,9 @@ import (
 // table, never rewritten, so no delete files arise. A table without a
 // snapshot, or whose current snapshot holds no rows, is left as it is.
 func (t *Table) Truncate(ctx context.Context) (*Table, error) {
+	if err := t.refuseWriteToPast(); err != nil {
+		return nil, err
+	}
 	return t.commitStaged(ctx, "truncate", func(base *table.Table, current *Table) (*table.Transaction, error) {
 		if base.CurrentSnapshot() == nil || current.RowCountEstimate() == 0 {
 			return nil, nil

@@ -1,0 +1,165 @@
+package sql
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+	"github.com/sqe-db/sqe/storage"
+)
+
+// readAsOfSetting is the session's default version of the tables its
+// statements read: '' for their current state, a snapshot id, a
+// timestamp (the snapshot current then) or the name of a branch or tag.
+// It is the form of time travel that PostgreSQL's own grammar accepts,
+// for clients that parse SQL themselves. It applies to the tables a
+// statement reads, never to the table it writes.
+const readAsOfSetting = "sqe.read_as_of"
+
+// tableVersions are the versions a statement's table references read:
+// those written on a reference, by the reference's location, and the
+// session's default for the others.
+type tableVersions struct {
+	byLocation map[int32]*planner.TableVersion
+	def        *planner.TableVersion
+}
+
+type tableVersionsKey struct{}
+
+// withTableVersions evaluates the statement's version clauses and the
+// session's default version, and returns ctx carrying them for the
+// binders of the statement (newBinder) and its write target
+// (resolveWriteTarget).
+func (s *Session) withTableVersions(ctx context.Context, stmt *Statement) (context.Context, error) {
+	def, err := s.defaultTableVersion()
+	if err != nil {
+		return nil, err
+	}
+	if def == nil && len(stmt.node.versions) == 0 {
+		return ctx, nil
+	}
+	tv := &tableVersions{def: def}
+	for _, c := range stmt.node.versions {
+		v, err := s.evalVersionClause(ctx, stmt.node.query, c)
+		if err != nil {
+			return nil, err
+		}
+		if tv.byLocation == nil {
+			tv.byLocation = map[int32]*planner.TableVersion{}
+		}
+		tv.byLocation[int32(c.relation)] = v
+	}
+	return context.WithValue(ctx, tableVersionsKey{}, tv), nil
+}
+
+func tableVersionsOf(ctx context.Context) *tableVersions {
+	tv, _ := ctx.Value(tableVersionsKey{}).(*tableVersions)
+	return tv
+}
+
+// refuseVersionedWrite is the error of a statement that writes to a
+// table reference with a version clause: only the current state of a
+// table (or a branch) can change.
+func refuseVersionedWrite(ctx context.Context, rv *pg_query.RangeVar, query string) error {
+	tv := tableVersionsOf(ctx)
+	if tv == nil || rv.Location < 0 || tv.byLocation[rv.Location] == nil {
+		return nil
+	}
+	return pgerror.New(pgerror.FeatureNotSupported, "cannot change table \"%s\" as of a past version", rv.Relname).
+		WithPosition(queryPosition(query, rv.Location))
+}
+
+// defaultTableVersion reads sqe.read_as_of: nil when it is empty.
+func (s *Session) defaultTableVersion() (*planner.TableVersion, error) {
+	v := strings.TrimSpace(s.settings.values[readAsOfSetting])
+	if v == "" {
+		return nil, nil
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return &planner.TableVersion{SnapshotID: n, FromSetting: true}, nil
+	}
+	if micros, err := types.ParseTimestampIn(v, types.TimestampTZ, s.settings.timeZone()); err == nil {
+		return &planner.TableVersion{AsOf: time.UnixMicro(micros), FromSetting: true}, nil
+	}
+	return &planner.TableVersion{Ref: v, FromSetting: true}, nil
+}
+
+// evalVersionClause computes the value of a FOR ... AS OF clause, as the
+// caller, once per statement: a snapshot id (an integer) or a branch or
+// tag name (text) for FOR VERSION, an instant for FOR TIMESTAMP (a
+// timestamp without time zone is read in the session's TimeZone).
+func (s *Session) evalVersionClause(ctx context.Context, query string, c versionClause) (*planner.TableVersion, error) {
+	kind := "VERSION"
+	if c.byTime {
+		kind = "TIMESTAMP"
+	}
+	// The expression keeps its character position, so that an error in
+	// it points into the query the client sent.
+	const prefix = "SELECT ("
+	pad := utf8.RuneCountInString(query[:c.exprStart]) - len(prefix)
+	text := strings.Repeat(" ", max(pad, 0)) + prefix + query[c.exprStart:c.end] + ")"
+	if c.byTime {
+		text += "::timestamptz"
+	}
+	tree, err := pg_query.Parse(text)
+	if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "FOR %s AS OF takes one value", kind).
+			WithPosition(queryPosition(query, int32(c.exprStart)))
+	}
+	p, err := s.plan(ctx, tree.Stmts[0].Stmt.GetSelectStmt(), text, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	var (
+		value  any
+		isNull bool
+		typ    = planColumns(p.Root)[0].Type
+	)
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		if b.NumRows() > 0 && value == nil && !isNull {
+			isNull = b.Column(0).IsNull(0)
+			value, _ = argValue(b.Column(0))
+		}
+		b.Release()
+	}
+	if isNull {
+		return nil, pgerror.New(pgerror.NullValueNotAllowed, "FOR %s AS OF must not be null", kind).
+			WithPosition(queryPosition(query, int32(c.exprStart)))
+	}
+	switch v := value.(type) {
+	case time.Time:
+		return &planner.TableVersion{AsOf: v}, nil
+	case int32:
+		return &planner.TableVersion{SnapshotID: int64(v)}, nil
+	case int64:
+		return &planner.TableVersion{SnapshotID: v}, nil
+	case string:
+		return &planner.TableVersion{Ref: v}, nil
+	}
+	return nil, pgerror.New(pgerror.DatatypeMismatch, "FOR VERSION AS OF takes a snapshot id (bigint) or a branch or tag name (text), not %s", typ.Name()).
+		WithPosition(queryPosition(query, int32(c.exprStart)))
+}
+
+// storageVersion is the storage form of a table version.
+func storageVersion(v *planner.TableVersion) storage.Version {
+	return storage.Version{SnapshotID: v.SnapshotID, Ref: v.Ref, AsOf: v.AsOf}
+}
