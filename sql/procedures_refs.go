@@ -99,7 +99,7 @@ func (s *Session) createRef(ctx context.Context, args procArgs, spec storage.Ref
 	return []any{spec.Name, refKindName(spec.Branch), at}, nil
 }
 
-func dropTagProcedure() *procedure   { return dropRefProcedure("tag", false) }
+func dropTagProcedure() *procedure    { return dropRefProcedure("tag", false) }
 func dropBranchProcedure() *procedure { return dropRefProcedure("branch", true) }
 
 // dropRefProcedure is drop_tag or drop_branch: the ref goes, the

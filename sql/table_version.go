@@ -16,7 +16,7 @@ import (
 )
 
 // readAsOfSetting is the session's default version of the tables its
-// statements read: '' for their current state, a snapshot id, a
+// statements read: empty for their current state, a snapshot id, a
 // timestamp (the snapshot current then) or the name of a branch or tag.
 // It is the form of time travel that PostgreSQL's own grammar accepts,
 // for clients that parse SQL themselves. It applies to the tables a
