@@ -98,7 +98,7 @@ func (s *Session) copyFrom(ctx context.Context, c *pg_query.CopyStmt, query stri
 	if c.WhereClause != nil {
 		return nil, pgerror.Unsupported("COPY FROM with WHERE is not supported yet")
 	}
-	target, err := s.resolveWriteTarget(ctx, c.Relation, query)
+	target, err := s.resolveRowTarget(ctx, c.Relation, query)
 	if err != nil {
 		return nil, withoutPosition(err)
 	}

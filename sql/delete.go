@@ -14,7 +14,7 @@ import (
 
 // bindDelete binds a DELETE; params may be nil or being prepared.
 func (s *Session) bindDelete(ctx context.Context, stmt *pg_query.DeleteStmt, query string, params *planner.Params) (*planner.RewritePlan, *insertTarget, error) {
-	target, err := s.resolveWriteTarget(ctx, stmt.Relation, query)
+	target, err := s.resolveRowTarget(ctx, stmt.Relation, query)
 	if err != nil {
 		return nil, nil, err
 	}

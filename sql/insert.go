@@ -80,7 +80,7 @@ func (t *insertTarget) columnDefaults() (map[int]*pg_query.Node, error) {
 
 // bindInsert binds an INSERT; params may be nil or being prepared.
 func (s *Session) bindInsert(ctx context.Context, ins *pg_query.InsertStmt, query string, params *planner.Params) (*planner.InsertPlan, *insertTarget, error) {
-	target, err := s.resolveWriteTarget(ctx, ins.Relation, query)
+	target, err := s.resolveRowTarget(ctx, ins.Relation, query)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // images of updated rows and the inserted rows are written as new files.
 func (s *Session) runMerge(ctx context.Context, stmt *pg_query.MergeStmt, query string, params *planner.Params) (Result, error) {
 	s.markQueried()
-	target, err := s.resolveWriteTarget(ctx, stmt.Relation, query)
+	target, err := s.resolveRowTarget(ctx, stmt.Relation, query)
 	if err != nil {
 		return nil, err
 	}

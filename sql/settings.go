@@ -54,6 +54,7 @@ var knownSettings = map[string]setting{
 	// session (Engine.NewSession).
 	parallelWorkersSetting: {def: "1"},
 	readAsOfSetting:        {def: ""},
+	writeBranchSetting:     {def: ""},
 }
 
 // displayNames gives the spelling PostgreSQL reports for mixed-case names.

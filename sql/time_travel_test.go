@@ -140,3 +140,41 @@ func TestRefProcedures(t *testing.T) {
 		{s: carol, sql: "SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'audit'", code: "42704"},
 	})
 }
+
+// TestWriteAuditPublish: writes under sqe.write_branch change the branch
+// only; the branch is read (still governed) before fast_forward
+// publishes it to main.
+func TestWriteAuditPublish(t *testing.T) {
+	e, _ := newGatedEngine(t)
+	carol, bob := openAs(t, e, "carol", "sqe_admin"), openAs(t, e, "bob", "analyst", "engineer")
+	runGateTwoSteps(t, []gateTwoStep{
+		{s: carol, sql: "GRANT SELECT ON sales_wh.acdemo.orders TO ROLE analyst", anyRows: true},
+		{s: carol, sql: "CREATE POLICY mask_ssn ON TABLE acdemo.orders COLUMN MASK MASK_SHOW_LAST_4 TO ROLE engineer ON COLUMN ssn", anyRows: true},
+		{s: carol, sql: "CREATE POLICY eu ON TABLE sales_wh.acdemo.orders ROW FILTER TO ROLE engineer USING (region = 'EU')", anyRows: true},
+		{s: carol, sql: "CALL system.create_branch('acdemo.orders', 'audit')", anyRows: true},
+		{s: carol, sql: "CALL system.create_tag('acdemo.orders', 'v0')", anyRows: true},
+		{s: carol, sql: "SET sqe.write_branch = 'audit'", anyRows: true},
+		{s: carol, sql: "INSERT INTO acdemo.orders SELECT 4, region, '444-44-4444', amount, order_date FROM acdemo.orders WHERE id = 3", anyRows: true},
+		{s: carol, sql: "UPDATE acdemo.orders SET ssn = '999-99-9999' WHERE id = 1", anyRows: true},
+		{s: carol, sql: "DELETE FROM acdemo.orders WHERE id = 2", anyRows: true},
+		{s: carol, sql: "BEGIN", anyRows: true},
+		{s: carol, sql: "INSERT INTO acdemo.orders SELECT 5, 'US', '555-55-5555', amount, order_date FROM acdemo.orders WHERE id = 3", anyRows: true},
+		{s: carol, sql: "UPDATE acdemo.orders SET ssn = '555-00-5555' WHERE id = 5", anyRows: true},
+		{s: carol, sql: "COMMIT", anyRows: true},
+		// Main is untouched; the branch holds the changes.
+		{s: carol, sql: "SELECT id, ssn FROM acdemo.orders ORDER BY id", rows: []string{"1|111-11-1111", "2|222-22-2222", "3|333-33-3333"}},
+		{s: carol, sql: "SELECT id, ssn FROM acdemo.orders FOR VERSION AS OF 'audit' ORDER BY id",
+			rows: []string{"1|999-99-9999", "3|333-33-3333", "4|444-44-4444", "5|555-00-5555"}},
+		{s: bob, sql: "SELECT id, ssn FROM acdemo.orders FOR VERSION AS OF 'audit' ORDER BY id",
+			rows: []string{"1|xxx-xx-9999", "3|xxx-xx-3333", "4|xxx-xx-4444"}},
+		{s: carol, sql: "SET sqe.write_branch = 'nope'", anyRows: true},
+		{s: carol, sql: "DELETE FROM acdemo.orders", code: "42704", msg: `branch "nope" of table acdemo.orders does not exist`},
+		{s: carol, sql: "SET sqe.write_branch = 'v0'", anyRows: true},
+		{s: carol, sql: "INSERT INTO acdemo.orders (id) VALUES (9)", code: "42809"},
+		{s: carol, sql: "RESET sqe.write_branch", anyRows: true},
+		// Publish.
+		{s: carol, sql: "CALL system.fast_forward('acdemo.orders', 'main', 'audit')", anyRows: true},
+		{s: bob, sql: "SELECT id, ssn FROM acdemo.orders ORDER BY id", rows: []string{"1|xxx-xx-9999", "3|xxx-xx-3333", "4|xxx-xx-4444"}},
+		{s: carol, sql: "SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'v0'", rows: []string{"3"}},
+	})
+}

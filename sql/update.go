@@ -13,7 +13,7 @@ import (
 
 // bindUpdate binds an UPDATE; params may be nil or being prepared.
 func (s *Session) bindUpdate(ctx context.Context, stmt *pg_query.UpdateStmt, query string, params *planner.Params) (*planner.RewritePlan, *insertTarget, error) {
-	target, err := s.resolveWriteTarget(ctx, stmt.Relation, query)
+	target, err := s.resolveRowTarget(ctx, stmt.Relation, query)
 	if err != nil {
 		return nil, nil, err
 	}

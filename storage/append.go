@@ -51,6 +51,14 @@ func (t *Table) Append(ctx context.Context, rdr array.RecordReader) (*Table, err
 	if rdr == nil {
 		return nil, fmt.Errorf("append to %s: nil reader", t.ident)
 	}
+	if t.branch != "" {
+		// Committed on its own (branch_writes.go).
+		w, err := t.Stage(ctx, rdr)
+		if err != nil {
+			return nil, err
+		}
+		return t.CommitStaged(ctx, []*StagedWrite{w})
+	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}

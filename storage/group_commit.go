@@ -350,7 +350,7 @@ func (t *Table) commitGroup(ctx context.Context, groups *commitLines, line *comm
 			}
 			writes = append(writes, &StagedWrite{ident: t.ident, files: c.files, removed: c.removed})
 		}
-		net := netChangeOf(t.ident, writes)
+		net := netChangeOf(t.ident, "", writes)
 		if len(net.added) == 0 && len(net.removed) == 0 {
 			removeFiles(ctx, fresh, net.dropped)
 			return fresh, false, nil

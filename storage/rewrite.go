@@ -51,6 +51,10 @@ func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpressio
 	if err := t.refuseWriteToPast(); err != nil {
 		return nil, err
 	}
+	if t.branch != "" {
+		// Committed on its own by Commit (branch_writes.go).
+		return t.BeginStagedRewrite(ctx, prune)
+	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
 	}
@@ -83,7 +87,7 @@ func (t *Table) BeginRewrite(ctx context.Context, prune iceberg.BooleanExpressio
 	r.view = view
 	current, err := newTable(t.host, t.ident, view.fresh)
 	if err == nil {
-		net := netChangeOf(t.ident, view.pending)
+		net := netChangeOf(t.ident, "", view.pending)
 		current.staged, current.stagedRows = net.added, net.rows
 		current.hidden = make(map[string]bool, len(net.removed))
 		for _, f := range net.removed {
@@ -232,6 +236,13 @@ type FileRewrite struct {
 // change it read failed. Commit ends the rewrite; Close after it is a
 // no-op.
 func (r *Rewrite) Commit(ctx context.Context, rewrites []FileRewrite, added array.RecordReader) (*Table, error) {
+	if r.t != nil && r.t.branch != "" && r.base != nil {
+		w, err := r.Stage(ctx, rewrites, added)
+		if err != nil {
+			return nil, err
+		}
+		return r.t.CommitStaged(ctx, []*StagedWrite{w})
+	}
 	defer r.Close()
 	if r.base == nil || r.line == nil {
 		return nil, errors.New("rewrite: commit after close")
@@ -264,7 +275,7 @@ func (r *Rewrite) Stage(ctx context.Context, rewrites []FileRewrite, added array
 		return nil, err
 	}
 	w := &StagedWrite{host: r.t.host, ident: r.t.ident, tableUUID: r.base.Metadata().TableUUID().String(),
-		base: r.base, files: written, removed: removed}
+		base: r.base, files: written, removed: removed, branch: r.t.branch}
 	for _, f := range written {
 		w.rows += f.Count()
 	}

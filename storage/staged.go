@@ -34,6 +34,8 @@ type StagedWrite struct {
 	files   []iceberg.DataFile
 	removed []iceberg.DataFile
 	rows    int64 // rows added net of rows removed
+	// branch is the branch the write commits to; "" for main.
+	branch string
 }
 
 // Stage writes the reader's batches as data files of the table, checked
@@ -59,7 +61,7 @@ func (t *Table) Stage(ctx context.Context, rdr array.RecordReader) (*StagedWrite
 		removeFiles(ctx, base, files)
 		return nil, fmt.Errorf("write to %s: %w", t.ident, err)
 	}
-	w := &StagedWrite{host: t.host, ident: t.ident, tableUUID: base.Metadata().TableUUID().String(), base: base, files: files}
+	w := &StagedWrite{host: t.host, ident: t.ident, tableUUID: base.Metadata().TableUUID().String(), base: base, files: files, branch: t.branch}
 	for _, f := range files {
 		w.rows += f.Count()
 	}
@@ -113,7 +115,7 @@ func (t *Table) CommitStaged(ctx context.Context, writes []*StagedWrite) (*Table
 // snapshot, and WithStaged fails with SQLSTATE 40001, as PostgreSQL does
 // for a transaction that would update a row updated concurrently.
 func (t *Table) WithStaged(writes []*StagedWrite) (*Table, error) {
-	net := netChangeOf(t.ident, writes)
+	net := netChangeOf(t.ident, t.branch, writes)
 	if len(net.added) == 0 && len(net.removed) == 0 {
 		return t, nil
 	}
@@ -161,10 +163,10 @@ type netChange struct {
 	rows                    int64
 }
 
-func netChangeOf(id Ident, writes []*StagedWrite) netChange {
+func netChangeOf(id Ident, branch string, writes []*StagedWrite) netChange {
 	var net netChange
 	for _, w := range writes {
-		if w.ident != id {
+		if w.ident != id || w.branch != branch {
 			continue
 		}
 		removesCommitted := false

@@ -23,7 +23,7 @@ type groupCommitter interface {
 // tables in one transaction (the embedded catalog).
 func (t *Table) CommitsWith(other *Table) bool {
 	if t.ident == other.ident {
-		return true
+		return t.branch == other.branch
 	}
 	if t.host != other.host {
 		return false
@@ -35,6 +35,7 @@ func (t *Table) CommitsWith(other *Table) bool {
 // stagedPart is one table's share of a commit of staged writes.
 type stagedPart struct {
 	ident     Ident
+	branch    string
 	tableUUID string
 	net       netChange
 }
@@ -63,8 +64,11 @@ func CommitStagedTables(ctx context.Context, writes []*StagedWrite) error {
 		}
 		i := slices.IndexFunc(parts, func(p stagedPart) bool { return p.ident == w.ident })
 		if i < 0 {
-			parts = append(parts, stagedPart{ident: w.ident, tableUUID: w.tableUUID, net: netChangeOf(w.ident, writes)})
+			parts = append(parts, stagedPart{ident: w.ident, branch: w.branch, tableUUID: w.tableUUID, net: netChangeOf(w.ident, w.branch, writes)})
 			continue
+		}
+		if parts[i].branch != w.branch {
+			return twoBranches(w.ident)
 		}
 		if parts[i].tableUUID != w.tableUUID {
 			return errors.Join(ErrNoSuchTable,
@@ -176,18 +180,24 @@ func (p stagedPart) transaction(ctx context.Context, base *table.Table) (*table.
 		return nil, errors.Join(ErrNoSuchTable,
 			fmt.Errorf("commit to %s: the table was dropped and re-created since the write", p.ident))
 	}
-	if snap := base.CurrentSnapshot(); snap != nil && len(p.net.removed) > 0 {
+	if snap := snapshotOfBranch(base, p.branch); snap != nil && len(p.net.removed) > 0 {
 		if err := refuseDeleteFiles(p.ident, snap); err != nil {
 			return nil, err
 		}
 	}
+	head, err := branchHead(base, p.ident, p.branch)
+	if err != nil {
+		return nil, err
+	}
 	for _, w := range p.net.removers {
-		if !onlyAppendedSince(w.base, base) {
+		if !onlyAppendedSince(w.base, head) {
 			return nil, commitConflict(p.ident, 1, errors.New("files this transaction changed were replaced by another writer"))
 		}
 	}
 	tx := base.NewTransaction()
-	var err error
+	if p.branch != "" {
+		tx = base.NewTransactionOnBranch(p.branch)
+	}
 	switch {
 	case len(p.net.removed) > 0:
 		err = tx.ReplaceDataFilesWithDataFiles(ctx, p.net.removed, p.net.added, nil, table.WithoutDuplicateCheck(), table.WithoutAutoNameMapping())

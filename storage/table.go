@@ -56,6 +56,9 @@ type Table struct {
 	stagedRows int64
 	// past marks a past version of the table (AtVersion): it only reads.
 	past bool
+	// branch, when set, is the branch this table is the head of
+	// (OnBranch): it reads the branch, and its writes commit to it.
+	branch string
 }
 
 func newTable(host tableHost, id Ident, tbl *table.Table) (*Table, error) {

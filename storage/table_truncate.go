@@ -16,6 +16,9 @@ func (t *Table) Truncate(ctx context.Context) (*Table, error) {
 	if err := t.refuseWriteToPast(); err != nil {
 		return nil, err
 	}
+	if err := t.refuseBranchTruncate(); err != nil {
+		return nil, err
+	}
 	return t.commitStaged(ctx, "truncate", func(base *table.Table, current *Table) (*table.Transaction, error) {
 		if base.CurrentSnapshot() == nil || current.RowCountEstimate() == 0 {
 			return nil, nil

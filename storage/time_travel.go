@@ -33,22 +33,36 @@ func (t *Table) AtVersion(v Version) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := table.MetadataBuilderFromBase(t.tbl.Metadata(), t.tbl.MetadataLocation())
-	if err != nil {
-		return nil, fmt.Errorf("read %s as of snapshot %d: %w", t.ident, snap.SnapshotID, err)
-	}
-	if err := b.SetSnapshotRef(table.MainBranch, snap.SnapshotID, table.BranchRef); err != nil {
-		return nil, fmt.Errorf("read %s as of snapshot %d: %w", t.ident, snap.SnapshotID, err)
-	}
-	meta, err := b.Build()
+	tbl, err := viewAt(t.tbl, snap.SnapshotID)
 	if err != nil {
 		return nil, fmt.Errorf("read %s as of snapshot %d: %w", t.ident, snap.SnapshotID, err)
 	}
 	past := *t
-	past.tbl = table.New(t.tbl.Identifier(), meta, t.tbl.MetadataLocation(), t.tbl.FS, nil)
+	past.tbl = tbl
 	past.staged, past.hidden, past.stagedRows = nil, nil, 0
 	past.past = true
 	return &past, nil
+}
+
+// viewAt is tbl with snapshot id as its current one: the metadata a scan
+// plans from, with the schema, specs and properties as they are. It is
+// never committed (it has no catalog).
+func viewAt(tbl *table.Table, id int64) (*table.Table, error) {
+	if cur := tbl.CurrentSnapshot(); cur != nil && cur.SnapshotID == id {
+		return tbl, nil
+	}
+	b, err := table.MetadataBuilderFromBase(tbl.Metadata(), tbl.MetadataLocation())
+	if err != nil {
+		return nil, err
+	}
+	if err := b.SetSnapshotRef(table.MainBranch, id, table.BranchRef); err != nil {
+		return nil, err
+	}
+	meta, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	return table.New(tbl.Identifier(), meta, tbl.MetadataLocation(), tbl.FS, nil), nil
 }
 
 // Past reports whether the table is a past version (AtVersion), which

@@ -195,3 +195,66 @@ func wantCode(t *testing.T, err error, code, what string) {
 func containsID(s string, id int64) bool {
 	return strings.Contains(s, strconv.FormatInt(id, 10))
 }
+
+func TestBranchWritesLeaveMainUntilPublished(t *testing.T) {
+	tbl, _ := historyTable(t) // ids 5-19
+	ctx := adminCtx(t)
+	tbl, _, err := tbl.CreateRef(ctx, RefSpec{Name: "audit", Branch: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit, err := tbl.OnBranch("audit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := audit.Append(ctx, idBatches(t, 100, 103, 3)); err != nil {
+		t.Fatal(err)
+	}
+	if audit, err = tbl.OnBranch("audit"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := deleteIDsAround(t, audit, nil, nil, 5, 6); err != nil {
+		t.Fatal(err)
+	}
+	want := append(idRange(7, 20), 100, 101, 102)
+	_, main, err := tbl.reload(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, main); !slices.Equal(got, idRange(5, 20)) {
+		t.Errorf("main after branch writes: %v", got)
+	}
+	if audit, err = main.OnBranch("audit"); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, audit); !slices.Equal(got, want) {
+		t.Errorf("branch: %v, want %v", got, want)
+	}
+	if main, _, _, err = main.FastForward(ctx, "main", "audit"); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, main); !slices.Equal(got, want) {
+		t.Errorf("main after fast-forward: %v, want %v", got, want)
+	}
+	_, err = audit.Truncate(ctx)
+	wantCode(t, err, pgerror.FeatureNotSupported, "truncate of a branch")
+	_, err = main.OnBranch("nope")
+	wantCode(t, err, pgerror.UndefinedObject, "unknown branch")
+
+	// A transaction block's staged branch write is not main's.
+	w, err := audit.Stage(ctx, idBatches(t, 200, 201, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Discard(ctx)
+	seen, err := main.WithStaged([]*StagedWrite{w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, seen); !slices.Equal(got, want) {
+		t.Errorf("main with a branch's staged write: %v", got)
+	}
+	if main.CommitsWith(audit) {
+		t.Error("main and a branch of it commit together")
+	}
+}
