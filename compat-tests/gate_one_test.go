@@ -113,6 +113,10 @@ func writeTranscript(t *testing.T, path string, steps []transcriptStep, got [][]
 // statement, as the user each step names (a token from the embedded
 // issuer: roles come from the governance store). Errors print with their
 // SQLSTATE (VERBOSITY=verbose); rows unaligned with headers.
+// snapshotIDs matches Iceberg snapshot ids in psql's output: 16 to 19
+// digits, which no other transcript value has.
+var snapshotIDs = regexp.MustCompile(`\b[0-9]{16,19}\b`)
+
 func runTranscript(t *testing.T, srv *server, path string) {
 	steps, trailer := readTranscript(t, path)
 	tokens := map[string]string{}
@@ -129,7 +133,8 @@ func runTranscript(t *testing.T, srv *server, path string) {
 		sql := st.sql
 		res := runPsql(t, srv, psqlRun{user: st.user, password: token,
 			args: []string{"-A", "-F", "|", "-v", "VERBOSITY=verbose", "-c", sql}})
-		got[i] = lines(res.stdout + res.stderr)
+		// Snapshot ids are random: a transcript shows each as <snapshot id>.
+		got[i] = lines(snapshotIDs.ReplaceAllString(res.stdout+res.stderr, "<snapshot id>"))
 		if failed := strings.Contains(res.stderr, "ERROR:"); failed != (res.exitCode != 0) {
 			t.Errorf("%s:%d: psql exited %d with stderr %q", path, st.line, res.exitCode, res.stderr)
 		}
