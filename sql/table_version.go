@@ -45,6 +45,11 @@ func (s *Session) withTableVersions(ctx context.Context, stmt *Statement) (conte
 	if def == nil && len(stmt.node.versions) == 0 {
 		return ctx, nil
 	}
+	if len(stmt.node.versions) > 0 && stmt.node.raw.GetViewStmt() != nil {
+		// A view keeps its query, deparsed without the clause.
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "a view cannot read a table as of a version").
+			WithPosition(queryPosition(stmt.node.query, int32(stmt.node.versions[0].start)))
+	}
 	tv := &tableVersions{def: def}
 	for _, c := range stmt.node.versions {
 		v, err := s.evalVersionClause(ctx, stmt.node.query, c)

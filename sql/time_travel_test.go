@@ -81,6 +81,10 @@ func TestTimeTravelUnderTodaysPolicies(t *testing.T) {
 		{s: bob, sql: "SELECT * FROM acdemo.orders FOR VERSION AS OF", code: "42601"},
 		{s: carol, sql: "DELETE FROM acdemo.orders FOR VERSION AS OF 'before'", code: "0A000", msg: "as of a past version"},
 		{s: dave, sql: "SELECT * FROM acdemo.orders FOR VERSION AS OF 'before'", code: "42P01"},
+		{s: carol, sql: "CREATE VIEW acdemo.old AS SELECT * FROM acdemo.orders FOR VERSION AS OF 'before'", code: "0A000"},
+		{s: carol, sql: "CREATE TABLE acdemo.snap AS SELECT id, ssn FROM acdemo.orders FOR VERSION AS OF 'before'", anyRows: true},
+		{s: carol, sql: "SELECT id, ssn FROM acdemo.snap ORDER BY id", rows: []string{"1|111-11-1111", "2|222-22-2222", "3|333-33-3333"}},
+		{s: carol, sql: "DROP TABLE acdemo.snap", anyRows: true},
 		// Text that only looks like a clause is left alone.
 		{s: bob, sql: "SELECT substring('abcdef' from 2 for 3) AS of", rows: []string{"bcd"}},
 	}
