@@ -163,30 +163,15 @@ func (s *Session) evaluate(ctx context.Context, bc *boundCall, query string, par
 	if err != nil {
 		return nil, err
 	}
-	res, err := newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
+	row, rows, err := s.firstRow(ctx, p.Root)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Close()
 	args := procArgs{}
-	rows := int64(0)
-	for {
-		b, err := res.Next(ctx)
-		if err != nil {
-			return nil, err
+	for i, prm := range bc.proc.params {
+		if i < len(row) && row[i] != nil && row[i] != (unreadValue{}) {
+			args[prm.name] = row[i]
 		}
-		if b == nil {
-			break
-		}
-		if rows == 0 && b.NumRows() > 0 {
-			for i, prm := range bc.proc.params {
-				if v, ok := argValue(b.Column(i)); ok {
-					args[prm.name] = v
-				}
-			}
-		}
-		rows += b.NumRows()
-		b.Release()
 	}
 	if rows != 1 {
 		// Only a set-returning function makes other than one row.
@@ -204,6 +189,46 @@ func (s *Session) evaluate(ctx context.Context, bc *boundCall, query string, par
 		}
 	}
 	return args, nil
+}
+
+// unreadValue stands, in a row of firstRow, for a value of a type that
+// argValue does not read.
+type unreadValue struct{}
+
+// firstRow runs root and returns its first row as Go values (argValue;
+// nil for NULL, unreadValue for a type argValue does not read) and how
+// many rows it made.
+func (s *Session) firstRow(ctx context.Context, root planner.Node) ([]any, int64, error) {
+	res, err := newRowsResult(ctx, s.callerContext(ctx), root, s.statementLimits())
+	if err != nil {
+		return nil, 0, err
+	}
+	defer res.Close()
+	var (
+		row  []any
+		rows int64
+	)
+	for {
+		b, err := res.Next(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if b == nil {
+			return row, rows, nil
+		}
+		if rows == 0 && b.NumRows() > 0 {
+			row = make([]any, b.NumCols())
+			for i := range row {
+				v, ok := argValue(b.Column(i))
+				if !ok && !b.Column(i).IsNull(0) {
+					v = unreadValue{}
+				}
+				row[i] = v
+			}
+		}
+		rows += b.NumRows()
+		b.Release()
+	}
 }
 
 // argValue is the first value of an evaluated argument column as Go

@@ -122,31 +122,17 @@ func (s *Session) evalVersionClause(ctx context.Context, query string, c version
 	if err != nil {
 		return nil, err
 	}
-	res, err := newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
+	row, rows, err := s.firstRow(ctx, p.Root)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Close()
-	var (
-		value  any
-		isNull bool
-		typ    = planColumns(p.Root)[0].Type
-	)
-	for {
-		b, err := res.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if b == nil {
-			break
-		}
-		if b.NumRows() > 0 && value == nil && !isNull {
-			isNull = b.Column(0).IsNull(0)
-			value, _ = argValue(b.Column(0))
-		}
-		b.Release()
+	if rows != 1 {
+		return nil, pgerror.New(pgerror.CardinalityViolation, "FOR %s AS OF takes one value, not %d rows", kind, rows).
+			WithPosition(queryPosition(query, int32(c.exprStart)))
 	}
-	if isNull {
+	typ := planColumns(p.Root)[0].Type
+	value := row[0]
+	if value == nil {
 		return nil, pgerror.New(pgerror.NullValueNotAllowed, "FOR %s AS OF must not be null", kind).
 			WithPosition(queryPosition(query, int32(c.exprStart)))
 	}
