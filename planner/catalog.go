@@ -24,6 +24,14 @@ func (n TableName) label() string {
 	return "{" + n.Catalog + " " + n.Schema + " " + n.Name + "}"
 }
 
+// PastTable is a Table that may be a past version of its table (FOR
+// VERSION AS OF): PastVersion says which, for EXPLAIN, or is empty for
+// the current state.
+type PastTable interface {
+	Table
+	PastVersion() string
+}
+
 // TableVersion names a past version of a table: a snapshot by id, a
 // branch or tag by name, or the snapshot current at a time. Exactly one
 // of SnapshotID, Ref and AsOf is set.

@@ -197,6 +197,9 @@ func explainLine(b *strings.Builder, n Node, depth int, note func(Node) string) 
 		fmt.Fprintf(b, "RowCount %s from file record counts", x.table().QualifiedName().label())
 	case *Scan:
 		fmt.Fprintf(b, "Scan %s cols=%v", x.Table.QualifiedName().label(), colNames(x.Cols))
+		if v, ok := x.Table.(PastTable); ok && v.PastVersion() != "" {
+			fmt.Fprintf(b, " %s", v.PastVersion())
+		}
 		if pushed := x.PushedFilter(); pushed != nil {
 			fmt.Fprintf(b, " pushed=%s", pushed)
 		}

@@ -150,6 +150,15 @@ func (s *Session) evalVersionClause(ctx context.Context, query string, c version
 		WithPosition(queryPosition(query, int32(c.exprStart)))
 }
 
+// PastVersion says which snapshot a past version of the table reads, for
+// EXPLAIN: empty for the table's current state.
+func (a *tableAdapter) PastVersion() string {
+	if !a.t.Past() {
+		return ""
+	}
+	return "as of snapshot " + strconv.FormatInt(a.t.SnapshotID(), 10)
+}
+
 // storageVersion is the storage form of a table version.
 func storageVersion(v *planner.TableVersion) storage.Version {
 	return storage.Version{SnapshotID: v.SnapshotID, Ref: v.Ref, AsOf: v.AsOf}
