@@ -7,7 +7,7 @@ BIN     := bin/sqe
 # CGO is required: pg_query_go compiles PostgreSQL's parser.
 export CGO_ENABLED := 1
 
-.PHONY: all build run test test-deps build-deps bench bench-deps soak lint fuzz clean
+.PHONY: all build run test test-deps build-deps bench bench-deps soak soak-maintenance lint fuzz clean
 
 all: build
 
@@ -60,7 +60,8 @@ bench-deps: test-deps
 
 # Micro-benchmarks, then the end-to-end comparison with PostgreSQL (and,
 # for TPC-H, DuckDB), the pgbench load and idle-connection suites and the
-# latency of small statements (-suite latency).
+# latency of small statements (-suite latency); "-suite maintenance" (also
+# `make soak-maintenance`) measures automatic maintenance under INSERTs.
 # BENCH_FLAGS passes flags, e.g. "-suite tpch -tpch-sf 0.1" or
 # "-suite load -load-clients 8 -load-duration 10s".
 bench: bench-deps build
@@ -73,6 +74,14 @@ bench: bench-deps build
 SOAK_DURATION ?= 30m
 soak: bench-deps
 	$(GO) run ./compat-tests/bench -suite soak -soak-duration $(SOAK_DURATION) $(SOAK_FLAGS)
+
+# Single-row INSERTs into one table with automatic maintenance on, for
+# MAINT_DURATION: the table's data, manifest and metadata files and a
+# fixed SELECT's p50/p99, sampled every 10 s. MAINT_FLAGS passes more
+# flags, e.g. "-maint-rate 50 -maint-writers 8".
+MAINT_DURATION ?= 2m
+soak-maintenance: build
+	$(GO) run ./compat-tests/bench -suite maintenance -maint-duration $(MAINT_DURATION) $(MAINT_FLAGS)
 
 lint:
 	gofmt -l .

@@ -151,7 +151,8 @@ func startServer(binary, dataDir string, demo bool) (*server, error) {
 	cmd.Dir = filepath.Dir(dataDir)
 	cmd.Env = withoutPrefixes(os.Environ(), "SQE_")
 	// The HTTP endpoint on a port of its own: servers run side by side.
-	cmd.Env = append(cmd.Env, "SQE_HTTP__LISTEN=127.0.0.1:0")
+	// No automatic maintenance: tests count files and snapshots.
+	cmd.Env = append(cmd.Env, "SQE_HTTP__LISTEN=127.0.0.1:0", "SQE_MAINTENANCE__ENABLED=false")
 	cmd.SysProcAttr = serverProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

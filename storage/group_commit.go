@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
@@ -54,6 +55,9 @@ import (
 type commitLines struct {
 	mu    sync.Mutex
 	lines map[string]*commitLine
+	// observer, when set, learns of every table a group committed to
+	// (automatic maintenance counts commits with it).
+	observer atomic.Pointer[func(Ident)]
 }
 
 func newCommitLines() *commitLines {
@@ -249,6 +253,9 @@ func (t *Table) leadGroup(ctx context.Context, groups *commitLines, key string, 
 	} else {
 		committed, made, err = t.commitGroup(ctx, groups, line, group)
 		unlock()
+		if fn := groups.observer.Load(); made && fn != nil {
+			(*fn)(t.ident)
+		}
 	}
 
 	groups.mu.Lock()

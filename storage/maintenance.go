@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -55,6 +56,19 @@ func (t *Table) RewriteDataFiles(ctx context.Context, sort RowSorter) (*Table, C
 	if err := t.refuseWriteToPast(); err != nil {
 		return nil, CompactionResult{}, err
 	}
+	return t.rewriteDataFiles(ctx, sort, rewriteOptions{minInputFiles: 2, mergeManifests: true})
+}
+
+// rewriteOptions narrow RewriteDataFiles for automatic maintenance
+// (maintenance_pass.go): a partition's small files are rewritten only
+// when a group of them holds at least minInputFiles, and the manifests
+// are merged only when mergeManifests is set.
+type rewriteOptions struct {
+	minInputFiles  int
+	mergeManifests bool
+}
+
+func (t *Table) rewriteDataFiles(ctx context.Context, sort RowSorter, opts rewriteOptions) (*Table, CompactionResult, error) {
 	var (
 		res      CompactionResult
 		manifest *table.RewriteManifestsResult
@@ -81,15 +95,17 @@ func (t *Table) RewriteDataFiles(ctx context.Context, sort RowSorter) (*Table, C
 			return nil, err
 		}
 		tx := b.NewTransaction()
-		files, err := t.compactData(ctx, b, current, tx, &res, sort)
+		files, err := t.compactData(ctx, b, current, tx, &res, sort, opts.minInputFiles)
 		written = files
 		if err != nil {
 			return nil, err
 		}
-		if manifest, err = tx.RewriteManifests(ctx); err != nil {
-			return nil, fmt.Errorf("rewrite data files of %s: merge manifests: %w", t.ident, err)
+		if opts.mergeManifests {
+			if manifest, err = tx.RewriteManifests(ctx); err != nil {
+				return nil, fmt.Errorf("rewrite data files of %s: merge manifests: %w", t.ident, err)
+			}
 		}
-		if res.RewrittenDataFiles == 0 && manifest.IsNoOp() {
+		if res.RewrittenDataFiles == 0 && (manifest == nil || manifest.IsNoOp()) {
 			return nil, nil
 		}
 		committing = true
@@ -111,7 +127,7 @@ func (t *Table) RewriteDataFiles(ctx context.Context, sort RowSorter) (*Table, C
 // compactData writes the groups of small data files of base's current
 // snapshot as new files and stages their replacement on tx. It returns
 // the files written, also on error, so that the caller can remove them.
-func (t *Table) compactData(ctx context.Context, base *table.Table, current *Table, tx *table.Transaction, res *CompactionResult, sort RowSorter) ([]iceberg.DataFile, error) {
+func (t *Table) compactData(ctx context.Context, base *table.Table, current *Table, tx *table.Transaction, res *CompactionResult, sort RowSorter, minInputFiles int) ([]iceberg.DataFile, error) {
 	target := base.Properties().GetInt64(table.WriteTargetFileSizeBytesKey, defaultCompactionTarget)
 	if target <= 0 {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "table %s: %s must be positive, not %d", t.ident.Table, table.WriteTargetFileSizeBytesKey, target)
@@ -134,8 +150,13 @@ func (t *Table) compactData(ctx context.Context, base *table.Table, current *Tab
 			return nil, unknownColumn(t.ident, order[0].Column)
 		}
 		groups = sortedCompactionGroups(tasks, target, first)
+		if minInputFiles > 2 {
+			groups = slices.DeleteFunc(groups, func(g compaction.Group) bool {
+				return smallFiles(g.Tasks, target) < minInputFiles
+			})
+		}
 	} else {
-		plan, err := compactionConfig(target).PlanCompaction(tasks)
+		plan, err := compactionConfig(target, minInputFiles).PlanCompaction(tasks)
 		if err != nil {
 			return nil, fmt.Errorf("rewrite data files of %s: %w", t.ident, err)
 		}
@@ -167,15 +188,16 @@ func (t *Table) compactData(ctx context.Context, base *table.Table, current *Tab
 
 // compactionConfig plans with iceberg-go's bin packing: every file below
 // target is a candidate, packed per partition into groups of about target
-// bytes, and a group needs two files to be worth rewriting. (The maximum
+// bytes, and a group needs minInputFiles files (at least two) to be worth
+// rewriting. (The maximum
 // only has to lie above the minimum: no file at or above target is a
 // candidate anyway, since the table has no delete files.)
-func compactionConfig(target int64) compaction.Config {
+func compactionConfig(target int64, minInputFiles int) compaction.Config {
 	cfg := compaction.DefaultConfig()
 	cfg.TargetFileSizeBytes = target
 	cfg.MinFileSizeBytes = target
 	cfg.MaxFileSizeBytes = target + 1
-	cfg.MinInputFiles = 2
+	cfg.MinInputFiles = uint(max(minInputFiles, 2))
 	return cfg
 }
 
@@ -215,4 +237,15 @@ func (t *Table) compactGroup(ctx context.Context, base *table.Table, current *Ta
 			t.ident.Table, len(g.Tasks), want, rdr.rows, got)
 	}
 	return files, nil
+}
+
+// smallFiles counts the tasks whose file is below target bytes.
+func smallFiles(tasks []table.FileScanTask, target int64) int {
+	n := 0
+	for _, task := range tasks {
+		if task.File.FileSizeBytes() < target {
+			n++
+		}
+	}
+	return n
 }

@@ -29,14 +29,6 @@ func historyTable(t *testing.T) (*Table, []int64) {
 	return tbl, append(snaps, tbl.SnapshotID())
 }
 
-func idRange(lo, hi int64) []int64 {
-	var out []int64
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
 func TestAtVersionReadsEachSnapshot(t *testing.T) {
 	tbl, snaps := historyTable(t)
 	wants := [][]int64{idRange(0, 10), idRange(0, 20), idRange(5, 20)}

@@ -212,6 +212,8 @@ type Config struct {
 		RedactLiterals bool `toml:"redact_literals"`
 	} `toml:"audit"`
 
+	Maintenance MaintenanceConfig `toml:"maintenance"`
+
 	Catalogs []CatalogConfig `toml:"catalog"`
 }
 
@@ -282,6 +284,7 @@ func defaultConfig() Config {
 	c.HTTP.Listen = "127.0.0.1:9187"
 	c.Audit.Sink = audit.SinkStdout
 	c.Audit.RedactLiterals = true
+	c.Maintenance = defaultMaintenanceConfig()
 	return c
 }
 
@@ -396,6 +399,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	case audit.SinkStdout, audit.SinkFile:
 	default:
 		return Config{}, fmt.Errorf("config: [audit] sink must be %q or %q, not %q", audit.SinkStdout, audit.SinkFile, cfg.Audit.Sink)
+	}
+	if err := cfg.Maintenance.validate(); err != nil {
+		return Config{}, err
 	}
 	for _, c := range cfg.Catalogs {
 		if c.Name == "" {

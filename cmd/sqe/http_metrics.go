@@ -24,13 +24,14 @@ const opsShutdownGrace = 5 * time.Second
 
 // openObservability makes the metrics and starts the HTTP endpoint, both
 // nil when [http] listen is empty. /metrics also shows the counters of
-// the data cache chunks and of the spill directory (none when nil).
-func openObservability(cfg Config, logger *slog.Logger, chunks *storage.ChunkCache, spill *exec.SpillDir) (*metrics.Metrics, *opsServer, error) {
+// the data cache chunks and of the spill directory (none when nil), and
+// the collectors more.
+func openObservability(cfg Config, logger *slog.Logger, chunks *storage.ChunkCache, spill *exec.SpillDir, more ...prometheus.Collector) (*metrics.Metrics, *opsServer, error) {
 	if cfg.HTTP.Listen == "" {
 		return nil, nil, nil
 	}
 	m := metrics.New()
-	ops, err := startOpsServer(cfg.HTTP.Listen, metricsHandler(m, chunks, spill), cfg.HTTP.Pprof, logger)
+	ops, err := startOpsServer(cfg.HTTP.Listen, metricsHandler(m, chunks, spill, more...), cfg.HTTP.Pprof, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,12 +122,14 @@ func timedCatalogs(cats []storage.Catalog, m *metrics.Metrics) []storage.Catalog
 }
 
 // metricsHandler serves m's registry and, beside it, the counters of the
-// data cache and of the spill directory (of each that is not nil).
-func metricsHandler(m *metrics.Metrics, chunks *storage.ChunkCache, spill *exec.SpillDir) http.Handler {
-	if chunks == nil && spill == nil {
+// data cache and of the spill directory (of each that is not nil) and
+// the collectors more.
+func metricsHandler(m *metrics.Metrics, chunks *storage.ChunkCache, spill *exec.SpillDir, more ...prometheus.Collector) http.Handler {
+	if chunks == nil && spill == nil && len(more) == 0 {
 		return m.Handler()
 	}
 	r := prometheus.NewRegistry()
+	r.MustRegister(more...)
 	if chunks != nil {
 		r.MustRegister(chunkCacheCollectors(chunks)...)
 	}

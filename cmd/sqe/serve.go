@@ -87,7 +87,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	_, gogcSet := os.LookupEnv("GOGC")
 	go paceCollector(ctx, chunks, gogcSet)
 	spill := openSpillDir(cfg.Query.SpillDir, logger)
-	m, ops, err := openObservability(cfg, logger, chunks, spill)
+	var maintenance *maintenanceMetrics
+	if cfg.Maintenance.Enabled {
+		maintenance = newMaintenanceMetrics()
+	}
+	m, ops, err := openObservability(cfg, logger, chunks, spill, maintenance.collectors()...)
 	if err != nil {
 		return err
 	}
@@ -175,6 +179,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 	engine := sql.NewEngine(engineCfg, timedCatalogs(catalogs, m), gateTwo)
+	// Stopped before the catalogs close (deferred earlier, run later).
+	stopMaintenance := startMaintenance(ctx, cfg, catalogs, engine.RowSorter(), maintenance, logger)
+	defer stopMaintenance()
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		if limit := gcMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"); limit > 0 {

@@ -107,4 +107,9 @@
 // rate-limited load for -soak-duration and samples its RSS, Go heap and
 // goroutines (/metrics), while compacting and expiring the written tables
 // every -soak-maintenance (soak_maintenance.go).
+// -suite maintenance (maintenance_suite.go, `make soak-maintenance`)
+// runs single-row INSERTs for -maint-duration with the server's
+// automatic maintenance on, and samples the table's data files,
+// manifests and metadata files and a fixed SELECT's latency every
+// -maint-interval.
 package main

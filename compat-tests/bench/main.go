@@ -31,13 +31,14 @@ type options struct {
 	// suite is "all", "sales" (acdemo.sales), "tpch", "policy" (gate
 	// two's overhead), "load" (pgbench), "conns" (idle connections),
 	// "latency" (small statements, one client), or "copy" (COPY FROM
-	// STDIN) or "soak", never part of "all".
-	suite      string
-	copyRows   int
-	policyRows int
-	tpch       tpchOptions
-	load       loadOptions
-	latency    latencyOptions
+	// STDIN), "soak" or "maintenance", never part of "all".
+	suite       string
+	copyRows    int
+	policyRows  int
+	tpch        tpchOptions
+	load        loadOptions
+	latency     latencyOptions
+	maintenance maintenanceSuiteOptions
 }
 
 func main() {
@@ -45,7 +46,7 @@ func main() {
 	flag.IntVar(&opts.runs, "runs", 5, "timed runs per query, after one warm-up")
 	flag.IntVar(&opts.largeRows, "large-rows", 4_000_000, "rows of acdemo.sales in the second data directory")
 	flag.StringVar(&opts.pgBin, "pg-bin", envOr("PG_BIN", defaultPGBin), "directory of PostgreSQL's initdb and postgres (env PG_BIN)")
-	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), latency (small statements of dashboards and ORMs, one client), copy (COPY FROM STDIN) or soak")
+	flag.StringVar(&opts.suite, "suite", "all", "what to measure: all, sales (acdemo.sales), tpch, policy (gate two's overhead), load (pgbench), conns (idle connections), latency (small statements of dashboards and ORMs, one client), copy (COPY FROM STDIN), soak or maintenance (single-row INSERTs with automatic maintenance)")
 	flag.IntVar(&opts.copyRows, "copy-rows", 1_000_000, "rows the copy suite loads")
 	flag.IntVar(&opts.policyRows, "policy-rows", 10_000_000, "rows of the policy suite's table")
 	opts.tpch.sfs = scaleFactors{1}
@@ -77,9 +78,15 @@ func main() {
 	flag.IntVar(&opts.latency.runs, "latency-runs", 200, "timed runs of each statement of the latency suite, after one warm-up")
 	flag.IntVar(&opts.latency.lookupRows, "latency-rows", 1_000_000, "rows of the latency suite's key lookup table")
 	flag.IntVar(&opts.latency.sweeps, "latency-sweeps", 3, "timed runs of the latency suite's SQLAlchemy reflection of all 200 catalog tables, 1,000 queries each (0: none)")
+	flag.DurationVar(&opts.maintenance.duration, "maint-duration", 2*time.Minute, "length of the maintenance suite's INSERTs")
+	flag.DurationVar(&opts.maintenance.interval, "maint-interval", 10*time.Second, "how often the maintenance suite samples the table")
+	flag.IntVar(&opts.maintenance.writers, "maint-writers", 4, "connections the maintenance suite INSERTs on")
+	flag.IntVar(&opts.maintenance.rate, "maint-rate", 20, "single-row INSERTs per second of the maintenance suite, in all")
+	flag.DurationVar(&opts.maintenance.snapshotAge, "maint-snapshot-age", time.Minute, "the server's [maintenance] snapshot_max_age in the maintenance suite")
+	flag.DurationVar(&opts.maintenance.debounce, "maint-debounce", 5*time.Second, "the server's [maintenance] debounce in the maintenance suite")
 	flag.Parse()
 	opts.load.protocols = strings.Split(protocols, ",")
-	if err := errors.Join(opts.load.validate(), opts.latency.validate()); err != nil {
+	if err := errors.Join(opts.load.validate(), opts.latency.validate(), opts.maintenance.validate()); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -87,8 +94,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -runs, -large-rows, -policy-rows, -tpch-runs and -tpch-profile-seconds must be positive")
 		os.Exit(2)
 	}
-	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "latency", "copy", "soak"}, opts.suite) {
-		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy, load, conns, latency, copy or soak")
+	if !slices.Contains([]string{"all", "sales", "tpch", "policy", "load", "conns", "latency", "copy", "soak", "maintenance"}, opts.suite) {
+		fmt.Fprintln(os.Stderr, "bench: -suite must be all, sales, tpch, policy, load, conns, latency, copy, soak or maintenance")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -131,6 +138,8 @@ func run(ctx context.Context, opts options) (err error) {
 		return runCopySuite(ctx, opts, bin, work)
 	case "soak":
 		return runSoakSuite(ctx, opts, root, bin, work)
+	case "maintenance":
+		return runMaintenanceSuite(ctx, opts, bin, work)
 	}
 	var errs []error
 	if opts.suite == "all" || opts.suite == "sales" {

@@ -61,12 +61,15 @@ func startSQE(ctx context.Context, bin, workDir, dataDir string, demo bool, name
 // untimedSQE lifts the server's default timeouts (a statement's five
 // minutes, a session's 15 idle minutes and eight hours): a large scale
 // factor's query, the idle connections of -suite conns and a long soak
-// measure the server, not its limits.
+// measure the server, not its limits. It turns automatic maintenance
+// off too, so that a measurement never includes a compaction it did not
+// ask for; -suite maintenance turns it on again.
 func untimedSQE() []string {
 	return []string{
 		"SQE_QUERY__TIMEOUT_SECS=0",
 		"SQE_SESSION__IDLE_TIMEOUT_SECS=0",
 		"SQE_SESSION__ABSOLUTE_TIMEOUT_SECS=0",
+		"SQE_MAINTENANCE__ENABLED=false",
 	}
 }
 
