@@ -34,8 +34,8 @@ func (t *Table) CreateRef(ctx context.Context, spec RefSpec, replace bool) (*Tab
 		return nil, 0, err
 	}
 	kind := refKind(spec.Branch)
-	if spec.Name == "" || spec.Name == table.MainBranch {
-		return nil, 0, pgerror.New(pgerror.InvalidParameterValue, "cannot create %s \"%s\": the name is reserved for the table's current state", kind, spec.Name)
+	if err := refuseReservedRef(kind, spec.Name); err != nil {
+		return nil, 0, err
 	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, 0, err
@@ -82,6 +82,9 @@ func (t *Table) DropRef(ctx context.Context, name string, branch bool) (*Table, 
 	kind := refKind(branch)
 	if name == table.MainBranch {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot drop the main branch of table %s", t.displayName())
+	}
+	if err := refuseReservedRef(kind, name); err != nil {
+		return nil, err
 	}
 	if err := t.host.authorize(ctx, ActionUpdateTable, t.ident); err != nil {
 		return nil, err
@@ -137,6 +140,19 @@ func (t *Table) FastForward(ctx context.Context, branch, to string) (*Table, int
 		return []table.Update{upd}, reqs, nil
 	})
 	return committed, from, target, err
+}
+
+// refuseReservedRef refuses the names a caller may not make or drop:
+// main is the table's current state, and maintenance's lease tag is
+// maintenance's to take and release.
+func refuseReservedRef(kind, name string) error {
+	switch name {
+	case "", table.MainBranch:
+		return pgerror.New(pgerror.InvalidParameterValue, "cannot create %s \"%s\": the name is reserved for the table's current state", kind, name)
+	case LeaseRef:
+		return pgerror.New(pgerror.InvalidParameterValue, "\"%s\" is reserved for the lease of automatic maintenance", name)
+	}
+	return nil
 }
 
 // descendsFrom reports whether ancestor is snapshot id or one of its

@@ -250,3 +250,14 @@ func TestBranchWritesLeaveMainUntilPublished(t *testing.T) {
 		t.Error("main and a branch of it commit together")
 	}
 }
+
+func TestReservedRefNames(t *testing.T) {
+	tbl, _ := historyTable(t)
+	ctx := adminCtx(t)
+	for _, name := range []string{"main", LeaseRef, ""} {
+		_, _, err := tbl.CreateRef(ctx, RefSpec{Name: name}, true)
+		wantCode(t, err, pgerror.InvalidParameterValue, "create "+name)
+	}
+	_, err := tbl.DropRef(ctx, LeaseRef, false)
+	wantCode(t, err, pgerror.InvalidParameterValue, "drop the lease tag")
+}
