@@ -229,3 +229,10 @@ func TestRenameKeepsPolicyWalkthrough(t *testing.T) {
 	srv := startTestServer(t, true)
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "rename_keeps_policies.txt"))
 }
+
+// TestMetadataTablesWalkthrough replays, through psql against sqe serve
+// --demo, the metadata tables of acdemo.orders as alice, bob and dave.
+func TestMetadataTablesWalkthrough(t *testing.T) {
+	srv := startTestServer(t, true)
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "metadata_tables.txt"))
+}

@@ -372,6 +372,10 @@ func (s *Session) resolveGrantObject(ctx context.Context, o extgrammar.Object, l
 	if v != nil {
 		return grants.Object{Kind: grants.ObjectView, Catalog: orDefault(v.Name.Catalog, s.database), Namespace: v.Name.Schema, Name: v.Name.Name}, nil
 	}
+	if m, ok := t.(*metadataTable); ok {
+		return grants.Object{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is a metadata table", m.QualifiedName().Name).
+			WithHint("Grants and policies on its table decide what it shows.")
+	}
 	a, ok := t.(*tableAdapter)
 	if !ok {
 		return grants.Object{}, pgerror.New(pgerror.FeatureNotSupported, "cannot grant on a system catalog relation")

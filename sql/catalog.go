@@ -62,6 +62,9 @@ func (c *sessionCatalog) ResolveRelation(ctx context.Context, name planner.Table
 		}
 		return t, nil, err
 	}
+	if base, kind, ok := splitMetadataTableName(name.Name); ok {
+		return c.resolveMetadataTable(ctx, name, base, kind)
+	}
 	ctx = s.callerContext(ctx)
 	catName := name.Catalog
 	if catName == "" {

@@ -32,6 +32,27 @@
 // sqe.column-tags, keyed by field id (column_tags.go), and follow data
 // into CREATE TABLE AS and INSERT ... SELECT (column_tags_carry.go).
 //
+// A table's Iceberg metadata reads as Trino's metadata tables
+// (metadata_tables.go), "orders$snapshots" (committed_at, snapshot_id,
+// parent_id, operation, manifest_list, summary jsonb), "$history"
+// (made_current_at, snapshot_id, parent_id, is_current_ancestor),
+// "$refs" (name, type, snapshot_id, max_reference_age_in_ms,
+// min_snapshots_to_keep, max_snapshot_age_in_ms), "$manifests" (path,
+// length, partition_spec_id, added_snapshot_id, added/existing/deleted
+// data files and rows counts, partition_summaries jsonb), "$files"
+// (content, file_path, file_format, spec_id, partition, record_count,
+// file_size_in_bytes, column_sizes, value_counts, null_value_counts,
+// nan_value_counts, lower_bounds, upper_bounds, key_metadata,
+// split_offsets, equality_ids, sort_order_id, readable_metrics) and
+// "$partitions" (partition, record_count, file_count, total_size, data),
+// maps as jsonb keyed by column name. The table is resolved as the caller
+// (a refused or missing table: 42P01 for the metadata table), and what
+// its metadata shows follows the caller's secured relation of the table:
+// restricted columns are not named, masked columns have no statistics or
+// partition values, and a row filter withholds every statistic, partition
+// value and row count. The metadata table itself is open to gate two
+// (sessionSecurity), by Go type rather than by name, and read-only.
+//
 // With an Auditor configured (governance/audit), each statement is
 // recorded when it ends, with its duration, row count and SQLSTATE, and
 // each GRANT, REVOKE, DENY, role, policy and tag statement with its result.

@@ -122,9 +122,9 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		}
 	}
 	if e.security != nil {
-		s.security = e.security.SecurityFor(id)
+		s.security = withMetadataTables(e.security.SecurityFor(id))
 	} else {
-		s.security = planner.OpenRelation{}
+		s.security = withMetadataTables(planner.OpenRelation{})
 	}
 	s.catalog = &sessionCatalog{s: s}
 	if err := s.applyStartupSettings(settings); err != nil {

@@ -36,6 +36,10 @@ func (s *Session) resolveWriteTarget(ctx context.Context, rv *pg_query.RangeVar,
 		}
 		return nil, err
 	}
+	if _, ok := t.(*metadataTable); ok {
+		return nil, pgerror.New(pgerror.WrongObjectType, "cannot change metadata table \"%s\"", rv.Relname).
+			WithDetail("A table's metadata tables are read-only.")
+	}
 	a, ok := t.(*tableAdapter)
 	if !ok {
 		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table %s", rv.Relname)
