@@ -231,8 +231,10 @@ func TestRenameKeepsPolicyWalkthrough(t *testing.T) {
 }
 
 // TestMetadataTablesWalkthrough replays, through psql against sqe serve
-// --demo, the metadata tables of acdemo.orders as alice, bob and dave.
+// --demo, the metadata tables of acdemo.orders as alice, bob and dave,
+// then time travel, a tag and expiry on the same server.
 func TestMetadataTablesWalkthrough(t *testing.T) {
 	srv := startTestServer(t, true)
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "metadata_tables.txt"))
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "time_travel.txt"))
 }

@@ -89,7 +89,7 @@ func (t *Table) snapshotOf(v Version) (*table.Snapshot, error) {
 		ref, ok := refOf(meta, v.Ref)
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedObject, "table %s has no branch or tag \"%s\"", t.displayName(), v.Ref).
-				WithHint("SELECT name FROM \"%s$refs\" lists them.", t.ident.Table)
+				WithHint("SELECT name FROM %s.\"%s$refs\" lists them.", t.ident.Namespace, t.ident.Table)
 		}
 		return t.keptSnapshot(ref.SnapshotID)
 	case !v.AsOf.IsZero():
@@ -109,7 +109,7 @@ func (t *Table) snapshotOf(v Version) (*table.Snapshot, error) {
 		}
 		if !found {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "table %s has no snapshot at or before %s", t.displayName(), formatInstant(v.AsOf)).
-				WithHint("SELECT made_current_at FROM \"%s$history\" lists when each snapshot became current.", t.ident.Table)
+				WithHint("SELECT made_current_at FROM %s.\"%s$history\" lists when each snapshot became current.", t.ident.Namespace, t.ident.Table)
 		}
 		snap := meta.SnapshotByID(id)
 		if snap == nil {
@@ -138,7 +138,7 @@ func (t *Table) keptSnapshot(id int64) (*table.Snapshot, error) {
 	// Expiry removes a snapshot's entries from the snapshot log too, so an
 	// id found nowhere may be one the table had.
 	return nil, pgerror.New(pgerror.InvalidParameterValue, "snapshot %d of table %s does not exist or has been expired", id, t.displayName()).
-		WithHint("SELECT snapshot_id FROM \"%s$snapshots\" lists the snapshots the table keeps.", t.ident.Table)
+		WithHint("SELECT snapshot_id FROM %s.\"%s$snapshots\" lists the snapshots the table keeps.", t.ident.Namespace, t.ident.Table)
 }
 
 // refOf finds a branch or tag by name.
