@@ -47,6 +47,9 @@ func runForDiff(ctx context.Context, conn *pgx.Conn, sql string) outcome {
 }
 
 func collectForDiff(ctx context.Context, conn *pgx.Conn, sql string) outcome {
+	if strings.Contains(sql, "$") {
+		return collectRawForDiff(ctx, conn, sql)
+	}
 	rows, err := conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		return failed(err)
@@ -71,6 +74,40 @@ func collectForDiff(ctx context.Context, conn *pgx.Conn, sql string) outcome {
 	out.columns = len(fds)
 	out.floatCols = make([]bool, len(fds))
 	for i, fd := range fds {
+		out.floatCols[i] = fd.DataTypeOID == oidFloat4 || fd.DataTypeOID == oidFloat8
+	}
+	return out
+}
+
+// collectRawForDiff runs sql as one simple Query message as it is: pgx's
+// simple protocol would read $n in it (PREPARE ... AS ... $1) as
+// arguments to fill in.
+func collectRawForDiff(ctx context.Context, conn *pgx.Conn, sql string) outcome {
+	results, err := conn.PgConn().Exec(ctx, sql).ReadAll()
+	if err != nil {
+		return failed(err)
+	}
+	if len(results) == 0 {
+		return outcome{}
+	}
+	res := results[0]
+	if res.Err != nil {
+		return failed(res.Err)
+	}
+	var out outcome
+	for _, raw := range res.Rows {
+		row := make([]*string, len(raw))
+		for i, v := range raw {
+			if v != nil {
+				s := string(v)
+				row[i] = &s
+			}
+		}
+		out.rows = append(out.rows, row)
+	}
+	out.columns = len(res.FieldDescriptions)
+	out.floatCols = make([]bool, len(res.FieldDescriptions))
+	for i, fd := range res.FieldDescriptions {
 		out.floatCols[i] = fd.DataTypeOID == oidFloat4 || fd.DataTypeOID == oidFloat8
 	}
 	return out

@@ -83,11 +83,10 @@ type conn struct {
 	// ignoreTillSync is set after an error in an extended-protocol message:
 	// the rest of that batch is discarded up to its Sync, as PostgreSQL does.
 	ignoreTillSync bool
-	// Extended-protocol objects by name ("" is the unnamed one). Statements
-	// live until closed or the connection ends; portals until closed or
-	// the end of their transaction.
-	statements map[string]*sql.PreparedStatement
-	portals    map[string]*portal
+	// Portals by name ("" is the unnamed one), which live until closed or
+	// the end of their transaction. Prepared statements are the
+	// Session's (PreparedStatements), shared with SQL's PREPARE.
+	portals map[string]*portal
 	// in is the inbox the reader goroutine fills; COPY FROM STDIN reads
 	// its data from it while the statement runs.
 	in *inbox

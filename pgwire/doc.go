@@ -98,17 +98,19 @@
 // # Extended query protocol
 //
 // Parse asks the Session to prepare a statement (its parameter types and
-// row shape) and keeps it by name; Bind asks the Session to decode the
-// parameter values and keeps the resulting, not yet started, sql.Result as
-// a portal together with the result formats. Execute pulls batches from
+// row shape) and keeps it by name among the Session's prepared
+// statements, the namespace SQL's PREPARE, EXECUTE and DEALLOCATE use
+// too; Bind asks the Session to decode the parameter values and keeps the
+// resulting, not yet started, sql.Result as a portal together with the
+// result formats. Execute pulls batches from
 // the portal's result and encodes rows until the result ends
 // (CommandComplete) or the row limit is reached (PortalSuspended); a
 // suspended portal keeps the batch it is part-way through, so the next
 // Execute resumes without re-running or buffering anything. The lifetimes
 // are PostgreSQL's: the unnamed statement is replaced by the next Parse of
-// it or by a simple Query; named statements live until Close; portals die
-// with their transaction, which outside a transaction block is at Sync (or
-// at the end of a simple Query). After an error every message up to Sync
+// it or by a simple Query; named statements live until Close (or
+// DEALLOCATE); portals die with their transaction, which outside a
+// transaction block is at Sync (or at the end of a simple Query). After an error every message up to Sync
 // is ignored. PostgreSQL 15 is the reference: the scripts in
 // testdata/wire run against SQE and a real PostgreSQL alike.
 //

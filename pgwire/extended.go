@@ -7,12 +7,8 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// SQLSTATEs the extended protocol raises that package pgerror does not
-// name (yet).
-const (
-	codeDuplicatePreparedStatement = "42P05"
-	codeDuplicateCursor            = "42P03"
-)
+// codeDuplicateCursor is the SQLSTATE of a Bind to a portal that exists.
+const codeDuplicateCursor = "42P03"
 
 // handleExtended runs one extended-protocol message (Parse, Bind,
 // Describe, Execute, Close) against the connection's prepared statements
@@ -36,11 +32,12 @@ func (c *conn) handleExtended(msg pgproto3.FrontendMessage) error {
 
 // parseMessage prepares a statement. As in PostgreSQL, the unnamed
 // statement is dropped before the new one is parsed (so it is gone even if
-// the parse fails), while a named one must not exist yet; that is checked
-// after parsing, so a syntax error wins.
+// the parse fails), while a named one must not exist yet, whether Parse
+// or PREPARE made it; that is checked after parsing, so a syntax error
+// wins.
 func (c *conn) parseMessage(m *pgproto3.Parse) error {
 	if m.Name == "" {
-		delete(c.statements, "")
+		c.session.PreparedStatements().Remove("")
 	}
 	ctx, end := c.beginStatement()
 	ps, err := c.session.Prepare(ctx, m.Query, m.ParameterOIDs)
@@ -48,30 +45,17 @@ func (c *conn) parseMessage(m *pgproto3.Parse) error {
 	if err != nil {
 		return statementError(ctx, err)
 	}
-	if m.Name != "" {
-		if _, dup := c.statements[m.Name]; dup {
-			return pgerror.New(codeDuplicatePreparedStatement, "prepared statement \"%s\" already exists", m.Name)
-		}
-	}
-	if c.statements == nil {
-		c.statements = make(map[string]*sql.PreparedStatement)
-	}
 	ps.Name = m.Name
-	c.statements[m.Name] = ps
+	if err := c.session.PreparedStatements().Add(ps); err != nil {
+		return err
+	}
 	return c.w.send(&pgproto3.ParseComplete{})
 }
 
 // lookupStatement finds a prepared statement with PostgreSQL's error for a
 // missing one.
 func (c *conn) lookupStatement(name string) (*sql.PreparedStatement, error) {
-	ps, ok := c.statements[name]
-	if ok {
-		return ps, nil
-	}
-	if name == "" {
-		return nil, pgerror.New(pgerror.InvalidSQLStatementName, "unnamed prepared statement does not exist")
-	}
-	return nil, pgerror.New(pgerror.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", name)
+	return c.session.PreparedStatements().Get(name)
 }
 
 // lookupPortal finds a portal with PostgreSQL's error for a missing one.
@@ -211,12 +195,11 @@ func (c *conn) executeMessage(m *pgproto3.Execute) error {
 }
 
 // afterCommand applies what a completed statement means for the
-// connection's protocol state: DISCARD ALL drops every prepared statement
-// and portal, as PostgreSQL's does.
+// connection's protocol state: DISCARD ALL drops every portal, as
+// PostgreSQL's does (the Session dropped the prepared statements).
 func (c *conn) afterCommand(tag string) {
 	if tag == sql.DiscardAllTag {
 		c.closePortals()
-		clear(c.statements)
 	}
 }
 
@@ -225,7 +208,7 @@ func (c *conn) afterCommand(tag string) {
 func (c *conn) closeMessage(m *pgproto3.Close) error {
 	switch m.ObjectType {
 	case 'S':
-		delete(c.statements, m.Name)
+		c.session.PreparedStatements().Remove(m.Name)
 	case 'P':
 		c.dropPortal(m.Name)
 	default:

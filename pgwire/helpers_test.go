@@ -106,6 +106,7 @@ type fakeSession struct {
 	executed []string
 	closed   bool
 	txStatus byte
+	prepared sql.PreparedStatements
 
 	started chan string // the SQL of each statement as it begins
 	ctxErrs chan error  // why a sleeping statement's context ended
@@ -188,6 +189,8 @@ func (s *fakeSession) Execute(ctx context.Context, stmt *sql.Statement) (sql.Res
 	}
 	return &fakeResult{tag: strings.ToUpper(fields[0])}, nil
 }
+
+func (s *fakeSession) PreparedStatements() *sql.PreparedStatements { return &s.prepared }
 
 func (s *fakeSession) TxStatus() byte {
 	s.mu.Lock()

@@ -43,6 +43,11 @@ type Session interface {
 	// runs before the result's first Next, so side effects happen at
 	// Execute.
 	Bind(ctx context.Context, ps *sql.PreparedStatement, params [][]byte, paramFormats []int16) (sql.Result, error)
+	// PreparedStatements are the session's prepared statements by name
+	// ("" is the unnamed one): Parse adds to them, Bind and Describe
+	// find them there, Close removes them, as SQL's PREPARE, EXECUTE and
+	// DEALLOCATE do, in one namespace.
+	PreparedStatements() *sql.PreparedStatements
 	// TxStatus is the ReadyForQuery status byte: 'I', 'T' or 'E'.
 	TxStatus() byte
 	// ReportedParameters are the current values of the GUC_REPORT settings

@@ -17,7 +17,7 @@ import (
 func (c *conn) simpleQuery(query string) error {
 	// Like PostgreSQL, a simple query replaces the unnamed statement and
 	// portal, and ending its implicit transaction ends the portals.
-	delete(c.statements, "")
+	c.session.PreparedStatements().Remove("")
 	c.dropPortal("")
 	defer c.endOfTransaction()
 	c.activityRunning(query)

@@ -330,7 +330,52 @@ func (b *Binder) presentable(e Expr) (Expr, error) {
 	if e.Type().IsRegType() {
 		return b.regIO(e, e.Type(), false, 0)
 	}
+	if regArray(e.Type()) {
+		return b.regArrayOut(e)
+	}
 	return e, nil
+}
+
+// regArray reports an array of a reg type (regtype[]).
+func regArray(t types.T) bool {
+	elem, ok := t.Elem()
+	return ok && t.Family() == types.FamilyArray && elem.IsRegType()
+}
+
+// regArrayOut converts an array of a reg type to the text array of its
+// elements' names, as PostgreSQL prints one.
+func (b *Binder) regArrayOut(e Expr) (Expr, error) {
+	elem, _ := e.Type().Elem()
+	if b.session == nil {
+		return nil, pgerror.Unsupported("type %s is not available here", elem.Name())
+	}
+	name := elem.Name() + "out"
+	f, ok, err := b.session.Function(name, []types.T{elem})
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerror.Unsupported("type %s is not supported yet", elem.Name())
+	}
+	out := func(args []any) (any, error) {
+		list, ok := args[0].([]any)
+		if !ok {
+			return nil, nil
+		}
+		names := make([]any, len(list))
+		for i, v := range list {
+			if v == nil {
+				continue
+			}
+			n, err := f.Eval([]any{v})
+			if err != nil {
+				return nil, err
+			}
+			names[i] = n
+		}
+		return names, nil
+	}
+	return &Func{Name: "array_" + name, Args: []Expr{e}, Typ: types.TextArray, leakproof: f.Leakproof, Row: out}, nil
 }
 
 // cast converts e to t explicitly, folding constants.
@@ -340,6 +385,13 @@ func (b *Binder) cast(e Expr, to types.T, loc int32) (Expr, error) {
 	}
 	if e.Type().IsRegType() && to.Family() == types.FamilyString {
 		return b.regIO(e, e.Type(), false, loc)
+	}
+	if regArray(e.Type()) && (to.Family() == types.FamilyString || to == types.TextArray) {
+		out, err := b.regArrayOut(e)
+		if err != nil {
+			return nil, err
+		}
+		return b.cast(out, to, loc)
 	}
 	if jsonbScalarCast(e.Type(), to) {
 		return b.jsonbCast(e, to, loc)

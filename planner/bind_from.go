@@ -47,6 +47,8 @@ func (b *Binder) bindFromItem(item *pg_query.Node) (Node, *scope, error) {
 	switch x := item.Node.(type) {
 	case *pg_query.Node_RangeVar:
 		return b.bindRangeVar(x.RangeVar)
+	case *pg_query.Node_RangeTableSample:
+		return b.bindTableSample(x.RangeTableSample)
 	case *pg_query.Node_JoinExpr:
 		return b.bindJoin(x.JoinExpr)
 	case *pg_query.Node_RangeSubselect:

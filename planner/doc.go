@@ -35,7 +35,9 @@
 // nothing that is not leakproof may be evaluated or pushed below a
 // barrier, and a masked column's stored value may be read only by its
 // barrier, its mask and a DML statement's new row images. A plan that
-// fails is refused with XX000.
+// fails is refused with XX000. A TABLESAMPLE's Sample sits above the
+// secured relation, so it draws only from rows the caller may see, and no
+// rule moves a filter or a limit below it (plan_sample.go).
 //
 // Every plan column has a ColumnID that is unique within a plan.
 // Expressions refer to columns by ID, so a rule can narrow a scan or move a

@@ -102,6 +102,14 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 	case *RowCount:
 		// EXPLAIN may show it in place of its input.
 		return in[0]
+	case *Sample:
+		frac := 0.1
+		if c, ok := x.Percent.(*Const); ok {
+			if p, ok := c.Value.(float64); ok && p >= 0 && p <= 100 {
+				frac = p / 100
+			}
+		}
+		return planEstimate{startup: in[0].startup, total: in[0].total + in[0].rows*cpuOperatorCost, rows: in[0].rows * frac}
 	case *Project:
 		return planEstimate{startup: in[0].startup, total: in[0].total + in[0].rows*cpuOperatorCost*float64(len(x.Exprs)), rows: in[0].rows}
 	case *Aggregate:

@@ -241,6 +241,13 @@ func nodeExprs(n Node) (exprs []Expr, ok bool) {
 			exprs = append(exprs, k.Expr)
 		}
 		return exprs, true
+	case *Sample:
+		for _, e := range []Expr{x.Percent, x.Seed} {
+			if e != nil {
+				exprs = append(exprs, e)
+			}
+		}
+		return exprs, true
 	case *Limit:
 		for _, e := range []Expr{x.CountExpr, x.OffsetExpr} {
 			if e != nil {
@@ -347,6 +354,14 @@ func mapNodeExprs(n Node, f func(Expr) Expr) (_ Node, ok bool) {
 		if ks, changed := keys(x.Keys); changed {
 			c := *x
 			c.Keys = ks
+			return &c, true
+		}
+	case *Sample:
+		percent, c1 := opt(x.Percent)
+		seed, c2 := opt(x.Seed)
+		if c1 || c2 {
+			c := *x
+			c.Percent, c.Seed = percent, seed
 			return &c, true
 		}
 	case *Limit:

@@ -133,6 +133,9 @@ func (w *lineageWalk) node(n Node) {
 	case *Sort:
 		w.node(x.Input)
 		w.sortKeys(x.Keys)
+	case *Sample:
+		w.node(x.Input)
+		w.exprs(x.Percent, x.Seed)
 	case *Limit:
 		w.node(x.Input)
 		w.exprs(x.CountExpr, x.OffsetExpr)

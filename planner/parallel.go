@@ -96,7 +96,9 @@ func gatherPipelines(n Node, o ParallelOptions) Node {
 		c := *x
 		c.Left = gatherPipelines(x.Left, o)
 		return &c
-	case *RecursiveUnion, *Gather:
+	case *RecursiveUnion, *Gather, *Sample:
+		// A sample keeps rows by their order of arrival, which workers
+		// would not keep.
 		return n
 	}
 	if scan := pipelineScan(n, o); scan != nil {

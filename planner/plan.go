@@ -230,6 +230,8 @@ func explainLine(b *strings.Builder, n Node, depth int, note func(Node) string) 
 			}
 		}
 		fmt.Fprintf(b, "Sort %s", strings.Join(keys, ", "))
+	case *Sample:
+		b.WriteString(x.describe())
 	case *Limit:
 		count, offset := fmt.Sprint(x.Count), fmt.Sprint(x.Offset)
 		if x.CountExpr != nil {

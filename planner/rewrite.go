@@ -50,6 +50,10 @@ func withInputs(n Node, ins []Node) (_ Node, ok bool) {
 		c := *x
 		c.Input = ins[0]
 		return &c, true
+	case *Sample:
+		c := *x
+		c.Input = ins[0]
+		return &c, true
 	case *Window:
 		c := *x
 		c.Input = ins[0]

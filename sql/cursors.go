@@ -96,8 +96,8 @@ func (s *Session) runCloseCursor(c *pg_query.ClosePortalStmt) (Result, error) {
 
 // runDiscard resets session state. Plans, sequences and temporary tables
 // are not kept by SQE, so only DISCARD ALL has work to do: it closes the
-// cursors and resets the settings here, and its tag tells pgwire to drop
-// the connection's prepared statements and portals.
+// cursors, drops the named prepared statements and resets the settings
+// here, and its tag tells pgwire to drop the connection's portals.
 func (s *Session) runDiscard(d *pg_query.DiscardStmt) (Result, error) {
 	switch d.Target {
 	case pg_query.DiscardMode_DISCARD_ALL:
@@ -105,6 +105,7 @@ func (s *Session) runDiscard(d *pg_query.DiscardStmt) (Result, error) {
 			return nil, pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 		}
 		s.cursors.closeAll()
+		s.prepared.RemoveNamed()
 		s.resetAllSettings()
 		s.syncTransactionSettings()
 		return commandResult(DiscardAllTag), nil

@@ -18,6 +18,12 @@
 // spills its sorts and aggregates or fails with 53200, and a cancelled or
 // timed-out one stops with 57014.
 //
+// Prepared statements, the extended protocol's (Session.Prepare, Bind) and
+// SQL's (PREPARE, EXECUTE, DEALLOCATE: prepare_stmts.go), share one
+// namespace per session (PreparedStatements) and keep only a parse tree:
+// each execution binds the statement again as the caller, so a policy
+// that changed since it was prepared applies.
+//
 // Statements PostgreSQL has no grammar for are read by sql/extgrammar
 // first (Parse splits a query at its semicolons and offers each piece):
 // gate one's GRANT / REVOKE / DENY, roles, SHOW GRANTS and CHECK ACCESS go

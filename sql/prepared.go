@@ -28,8 +28,15 @@ type PreparedStatement struct {
 	Columns []Column
 	// Empty is an empty or comment-only query.
 	Empty bool
+	// FromSQL marks a statement PREPARE made (pg_prepared_statements).
+	FromSQL bool
+	// Prepared is when it was prepared.
+	Prepared time.Time
 
 	stmt *Statement
+	// runs counts its executions: SQE plans each one with its
+	// parameter values, which PostgreSQL calls a custom plan.
+	runs int64
 }
 
 // Prepare parses and binds query once, inferring parameter types and the
@@ -59,7 +66,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 	}
 	switch len(stmts) {
 	case 0:
-		return &PreparedStatement{SQL: query, Empty: true}, nil
+		return &PreparedStatement{SQL: query, Empty: true, Prepared: time.Now()}, nil
 	case 1:
 	default:
 		return nil, pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement")
@@ -72,24 +79,58 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 		}
 		params.Types = append(params.Types, t)
 	}
-	ps := &PreparedStatement{SQL: query, stmt: stmts[0]}
-	if ctx, err = s.withTableVersions(ctx, stmts[0]); err != nil {
+	ps, err := s.prepareStatement(ctx, stmts[0], params)
+	if err != nil {
 		return nil, err
 	}
-	if stmts[0].ext != nil {
-		ps.Columns = accessColumns(stmts[0].ext)
+	ps.SQL = query
+	for i, t := range ps.ParamTypes {
+		if t.OID == types.OIDUnknown {
+			ps.ParamTypes[i] = types.Text
+		}
+	}
+	return ps, nil
+}
+
+// prepareStatement binds stmt once for its row shape and the types of its
+// parameters: params holds those declared (Unknown = infer) and gets the
+// inferred ones; a parameter nothing says the type of stays Unknown.
+func (s *Session) prepareStatement(ctx context.Context, stmt *Statement, params *planner.Params) (*PreparedStatement, error) {
+	ps := &PreparedStatement{SQL: stmt.SQL, stmt: stmt, Prepared: time.Now()}
+	ctx, err := s.withTableVersions(ctx, stmt)
+	if err != nil {
+		return nil, err
+	}
+	if stmt.ext != nil {
+		ps.Columns = accessColumns(stmt.ext)
 		return ps, nil
 	}
-	n := stmts[0].node.raw
+	n := stmt.node.raw
 	switch x := n.Node.(type) {
+	case *pg_query.Node_ExecuteStmt:
+		target, err := s.prepared.Get(x.ExecuteStmt.Name)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkExecuteArgCount(target, x.ExecuteStmt.Params); err != nil {
+			return nil, err
+		}
+		if len(x.ExecuteStmt.Params) > 0 {
+			// Bound for the types of the parameters the arguments use.
+			b := s.newBinder(ctx, stmt.node.query, params)
+			if _, err := b.BindExecuteParams(x.ExecuteStmt.Params, target.ParamTypes); err != nil {
+				return nil, err
+			}
+		}
+		ps.Columns = target.Columns
 	case *pg_query.Node_SelectStmt:
-		p, err := s.bindSelect(ctx, x.SelectStmt, stmts[0].node.query, params)
+		p, err := s.bindSelect(ctx, x.SelectStmt, stmt.node.query, params)
 		if err != nil {
 			return nil, err
 		}
 		ps.Columns = planColumns(p.Root)
 	case *pg_query.Node_InsertStmt:
-		p, _, err := s.bindInsert(ctx, x.InsertStmt, stmts[0].node.query, params)
+		p, _, err := s.bindInsert(ctx, x.InsertStmt, stmt.node.query, params)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +138,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			ps.Columns = planColumns(p.Returning)
 		}
 	case *pg_query.Node_DeleteStmt:
-		p, _, err := s.bindDelete(ctx, x.DeleteStmt, stmts[0].node.query, params)
+		p, _, err := s.bindDelete(ctx, x.DeleteStmt, stmt.node.query, params)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +146,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			ps.Columns = planColumns(p.Returning)
 		}
 	case *pg_query.Node_UpdateStmt:
-		p, _, err := s.bindUpdate(ctx, x.UpdateStmt, stmts[0].node.query, params)
+		p, _, err := s.bindUpdate(ctx, x.UpdateStmt, stmt.node.query, params)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +154,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			ps.Columns = planColumns(p.Returning)
 		}
 	case *pg_query.Node_CallStmt:
-		cols, err := s.describeCall(ctx, x.CallStmt, stmts[0].node.query, params)
+		cols, err := s.describeCall(ctx, x.CallStmt, stmt.node.query, params)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +162,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 	case *pg_query.Node_DeclareCursorStmt:
 		// Bound only for its parameter types; DECLARE returns no rows.
 		if sel := x.DeclareCursorStmt.Query.GetSelectStmt(); sel != nil {
-			if _, err := s.bindSelect(ctx, sel, stmts[0].node.query, params); err != nil {
+			if _, err := s.bindSelect(ctx, sel, stmt.node.query, params); err != nil {
 				return nil, err
 			}
 		}
@@ -134,11 +175,6 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 			ps.Columns = textColumns("name", "setting", "description")
 		} else {
 			ps.Columns = textColumns(displayName(strings.ToLower(x.VariableShowStmt.Name)))
-		}
-	}
-	for i, t := range params.Types {
-		if t.OID == types.OIDUnknown {
-			params.Types[i] = types.Text
 		}
 	}
 	ps.ParamTypes = params.Types
@@ -193,8 +229,27 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 	if len(paramFormats) > 1 && len(paramFormats) != len(params) {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(paramFormats), len(params))
 	}
+	bound, err := s.decodeParams(ps.ParamTypes, params, paramFormats)
+	if err != nil {
+		return nil, err
+	}
+	stmt := ps.stmt
+	cols := ps.Columns
+	if f := stmt.node.raw.GetFetchStmt(); f != nil {
+		// The cursor may have been declared again since Parse.
+		cols = s.fetchColumns(f)
+	}
+	ps.runs++
+	return &deferredResult{cols: cols, run: func(ctx context.Context) (Result, error) {
+		return s.executeWithParams(ctx, stmt, bound)
+	}}, nil
+}
+
+// decodeParams decodes parameter values (nil = NULL) of the given types,
+// each in its format (paramFormats holds 0, 1 or one per value).
+func (s *Session) decodeParams(paramTypes []types.T, params [][]byte, paramFormats []int16) (*planner.Params, error) {
 	values := make([]any, len(params))
-	typesNow := append([]types.T(nil), ps.ParamTypes...)
+	typesNow := append([]types.T(nil), paramTypes...)
 	for i, raw := range params {
 		if raw == nil {
 			continue
@@ -206,7 +261,7 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 		case len(paramFormats) > 1:
 			format = paramFormats[i]
 		}
-		v, t, err := types.DecodeParam(raw, format, ps.ParamTypes[i])
+		v, t, err := types.DecodeParam(raw, format, paramTypes[i])
 		if err != nil {
 			return nil, err
 		}
@@ -219,16 +274,7 @@ func (s *Session) bind(ps *PreparedStatement, params [][]byte, paramFormats []in
 		}
 		values[i], typesNow[i] = v, t
 	}
-	bound := &planner.Params{Types: typesNow, Values: values}
-	stmt := ps.stmt
-	cols := ps.Columns
-	if f := stmt.node.raw.GetFetchStmt(); f != nil {
-		// The cursor may have been declared again since Parse.
-		cols = s.fetchColumns(f)
-	}
-	return &deferredResult{cols: cols, run: func(ctx context.Context) (Result, error) {
-		return s.executeWithParams(ctx, stmt, bound)
-	}}, nil
+	return &planner.Params{Types: typesNow, Values: values}, nil
 }
 
 func planColumns(root planner.Node) []Column {
@@ -267,6 +313,10 @@ func (d *deferredResult) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, err
 		}
+		if d.cols != nil && !sameRowShape(d.cols, r.Columns()) {
+			r.Close()
+			return nil, errResultTypeChanged()
+		}
 		d.inner = r
 	}
 	return d.inner.Next(ctx)
@@ -283,6 +333,28 @@ func (d *deferredResult) Close() {
 	if d.inner != nil {
 		d.inner.Close()
 	}
+}
+
+// sameRowShape reports whether rows described as want can be sent as got:
+// the same number of columns of the same types.
+func sameRowShape(want, got []Column) bool {
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		if want[i].Type.OID != got[i].Type.OID {
+			return false
+		}
+	}
+	return true
+}
+
+// errResultTypeChanged refuses to run a prepared statement whose rows no
+// longer have the shape it was described with (a column's type, or the
+// columns the caller may see, changed since it was prepared), as
+// PostgreSQL refuses a cached plan whose result type changed.
+func errResultTypeChanged() error {
+	return pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type")
 }
 
 // emptyResult is the result of an empty query.

@@ -36,6 +36,12 @@ type Session struct {
 	tx *txBlock
 	// cursors are the session's open cursors (DECLARE).
 	cursors cursorSet
+	// prepared are the session's prepared statements, the protocol's
+	// and PREPARE's alike.
+	prepared PreparedStatements
+	// executeDepth counts the EXECUTEs running inside each other, so a
+	// statement that executes itself through another ends with an error.
+	executeDepth int
 	// clock holds the statement's and the transaction's start times,
 	// which now() and current_timestamp report.
 	clock sessionClock
@@ -292,6 +298,12 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 		return s.runDiscard(x.DiscardStmt)
 	case *pg_query.Node_VacuumStmt:
 		return s.runVacuum(ctx, x.VacuumStmt, stmt.node.query)
+	case *pg_query.Node_PrepareStmt:
+		return s.runPrepare(ctx, x.PrepareStmt, stmt)
+	case *pg_query.Node_ExecuteStmt:
+		return s.runExecute(ctx, x.ExecuteStmt, stmt.node.query, params)
+	case *pg_query.Node_DeallocateStmt:
+		return s.runDeallocate(x.DeallocateStmt)
 	}
 	if params != nil && len(params.Types) > 0 {
 		return nil, pgerror.Unsupported("parameters in this statement are not supported yet")

@@ -43,7 +43,12 @@ func (s *Session) withTableVersions(ctx context.Context, stmt *Statement) (conte
 		return nil, err
 	}
 	if def == nil && len(stmt.node.versions) == 0 {
-		return ctx, nil
+		if tableVersionsOf(ctx) == nil {
+			return ctx, nil
+		}
+		// A statement run inside another (EXECUTE) has locations of
+		// its own text: the outer statement's clauses are not its.
+		return context.WithValue(ctx, tableVersionsKey{}, (*tableVersions)(nil)), nil
 	}
 	if len(stmt.node.versions) > 0 && stmt.node.raw.GetViewStmt() != nil {
 		// A view keeps its query, deparsed without the clause.

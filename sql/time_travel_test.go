@@ -86,6 +86,10 @@ func TestTimeTravelUnderTodaysPolicies(t *testing.T) {
 		{s: carol, sql: "SELECT id, ssn FROM acdemo.snap ORDER BY id", rows: []string{"1|111-11-1111", "2|222-22-2222", "3|333-33-3333"}},
 		{s: carol, sql: "DROP TABLE acdemo.snap", anyRows: true},
 		{s: bob, sql: "EXPLAIN (COSTS OFF) SELECT id FROM acdemo.orders FOR VERSION AS OF " + before, anyRows: true},
+		{s: bob, sql: "PREPARE old AS SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'before' WHERE id > $1", anyRows: true},
+		{s: bob, sql: "EXECUTE old(0)", rows: []string{"2"}},
+		{s: bob, sql: "DEALLOCATE old", anyRows: true},
+		{s: bob, sql: "SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'before' TABLESAMPLE BERNOULLI (100)", rows: []string{"2"}},
 		// Text that only looks like a clause is left alone.
 		{s: bob, sql: "SELECT substring('abcdef' from 2 for 3) AS of", rows: []string{"bcd"}},
 	}

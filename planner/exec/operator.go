@@ -95,6 +95,12 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 			return nil, err
 		}
 		return &limit{input: in, remaining: count, skip: offset}, nil
+	case *planner.Sample:
+		in, err := Build(ctx, x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return newSample(in, x), nil
 	case *planner.Sort:
 		in, err := Build(ctx, x.Input)
 		if err != nil {

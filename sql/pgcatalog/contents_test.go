@@ -22,6 +22,8 @@ type fakeSource struct {
 	super  bool
 	// live is the server's sessions; nil: the session belongs to no server.
 	live []Activity
+	// prepared are the session's named prepared statements.
+	prepared []PreparedStatement
 }
 
 // regionDefault is orders.region's DEFAULT 'EU' as adbin holds it.
@@ -48,6 +50,7 @@ func (f fakeSource) BackendPID() int32   { return 4242 }
 func (f fakeSource) Activity() ([]Activity, bool) {
 	return f.live, f.live != nil
 }
+func (f fakeSource) PreparedStatements() []PreparedStatement { return f.prepared }
 func (f fakeSource) Settings() [][2]string {
 	return [][2]string{{"application_name", "psql"}, {"search_path", `"$user", public`}}
 }

@@ -593,6 +593,15 @@ var pg15Shapes = []shape{
 		{Name: "query", Type: types.Text, Nullable: true},
 		{Name: "backend_type", Type: types.Text, Nullable: true},
 	}},
+	{schema: "pg_catalog", name: "pg_prepared_statements", oid: 12095, kind: 'v', columns: []planner.TableColumn{
+		{Name: "name", Type: types.Text, Nullable: true},
+		{Name: "statement", Type: types.Text, Nullable: true},
+		{Name: "prepare_time", Type: types.TimestampTZ, Nullable: true},
+		{Name: "parameter_types", Type: types.T{OID: types.OIDRegtypeArray}, Nullable: true},
+		{Name: "from_sql", Type: types.Bool, Nullable: true},
+		{Name: "generic_plans", Type: types.Int8, Nullable: true},
+		{Name: "custom_plans", Type: types.Int8, Nullable: true},
+	}},
 	{schema: "pg_catalog", name: "pg_stat_user_tables", oid: 12161, kind: 'v', columns: []planner.TableColumn{
 		{Name: "relid", Type: types.OID, Nullable: true},
 		{Name: "schemaname", Type: types.Name, Nullable: true},

@@ -17,7 +17,7 @@ var wantRelations = []string{
 	"pg_catalog.pg_policy", "pg_catalog.pg_statistic_ext", "pg_catalog.pg_trigger", "pg_catalog.pg_publication",
 	"pg_catalog.pg_extension", "pg_catalog.pg_enum", "pg_catalog.pg_range", "pg_catalog.pg_rewrite", "pg_catalog.pg_sequence",
 	"pg_catalog.pg_tables", "pg_catalog.pg_views", "pg_catalog.pg_matviews", "pg_catalog.pg_stat_user_tables",
-	"pg_catalog.pg_stat_activity", "pg_catalog.pg_stats", "pg_catalog.pg_tablespace", "pg_catalog.pg_depend",
+	"pg_catalog.pg_stat_activity", "pg_catalog.pg_prepared_statements", "pg_catalog.pg_stats", "pg_catalog.pg_tablespace", "pg_catalog.pg_depend",
 	"pg_catalog.pg_auth_members", "pg_catalog.pg_publication_namespace", "pg_catalog.pg_publication_rel",
 	"pg_catalog.pg_partitioned_table", "pg_catalog.pg_foreign_table",
 	"information_schema.schemata", "information_schema.tables", "information_schema.columns",

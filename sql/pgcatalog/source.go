@@ -29,6 +29,9 @@ type Source interface {
 	// Activity lists the server's live sessions (pg_stat_activity); ok
 	// is false when the caller's session belongs to no server.
 	Activity() (sessions []Activity, ok bool)
+	// PreparedStatements are the caller's session's named prepared
+	// statements (pg_prepared_statements).
+	PreparedStatements() []PreparedStatement
 }
 
 // ObjectBatches is a Source that remembers the batches of the relations

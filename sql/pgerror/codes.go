@@ -38,6 +38,8 @@ const (
 	InvalidRowCountInResultOffsetClause = "2201X"
 	CharacterNotInRepertoire            = "22021"
 	InvalidTextRepresentation           = "22P02"
+	InvalidTablesampleRepeat            = "2202G"
+	InvalidTablesampleArgument          = "2202H"
 	InvalidBinaryRepresentation         = "22P03"
 
 	// Class 23: integrity constraint violation.
@@ -98,6 +100,7 @@ const (
 	InvalidName                 = "42602"
 	InvalidParameterValueSyntax = "42P18"
 	IndeterminateDatatype       = "42P18"
+	DuplicatePreparedStatement  = "42P05"
 
 	// Class 53: insufficient resources.
 	DiskFull                   = "53100"
@@ -107,6 +110,7 @@ const (
 
 	// Class 54: program limit exceeded.
 	ProgramLimitExceeded = "54000"
+	StatementTooComplex  = "54001"
 
 	// Class 55: object not in prerequisite state.
 	ObjectNotInPrerequisiteState = "55000"

@@ -78,6 +78,7 @@ const (
 	// The object-identifier alias types: an oid that prints as a name.
 	OIDRegclass     uint32 = 2205
 	OIDRegtype      uint32 = 2206
+	OIDRegtypeArray uint32 = 2211
 	OIDRegnamespace uint32 = 4089
 	OIDRegrole      uint32 = 4096
 
@@ -468,28 +469,28 @@ func FromArrow(dt arrow.DataType) (T, error) {
 // vector types are PostgreSQL's fixed catalog arrays, subscriptable like
 // an array of their element.
 var arrayElems = map[uint32]T{
-	1000:          Bool,
-	1016:          Int8,
-	1021:          Float4,
-	1022:          Float8,
-	1015:          Varchar,
-	1182:          Date,
-	1115:          Timestamp,
-	1185:          TimestampTZ,
-	2211:          Regtype,
-	OIDTextArray:  Text,
-	OIDNameArray:  Name,
-	OIDOidArray:   OID,
-	OIDInt2Array:  Int2,
-	OIDInt4Array:  Int4,
-	OIDCharArray:  Char,
-	OIDAclitemArr: Aclitem,
-	OIDInt2Vector: Int2,
-	OIDOidVector:  OID,
-	OIDUUIDArray:  UUID,
-	OIDByteaArray: Bytea,
-	OIDJSONArray:  JSON,
-	OIDJSONBArray: JSONB,
+	1000:            Bool,
+	1016:            Int8,
+	1021:            Float4,
+	1022:            Float8,
+	1015:            Varchar,
+	1182:            Date,
+	1115:            Timestamp,
+	1185:            TimestampTZ,
+	OIDRegtypeArray: Regtype,
+	OIDTextArray:    Text,
+	OIDNameArray:    Name,
+	OIDOidArray:     OID,
+	OIDInt2Array:    Int2,
+	OIDInt4Array:    Int4,
+	OIDCharArray:    Char,
+	OIDAclitemArr:   Aclitem,
+	OIDInt2Vector:   Int2,
+	OIDOidVector:    OID,
+	OIDUUIDArray:    UUID,
+	OIDByteaArray:   Bytea,
+	OIDJSONArray:    JSON,
+	OIDJSONBArray:   JSONB,
 
 	OIDBpcharArray:   Bpchar,
 	OIDTimeArray:     Time,
