@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,7 +218,11 @@ func sleepOrDone(ctx context.Context, d time.Duration) {
 // snapshot's data files.
 func countTableFiles(dir string) (maintenanceSample, error) {
 	var s maintenanceSample
-	newest, version := "", -1
+	type metadataFile struct {
+		path    string
+		version int
+	}
+	var metadatas []metadataFile
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -230,17 +236,13 @@ func countTableFiles(dir string) (maintenanceSample, error) {
 			s.manifests++
 		case strings.HasSuffix(name, ".metadata.json"):
 			s.metadatas++
-			if v, err := strconv.Atoi(strings.SplitN(name, "-", 2)[0]); err == nil && v > version {
-				newest, version = p, v
+			if v, err := strconv.Atoi(strings.SplitN(name, "-", 2)[0]); err == nil {
+				metadatas = append(metadatas, metadataFile{p, v})
 			}
 		}
 		return nil
 	})
-	if err != nil || newest == "" {
-		return s, err
-	}
-	data, err := os.ReadFile(newest)
-	if err != nil {
+	if err != nil || len(metadatas) == 0 {
 		return s, err
 	}
 	var meta struct {
@@ -250,8 +252,23 @@ func countTableFiles(dir string) (maintenanceSample, error) {
 			Summary map[string]string `json:"summary"`
 		} `json:"snapshots"`
 	}
-	if err := json.Unmarshal(data, &meta); err != nil {
-		return s, fmt.Errorf("%s: %w", newest, err)
+	// The newest file may still be being written (or already be removed
+	// by the metadata clean-up): the newest complete one is read.
+	slices.SortFunc(metadatas, func(a, b metadataFile) int { return cmp.Compare(b.version, a.version) })
+	var readErr error
+	for _, m := range metadatas {
+		data, err := os.ReadFile(m.path)
+		if err == nil {
+			err = json.Unmarshal(data, &meta)
+		}
+		if err == nil {
+			readErr = nil
+			break
+		}
+		readErr = fmt.Errorf("%s: %w", m.path, err)
+	}
+	if readErr != nil {
+		return s, readErr
 	}
 	s.snapshots = len(meta.Snapshots)
 	for _, snap := range meta.Snapshots {
