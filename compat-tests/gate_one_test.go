@@ -217,9 +217,55 @@ func TestReadTranscript(t *testing.T) {
 // TestGateTwoWalkthrough replays spec/002 Part 2 and its worked example
 // through psql as its users against sqe serve --demo, whose gate two
 // masks orders.ssn and keeps the EU rows for engineers.
+//
+// The audit log is written as Ranger audit events: afterwards it must
+// hold bob's read of orders as Ranger's tooling reads it (gate one's
+// allow, gate two's row filter and mask, each with its policy), and
+// dave's refusal.
 func TestGateTwoWalkthrough(t *testing.T) {
-	srv := startTestServer(t, true)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte("[audit]\nenabled = true\nsink = \"ranger\"\nranger_service = \"lakehouse\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := filepath.Join(dir, "data")
+	srv := startTestServerIn(t, dataDir, true)
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "gate_two.txt"))
+	if err := srv.stop(); err != nil {
+		t.Fatalf("stop: %v\n%s", err, srv.log())
+	}
+	data, err := os.ReadFile(filepath.Join(dataDir, "audit.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var ev struct {
+			Repo, ReqUser, Access, Resource, ResType, Enforcer, CliIP, LogType, ReqData string
+			Result                                                                      int
+			Policy                                                                      int64
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("audit line %q: %v", l, err)
+		}
+		// The demo's grants are made by the server itself, from no client.
+		if ev.Repo != "lakehouse" || ev.LogType != "RangerAudit" || (ev.CliIP != "127.0.0.1" && ev.ReqUser != "sqe-demo-loader") {
+			t.Errorf("event %s: repo, log type or client", l)
+		}
+		if strings.Contains(l, "111-11-1111") || strings.Contains(l, "222-22-2222") {
+			t.Errorf("event %s holds a stored ssn", l)
+		}
+		events = append(events, fmt.Sprintf("%s %s %s %s %d %t", ev.ReqUser, ev.Access, ev.Resource, ev.ResType, ev.Result, ev.Policy >= 0))
+	}
+	for _, want := range []string{
+		"bob table-data-read sales_wh/acdemo/orders @table 1 true",
+		"bob ROW_FILTER sales_wh/acdemo/orders @table 1 true",
+		"bob MASK_SHOW_LAST_4 sales_wh/acdemo/orders/ssn @column 1 true",
+		"alice table-data-read sales_wh/acdemo/orders @table 1 true",
+	} {
+		if !slices.Contains(events, want) {
+			t.Errorf("audit log lacks %q; events:\n%s", want, strings.Join(events, "\n"))
+		}
+	}
 }
 
 // TestRenameKeepsPolicyWalkthrough replays, through psql against sqe

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/google/uuid"
 
 	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -29,21 +30,32 @@ func (s *Session) auditor() Auditor {
 	return s.engine.cfg.Auditor
 }
 
+// SetClientAddr records the client's address (an IP, or a socket's path)
+// for the audit log.
+func (s *Session) SetClientAddr(addr string) { s.clientAddr = addr }
+
 // auditCaller is who runs the session, for audit records.
 func (s *Session) auditCaller() audit.Caller {
-	return audit.Caller{SessionID: s.backend.pid, User: s.identity.User, Roles: s.identity.Roles, Database: s.database}
+	return audit.Caller{SessionID: s.backend.pid, User: s.identity.User, Roles: s.identity.Roles, Database: s.database, ClientAddr: s.clientAddr}
 }
 
 // auditFailedStatement records a statement that failed before it ran
 // (parse or prepare errors).
 func (s *Session) auditFailedStatement(text string, start time.Time, err error) {
 	if a := s.auditor(); a != nil {
-		a.Statement(s.statementRecord(text, start, err))
+		a.Statement(s.statementRecord(text, start, err, nil))
 	}
 }
 
-func (s *Session) statementRecord(text string, start time.Time, err error) audit.Statement {
-	st := audit.Statement{Caller: s.auditCaller(), Start: start, Text: text, Duration: time.Since(start), Outcome: audit.OutcomeOK}
+// statementRecord is the audit record of a statement; sc, when the
+// statement got as far as having one, holds the access decisions it
+// needed.
+func (s *Session) statementRecord(text string, start time.Time, err error, sc *statementScope) audit.Statement {
+	st := audit.Statement{Caller: s.auditCaller(), Start: start, Text: text, Duration: time.Since(start), Outcome: audit.OutcomeOK,
+		RequestID: uuid.NewString()}
+	if sc != nil {
+		st.Decisions = sc.decisions.Decisions()
+	}
 	if err != nil {
 		pe := pgerror.From(err)
 		st.Outcome, st.Error = pe.Code, pe.Message
@@ -62,6 +74,7 @@ type statementAudit struct {
 	result   Result
 	returned int64
 	done     bool
+	scope    *statementScope
 }
 
 // observe follows a Next.
@@ -81,7 +94,7 @@ func (r *statementAudit) finish(err error) {
 		return
 	}
 	r.done = true
-	st := r.s.statementRecord(r.text, r.start, err)
+	st := r.s.statementRecord(r.text, r.start, err, r.scope)
 	if err == nil {
 		st.Rows, st.HasRows = tagRows(r.result.CommandTag())
 		if !st.HasRows && r.returned > 0 {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -149,3 +150,54 @@ func TestAuditRecords(t *testing.T) {
 }
 
 func join(s []string) string { return strings.Join(s, ",") }
+
+// TestAuditDecisions: a statement's record carries the access decisions
+// of both gates it needed, with the deciding policies, and no data.
+func TestAuditDecisions(t *testing.T) {
+	e, m := newGatedEngine(t)
+	carol, bob, dave := openAs(t, e, "carol", "sqe_admin"), openAs(t, e, "bob", "analyst", "engineer"), openAs(t, e, "dave")
+	bob.SetClientAddr("10.0.0.7")
+	runGateTwoSteps(t, []gateTwoStep{
+		{s: carol, sql: "GRANT SELECT ON sales_wh.acdemo.orders TO ROLE analyst", anyRows: true},
+		{s: carol, sql: "CREATE POLICY mask_ssn ON TABLE acdemo.orders COLUMN MASK MASK_SHOW_LAST_4 TO ROLE engineer ON COLUMN ssn", anyRows: true},
+		{s: carol, sql: "CREATE POLICY eu ON TABLE sales_wh.acdemo.orders ROW FILTER TO ROLE engineer USING (region = 'EU')", anyRows: true},
+		{s: bob, sql: "SELECT id, ssn FROM acdemo.orders WHERE ssn <> '111-11-1111' ORDER BY id", rows: []string{"1|xxx-xx-1111", "3|xxx-xx-3333"}},
+		{s: dave, sql: "SELECT id FROM acdemo.orders", code: "42P01"},
+	})
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	find := func(user, prefix string) audit.Statement {
+		for _, st := range m.statements {
+			if st.Caller.User == user && strings.HasPrefix(st.Text, prefix) {
+				return st
+			}
+		}
+		t.Fatalf("no record of %s: %s", user, prefix)
+		return audit.Statement{}
+	}
+	has := func(st audit.Statement, want audit.Decision) {
+		t.Helper()
+		for _, d := range st.Decisions {
+			if d.Gate == want.Gate && d.Access == want.Access && d.Resource == want.Resource && d.Allowed == want.Allowed &&
+				(want.PolicyID == 0 || (d.PolicyID >= 0) == (want.PolicyID > 0)) {
+				return
+			}
+		}
+		t.Errorf("%s: %s: no decision like %+v in %+v", st.Caller.User, st.Text, want, st.Decisions)
+	}
+	read := find("bob", "SELECT id, ssn")
+	if read.Caller.ClientAddr != "10.0.0.7" || read.RequestID == "" {
+		t.Errorf("client %q, request id %q", read.Caller.ClientAddr, read.RequestID)
+	}
+	has(read, audit.Decision{Gate: audit.GateOne, Access: "table-data-read", Resource: "sales_wh/acdemo/orders", Allowed: true, PolicyID: 1})
+	has(read, audit.Decision{Gate: audit.GateTwo, Access: "ROW_FILTER", Resource: "sales_wh/acdemo/orders", Allowed: true, PolicyID: 1})
+	has(read, audit.Decision{Gate: audit.GateTwo, Access: "MASK_SHOW_LAST_4", Resource: "sales_wh/acdemo/orders/ssn", Allowed: true, PolicyID: 1})
+	has(find("dave", "SELECT id"), audit.Decision{Gate: audit.GateOne, Access: "namespace-list", Resource: "sales_wh", Allowed: false})
+	for _, st := range m.statements {
+		for _, d := range st.Decisions {
+			if strings.Contains(fmt.Sprint(d), "111-11-1111") || strings.Contains(fmt.Sprint(d), "EU") {
+				t.Errorf("a decision names data: %+v", d)
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 
 	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
@@ -47,6 +48,8 @@ type Session struct {
 	clock sessionClock
 	// backend is the session's connection among the server's.
 	backend backendState
+	// clientAddr is the client's address, for the audit log.
+	clientAddr string
 	// serverTimeout is the server's bound on this session's statements
 	// (QueryTimeouts.For its roles); 0 for none.
 	serverTimeout time.Duration
@@ -181,12 +184,13 @@ func (s *Session) Execute(ctx context.Context, stmt *Statement) (Result, error) 
 func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params *planner.Params) (Result, error) {
 	s.clock.startStatement(s.tx != nil)
 	scope := &statementScope{}
-	ctx = withStatementScope(ctx, scope)
-	s.scope = scope
 	var start time.Time
 	if s.auditor() != nil {
 		start = time.Now()
+		scope.decisions = &audit.DecisionLog{}
 	}
+	ctx = withStatementScope(ctx, scope)
+	s.scope = scope
 	ctx, err := s.withTableVersions(ctx, stmt)
 	var res Result
 	if err == nil {
@@ -194,12 +198,14 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 	}
 	if err != nil {
 		s.failTransaction()
-		s.auditFailedStatement(stmt.SQL, start, err)
+		if a := s.auditor(); a != nil {
+			a.Statement(s.statementRecord(stmt.SQL, start, err, scope))
+		}
 		return nil, err
 	}
 	t := &trackedResult{Result: res, s: s, scope: scope}
 	if s.auditor() != nil {
-		t.audit = &statementAudit{s: s, text: stmt.SQL, start: start, result: res}
+		t.audit = &statementAudit{s: s, text: stmt.SQL, start: start, result: res, scope: scope}
 	}
 	return t, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/sqe-db/sqe/governance"
+	"github.com/sqe-db/sqe/governance/audit"
 )
 
 // statementScope is what one statement reads once and then keeps: the
@@ -14,6 +15,9 @@ import (
 // asked the catalog's version of SQLite again.
 type statementScope struct {
 	versions governance.StatementVersions
+	// decisions collects the statement's access decisions for the audit
+	// log; nil when auditing is off.
+	decisions *audit.DecisionLog
 
 	mu    sync.Mutex
 	views map[string]scopedView // by database
@@ -30,6 +34,9 @@ type statementScopeKey struct{}
 
 // withStatementScope returns ctx carrying sc and its governance pins.
 func withStatementScope(ctx context.Context, sc *statementScope) context.Context {
+	if sc.decisions != nil {
+		ctx = audit.WithDecisionLog(ctx, sc.decisions)
+	}
 	return governance.WithStatementVersions(context.WithValue(ctx, statementScopeKey{}, sc), &sc.versions)
 }
 

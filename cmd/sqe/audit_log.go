@@ -18,7 +18,8 @@ func openAuditLog(cfg Config, logger *slog.Logger) (*audit.Auditor, error) {
 	if path == "" {
 		path = filepath.Join(cfg.DataDir, "audit.log")
 	}
-	a, err := audit.Open(cfg.Audit.Sink, path, os.Stdout, audit.Options{RedactLiterals: cfg.Audit.RedactLiterals, Logger: logger})
+	a, err := audit.Open(cfg.Audit.Sink, path, os.Stdout, audit.Options{RedactLiterals: cfg.Audit.RedactLiterals, Logger: logger,
+		RangerService: cfg.Audit.RangerService, RangerCluster: cfg.Audit.RangerCluster})
 	if err != nil {
 		return nil, err
 	}

@@ -204,9 +204,14 @@ type Config struct {
 		// change.
 		Enabled bool `toml:"enabled"`
 		// Sink is "stdout" or "file" (Path, default data_dir/audit.log,
-		// appended to, created with mode 0600).
-		Sink string `toml:"sink"`
-		Path string `toml:"path"`
+		// appended to, created with mode 0600), or "ranger": the file,
+		// as Ranger audit events (one per access decision of either
+		// gate) for Ranger's audit tooling, with RangerService as their
+		// repo and RangerCluster as their cluster_name.
+		Sink          string `toml:"sink"`
+		Path          string `toml:"path"`
+		RangerService string `toml:"ranger_service"`
+		RangerCluster string `toml:"ranger_cluster"`
 		// RedactLiterals replaces a statement's constants by $n;
 		// passwords and tokens are never logged either way.
 		RedactLiterals bool `toml:"redact_literals"`
@@ -396,9 +401,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		return Config{}, fmt.Errorf("config: [policy] mask_precedence must be \"tag\" or \"resource\", not %q", cfg.Policy.MaskPrecedence)
 	}
 	switch cfg.Audit.Sink {
-	case audit.SinkStdout, audit.SinkFile:
+	case audit.SinkStdout, audit.SinkFile, audit.SinkRanger:
 	default:
-		return Config{}, fmt.Errorf("config: [audit] sink must be %q or %q, not %q", audit.SinkStdout, audit.SinkFile, cfg.Audit.Sink)
+		return Config{}, fmt.Errorf("config: [audit] sink must be %q, %q or %q, not %q", audit.SinkStdout, audit.SinkFile, audit.SinkRanger, cfg.Audit.Sink)
 	}
 	if err := cfg.Maintenance.validate(); err != nil {
 		return Config{}, err

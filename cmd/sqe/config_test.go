@@ -148,7 +148,7 @@ func TestLoadConfig(t *testing.T) {
 					t.Errorf("audit: %+v", c.Audit)
 				}
 			}},
-		{name: "unknown audit sink", env: []string{"SQE_AUDIT__SINK=syslog"}, wantErr: `[audit] sink must be "stdout" or "file", not "syslog"`},
+		{name: "unknown audit sink", env: []string{"SQE_AUDIT__SINK=syslog"}, wantErr: `[audit] sink must be "stdout", "file" or "ranger", not "syslog"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

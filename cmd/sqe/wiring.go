@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance"
@@ -54,6 +55,13 @@ func (f sessionFactory) NewSession(ctx context.Context, id auth.Identity, st pgw
 	s, err := f.engine.NewSession(ctx, id, st.Database, st.Settings)
 	if err != nil {
 		return nil, err
+	}
+	if st.RemoteAddr != nil {
+		host, _, err := net.SplitHostPort(st.RemoteAddr.String())
+		if err != nil {
+			host = st.RemoteAddr.String() // a Unix socket's path
+		}
+		s.SetClientAddr(host)
 	}
 	return s, nil
 }

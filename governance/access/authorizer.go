@@ -3,7 +3,9 @@ package access
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/storage"
 )
@@ -30,16 +32,47 @@ func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.
 		Resource: res, AccessType: op.accesses[0], AccessTypes: op.accesses,
 		User: p.User, Roles: p.Roles, Groups: p.Groups,
 	}
+	note := func(allowed bool, policy int64, reason string) {
+		audit.Note(ctx, audit.Decision{Gate: audit.GateOne, Access: op.accesses[0], Resource: auditResource(target),
+			ResourceType: auditResourceType(target), Allowed: allowed, PolicyID: policy, Enforcer: "ranger-acl", Reason: reason})
+	}
 	if s.isAdmin(p.Roles) {
 		if id, denied := deniedBy(c.eval, req); denied {
+			note(false, id, "")
 			return fmt.Errorf("%s is denied by policy %s", a, policyName(c.ranger, id))
 		}
+		note(true, -1, "administrator")
 		return nil
 	}
-	if r := c.eval.IsAccessAllowed(req); !r.Allowed {
+	r := c.eval.IsAccessAllowed(req)
+	note(r.Allowed, r.PolicyID, "")
+	if !r.Allowed {
 		return fmt.Errorf("%s needs %v", a, op.accesses)
 	}
 	return nil
+}
+
+// auditResource names target as Ranger's hive audit does: its parts
+// joined by slashes.
+func auditResource(target storage.Ident) string {
+	parts := make([]string, 0, 3)
+	for _, p := range []string{target.Catalog, target.Namespace, target.Table} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// auditResourceType is the kind of object target names.
+func auditResourceType(target storage.Ident) string {
+	switch {
+	case target.Table != "":
+		return "@table"
+	case target.Namespace != "":
+		return "@schema"
+	}
+	return "@catalog"
 }
 
 // DecisionsVersion is the version of the policies Authorize decides under

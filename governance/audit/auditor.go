@@ -2,10 +2,12 @@ package audit
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +31,13 @@ type Options struct {
 	Buffer int
 	// Logger receives dropped-record counts and write errors.
 	Logger *slog.Logger
+	// Ranger writes Ranger audit events (SinkRanger) rather than SQE's
+	// records; RangerService is their "repo" (the service name Ranger's
+	// audit tools filter on, "sqe" when empty) and RangerCluster their
+	// cluster_name.
+	Ranger        bool
+	RangerService string
+	RangerCluster string
 }
 
 // Auditor writes audit records as JSON lines. It is safe for concurrent
@@ -40,7 +49,7 @@ type Options struct {
 type Auditor struct {
 	redact  redactor
 	logger  *slog.Logger
-	records chan record
+	records chan any // record, or rangerEvent
 	dropped atomic.Int64
 	closed  atomic.Bool
 	stop    chan struct{}
@@ -49,6 +58,10 @@ type Auditor struct {
 	closer  io.Closer
 	close   sync.Once
 	err     error
+	// ranger: write Ranger audit events (Options.Ranger), as service on
+	// host in cluster.
+	ranger                 bool
+	service, host, cluster string
 }
 
 // New starts an Auditor writing to w; closer (may be nil) is closed by
@@ -65,11 +78,17 @@ func New(w io.Writer, closer io.Closer, opts Options) *Auditor {
 	a := &Auditor{
 		redact:  redactor{literals: opts.RedactLiterals},
 		logger:  logger,
-		records: make(chan record, size),
+		records: make(chan any, size),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 		out:     bufio.NewWriter(w),
 		closer:  closer,
+		ranger:  opts.Ranger,
+		service: cmp.Or(opts.RangerService, "sqe"),
+		cluster: opts.RangerCluster,
+	}
+	if a.ranger {
+		a.host, _ = os.Hostname()
 	}
 	go a.run()
 	return a
@@ -77,8 +96,15 @@ func New(w io.Writer, closer io.Closer, opts Options) *Auditor {
 
 // Statement records a statement a session ran.
 func (a *Auditor) Statement(st Statement) {
-	r := newRecord(KindStatement, st.Caller, st.Start)
 	red := a.redact.statement(st.Text)
+	if a.ranger {
+		for _, ev := range a.rangerEvents(st, red.text) {
+			a.enqueue(ev)
+		}
+		return
+	}
+	r := newRecord(KindStatement, st.Caller, st.Start)
+	r.Decisions = st.Decisions
 	ms := float64(st.Duration.Microseconds()) / 1000
 	r.Statement, r.DurationMS = &red.text, &ms
 	if st.HasRows {
@@ -95,6 +121,10 @@ func (a *Auditor) Statement(st Statement) {
 // PrivilegeChange records a GRANT, REVOKE, DENY or role statement and its
 // result.
 func (a *Auditor) PrivilegeChange(c PrivilegeChange) {
+	if a.ranger {
+		a.enqueue(a.rangerPrivilegeEvent(c))
+		return
+	}
 	r := newRecord(KindPrivilegeChange, c.Caller, c.Time)
 	r.Action, r.Privileges, r.Object, r.Grantees, r.Result = c.Action, c.Privileges, c.Object, c.Grantees, c.Result
 	r.Error = redacted{}.message(c.Error)
@@ -105,7 +135,7 @@ func (a *Auditor) PrivilegeChange(c PrivilegeChange) {
 // behind.
 func (a *Auditor) Dropped() int64 { return a.dropped.Load() }
 
-func (a *Auditor) enqueue(r record) {
+func (a *Auditor) enqueue(r any) {
 	if a.closed.Load() {
 		a.dropped.Add(1)
 		return
@@ -133,7 +163,7 @@ func (a *Auditor) run() {
 		}
 	}
 	failing := false
-	write := func(r record) {
+	write := func(r any) {
 		err := enc.Encode(r)
 		if err == nil && len(a.records) == 0 {
 			err = a.out.Flush()

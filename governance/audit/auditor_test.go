@@ -192,7 +192,7 @@ func TestFileSink(t *testing.T) {
 
 func TestOpenErrors(t *testing.T) {
 	tests := []struct{ sink, path, want string }{
-		{"syslog", "", `sink must be "stdout" or "file", not "syslog"`},
+		{"syslog", "", `sink must be "stdout", "file" or "ranger", not "syslog"`},
 		{SinkFile, "", "needs a path"},
 		{SinkFile, filepath.Join(t.TempDir(), "missing", "audit.log"), "no such file"},
 	}

@@ -13,12 +13,14 @@ const (
 )
 
 // Open starts an Auditor on sink: standard output, or the file at path,
-// created with mode 0600 when missing and only ever appended to.
+// created with mode 0600 when missing and only ever appended to, with
+// SQE's records or (SinkRanger) Ranger's audit events.
 func Open(sink, path string, stdout io.Writer, opts Options) (*Auditor, error) {
 	switch sink {
 	case SinkStdout:
 		return New(stdout, nil, opts), nil
-	case SinkFile:
+	case SinkFile, SinkRanger:
+		opts.Ranger = sink == SinkRanger
 		if path == "" {
 			return nil, fmt.Errorf("audit log: the file sink needs a path")
 		}
@@ -28,5 +30,5 @@ func Open(sink, path string, stdout io.Writer, opts Options) (*Auditor, error) {
 		}
 		return New(f, f, opts), nil
 	}
-	return nil, fmt.Errorf("audit log: sink must be %q or %q, not %q", SinkStdout, SinkFile, sink)
+	return nil, fmt.Errorf("audit log: sink must be %q, %q or %q, not %q", SinkStdout, SinkFile, SinkRanger, sink)
 }

@@ -20,6 +20,9 @@ type Caller struct {
 	User      string
 	Roles     []string
 	Database  string
+	// ClientAddr is the client's address (an IP, or a socket's path),
+	// empty when unknown.
+	ClientAddr string
 }
 
 // Statement is one statement as a session ran it. Text is the statement
@@ -37,6 +40,11 @@ type Statement struct {
 	// failure.
 	Outcome string
 	Error   string
+	// Decisions are the access decisions of both gates the statement
+	// needed; RequestID is the statement's id, which SinkRanger's events
+	// share.
+	Decisions []Decision
+	RequestID string
 }
 
 // PrivilegeChange is one GRANT, REVOKE or DENY on one object, or one role
@@ -66,6 +74,7 @@ type record struct {
 	User       string   `json:"user"`
 	Roles      []string `json:"roles"`
 	Database   string   `json:"database,omitempty"`
+	ClientAddr string   `json:"client_addr,omitempty"`
 	Statement  *string  `json:"statement,omitempty"`
 	DurationMS *float64 `json:"duration_ms,omitempty"`
 	Rows       *int64   `json:"rows,omitempty"`
@@ -77,6 +86,8 @@ type record struct {
 	Object     string   `json:"object,omitempty"`
 	Grantees   []string `json:"grantees,omitempty"`
 	Result     string   `json:"result,omitempty"`
+
+	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 func newRecord(kind string, c Caller, t time.Time) record {
@@ -84,5 +95,5 @@ func newRecord(kind string, c Caller, t time.Time) record {
 	if roles == nil {
 		roles = []string{}
 	}
-	return record{Time: t.UTC().Format(time.RFC3339Nano), Kind: kind, SessionID: c.SessionID, User: c.User, Roles: roles, Database: c.Database}
+	return record{Time: t.UTC().Format(time.RFC3339Nano), Kind: kind, SessionID: c.SessionID, User: c.User, Roles: roles, Database: c.Database, ClientAddr: c.ClientAddr}
 }

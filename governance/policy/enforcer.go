@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/sqe-db/sqe/auth"
+	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/governance/masks"
 	"github.com/sqe-db/sqe/governance/ranger"
 	"github.com/sqe-db/sqe/planner"
@@ -100,7 +102,39 @@ func (s *callerSecurity) Secure(ctx context.Context, t planner.Table) (*planner.
 		name := t.QualifiedName()
 		s.e.cfg.Logger.Warn("gate two admits no row", "table", fmt.Sprintf("%s.%s", name.Schema, name.Name), "user", s.id.User, "reason", ev.closed, "error", ev.err)
 	}
+	ev.noteDecisions(ctx)
 	return ev.rel, nil
+}
+
+// noteDecisions records, for the audit log, what gate two applied to the
+// table: each row filter, each mask and each restricted column with its
+// policy, or the relation admitting no row when the policies could not
+// be evaluated.
+func (ev *evaluation) noteDecisions(ctx context.Context) {
+	name := ev.rel.Table.QualifiedName()
+	table := name.Catalog + "/" + name.Schema + "/" + name.Name
+	note := func(access, resource, resType string, allowed bool, policy int64, reason string) {
+		audit.Note(ctx, audit.Decision{Gate: audit.GateTwo, Access: access, Resource: resource, ResourceType: resType,
+			Allowed: allowed, PolicyID: policy, Enforcer: "ranger-acl", Reason: reason})
+	}
+	if ev.closed != "" {
+		note("ROW_FILTER", table, "@table", false, -1, "fails closed: "+ev.closed)
+		return
+	}
+	for _, f := range ev.filters {
+		note("ROW_FILTER", table, "@table", true, f.PolicyID, "")
+	}
+	cols := ev.rel.Table.Columns()
+	for i, m := range ev.masks {
+		if m.PolicyID >= 0 && m.MaskType != "" && i < len(cols) {
+			note(m.MaskType, table+"/"+cols[i].Name, "@column", true, m.PolicyID, "")
+		}
+	}
+	for _, i := range slices.Sorted(maps.Keys(ev.restrictions)) {
+		if i < len(cols) {
+			note("select", table+"/"+cols[i].Name, "@column", false, ev.restrictions[i].PolicyID, "column restricted")
+		}
+	}
 }
 
 // PoliciesVersion is the version of the snapshot Secure decides under
