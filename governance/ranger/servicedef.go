@@ -166,3 +166,13 @@ func (m StringMap) boolOption(name string, def bool) bool {
 	}
 	return strings.EqualFold(v, "true")
 }
+
+// charOption reads a one-character option the way Ranger does
+// (ServiceDefUtil.getCharOption): the first character, or the default
+// when the option is absent or empty.
+func (m StringMap) charOption(name string, def byte) byte {
+	if v := m[name]; v != "" {
+		return v[0]
+	}
+	return def
+}
