@@ -153,3 +153,25 @@ func TestAuditFilters(t *testing.T) {
 		}
 	}
 }
+
+// A marker access type the service definition declares grants what it
+// implies.
+func TestMarkerAccessTypes(t *testing.T) {
+	def := serviceDef(t, "hdfs")
+	def.MarkerAccessTypes = []AccessTypeDef{
+		{Name: "_READ", ImpliedGrants: []string{"read", "execute"}},
+		{Name: "_ALL", ImpliedGrants: []string{"read", "write", "execute"}},
+	}
+	e := mustNew(t, Config{ServiceDef: def, Policies: policies(t, `[
+	  {"id":1,"name":"readers","resources":{"path":{"values":["/data"],"isRecursive":true}},
+	   "policyItems":[{"accesses":[{"type":"_READ"}],"users":["ann"]},{"accesses":[{"type":"_ALL"}],"users":["bob"]}]}]`)})
+	for _, tc := range []struct {
+		user, access string
+		want         bool
+	}{{"ann", "read", true}, {"ann", "execute", true}, {"ann", "write", false}, {"bob", "write", true}} {
+		req := &Request{Resource: Resource{"path": {"/data/x"}}, AccessType: tc.access, User: tc.user}
+		if got := e.IsAccessAllowed(req).Allowed; got != tc.want {
+			t.Errorf("%s %s: allowed = %v, want %v", tc.user, tc.access, got, tc.want)
+		}
+	}
+}
