@@ -148,3 +148,11 @@ type TaggedTable interface {
 	// An error means the tags are unknown, which admits no row.
 	ColumnTags() (map[int][]string, error)
 }
+
+// OwnedTable is a Table that records its owner (Iceberg's "owner" table
+// property), so that policies granting {OWNER} reach it.
+type OwnedTable interface {
+	Table
+	// Owner is the table's owner; empty when none is recorded.
+	Owner() string
+}

@@ -73,6 +73,13 @@ func tagsByColumn(doc columnTagsDoc, schema *arrow.Schema) map[int][]string {
 	return out
 }
 
+// propOwner is the table property Iceberg (and Spark, Trino) record the
+// table's owner in.
+const propOwner = "owner"
+
+// Owner is the table's owner property (planner.OwnedTable).
+func (a *tableAdapter) Owner() string { return a.t.Properties()[propOwner] }
+
 // ColumnTags are the table's column tags by column index (planner.TaggedTable).
 func (a *tableAdapter) ColumnTags() (map[int][]string, error) {
 	doc, err := readColumnTags(a.t.Properties())

@@ -218,6 +218,11 @@ func (e *Enforcer) evaluate(ctx context.Context, id auth.Identity, t planner.Tab
 	ev.roles = sessionRoles(id, c.snap)
 	values := sessionValues{user: id.User, roles: ev.roles}
 	base := ranger.Request{AccessType: "select", User: id.User, Groups: id.Groups, Roles: id.Roles, TagsGiven: true}
+	if ot, ok := t.(planner.OwnedTable); ok {
+		// Items granting {OWNER}, and {OWNER} in resources, name the
+		// table's owner.
+		base.Owner = ot.Owner()
+	}
 
 	mreq := base
 	mreq.Resource = ranger.Resource{"database": {database}, "table": {name.Name}}

@@ -19,6 +19,36 @@ type applicable struct {
 // decision of higher priority. Nothing decided means denied. Any-access is allowed when some access type is;
 // several access types need every one (or one, with AnyOf).
 func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
+	if len(e.zones) == 0 {
+		return e.isAccessAllowed(req)
+	}
+	// Ranger's zone-aware evaluation: a resource in one zone is decided by
+	// the zone's policies; any-access tries each zone the resource (or a
+	// descendant) is in, and with no resource at all every zone.
+	anyAccess := req.isAny()
+	zones := e.zonesOf(req)
+	var res AccessResult
+	if len(zones) == 0 || (len(zones) > 1 && !anyAccess) {
+		res = e.isAccessAllowed(req)
+	} else {
+		for _, z := range zones {
+			if res = z.isAccessAllowed(req); res.Allowed {
+				return res
+			}
+		}
+	}
+	if anyAccess && len(req.Resource) == 0 && !res.Allowed {
+		for _, z := range e.zones {
+			if r := z.eval.isAccessAllowed(req); r.Allowed {
+				return r
+			}
+		}
+	}
+	return res
+}
+
+// isAccessAllowed is IsAccessAllowed among the evaluator's own policies.
+func (e *Evaluator) isAccessAllowed(req *Request) AccessResult {
 	ec := e.newContext(req)
 	res := AccessResult{PolicyID: -1}
 	anyAccess := req.isAny()
@@ -33,7 +63,7 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 			continue
 		}
 		for _, p := range e.tagAccess {
-			if !p.tag.isMatchValue(tag.Type) || !inSchedule(p.windows, ec.now) {
+			if !p.tag.isMatchValue(tag.Type, nil) || !inSchedule(p.windows, ec.now) {
 				continue
 			}
 			ec.tag = tag
@@ -48,7 +78,7 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 		if !inSchedule(p.windows, ec.now) {
 			continue
 		}
-		mt := p.matchType(req.Resource)
+		mt := p.matchType(req)
 		if !policyApplies(mt, anyAccess) || !allHold(p.conds, ec) {
 			continue
 		}
@@ -56,14 +86,22 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 		res.Audited = res.Audited || p.audit
 	}
 
+	res.Allowed, res.PolicyID, res.ByTag = e.decide(req, matched, ec, anyAccess)
 	if e.isSuper(req) {
-		res.Allowed = true
-		return res
+		res.Allowed, res.PolicyID, res.ByTag = true, -1, false
 	}
+	res.Audited = e.audited(ec, tags, res.Allowed, res.Audited)
+	return res
+}
 
+// decide answers the request's access types from the applicable
+// policies: every one of AccessTypes (or one, with AnyOf), any access
+// type for any-access, otherwise AccessType. It reports the deciding
+// policy.
+func (e *Evaluator) decide(req *Request, matched []applicable, ec *evalContext, anyAccess bool) (bool, int64, bool) {
 	switch {
 	case len(req.AccessTypes) > 0:
-		decided := false
+		first, firstByTag, decided := int64(-1), false, false
 		for _, name := range req.AccessTypes {
 			t, ok := e.types.lookup(name)
 			d, id, byTag := undecided, int64(-1), false
@@ -71,33 +109,34 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 				d, id, byTag = decideType(t, matched, ec)
 			}
 			if req.AnyOf && d == allow {
-				return AccessResult{Allowed: true, Audited: res.Audited, PolicyID: id, ByTag: byTag}
+				return true, id, byTag
 			}
 			if !req.AnyOf && d != allow {
-				return AccessResult{Audited: res.Audited, PolicyID: id, ByTag: byTag}
+				return false, id, byTag
 			}
 			if !decided {
-				res.PolicyID, res.ByTag, decided = id, byTag, true
+				first, firstByTag, decided = id, byTag, true
 			}
 		}
-		res.Allowed = !req.AnyOf
+		return !req.AnyOf, first, firstByTag
 	case anyAccess:
+		id, byTag := int64(-1), false
 		for _, t := range e.everyType {
-			d, id, byTag := decideType(t, matched, ec)
+			d, pid, pByTag := decideType(t, matched, ec)
 			if d == allow {
-				return AccessResult{Allowed: true, Audited: res.Audited, PolicyID: id, ByTag: byTag}
+				return true, pid, pByTag
 			}
-			if d == deny && res.PolicyID == -1 {
-				res.PolicyID, res.ByTag = id, byTag
+			if d == deny && id == -1 {
+				id, byTag = pid, pByTag
 			}
 		}
-	default:
-		if t, ok := e.types.lookup(req.AccessType); ok {
-			d, id, byTag := decideType(t, matched, ec)
-			res.Allowed, res.PolicyID, res.ByTag = d == allow, id, byTag
-		}
+		return false, id, byTag
 	}
-	return res
+	if t, ok := e.types.lookup(req.AccessType); ok {
+		d, id, byTag := decideType(t, matched, ec)
+		return d == allow, id, byTag
+	}
+	return false, -1, false
 }
 
 // decideType combines the decisions of the applicable policies for access

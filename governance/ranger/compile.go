@@ -73,10 +73,10 @@ type compiledPolicy struct {
 // matchType is the best match of the policy's resource sets: the
 // resource itself, then everything below a parent, then a descendant,
 // then an ancestor.
-func (p *compiledPolicy) matchType(req Resource) MatchType {
+func (p *compiledPolicy) matchType(req *Request) MatchType {
 	best := MatchNone
 	for _, m := range p.resources {
-		if mt := m.matchType(req); matchRank(mt) < matchRank(best) {
+		if mt := m.matchType(req.Resource, req); matchRank(mt) < matchRank(best) {
 			best = mt
 		}
 	}
@@ -147,11 +147,6 @@ type policyCompiler struct {
 }
 
 func (c *policyCompiler) compile(p *Policy) (*compiledPolicy, error) {
-	if p.ZoneName != "" {
-		// A zone's policies apply only to the zone's resources; applied
-		// everywhere they would grant too much.
-		return nil, fmt.Errorf("security zone %q: zones are not supported", p.ZoneName)
-	}
 	cp := &compiledPolicy{
 		id:          p.ID,
 		name:        p.Name,

@@ -1,6 +1,9 @@
 package ranger
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // compileService compiles the service's own policies against its resource
 // hierarchies: access policies against its resources, masks and row
@@ -25,7 +28,7 @@ func (e *Evaluator) compileService(def *ServiceDef, accessH *hierarchies, polici
 	c := &policyCompiler{
 		types:           e.types,
 		normalize:       asIs,
-		implied:         newImpliedGrants(e.types, def.AccessTypes, asIs),
+		implied:         newImpliedGrants(e.types, append(slices.Clone(def.AccessTypes), def.MarkerAccessTypes...), asIs),
 		conds:           newConditionCompiler(def, accessH),
 		accessTypeCount: len(def.AccessTypes),
 		denyEnabled:     def.Options.boolOption("enableDenyAndExceptionsInPolicies", true),

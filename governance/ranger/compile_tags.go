@@ -1,6 +1,9 @@
 package ranger
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // compileTags compiles the tag policies for the service's component: the
 // tag service's access and mask types are normalized ("hive:select" is
@@ -44,8 +47,8 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 	c := &policyCompiler{
 		types:           e.types,
 		normalize:       normalize,
-		implied:         newImpliedGrants(e.types, tagDef.AccessTypes, normalize),
-		fallback:        newImpliedGrants(e.types, def.AccessTypes, asIs),
+		implied:         newImpliedGrants(e.types, append(slices.Clone(tagDef.AccessTypes), tagDef.MarkerAccessTypes...), normalize),
+		fallback:        newImpliedGrants(e.types, append(slices.Clone(def.AccessTypes), def.MarkerAccessTypes...), asIs),
 		conds:           newConditionCompiler(tagDef, serviceH),
 		accessTypeCount: countNormalized(tagDef.AccessTypes, normalize),
 		denyEnabled:     tagDef.Options.boolOption("enableDenyAndExceptionsInPolicies", true),

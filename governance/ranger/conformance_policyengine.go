@@ -14,22 +14,32 @@ import (
 // policyengine) and how its TestPolicyEngine harness reads them.
 
 type policyEngineFile struct {
-	ServiceName   string              `json:"serviceName"`
-	ServiceDef    *ServiceDef         `json:"serviceDef"`
-	Policies      []Policy            `json:"policies"`
-	TagPolicyInfo *tagPolicyInfo      `json:"tagPolicyInfo"`
-	UserRoles     map[string][]string `json:"userRoles"`
-	GroupRoles    map[string][]string `json:"groupRoles"`
-	RoleRoles     map[string][]string `json:"roleRoles"`
-	SuperUsers    []string            `json:"superUsers"`
-	SuperGroups   []string            `json:"superGroups"`
-	Tests         []policyEngineTest  `json:"tests"`
+	ServiceName   string                      `json:"serviceName"`
+	ServiceDef    *ServiceDef                 `json:"serviceDef"`
+	Policies      []Policy                    `json:"policies"`
+	TagPolicyInfo *tagPolicyInfo              `json:"tagPolicyInfo"`
+	UserRoles     map[string][]string         `json:"userRoles"`
+	GroupRoles    map[string][]string         `json:"groupRoles"`
+	RoleRoles     map[string][]string         `json:"roleRoles"`
+	SuperUsers    []string                    `json:"superUsers"`
+	SuperGroups   []string                    `json:"superGroups"`
+	ServiceConfig StringMap                   `json:"serviceConfig"`
+	SecurityZones map[string]SecurityZoneInfo `json:"securityZones"`
+	Tests         []policyEngineTest          `json:"tests"`
+	// UpdatedPolicies are deltas applied to the running engine, after
+	// which UpdatedTests run.
+	UpdatedPolicies *struct {
+		PolicyDeltas  []PolicyDelta               `json:"policyDeltas"`
+		SecurityZones map[string]SecurityZoneInfo `json:"securityZones"`
+	} `json:"updatedPolicies"`
+	UpdatedTests []policyEngineTest `json:"updatedTests"`
 }
 
 type tagPolicyInfo struct {
-	ServiceName string      `json:"serviceName"`
-	ServiceDef  *ServiceDef `json:"serviceDef"`
-	TagPolicies []Policy    `json:"tagPolicies"`
+	ServiceName   string      `json:"serviceName"`
+	ServiceDef    *ServiceDef `json:"serviceDef"`
+	TagPolicies   []Policy    `json:"tagPolicies"`
+	ServiceConfig StringMap   `json:"serviceConfig"`
 }
 
 type policyEngineTest struct {
@@ -46,12 +56,16 @@ type testRequest struct {
 		Elements  map[string]stringOrList `json:"elements"`
 		OwnerUser string                  `json:"ownerUser"`
 	} `json:"resource"`
-	AccessType string                     `json:"accessType"`
-	User       string                     `json:"user"`
-	UserGroups []string                   `json:"userGroups"`
-	UserRoles  []string                   `json:"userRoles"`
-	AccessTime string                     `json:"accessTime"`
-	Context    map[string]json.RawMessage `json:"context"`
+	// ResourceElementMatchingScopes widen some levels' matching
+	// ("SELF_OR_PREFIX").
+	ResourceElementMatchingScopes map[string]string          `json:"resourceElementMatchingScopes"`
+	AccessType                    string                     `json:"accessType"`
+	Action                        string                     `json:"action"`
+	User                          string                     `json:"user"`
+	UserGroups                    []string                   `json:"userGroups"`
+	UserRoles                     []string                   `json:"userRoles"`
+	AccessTime                    string                     `json:"accessTime"`
+	Context                       map[string]json.RawMessage `json:"context"`
 }
 
 type testAccessResult struct {
@@ -105,16 +119,32 @@ func runPolicyEngineFile(root, path string, data []byte, fr *FileReport) {
 		fr.skip("#0 (file)", "cannot read the file: %v", err)
 		return
 	}
-	ev, err := newPolicyEngineEvaluator(root, path, &f)
-	if err != nil {
-		for i, t := range f.Tests {
-			fr.skip(testLabel(i, t.Name), "evaluator not built: %v", err)
-		}
+	cfg, err := policyEngineConfig(root, path, &f)
+	runPolicyEngineTests(cfg, err, f.Tests, 0, fr)
+	if f.UpdatedPolicies == nil {
 		return
 	}
-	for i := range f.Tests {
-		t := &f.Tests[i]
-		label := testLabel(i, t.Name)
+	if err == nil {
+		cfg, err = updatedConfig(cfg, f.UpdatedPolicies.PolicyDeltas, f.UpdatedPolicies.SecurityZones)
+	}
+	runPolicyEngineTests(cfg, err, f.UpdatedTests, len(f.Tests), fr)
+}
+
+// runPolicyEngineTests runs tests against the evaluator cfg describes
+// (or, when it cannot be built, fails them); first numbers the first.
+func runPolicyEngineTests(cfg Config, cfgErr error, tests []policyEngineTest, first int, fr *FileReport) {
+	var ev *Evaluator
+	err := cfgErr
+	if err == nil {
+		ev, err = New(cfg)
+	}
+	for i := range tests {
+		t := &tests[i]
+		label := testLabel(first+i, t.Name)
+		if err != nil {
+			fr.fail(label, "evaluator not built: %v", err)
+			continue
+		}
 		req, err := t.request()
 		if err != nil {
 			fr.skip(label, "request: %v", err)
@@ -128,24 +158,59 @@ func runPolicyEngineFile(root, path string, data []byte, fr *FileReport) {
 	}
 }
 
-// newPolicyEngineEvaluator builds the evaluator a test file describes: its
-// policies, tag policies, roles (userRoles, groupRoles, roleRoles as the
-// harness turns them into a roles download) and, when the tag service
-// defines a file-based tag enricher, the tags of its ServiceTags file.
-func newPolicyEngineEvaluator(root, path string, f *policyEngineFile) (*Evaluator, error) {
+// updatedConfig applies a delta download to a configuration, as the
+// harness's RangerPolicyEngineImpl.getPolicyEngine(old, deltas) does: the
+// service's and the tag service's deltas to their policies, each zone's
+// deltas to the zone's policies, and the zones' resources replaced.
+func updatedConfig(cfg Config, deltas []PolicyDelta, zones map[string]SecurityZoneInfo) (Config, error) {
+	var err error
+	if cfg.Policies, err = ApplyPolicyDeltas(cfg.Policies, deltas, cfg.ServiceDef.Name); err != nil {
+		return cfg, err
+	}
+	if cfg.TagServiceDef != nil {
+		if cfg.TagPolicies, err = ApplyPolicyDeltas(cfg.TagPolicies, deltas, cfg.TagServiceDef.Name); err != nil {
+			return cfg, err
+		}
+	}
+	if zones == nil {
+		return cfg, nil
+	}
+	updated := make(map[string]SecurityZoneInfo, len(zones))
+	for name, z := range zones {
+		old := cfg.SecurityZones[name]
+		if z.Policies, err = ApplyPolicyDeltas(old.Policies, z.PolicyDeltas, cfg.ServiceDef.Name); err != nil {
+			return cfg, fmt.Errorf("security zone %s: %w", name, err)
+		}
+		z.PolicyDeltas = nil
+		updated[name] = z
+	}
+	cfg.SecurityZones = updated
+	return cfg, nil
+}
+
+// policyEngineConfig is the configuration a test file describes: its
+// policies, security zones, service configuration, tag policies, roles
+// (userRoles, groupRoles, roleRoles as the harness turns them into a
+// roles download), super users and groups (the harness's plugin
+// configuration) and, when the tag service defines a file-based tag
+// enricher, the tags of its ServiceTags file.
+func policyEngineConfig(root, path string, f *policyEngineFile) (Config, error) {
 	if f.ServiceDef == nil {
-		return nil, fmt.Errorf("no serviceDef")
+		return Config{}, fmt.Errorf("no serviceDef")
 	}
 	cfg := Config{
-		ServiceDef:  f.ServiceDef,
-		Policies:    f.Policies,
-		Roles:       harnessRoles(f),
-		SuperUsers:  f.SuperUsers,
-		SuperGroups: f.SuperGroups,
+		ServiceDef:    f.ServiceDef,
+		Policies:      f.Policies,
+		SecurityZones: f.SecurityZones,
+		ServiceConfig: f.ServiceConfig,
+		Roles:         harnessRoles(f),
+		SuperUsers:    f.SuperUsers,
+		SuperGroups:   f.SuperGroups,
 	}
 	if f.TagPolicyInfo != nil {
 		cfg.TagServiceDef = f.TagPolicyInfo.ServiceDef
 		cfg.TagPolicies = f.TagPolicyInfo.TagPolicies
+		cfg.TagServiceConfig = f.TagPolicyInfo.ServiceConfig
 		if cfg.TagServiceDef != nil {
 			for _, ce := range cfg.TagServiceDef.ContextEnrichers {
 				name := ce.EnricherOptions["serviceTagsFileName"]
@@ -154,13 +219,13 @@ func newPolicyEngineEvaluator(root, path string, f *policyEngineFile) (*Evaluato
 				}
 				st, err := loadServiceTags(root, path, name)
 				if err != nil {
-					return nil, err
+					return Config{}, err
 				}
 				cfg.ServiceTags = st
 			}
 		}
 	}
-	return New(cfg)
+	return cfg, nil
 }
 
 // loadServiceTags reads a tag enricher's ServiceTags file. Ranger names it
@@ -232,6 +297,19 @@ func (t *policyEngineTest) request() (*Request, error) {
 		Roles:          tr.UserRoles,
 		Owner:          tr.Resource.OwnerUser,
 		UserAttributes: t.UserAttributes[tr.User],
+		Action:         tr.Action,
+	}
+	for level, scope := range tr.ResourceElementMatchingScopes {
+		switch scope {
+		case "SELF":
+		case "SELF_OR_PREFIX":
+			if req.ElementMatchingScopes == nil {
+				req.ElementMatchingScopes = map[string]ElementMatchingScope{}
+			}
+			req.ElementMatchingScopes[level] = ScopeSelfOrPrefix
+		default:
+			return nil, fmt.Errorf("resource element matching scope %q is not supported", scope)
+		}
 	}
 	for k, v := range tr.Resource.Elements {
 		req.Resource[k] = v

@@ -20,6 +20,9 @@ type maskChoice struct {
 // Config.MaskPrecedence "resource" the resource masks come first instead,
 // so that it is the resource mask that wins at equal priority.
 func (e *Evaluator) EvalDataMask(req *Request) (DataMaskResult, error) {
+	if z := e.evaluatorFor(req); z != e {
+		return z.EvalDataMask(req)
+	}
 	s, ok := e.newMaskSearch(req)
 	if !ok {
 		return DataMaskResult{PolicyID: -1}, nil
@@ -84,7 +87,7 @@ func (s *maskSearch) resourceMasks(req *Request, policies []*compiledPolicy) {
 		if s.best.item != nil && p.priority <= s.best.p.priority {
 			break
 		}
-		if policyApplies(p.matchType(req.Resource), s.anyAccess) {
+		if policyApplies(p.matchType(req), s.anyAccess) {
 			s.consider(p, false)
 		}
 	}

@@ -22,6 +22,9 @@ type MaskColumn struct {
 // and the resource mask policies are matched against the table once, so
 // that each column tries only those of its table.
 func (e *Evaluator) EvalDataMasks(req *Request, columns []MaskColumn) ([]DataMaskResult, error) {
+	if z := e.evaluatorFor(req); z != e {
+		return z.EvalDataMasks(req, columns)
+	}
 	out := make([]DataMaskResult, len(columns))
 	s, ok := e.newMaskSearch(req)
 	if !ok {
@@ -38,7 +41,7 @@ func (e *Evaluator) EvalDataMasks(req *Request, columns []MaskColumn) ([]DataMas
 	// the levels they share are matched alike.
 	var onTable []*compiledPolicy
 	for _, p := range e.masks {
-		if p.matchType(req.Resource) != MatchNone {
+		if p.matchType(req) != MatchNone {
 			onTable = append(onTable, p)
 		}
 	}

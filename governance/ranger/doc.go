@@ -15,6 +15,18 @@
 // than misread later. The Evaluator is then immutable and safe for
 // concurrent use.
 //
+// Resource levels are matched with Ranger's matchers: the default one
+// (wildcards, case), the URL matcher and the path matcher
+// (RangerPathResourceMatcher: recursive values cover everything below
+// them, pathSeparatorChar), {USER} and {OWNER} in values expanded per
+// request, and SELF_OR_PREFIX scopes. Marker access types (_READ, _ALL)
+// grant what the service definition says they imply. Super users and
+// groups also come from the service configuration, whose
+// ranger.plugin.audit.filters decide, after the policies, whether a
+// request is audited. Security zones send a request for a zone's
+// resources to the zone's policies; ApplyPolicyDeltas applies a delta
+// download.
+//
 // A request (resource levels, access type, user, groups, roles, tags)
 // flows as follows. The caller's roles are completed from the role set.
 // The resource's tags are taken from the request or found in the tag

@@ -12,6 +12,11 @@ type ServicePolicies struct {
 	AuditMode     string       `json:"auditMode,omitempty"`
 	TagPolicies   *TagPolicies `json:"tagPolicies,omitempty"`
 	ServiceConfig StringMap    `json:"serviceConfig,omitempty"`
+	// SecurityZones are the service's zones and their policies.
+	SecurityZones map[string]SecurityZoneInfo `json:"securityZones,omitempty"`
+	// PolicyDeltas, in a delta download, are the changes since the
+	// plugin's version; ApplyPolicyDeltas applies them.
+	PolicyDeltas []PolicyDelta `json:"policyDeltas,omitempty"`
 }
 
 // TagPolicies is ServicePolicies.TagPolicies: the linked tag service's

@@ -3,6 +3,7 @@ package ranger
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -18,12 +19,23 @@ type Config struct {
 	// ServiceTags is the tag store: which tags sit on which resources. A
 	// request that brings its own tags does not consult it.
 	ServiceTags *ServiceTags
+	// SecurityZones are the service's security zones, each with its own
+	// policies. A policy of Policies or TagPolicies naming a zone belongs
+	// to it; naming a zone not listed here is an error.
+	SecurityZones map[string]SecurityZoneInfo
 	// Roles is the roles download; it gives users and groups their roles.
 	Roles *Roles
 	// SuperUsers and SuperGroups are allowed every access before any
 	// policy is evaluated.
 	SuperUsers  []string
 	SuperGroups []string
+	// ServiceConfig and TagServiceConfig are the service's and the tag
+	// service's configuration (a download's serviceConfig). The evaluator
+	// reads ranger.plugin.super.users and ranger.plugin.super.groups
+	// (comma-separated, added to SuperUsers and SuperGroups) and
+	// ranger.plugin.audit.filters (which requests are audited).
+	ServiceConfig    StringMap
+	TagServiceConfig StringMap
 	// MaskPrecedence decides between a tag mask and a resource mask of the
 	// same priority: MaskPrecedenceTag (the default when empty) evaluates
 	// tag masks first, in the order of Ranger's plugins, so the tag mask
@@ -42,10 +54,11 @@ const (
 // ConfigFromDownload is the Config of a policy download, with its tag
 // policies when it carries them.
 func ConfigFromDownload(sp *ServicePolicies) Config {
-	c := Config{ServiceDef: sp.ServiceDef, Policies: sp.Policies}
+	c := Config{ServiceDef: sp.ServiceDef, Policies: sp.Policies, ServiceConfig: sp.ServiceConfig, SecurityZones: sp.SecurityZones}
 	if sp.TagPolicies != nil {
 		c.TagServiceDef = sp.TagPolicies.ServiceDef
 		c.TagPolicies = sp.TagPolicies.Policies
+		c.TagServiceConfig = sp.TagPolicies.ServiceConfig
 	}
 	return c
 }
@@ -72,6 +85,12 @@ type Evaluator struct {
 	maskTypes   map[string]DataMaskTypeDef
 	// maskLevels are the resource levels of the service's data masks.
 	maskLevels map[string]*resourceLevel
+	// zones are the security zones, each deciding the requests for its
+	// resources.
+	zones []*securityZone
+	// auditFilters and tagAuditFilters are the service's and the tag
+	// service's ranger.plugin.audit.filters, in the order configured.
+	auditFilters, tagAuditFilters []*compiledAuditFilter
 }
 
 // New compiles a configuration. It fails on anything it cannot evaluate
@@ -90,13 +109,23 @@ func New(cfg Config) (*Evaluator, error) {
 		resourceMasksFirst: resourceMasksFirst,
 		types:              newAccessTypeIndex(),
 		roles:              newRoleGraph(cfg.Roles),
-		superUsers:         set(cfg.SuperUsers),
-		superGroups:        set(cfg.SuperGroups),
+		superUsers:         set(append(slices.Clone(cfg.SuperUsers), splitConfigList(cfg.ServiceConfig[ConfigSuperUsers])...)),
+		superGroups:        set(append(slices.Clone(cfg.SuperGroups), splitConfigList(cfg.ServiceConfig[ConfigSuperGroups])...)),
 		maskTypes:          map[string]DataMaskTypeDef{},
 	}
 	resources, err := newHierarchies(def.Resources, def.Resources)
 	if err != nil {
 		return nil, fmt.Errorf("service %s: %w", def.Name, err)
+	}
+	if err := checkZones(cfg); err != nil {
+		return nil, fmt.Errorf("service %s: %w", def.Name, err)
+	}
+	if len(cfg.SecurityZones) > 0 {
+		if e.zones, err = compileZones(cfg, resources); err != nil {
+			return nil, fmt.Errorf("service %s: %w", def.Name, err)
+		}
+		cfg.Policies = policiesOfZone(cfg.Policies, "")
+		cfg.TagPolicies = policiesOfZone(cfg.TagPolicies, "")
 	}
 	if err := e.compileService(def, resources, cfg.Policies); err != nil {
 		return nil, fmt.Errorf("service %s: %w", def.Name, err)
@@ -105,6 +134,9 @@ func New(cfg Config) (*Evaluator, error) {
 		if err := e.compileTags(def, resources, cfg.TagServiceDef, cfg.TagPolicies); err != nil {
 			return nil, fmt.Errorf("tag service %s: %w", cfg.TagServiceDef.Name, err)
 		}
+	}
+	if err := e.compileAuditFilters(cfg, resources); err != nil {
+		return nil, err
 	}
 	if cfg.ServiceTags != nil {
 		if e.tagged, err = compileServiceTags(resources, cfg.ServiceTags); err != nil {
@@ -158,4 +190,57 @@ func (e *Evaluator) isSuper(req *Request) bool {
 		}
 	}
 	return false
+}
+
+// compileAuditFilters compiles the service's and the tag service's audit
+// filters.
+func (e *Evaluator) compileAuditFilters(cfg Config, resources *hierarchies) error {
+	filters, err := parseAuditFilters(cfg.ServiceConfig[ConfigAuditFilters])
+	if err == nil {
+		e.auditFilters, err = compileAuditFilters(filters, resources, "")
+	}
+	if err != nil {
+		return fmt.Errorf("service %s: %w", cfg.ServiceDef.Name, err)
+	}
+	text := cfg.TagServiceConfig[ConfigAuditFilters]
+	if cfg.TagServiceDef == nil || text == "" {
+		for _, f := range e.auditFilters {
+			e.usesRoles = e.usesRoles || len(f.roles) > 0
+		}
+		return nil
+	}
+	tagDef := cfg.TagServiceDef
+	if filters, err = parseAuditFilters(text); err != nil {
+		return fmt.Errorf("tag service %s: %w", tagDef.Name, err)
+	}
+	h, err := newHierarchies(tagDef.Resources, tagDef.Resources)
+	if err == nil && len(tagDef.Resources) != 1 {
+		err = fmt.Errorf("a tag service definition has exactly one resource, not %d", len(tagDef.Resources))
+	}
+	if err == nil {
+		e.tagAuditFilters, err = compileAuditFilters(filters, h, tagDef.Resources[0].Name)
+	}
+	if err != nil {
+		return fmt.Errorf("tag service %s: %w", tagDef.Name, err)
+	}
+	for _, f := range append(slices.Clone(e.auditFilters), e.tagAuditFilters...) {
+		e.usesRoles = e.usesRoles || len(f.roles) > 0
+	}
+	return nil
+}
+
+// checkZones refuses a policy naming a zone the configuration does not
+// define: applied outside its zone it would grant too much.
+func checkZones(cfg Config) error {
+	for _, list := range [][]Policy{cfg.Policies, cfg.TagPolicies} {
+		for _, p := range list {
+			if p.ZoneName == "" {
+				continue
+			}
+			if _, ok := cfg.SecurityZones[p.ZoneName]; !ok {
+				return fmt.Errorf("policy %d (%s): security zone %q is not defined", p.ID, p.Name, p.ZoneName)
+			}
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 const (
 	defaultMatcherClass = "org.apache.ranger.plugin.resourcematcher.RangerDefaultResourceMatcher"
 	urlMatcherClass     = "org.apache.ranger.plugin.resourcematcher.RangerURLResourceMatcher"
+	pathMatcherClass    = "org.apache.ranger.plugin.resourcematcher.RangerPathResourceMatcher"
 )
 
 // resourceLevel is one resource definition as a policy of one type sees
@@ -18,8 +19,15 @@ type resourceLevel struct {
 	parent     string
 	wildcard   bool
 	ignoreCase bool
-	url        bool
-	separator  byte
+	// url and path: the level is matched by Ranger's URL or path
+	// matcher, whose recursive values cover everything below them.
+	url       bool
+	path      bool
+	separator byte
+	// tokens replaces {USER} and {OWNER} in policy values with the
+	// caller and the resource owner (Ranger's replaceTokens option); nil
+	// when the option is off.
+	tokens *tokenSyntax
 }
 
 // hierarchies are the resource definitions of one policy type and every
@@ -59,15 +67,15 @@ func newHierarchies(main []ResourceDef, defs []ResourceDef) (*hierarchies, error
 			parent:     base.Parent,
 			wildcard:   opts.boolOption("wildCard", true),
 			ignoreCase: opts.boolOption("ignoreCase", true),
-			separator:  '/',
+			separator:  opts.charOption("pathSeparatorChar", '/'),
+			tokens:     newTokenSyntax(opts),
 		}
 		switch matcher {
 		case "", defaultMatcherClass:
 		case urlMatcherClass:
 			lvl.url = true
-			if s := opts["pathSeparatorChar"]; s != "" {
-				lvl.separator = s[0]
-			}
+		case pathMatcherClass:
+			lvl.path = true
 		default:
 			return nil, fmt.Errorf("resource %q: unsupported matcher %s", d.Name, matcher)
 		}

@@ -53,7 +53,7 @@ func (lv *LevelValues) Matches(policyType int, level string, r PolicyResource, v
 	if lvl == nil {
 		return false
 	}
-	return newLevelMatcher(lvl, r).isMatchValue(value)
+	return newLevelMatcher(lvl, r).isMatchValue(value, nil)
 }
 
 // NamesOnly reports whether r, a policy's resource at level, covers

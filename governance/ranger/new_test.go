@@ -16,12 +16,11 @@ func TestNewRefuses(t *testing.T) {
 		{"unknown resource", `[{"id":1,"name":"p","resources":{"schema":{"values":["x"]}}}]`, `"schema" is not defined`},
 		{"gap in the resources", `[{"id":1,"name":"p","resources":{"database":{"values":["x"]},"column":{"values":["c"]}}}]`, "do not form a resource hierarchy"},
 		{"no resources", `[{"id":1,"name":"p","resources":{}}]`, "no resources"},
-		{"a user token in a resource value", `[{"id":1,"name":"p","resources":{"database":{"values":["home_{USER}"]}}}]`, "request token"},
-		{"an expression in a resource value", `[{"id":1,"name":"p","resources":{"database":{"values":["${{USER.dept}}"]}}}]`, "request token"},
+		{"an expression in a resource value", `[{"id":1,"name":"p","resources":{"database":{"values":["${{USER.dept}}"]}}}]`, "request expression"},
 		{"undefined condition", `[{"id":1,"name":"p","resources":{"database":{"values":["x"]}},"policyItems":[{"accesses":[{"type":"select"}],"users":["u"],"conditions":[{"type":"ip-range","values":["10.*"]}]}]}]`, "not defined by the service definition"},
 		{"recurring schedule", `[{"id":1,"name":"p","resources":{"database":{"values":["x"]}},"validitySchedules":[{"startTime":"2030/01/01 00:00:00","recurrences":[{"interval":{"hours":1}}]}]}]`, "recurrences are not supported"},
 		{"unknown time zone", `[{"id":1,"name":"p","resources":{"database":{"values":["x"]}},"validitySchedules":[{"startTime":"2030/01/01 00:00:00","timeZone":"Mars/Olympus"}]}]`, "time zone"},
-		{"a security zone's policy", `[{"id":1,"name":"p","zoneName":"finance","resources":{"database":{"values":["x"]}}}]`, "zones are not supported"},
+		{"a security zone's policy", `[{"id":1,"name":"p","zoneName":"finance","resources":{"database":{"values":["x"]}}}]`, "security zone \"finance\" is not defined"},
 		{"unknown policy type", `[{"id":1,"name":"p","policyType":7,"resources":{"database":{"values":["x"]}}}]`, "unknown policy type"},
 	}
 	for _, tc := range tests {

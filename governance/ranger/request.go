@@ -50,6 +50,31 @@ type Request struct {
 	RequestedResources []Resource
 	// AccessTime is when the access happens; zero means now.
 	AccessTime time.Time
+	// Action is what the statement does ("METADATA OPERATION", "QUERY"),
+	// which audit filters may name.
+	Action string
+	// ElementMatchingScopes widens how the values of some levels match
+	// (Ranger's resourceElementMatchingScopes); a level not listed is
+	// matched as itself.
+	ElementMatchingScopes map[string]ElementMatchingScope
+}
+
+// ElementMatchingScope is Ranger's ResourceElementMatchingScope.
+type ElementMatchingScope int
+
+const (
+	// ScopeSelf matches the requested value itself.
+	ScopeSelf ElementMatchingScope = iota
+	// ScopeSelfOrPrefix also matches a policy value the requested value
+	// is the start of ("may the caller reach anything below this
+	// prefix").
+	ScopeSelfOrPrefix
+)
+
+// prefixMatched reports whether a level is matched with
+// ScopeSelfOrPrefix; rq may be nil.
+func (r *Request) prefixMatched(level string) bool {
+	return r != nil && r.ElementMatchingScopes[level] == ScopeSelfOrPrefix
 }
 
 // isAny reports whether resource matching follows the any-access rules.

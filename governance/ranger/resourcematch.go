@@ -17,18 +17,19 @@ type levelMatcher struct {
 
 func newLevelMatcher(lvl *resourceLevel, r PolicyResource) *levelMatcher {
 	m := &levelMatcher{excludes: r.IsExcludes}
+	recursive := r.IsRecursive && (lvl.url || lvl.path)
 	for _, v := range r.Values {
 		if v == "" {
 			continue
 		}
-		if lvl.url && r.IsRecursive && lvl.wildcard && v[len(v)-1] == lvl.separator {
+		if recursive && lvl.wildcard && v[len(v)-1] == lvl.separator {
 			v += "*"
 		}
-		if lvl.wildcard && onlyAsterisks(v) {
+		if lvl.wildcard && matchesAnyValue(lvl, recursive, v) {
 			m.anyValue = true
 			continue
 		}
-		m.values = append(m.values, compileValue(lvl, r.IsRecursive, v))
+		m.values = append(m.values, compileValue(lvl, recursive, v))
 	}
 	if m.anyValue || len(m.values) == 0 {
 		m.anyValue = true
@@ -37,58 +38,79 @@ func newLevelMatcher(lvl *resourceLevel, r PolicyResource) *levelMatcher {
 	return m
 }
 
+// matchesAnyValue reports whether a policy value stands for every value:
+// a run of '*', except that a recursive path takes only a lone '*' so.
+func matchesAnyValue(lvl *resourceLevel, recursive bool, v string) bool {
+	if lvl.path && recursive {
+		return v == "*"
+	}
+	return onlyAsterisks(v)
+}
+
 func compileValue(lvl *resourceLevel, recursive bool, v string) valueMatcher {
+	if lvl.tokens != nil && lvl.tokens.has(v) {
+		return tokenMatcher{lvl: lvl, recursive: recursive, raw: v}
+	}
+	return compileStaticValue(lvl, recursive, v)
+}
+
+// compileStaticValue compiles a value without tokens (or with them
+// expanded) as the level's Ranger matcher does.
+func compileStaticValue(lvl *resourceLevel, recursive bool, v string) valueMatcher {
 	wild := lvl.wildcard && hasWildcard(v)
-	if lvl.url && recursive {
+	switch {
+	case lvl.url && recursive:
 		if wild {
 			return urlRecursiveWildcardMatcher{pattern: v, sep: lvl.separator, fold: lvl.ignoreCase}
 		}
-		without := v
-		if without[len(without)-1] == lvl.separator {
-			without = without[:len(without)-1]
+		return newRecursivePathMatcher(v, lvl.separator, lvl.ignoreCase)
+	case lvl.path && recursive:
+		if wild {
+			return newRecursiveWildcardPathMatcher(v, lvl.separator, lvl.ignoreCase)
 		}
-		return urlRecursiveMatcher{withoutSep: without, withSep: without + string(lvl.separator), fold: lvl.ignoreCase}
-	}
-	if wild {
-		return wildcardMatcher{pattern: v, fold: lvl.ignoreCase}
+		return newRecursivePathMatcher(v, lvl.separator, lvl.ignoreCase)
+	case wild:
+		return newWildcardMatcher(v, lvl.ignoreCase)
 	}
 	return exactMatcher{value: v, fold: lvl.ignoreCase}
 }
 
 // isMatch matches the requested values of a level: any one of them
 // matching any policy value is enough. A request for every value (none, ""
-// or "*") matches only a policy level that stands for every value.
-func (m *levelMatcher) isMatch(vals []string) bool {
+// or "*") matches only a policy level that stands for every value. With
+// prefix (Ranger's SELF_OR_PREFIX scope) a requested value also matches a
+// policy value it is the start of.
+func (m *levelMatcher) isMatch(vals []string, prefix bool, rq *Request) bool {
 	allRequested := len(vals) == 0 || (len(vals) == 1 && (vals[0] == "" || vals[0] == "*"))
 	ret := m.anyValue
-	if !allRequested && !m.anyValue {
-		ret = m.matchesOneOf(vals)
+	if !m.anyValue && (!allRequested || prefix) {
+		ret = m.matchesOneOf(vals, prefix, rq)
 	}
 	return m.applyExcludes(allRequested, ret)
 }
 
 // isMatchValue is isMatch for a single requested value.
-func (m *levelMatcher) isMatchValue(v string) bool {
+func (m *levelMatcher) isMatchValue(v string, rq *Request) bool {
 	allRequested := v == "" || v == "*"
 	ret := m.anyValue
 	if !allRequested && !m.anyValue {
-		ret = m.matchesValue(v)
+		ret = m.matchesValue(v, false, rq)
 	}
 	return m.applyExcludes(allRequested, ret)
 }
 
-func (m *levelMatcher) matchesOneOf(vals []string) bool {
+func (m *levelMatcher) matchesOneOf(vals []string, prefix bool, rq *Request) bool {
 	for _, v := range vals {
-		if m.matchesValue(v) {
+		if m.matchesValue(v, prefix, rq) {
 			return true
 		}
 	}
 	return false
 }
 
-func (m *levelMatcher) matchesValue(v string) bool {
+func (m *levelMatcher) matchesValue(v string, prefix bool, rq *Request) bool {
 	for _, vm := range m.values {
-		if vm.match(v) {
+		if vm.match(v, rq) || (prefix && vm.prefixMatch(v, rq)) {
 			return true
 		}
 	}
@@ -123,10 +145,10 @@ func newResourceMatcher(h *hierarchies, resources map[string]PolicyResource) (*r
 			return nil, fmt.Errorf("resource %q is not defined for this policy type", name)
 		}
 		for _, v := range r.Values {
-			// Ranger expands these per request; read literally, a deny
-			// policy using them would never match.
-			if strings.Contains(v, "{USER}") || strings.Contains(v, "${{") {
-				return nil, fmt.Errorf("resource %q: value %q uses a request token, which is not supported", name, v)
+			// Ranger resolves these request expressions per request; read
+			// literally, a deny policy using them would never match.
+			if strings.Contains(v, "${{") {
+				return nil, fmt.Errorf("resource %q: value %q uses a request expression, which is not supported", name, v)
 			}
 		}
 		m.levels[name] = newLevelMatcher(lvl, r)
@@ -175,8 +197,10 @@ func (m *resourceMatcher) hierarchyFor(req Resource) []string {
 }
 
 // matchType compares a requested resource with the policy's, as Ranger's
-// RangerDefaultPolicyResourceMatcher.getMatchType does.
-func (m *resourceMatcher) matchType(req Resource) MatchType {
+// RangerDefaultPolicyResourceMatcher.getMatchType does. rq, when not nil,
+// is the request the resource belongs to: it supplies the values of
+// {USER} and {OWNER} and the levels matched with SELF_OR_PREFIX.
+func (m *resourceMatcher) matchType(req Resource, rq *Request) MatchType {
 	path := m.hierarchyFor(req)
 	if path == nil {
 		return MatchNone
@@ -208,7 +232,7 @@ func (m *resourceMatcher) matchType(req Resource) MatchType {
 		if !requested && !lm.anyValue {
 			continue
 		}
-		if !lm.isMatch(vals) {
+		if !lm.isMatch(vals, rq.prefixMatched(name), rq) {
 			return MatchNone
 		}
 		ret = MatchSelf
@@ -250,7 +274,7 @@ func (m *resourceMatcher) matchesResource(req Resource) bool {
 			continue
 		}
 		for _, v := range vals {
-			if !lm.isMatchValue(v) {
+			if !lm.isMatchValue(v, nil) {
 				return false
 			}
 		}

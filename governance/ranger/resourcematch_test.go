@@ -48,7 +48,7 @@ func TestMatchType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := m.matchType(tc.req); got != tc.want {
+			if got := m.matchType(tc.req, nil); got != tc.want {
 				t.Errorf("matchType = %v, want %v", got, tc.want)
 			}
 		})

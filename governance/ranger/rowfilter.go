@@ -17,6 +17,9 @@ type filterMatch struct {
 // resource policies), a later policy replacing it only with strictly
 // higher priority. Only that one filter applies.
 func (e *Evaluator) EvalRowFilter(req *Request) (RowFilterResult, error) {
+	if z := e.evaluatorFor(req); z != e {
+		return z.EvalRowFilter(req)
+	}
 	var best *filterMatch
 	matches := e.matchRowFilters(req)
 	for i := range matches {
@@ -37,6 +40,9 @@ func (e *Evaluator) EvalRowFilter(req *Request) (RowFilterResult, error) {
 // An item with an empty expression is returned as it is: it admits every
 // row. No filter gives an empty list.
 func (e *Evaluator) EvalRowFilters(req *Request) ([]RowFilterResult, error) {
+	if z := e.evaluatorFor(req); z != e {
+		return z.EvalRowFilters(req)
+	}
 	matches := e.matchRowFilters(req)
 	if len(matches) == 0 {
 		return nil, nil
@@ -93,7 +99,7 @@ func (e *Evaluator) matchRowFilters(req *Request) []filterMatch {
 		ec.tag = nil
 	}
 	for _, p := range e.filters {
-		if !policyApplies(p.matchType(req.Resource), anyAccess) {
+		if !policyApplies(p.matchType(req), anyAccess) {
 			continue
 		}
 		if it := first(p); it != nil {

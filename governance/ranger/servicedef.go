@@ -11,21 +11,25 @@ import (
 // the access types a policy may grant on them, the conditions a policy
 // item may carry, and how data masks and row filters are defined.
 type ServiceDef struct {
-	ID               int64                `json:"id,omitempty"`
-	Name             string               `json:"name"`
-	DisplayName      string               `json:"displayName,omitempty"`
-	ImplClass        string               `json:"implClass,omitempty"`
-	Label            string               `json:"label,omitempty"`
-	Description      string               `json:"description,omitempty"`
-	GUID             string               `json:"guid,omitempty"`
-	Options          StringMap            `json:"options,omitempty"`
-	Configs          []ServiceConfigDef   `json:"configs,omitempty"`
-	Resources        []ResourceDef        `json:"resources"`
-	AccessTypes      []AccessTypeDef      `json:"accessTypes"`
-	PolicyConditions []PolicyConditionDef `json:"policyConditions,omitempty"`
-	ContextEnrichers []ContextEnricherDef `json:"contextEnrichers,omitempty"`
-	DataMaskDef      *DataMaskDef         `json:"dataMaskDef,omitempty"`
-	RowFilterDef     *RowFilterDef        `json:"rowFilterDef,omitempty"`
+	ID          int64              `json:"id,omitempty"`
+	Name        string             `json:"name"`
+	DisplayName string             `json:"displayName,omitempty"`
+	ImplClass   string             `json:"implClass,omitempty"`
+	Label       string             `json:"label,omitempty"`
+	Description string             `json:"description,omitempty"`
+	GUID        string             `json:"guid,omitempty"`
+	Options     StringMap          `json:"options,omitempty"`
+	Configs     []ServiceConfigDef `json:"configs,omitempty"`
+	Resources   []ResourceDef      `json:"resources"`
+	AccessTypes []AccessTypeDef    `json:"accessTypes"`
+	// MarkerAccessTypes are the access types standing for a group of the
+	// others (_READ, _WRITE, _CREATE, _MANAGE, _ADMIN, _ALL): granting one
+	// grants its ImpliedGrants, as Ranger Admin declares them.
+	MarkerAccessTypes []AccessTypeDef      `json:"markerAccessTypes,omitempty"`
+	PolicyConditions  []PolicyConditionDef `json:"policyConditions,omitempty"`
+	ContextEnrichers  []ContextEnricherDef `json:"contextEnrichers,omitempty"`
+	DataMaskDef       *DataMaskDef         `json:"dataMaskDef,omitempty"`
+	RowFilterDef      *RowFilterDef        `json:"rowFilterDef,omitempty"`
 }
 
 // ResourceDef is RangerResourceDef: one level of a resource hierarchy.
@@ -165,4 +169,14 @@ func (m StringMap) boolOption(name string, def bool) bool {
 		return def
 	}
 	return strings.EqualFold(v, "true")
+}
+
+// charOption reads a one-character option the way Ranger does
+// (ServiceDefUtil.getCharOption): the first character, or the default
+// when the option is absent or empty.
+func (m StringMap) charOption(name string, def byte) byte {
+	if v := m[name]; v != "" {
+		return v[0]
+	}
+	return def
 }

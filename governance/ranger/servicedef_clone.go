@@ -13,6 +13,7 @@ func (d *ServiceDef) clone() *ServiceDef {
 	out.Configs = slices.Clone(d.Configs)
 	out.Resources = cloneResourceDefs(d.Resources)
 	out.AccessTypes = cloneAccessTypeDefs(d.AccessTypes)
+	out.MarkerAccessTypes = cloneAccessTypeDefs(d.MarkerAccessTypes)
 	out.PolicyConditions = slices.Clone(d.PolicyConditions)
 	for i := range out.PolicyConditions {
 		out.PolicyConditions[i].EvaluatorOptions = maps.Clone(out.PolicyConditions[i].EvaluatorOptions)

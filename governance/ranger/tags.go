@@ -51,7 +51,7 @@ func (e *Evaluator) tagsFor(req *Request, descendants bool) []ResourceTag {
 	var out []ResourceTag
 	for i := range e.tagged {
 		tr := &e.tagged[i]
-		mt := tr.resource.matchType(req.Resource)
+		mt := tr.resource.matchType(req.Resource, req)
 		switch {
 		case mt == MatchNone:
 			continue
@@ -86,7 +86,7 @@ func tagCandidates(tags []ResourceTag, policies []*compiledPolicy, applies func(
 			continue
 		}
 		for _, p := range policies {
-			if p.tag.isMatchValue(tag.Type) {
+			if p.tag.isMatchValue(tag.Type, nil) {
 				out = append(out, tagCandidate{p, tag})
 			}
 		}

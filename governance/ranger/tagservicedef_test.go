@@ -205,7 +205,11 @@ func TestTagServiceDefForMatchesRangerTestFiles(t *testing.T) {
 			}
 
 			f.TagPolicyInfo.ServiceDef = built
-			ev, err := newPolicyEngineEvaluator(dir, path, &f)
+			cfg, err := policyEngineConfig(dir, path, &f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := New(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
