@@ -158,6 +158,11 @@ func (s *Service) Change(ctx context.Context, caller access.Caller, action grant
 				path := "/catalogs/" + seg(cat) + "/catalog-roles/" + seg(name) + "/grants"
 				if action == grants.ActionGrant {
 					err = s.client.do(ctx, http.MethodPut, path, body, nil)
+					if isNotFound(err) {
+						// The role was made just above: the securable is
+						// what Polaris does not have.
+						return grants.Plan{}, pgerror.Wrap(err, pgerror.UndefinedObject, "%s does not exist in Polaris catalog %s", scopeName(w.Resource, plan.Object.Kind), cat)
+					}
 				} else {
 					if !slices.ContainsFunc(held, func(h heldGrant) bool { return h.privilege == p && sameSecurable(h.resource, w.Resource) }) {
 						continue
@@ -258,3 +263,14 @@ func sameSecurable(held, w grants.Resource) bool {
 
 // isNotFound reports whether err is Polaris's 404, however wrapped.
 func isNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// scopeName names the securable r for messages.
+func scopeName(r grants.Resource, kind grants.ObjectKind) string {
+	switch r.Level() {
+	case grants.LevelCatalog:
+		return "catalog " + r.Catalog
+	case grants.LevelNamespace:
+		return "schema " + r.Catalog + "." + r.Namespace
+	}
+	return string(kind) + " " + r.String()
+}
