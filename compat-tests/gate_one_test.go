@@ -118,6 +118,12 @@ func writeTranscript(t *testing.T, path string, steps []transcriptStep, got [][]
 var snapshotIDs = regexp.MustCompile(`\b[0-9]{16,19}\b`)
 
 func runTranscript(t *testing.T, srv *server, path string) {
+	runTranscriptAs(t, srv, path, func(user string) (string, error) { return srv.mintCLI(user) })
+}
+
+// runTranscriptAs is runTranscript with the login token of each user
+// minted by mint.
+func runTranscriptAs(t *testing.T, srv *server, path string, mint func(user string) (string, error)) {
 	steps, trailer := readTranscript(t, path)
 	tokens := map[string]string{}
 	got := make([][]string, len(steps))
@@ -125,7 +131,7 @@ func runTranscript(t *testing.T, srv *server, path string) {
 		token, ok := tokens[st.user]
 		if !ok {
 			var err error
-			if token, err = srv.mintCLI(st.user); err != nil {
+			if token, err = mint(st.user); err != nil {
 				t.Fatal(err)
 			}
 			tokens[st.user] = token

@@ -142,7 +142,8 @@ type Config struct {
 		// admin_roles role) or "ranger-delegate" (delegate admin on the
 		// resource; DENY stays admin-only).
 		GrantAuthority string `toml:"grant_authority"`
-		// URL is Ranger Admin's base URL (backend "ranger").
+		// URL is Ranger Admin's base URL (backend "ranger"), or
+		// Polaris's (backend "polaris": http://polaris:8181).
 		URL    string `toml:"url"`
 		Ranger struct {
 			// ServiceName is the polaris service in Ranger.
@@ -157,6 +158,25 @@ type Config struct {
 			AdminPassword     string `toml:"admin_password" secret:"true"`
 			AdminPasswordFile string `toml:"admin_password_file"`
 		} `toml:"ranger"`
+		Polaris struct {
+			// ClientID is the OAuth client id of the principal that
+			// manages grants (service_admin, or CATALOG_MANAGE_ACCESS on
+			// each governed catalog).
+			ClientID string `toml:"client_id"`
+			// ClientSecret comes from the environment
+			// (SQE_ACCESS_CONTROL__POLARIS__CLIENT_SECRET) or from the
+			// file ClientSecretFile names, never from sqe.toml.
+			ClientSecret     string `toml:"client_secret" secret:"true"`
+			ClientSecretFile string `toml:"client_secret_file"`
+			// Scope is the token scope asked for (PRINCIPAL_ROLE:ALL).
+			Scope string `toml:"scope"`
+			// Catalogs maps SQE catalogs to Polaris catalogs; unset, each
+			// rest catalog maps to its warehouse (Polaris's catalog name).
+			Catalogs map[string]string `toml:"catalogs"`
+			// TimeoutSecs bounds each request to Polaris; past it the
+			// statement fails.
+			TimeoutSecs int `toml:"timeout_secs"`
+		} `toml:"polaris"`
 	} `toml:"access_control"`
 
 	Policy struct {
@@ -283,6 +303,8 @@ func defaultConfig() Config {
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
+	c.AccessControl.Polaris.Scope = "PRINCIPAL_ROLE:ALL"
+	c.AccessControl.Polaris.TimeoutSecs = 10
 	c.Policy.Engine = "embedded"
 	c.Policy.MaskPrecedence = "tag"
 	c.Policy.Ranger.CacheTTLSecs = 30
@@ -374,8 +396,12 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		if cfg.AccessControl.URL == "" || r.ServiceName == "" || r.AdminUser == "" || r.AdminPassword == "" {
 			return Config{}, fmt.Errorf("config: [access_control] backend \"ranger\" needs url, [access_control.ranger] service_name, admin_user and admin_password (the password from SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD)")
 		}
+	case "polaris":
+		if err := cfg.validatePolarisAccess(); err != nil {
+			return Config{}, err
+		}
 	default:
-		return Config{}, fmt.Errorf("config: [access_control] backend must be \"none\", \"embedded\" or \"ranger\", not %q", cfg.AccessControl.Backend)
+		return Config{}, fmt.Errorf("config: [access_control] backend must be \"none\", \"embedded\", \"ranger\" or \"polaris\", not %q", cfg.AccessControl.Backend)
 	}
 	switch cfg.AccessControl.GrantAuthority {
 	case "admin-role", "ranger-delegate":

@@ -17,6 +17,7 @@ func TestEffectiveConfigLogLine(t *testing.T) {
 	cfg.Policy.Engine = "ranger"
 	cfg.Policy.Ranger.URL = "http://ranger:6080"
 	cfg.Policy.Ranger.AdminPasswordFile = "/run/secrets/ranger_password"
+	cfg.AccessControl.Polaris.Catalogs = map[string]string{"lake": "lake"}
 	cfg.Catalogs = []CatalogConfig{{
 		Name: "lake", Type: "rest", URI: "http://polaris:8181/api/catalog", Warehouse: "lake",
 		Properties:    map[string]string{"s3.endpoint": "http://minio:9000", "s3.secret-access-key": "prop-s3cr3t", "header.Authorization": "Bearer prop-t0ken"},
@@ -27,8 +28,8 @@ func TestEffectiveConfigLogLine(t *testing.T) {
 	setSecrets(reflect.ValueOf(&cfg).Elem(), &secrets)
 	setSecrets(reflect.ValueOf(&cfg.Catalogs[0]).Elem(), &secrets)
 	secrets = append(secrets, "prop-s3cr3t", "prop-t0ken")
-	if len(secrets) != 7 {
-		t.Fatalf("set %d secrets, want the 5 secret keys and 2 properties", len(secrets))
+	if len(secrets) != 8 {
+		t.Fatalf("set %d secrets, want the 6 secret keys and 2 properties", len(secrets))
 	}
 
 	var text, js bytes.Buffer

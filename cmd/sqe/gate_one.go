@@ -9,6 +9,7 @@ import (
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/governance/polarisadmin"
 	"github.com/sqe-db/sqe/governance/rangeradmin"
 	"github.com/sqe-db/sqe/sql"
 	"github.com/sqe-db/sqe/storage"
@@ -33,6 +34,17 @@ func openGateOne(gov *governance.Store, cfg Config, logger *slog.Logger) (storag
 			return nil, nil, fmt.Errorf("access control: %w", err)
 		}
 		logger.Info("access control", "backend", "ranger", "ranger", rc.String())
+		return storage.AllowAll{}, svc, nil
+	case "polaris":
+		// Polaris enforces its grants on every request of the rest
+		// catalogs, made with each caller's own token; the configuration
+		// admits no other kind of catalog (validatePolarisAccess).
+		pc := cfg.polarisConfig()
+		svc, err := polarisadmin.New(pc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("access control: %w", err)
+		}
+		logger.Info("access control", "backend", "polaris", "polaris", pc.String())
 		return storage.AllowAll{}, svc, nil
 	}
 	svc, err := access.New(gov, access.Config{
