@@ -6,6 +6,9 @@ type applicable struct {
 	p   *compiledPolicy
 	mt  MatchType
 	tag *ResourceTag
+	// failed: the policy is refused, or its conditions could not be
+	// evaluated for the request; it denies.
+	failed bool
 }
 
 // IsAccessAllowed answers whether the caller may access the resource.
@@ -37,8 +40,8 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 				continue
 			}
 			ec.tag = tag
-			if allHold(p.conds, ec) {
-				matched = append(matched, applicable{p: p, mt: mt, tag: tag})
+			if ok, failed := policyHolds(p, ec); ok {
+				matched = append(matched, applicable{p: p, mt: mt, tag: tag, failed: failed})
 				res.Audited = res.Audited || p.audit
 			}
 		}
@@ -49,16 +52,26 @@ func (e *Evaluator) IsAccessAllowed(req *Request) AccessResult {
 			continue
 		}
 		mt := p.matchType(req.Resource)
-		if !policyApplies(mt, anyAccess) || !allHold(p.conds, ec) {
+		if !policyApplies(mt, anyAccess) {
 			continue
 		}
-		matched = append(matched, applicable{p: p, mt: mt})
+		ok, failed := policyHolds(p, ec)
+		if !ok {
+			continue
+		}
+		matched = append(matched, applicable{p: p, mt: mt, failed: failed})
 		res.Audited = res.Audited || p.audit
 	}
 
 	if e.isSuper(req) {
 		res.Allowed = true
 		return res
+	}
+	// A policy that cannot be evaluated denies, whatever else applies.
+	for i := range matched {
+		if matched[i].failed {
+			return AccessResult{Audited: res.Audited, PolicyID: matched[i].p.id, ByTag: matched[i].tag != nil}
+		}
 	}
 
 	switch {
