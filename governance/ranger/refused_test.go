@@ -108,3 +108,56 @@ func TestRefusedTagPolicy(t *testing.T) {
 		t.Errorf("RefusedFor = %+v, %v", r, ok)
 	}
 }
+
+// A condition that fails at evaluation (a script that throws or runs out
+// of time, an IP condition without the client's address) fails closed by
+// what its item does: an allow item or a deny exception does not apply, a
+// deny item or an allow exception does, a policy-level condition denies,
+// and a mask or row filter search fails.
+func TestConditionErrorsFailClosed(t *testing.T) {
+	def := serviceDef(t, "hive")
+	def.PolicyConditions = append(def.PolicyConditions,
+		PolicyConditionDef{Name: "expression", Evaluator: "org.apache.ranger.plugin.conditionevaluator.RangerScriptConditionEvaluator"},
+		PolicyConditionDef{Name: "ip-range", Evaluator: "org.apache.ranger.plugin.conditionevaluator.RangerIpMatcher"})
+	throws := `"conditions":[{"type":"expression","values":["throw 'x'"]}]`
+	spins := `"conditions":[{"type":"expression","values":["while (true) {}"]}]`
+	noIP := `"conditions":[{"type":"ip-range","values":["10.0.0.0/8"]}]`
+	holds := `"conditions":[{"type":"expression","values":["true"]}]`
+	res := `"resources":{"database":{"values":["hr"]},"table":{"values":["emp"]},"column":{"values":["ssn"]}}`
+	sel := `"accesses":[{"type":"select"}],"groups":["public"]`
+	tests := []struct {
+		name, policy string
+		allowed      bool
+	}{
+		{"allow item throws", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `,` + throws + `}]}`, false},
+		{"allow item times out", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `,` + spins + `}]}`, false},
+		{"allow item without a client address", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `,` + noIP + `}]}`, false},
+		{"allow item holds", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `,` + holds + `}]}`, true},
+		{"deny item throws", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `}],"denyPolicyItems":[{` + sel + `,` + throws + `}]}`, false},
+		{"allow exception throws", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `}],"allowExceptions":[{` + sel + `,` + throws + `}]}`, false},
+		{"deny exception throws", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `}],"denyPolicyItems":[{` + sel + `}],"denyExceptions":[{` + sel + `,` + throws + `}]}`, false},
+		{"deny exception holds", `{"id":1,"name":"p",` + res + `,"policyItems":[{` + sel + `}],"denyPolicyItems":[{` + sel + `}],"denyExceptions":[{` + sel + `,` + holds + `}]}`, true},
+		{"policy condition throws", `{"id":1,"name":"p",` + res + `,` + throws + `,"policyItems":[{` + sel + `}]}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := mustNew(t, Config{ServiceDef: def, Policies: policies(t, "["+tc.policy+"]")})
+			if got := e.IsAccessAllowed(ask("u", []string{"public"}, "select", column("hr", "emp", "ssn"))); got.Allowed != tc.allowed {
+				t.Errorf("allowed = %v, want %v", got.Allowed, tc.allowed)
+			}
+		})
+	}
+	t.Run("mask and row filter", func(t *testing.T) {
+		e := mustNew(t, Config{ServiceDef: def, Policies: policies(t, `[
+		  {"id":1,"name":"m","policyType":1,`+res+`,"dataMaskPolicyItems":[
+		    {`+sel+`,`+throws+`,"dataMaskInfo":{"dataMaskType":"MASK_NONE"}}]},
+		  {"id":2,"name":"f","policyType":2,"resources":{"database":{"values":["hr"]},"table":{"values":["emp"]}},"rowFilterPolicyItems":[
+		    {`+sel+`,`+throws+`,"rowFilterInfo":{"filterExpr":"1=1"}}]}]`)})
+		if _, err := e.EvalDataMask(ask("u", []string{"public"}, "select", column("hr", "emp", "ssn"))); err == nil {
+			t.Error("mask: no error")
+		}
+		if _, err := e.EvalRowFilters(ask("u", []string{"public"}, "select", column("hr", "emp"))); err == nil {
+			t.Error("row filters: no error")
+		}
+	})
+}
