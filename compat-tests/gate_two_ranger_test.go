@@ -28,6 +28,8 @@ type policyDownloadAdmin struct {
 	version  int64
 	maskType string
 	down     bool
+	// extra are policies served besides orders_ssn.
+	extra []any
 }
 
 func (a *policyDownloadAdmin) set(f func(a *policyDownloadAdmin)) {
@@ -67,7 +69,7 @@ func (a *policyDownloadAdmin) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 			}},
 		}
 		writeJSONBody(a.t, w, map[string]any{"serviceName": "query", "serviceId": 3, "policyVersion": a.version,
-			"policies": []any{policy}, "serviceDef": a.serviceDef})
+			"policies": append([]any{policy}, a.extra...), "serviceDef": a.serviceDef})
 	case r.URL.Path == "/service/roles/secure/download/query":
 		if r.URL.Query().Get("lastKnownRoleVersion") == "1" {
 			w.WriteHeader(http.StatusNotModified)
@@ -227,5 +229,77 @@ func TestRangerPolicyEngineRefusesRename(t *testing.T) {
 	}
 	if len(rows) != 1 || *rows[0][1] != "NULL" {
 		t.Errorf("after the refused renames alice reads %v, want ssn masked", rows)
+	}
+}
+
+// TestRangerPolicyEngineRefusesUnevaluablePolicy: a policy whose
+// condition SQE cannot evaluate (a condition type the service definition
+// does not define) is refused when Ranger's download is compiled: the
+// server log names it and why, the table it applies to admits no row
+// (gate two fails closed, and SHOW ACCESS says why), and other tables are
+// unaffected.
+func TestRangerPolicyEngineRefusesUnevaluablePolicy(t *testing.T) {
+	admin, srv, ctx, conn := startRangerPolicyServer(t, "(1, '111-11-1111'), (2, '222-22-2222')")
+	for _, q := range []string{"CREATE TABLE acdemo.customers (id int)", "INSERT INTO acdemo.customers VALUES (1), (2)"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	count := func(table string) int {
+		t.Helper()
+		rows, err := textRowsOf(ctx, conn, "SELECT id FROM acdemo."+table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(rows)
+	}
+	if n := count("orders"); n != 2 {
+		t.Fatalf("before: %d rows of orders", n)
+	}
+	admin.set(func(a *policyDownloadAdmin) {
+		a.version = 6
+		a.extra = []any{map[string]any{
+			"id": 9, "name": "orders_office_hours", "service": "query", "policyType": 2, "isEnabled": true,
+			"resources": map[string]any{
+				"database": map[string]any{"values": []string{"acdemo"}},
+				"table":    map[string]any{"values": []string{"orders"}},
+			},
+			"rowFilterPolicyItems": []any{map[string]any{
+				"accesses":      []any{map[string]any{"type": "select", "isAllowed": true}},
+				"users":         []string{"bob"},
+				"conditions":    []any{map[string]any{"type": "time-of-day", "values": []string{"9am-5pm"}}},
+				"rowFilterInfo": map[string]any{"filterExpr": "id > 1"},
+			}},
+		}}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for count("orders") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a refused policy on orders: %d rows admitted, want none", count("orders"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if n := count("customers"); n != 2 {
+		t.Errorf("customers, which the refused policy does not name: %d rows, want 2", n)
+	}
+	rows, err := textRowsOf(ctx, conn, "SHOW ACCESS ON acdemo.orders FOR USER alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rows {
+		if *r[0] == "(rows)" && r[7] != nil && strings.Contains(*r[7], "policy cannot be evaluated") && strings.Contains(*r[7], "policy 9") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("SHOW ACCESS does not give the refused policy as the reason: %v", rows)
+	}
+	log := srv.log()
+	if !strings.Contains(log, "policy refused") || !strings.Contains(log, "policy_id=9") || !strings.Contains(log, "time-of-day") {
+		t.Errorf("the server log does not name the refused policy and why:\n%s", log)
+	}
+	if strings.Contains(log, "111-11-1111") {
+		t.Errorf("the server log holds a value of the data")
 	}
 }

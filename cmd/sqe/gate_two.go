@@ -45,7 +45,8 @@ func openGateTwo(gov *governance.Store, cfg Config, logger *slog.Logger, m *metr
 	if cfg.Policy.MaskKey == "" {
 		logger.Warn("[policy] mask_key is not set: MASK_HASH hashes without a key, which is brute-forceable on low-entropy columns; set SQE_POLICY__MASK_KEY")
 	}
-	enf := policy.NewEnforcer(policy.Config{Store: store, MaskPrecedence: cfg.Policy.MaskPrecedence, Logger: logger})
+	enf := policy.NewEnforcer(policy.Config{Store: store, MaskPrecedence: cfg.Policy.MaskPrecedence, Logger: logger,
+		OnRefused: policiesRefusedObserver(m, cfg.Policy.Engine)})
 	return enf, store, nil
 }
 

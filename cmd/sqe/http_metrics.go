@@ -75,6 +75,18 @@ func policyCacheObserver(m *metrics.Metrics, store string) policy.CacheObserver 
 	return func(hit bool) { m.PolicyCache(store, hit) }
 }
 
+// policiesRefusedObserver counts gate two's refused policies in m, by
+// policy engine (nil when there are no metrics).
+func policiesRefusedObserver(m *metrics.Metrics, engine string) func(int) {
+	if m == nil {
+		return nil
+	}
+	if engine == "" {
+		engine = "embedded"
+	}
+	return func(n int) { m.PoliciesRefused(engine, n) }
+}
+
 // statementMetrics feeds the engine's statement records (its Auditor
 // hook) to the metrics: every statement's outcome and latency.
 type statementMetrics struct {

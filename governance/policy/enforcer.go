@@ -23,6 +23,9 @@ type Config struct {
 	// priority, as Ranger's plugins order them) or "resource".
 	MaskPrecedence string
 	Logger         *slog.Logger
+	// OnRefused, when set, is told how many policies of each policy
+	// version compiled were refused (ranger.RefusedPolicy).
+	OnRefused func(n int)
 }
 
 // Enforcer is gate two: it turns a table into what a caller may see of
@@ -81,10 +84,24 @@ func (e *Enforcer) current(ctx context.Context) (*compiledSnapshot, string, erro
 	if err != nil {
 		return nil, closedUncompilable, err
 	}
+	e.reportRefused(snap.Version, eval.Refused())
 	e.compiled = &compiledSnapshot{version: snap.Version, snap: snap, eval: eval,
 		restricts:   hasAccessPolicy(snap.Policies) || hasAccessPolicy(snap.TagPolicies),
 		conditional: ranger.Conditional(snap.Policies) || ranger.Conditional(snap.TagPolicies)}
 	return e.compiled, "", nil
+}
+
+// reportRefused logs and counts the policies of a version the evaluator
+// refused: they cannot be evaluated, so they admit no row where they
+// apply. The log names each policy and why, never a value of the data.
+func (e *Enforcer) reportRefused(version int64, refused []ranger.RefusedPolicy) {
+	for _, r := range refused {
+		e.cfg.Logger.Error("policy refused: SQE cannot evaluate it, so the tables it applies to admit no row",
+			"policy_id", r.ID, "policy", r.Name, "tag_policy", r.ByTag, "policy_version", version, "reason", r.Reason)
+	}
+	if e.cfg.OnRefused != nil && len(refused) > 0 {
+		e.cfg.OnRefused(len(refused))
+	}
 }
 
 // callerSecurity is one caller's planner.Security.
@@ -181,6 +198,7 @@ const (
 	closedTagsUnknown      = "column tags unknown"
 	closedMaskFailed       = "mask evaluation failed"
 	closedFilterFailed     = "row filter evaluation failed"
+	closedRefusedPolicy    = "policy cannot be evaluated"
 )
 
 // evaluate decides what id sees of t.
@@ -214,6 +232,10 @@ func (e *Enforcer) evaluate(ctx context.Context, id auth.Identity, t planner.Tab
 		if tags, err = tt.ColumnTags(); err != nil {
 			return closed(closedTagsUnknown, err)
 		}
+	}
+	treq := ranger.Request{Resource: ranger.Resource{"database": {database}, "table": {name.Name}}, Tags: tableTags(tags), TagsGiven: true}
+	if r, refused := c.eval.RefusedFor(&treq); refused {
+		return closed(closedRefusedPolicy, fmt.Errorf("policy %d (%s) cannot be evaluated: %s", r.ID, r.Name, r.Reason))
 	}
 	ev.roles = sessionRoles(id, c.snap)
 	values := sessionValues{user: id.User, roles: ev.roles}

@@ -6,6 +6,9 @@ type applicable struct {
 	p   *compiledPolicy
 	mt  MatchType
 	tag *ResourceTag
+	// failed: the policy is refused, or its conditions could not be
+	// evaluated for the request; it denies.
+	failed bool
 }
 
 // IsAccessAllowed answers whether the caller may access the resource.
@@ -67,8 +70,8 @@ func (e *Evaluator) isAccessAllowed(req *Request) AccessResult {
 				continue
 			}
 			ec.tag = tag
-			if allHold(p.conds, ec) {
-				matched = append(matched, applicable{p: p, mt: mt, tag: tag})
+			if ok, failed := policyHolds(p, ec); ok {
+				matched = append(matched, applicable{p: p, mt: mt, tag: tag, failed: failed})
 				res.Audited = res.Audited || p.audit
 			}
 		}
@@ -79,16 +82,30 @@ func (e *Evaluator) isAccessAllowed(req *Request) AccessResult {
 			continue
 		}
 		mt := p.matchType(req)
-		if !policyApplies(mt, anyAccess) || !allHold(p.conds, ec) {
+		if !policyApplies(mt, anyAccess) {
 			continue
 		}
-		matched = append(matched, applicable{p: p, mt: mt})
+		ok, failed := policyHolds(p, ec)
+		if !ok {
+			continue
+		}
+		matched = append(matched, applicable{p: p, mt: mt, failed: failed})
 		res.Audited = res.Audited || p.audit
 	}
 
 	res.Allowed, res.PolicyID, res.ByTag = e.decide(req, matched, ec, anyAccess)
 	if e.isSuper(req) {
 		res.Allowed, res.PolicyID, res.ByTag = true, -1, false
+	}
+	if !e.isSuper(req) {
+		// A policy that cannot be evaluated denies, whatever else
+		// applies.
+		for i := range matched {
+			if matched[i].failed {
+				res = AccessResult{Audited: res.Audited, PolicyID: matched[i].p.id, ByTag: matched[i].tag != nil}
+				break
+			}
+		}
 	}
 	res.Audited = e.audited(ec, tags, res.Allowed, res.Audited)
 	return res

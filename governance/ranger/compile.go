@@ -23,6 +23,10 @@ type compiledItem struct {
 	grantsSomething bool
 	who             principals
 	conds           []condition
+	// onError is whether the item applies when a condition cannot be
+	// evaluated: what fails closed for its kind (a deny item and an allow
+	// exception apply, an allow item and a deny exception do not).
+	onError bool
 }
 
 // matches reports whether the item applies to the caller for access
@@ -35,7 +39,15 @@ func (it *compiledItem) matches(t int, anyAccess bool, ec *evalContext) bool {
 	} else if !it.access.has(t) {
 		return false
 	}
-	return it.who.matches(ec) && allHold(it.conds, ec)
+	if !it.who.matches(ec) {
+		return false
+	}
+	ok, err := conditionsHold(it.conds, ec)
+	if err != nil {
+		ec.fail(err)
+		return it.onError
+	}
+	return ok
 }
 
 type compiledMaskItem struct {
@@ -64,6 +76,10 @@ type compiledPolicy struct {
 	tag     *levelMatcher
 	conds   []condition
 	windows []window
+	// refused says why the policy cannot be evaluated, "" when it can: a
+	// refused policy denies what it applies to, and a mask or row filter
+	// it would give is an error.
+	refused string
 
 	allow, deny, allowExceptions, denyExceptions []compiledItem
 	masks                                        []compiledMaskItem
@@ -159,19 +175,19 @@ func (c *policyCompiler) compile(p *Policy) (*compiledPolicy, error) {
 		return nil, err
 	}
 	if cp.windows, err = compileSchedules(p.ValiditySchedules); err != nil {
-		return nil, err
+		return nil, unevaluable(err)
 	}
-	if cp.allow, err = c.items(p.PolicyItems); err != nil {
+	if cp.allow, err = c.items(p.PolicyItems, false); err != nil {
 		return nil, fmt.Errorf("policy items: %w", err)
 	}
 	if c.denyEnabled {
-		if cp.deny, err = c.items(p.DenyPolicyItems); err != nil {
+		if cp.deny, err = c.items(p.DenyPolicyItems, true); err != nil {
 			return nil, fmt.Errorf("deny policy items: %w", err)
 		}
-		if cp.allowExceptions, err = c.items(p.AllowExceptions); err != nil {
+		if cp.allowExceptions, err = c.items(p.AllowExceptions, true); err != nil {
 			return nil, fmt.Errorf("allow exceptions: %w", err)
 		}
-		if cp.denyExceptions, err = c.items(p.DenyExceptions); err != nil {
+		if cp.denyExceptions, err = c.items(p.DenyExceptions, false); err != nil {
 			return nil, fmt.Errorf("deny exceptions: %w", err)
 		}
 	}
@@ -200,13 +216,14 @@ func (c *policyCompiler) compile(p *Policy) (*compiledPolicy, error) {
 	return cp, nil
 }
 
-func (c *policyCompiler) items(items []PolicyItem) ([]compiledItem, error) {
+func (c *policyCompiler) items(items []PolicyItem, onError bool) ([]compiledItem, error) {
 	var out []compiledItem
 	for i := range items {
 		ci, keep, err := c.item(&items[i])
 		if err != nil {
 			return nil, err
 		}
+		ci.onError = onError
 		if keep {
 			out = append(out, ci)
 		}

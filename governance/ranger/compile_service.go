@@ -29,7 +29,7 @@ func (e *Evaluator) compileService(def *ServiceDef, accessH *hierarchies, polici
 		types:           e.types,
 		normalize:       asIs,
 		implied:         newImpliedGrants(e.types, append(slices.Clone(def.AccessTypes), def.MarkerAccessTypes...), asIs),
-		conds:           newConditionCompiler(def, accessH),
+		conds:           newConditionCompiler(def, accessH, e.scripts),
 		accessTypeCount: len(def.AccessTypes),
 		denyEnabled:     def.Options.boolOption("enableDenyAndExceptionsInPolicies", true),
 		maskPrefix:      def.Name + ":",
@@ -54,13 +54,14 @@ func (e *Evaluator) compileService(def *ServiceDef, accessH *hierarchies, polici
 		if h == nil {
 			return fmt.Errorf("policy %d (%s): the service definition defines no resources for policy type %d", p.ID, p.Name, p.PolicyType)
 		}
-		cp, err := c.compile(p)
+		cp, err := c.compileOrRefuse(p)
 		if err == nil {
 			cp.resources, err = resourceSets(h, p)
 		}
 		if err != nil {
 			return fmt.Errorf("policy %d (%s): %w", p.ID, p.Name, err)
 		}
+		e.refuse(cp, false)
 		*dest = append(*dest, cp)
 	}
 	return nil

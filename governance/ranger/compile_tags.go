@@ -49,7 +49,7 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 		normalize:       normalize,
 		implied:         newImpliedGrants(e.types, append(slices.Clone(tagDef.AccessTypes), tagDef.MarkerAccessTypes...), normalize),
 		fallback:        newImpliedGrants(e.types, append(slices.Clone(def.AccessTypes), def.MarkerAccessTypes...), asIs),
-		conds:           newConditionCompiler(tagDef, serviceH),
+		conds:           newConditionCompiler(tagDef, serviceH, e.scripts),
 		accessTypeCount: countNormalized(tagDef.AccessTypes, normalize),
 		denyEnabled:     tagDef.Options.boolOption("enableDenyAndExceptionsInPolicies", true),
 		maskPrefix:      def.Name + ":",
@@ -80,7 +80,7 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 		if !ok || len(p.Resources) != 1 || len(p.AdditionalResources) > 0 {
 			return fmt.Errorf("policy %d (%s): a tag policy names only the %q resource", p.ID, p.Name, tagResource)
 		}
-		cp, err := c.compile(p)
+		cp, err := c.compileOrRefuse(p)
 		if err != nil {
 			return fmt.Errorf("policy %d (%s): %w", p.ID, p.Name, err)
 		}
@@ -89,6 +89,7 @@ func (e *Evaluator) compileTags(def *ServiceDef, serviceH *hierarchies, tagDef *
 			return fmt.Errorf("policy %d (%s): the tag service defines no %q resource for policy type %d", p.ID, p.Name, tagResource, p.PolicyType)
 		}
 		cp.tag = newLevelMatcher(lvl, r)
+		e.refuse(cp, true)
 		*dest = append(*dest, cp)
 	}
 	return nil

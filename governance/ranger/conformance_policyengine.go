@@ -60,12 +60,19 @@ type testRequest struct {
 	// ("SELF_OR_PREFIX").
 	ResourceElementMatchingScopes map[string]string          `json:"resourceElementMatchingScopes"`
 	AccessType                    string                     `json:"accessType"`
-	Action                        string                     `json:"action"`
 	User                          string                     `json:"user"`
 	UserGroups                    []string                   `json:"userGroups"`
 	UserRoles                     []string                   `json:"userRoles"`
 	AccessTime                    string                     `json:"accessTime"`
 	Context                       map[string]json.RawMessage `json:"context"`
+	ClientIPAddress               string                     `json:"clientIPAddress"`
+	RemoteIPAddress               string                     `json:"remoteIPAddress"`
+	ForwardedAddresses            []string                   `json:"forwardedAddresses"`
+	Action                        string                     `json:"action"`
+	RequestData                   string                     `json:"requestData"`
+	ClientType                    string                     `json:"clientType"`
+	ClusterName                   string                     `json:"clusterName"`
+	ClusterType                   string                     `json:"clusterType"`
 }
 
 type testAccessResult struct {
@@ -207,6 +214,11 @@ func policyEngineConfig(root, path string, f *policyEngineFile) (Config, error) 
 		SuperUsers:    f.SuperUsers,
 		SuperGroups:   f.SuperGroups,
 	}
+	geo, err := loadGeolocationFiles(root, f.ServiceDef)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.GeolocationFiles = geo
 	if f.TagPolicyInfo != nil {
 		cfg.TagServiceDef = f.TagPolicyInfo.ServiceDef
 		cfg.TagPolicies = f.TagPolicyInfo.TagPolicies
@@ -249,6 +261,25 @@ func loadServiceTags(root, testPath, name string) (*ServiceTags, error) {
 		return &st, nil
 	}
 	return nil, fmt.Errorf("service tags file %s not found", name)
+}
+
+// loadGeolocationFiles reads the files the service definition's
+// geolocation enrichers name. Ranger's test resources keep them under
+// etc/ranger/geo; here they are under geo/ in the directory run.
+func loadGeolocationFiles(root string, def *ServiceDef) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, ce := range def.ContextEnrichers {
+		if !strings.HasSuffix(ce.Enricher, "."+geolocationClass) {
+			continue
+		}
+		name := ce.EnricherOptions["FilePath"]
+		data, err := os.ReadFile(filepath.Join(root, "geo", filepath.Base(name)))
+		if err != nil {
+			return nil, fmt.Errorf("geolocation file %s: %w", name, err)
+		}
+		out[name] = data
+	}
+	return out, nil
 }
 
 func harnessRoles(f *policyEngineFile) *Roles {
@@ -297,7 +328,16 @@ func (t *policyEngineTest) request() (*Request, error) {
 		Roles:          tr.UserRoles,
 		Owner:          tr.Resource.OwnerUser,
 		UserAttributes: t.UserAttributes[tr.User],
-		Action:         tr.Action,
+		// The engine's preProcess takes the remote address as the
+		// client's (forwarded addresses are not trusted by default).
+		ClientIPAddress:    tr.RemoteIPAddress,
+		RemoteIPAddress:    tr.RemoteIPAddress,
+		ForwardedAddresses: tr.ForwardedAddresses,
+		Action:             tr.Action,
+		RequestData:        tr.RequestData,
+		ClientType:         tr.ClientType,
+		ClusterName:        tr.ClusterName,
+		ClusterType:        tr.ClusterType,
 	}
 	for level, scope := range tr.ResourceElementMatchingScopes {
 		switch scope {
@@ -310,6 +350,9 @@ func (t *policyEngineTest) request() (*Request, error) {
 		default:
 			return nil, fmt.Errorf("resource element matching scope %q is not supported", scope)
 		}
+	}
+	if req.ClientIPAddress == "" {
+		req.ClientIPAddress = tr.ClientIPAddress
 	}
 	for k, v := range tr.Resource.Elements {
 		req.Resource[k] = v
@@ -353,6 +396,22 @@ func (t *policyEngineTest) request() (*Request, error) {
 			}
 			req.RequestedResources = append(req.RequestedResources, res)
 		}
+	}
+	// Other context entries are context attributes (strings as Ranger's
+	// conditions read them).
+	for k, raw := range ctx {
+		switch k {
+		case "TAGS", "REQUESTED_RESOURCES", "ACCESSTYPES", "ISANYACCESS":
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			s = string(raw)
+		}
+		if req.Context == nil {
+			req.Context = map[string]string{}
+		}
+		req.Context[k] = s
 	}
 	if raw, ok := ctx["ACCESSTYPES"]; ok {
 		if err := json.Unmarshal(raw, &req.AccessTypes); err != nil {

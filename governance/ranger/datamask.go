@@ -64,6 +64,9 @@ func (s *maskSearch) find(req *Request, resourceMasks []*compiledPolicy) (DataMa
 		s.tagMasks(req)
 		s.resourceMasks(req, resourceMasks)
 	}
+	if s.ec.condErr != nil {
+		return DataMaskResult{PolicyID: -1}, conditionError(s.ec.condErr)
+	}
 	if s.best.item == nil {
 		return DataMaskResult{PolicyID: -1}, nil
 	}
@@ -99,7 +102,17 @@ func (s *maskSearch) consider(p *compiledPolicy, byTag bool) {
 	if s.best.item != nil && p.priority <= s.best.p.priority {
 		return
 	}
-	if !inSchedule(p.windows, s.ec.now) || !allHold(p.conds, s.ec) {
+	if !inSchedule(p.windows, s.ec.now) {
+		return
+	}
+	if p.refused != "" {
+		s.ec.fail(refusedError(p))
+		return
+	}
+	if ok, err := conditionsHold(p.conds, s.ec); err != nil || !ok {
+		if err != nil {
+			s.ec.fail(err)
+		}
 		return
 	}
 	for i := range p.masks {

@@ -12,8 +12,24 @@
 // sets (with implied grants expanded), conditions and validity schedules
 // are compiled, and policies are sorted into Ranger's evaluation order.
 // Anything it cannot evaluate faithfully is refused at that point rather
-// than misread later. The Evaluator is then immutable and safe for
-// concurrent use.
+// than misread later: a resource or matcher it does not know fails New,
+// and a policy whose conditions or validity schedules it cannot evaluate
+// (an undefined condition type, an evaluator it lacks, a script that does
+// not compile) is refused on its own (RefusedPolicy, Evaluator.Refused):
+// it denies wherever it applies, and a mask or row filter it could give
+// is an error, so that callers fail closed. The Evaluator is then
+// immutable and safe for concurrent use.
+//
+// Conditions are Ranger's: JavaScript condition scripts and script
+// templates, run by goja in a sandbox with the bindings and macros
+// Ranger gives them (script.go), IP ranges, context-value matchers, tag
+// presence and accessed-together. A geolocation enricher adds the client's
+// location to the request's context values. A condition that cannot be
+// decided for a request (a script that throws or runs out of time, an
+// input the request lacks) fails closed by what its item does: an allow
+// item or deny exception does not apply, a deny item or allow exception
+// does, a policy-level condition denies, and a mask or row filter search
+// fails.
 //
 // Resource levels are matched with Ranger's matchers: the default one
 // (wildcards, case), the URL matcher and the path matcher

@@ -36,6 +36,11 @@ type Config struct {
 	// ranger.plugin.audit.filters (which requests are audited).
 	ServiceConfig    StringMap
 	TagServiceConfig StringMap
+	// GeolocationFiles are the contents of the files the service
+	// definition's geolocation enrichers (RangerFileBasedGeolocationProvider)
+	// read, by the FilePath they name. The evaluator reads no file itself:
+	// an enricher whose file is not given here fails New.
+	GeolocationFiles map[string][]byte
 	// MaskPrecedence decides between a tag mask and a resource mask of the
 	// same priority: MaskPrecedenceTag (the default when empty) evaluates
 	// tag masks first, in the order of Ranger's plugins, so the tag mask
@@ -91,6 +96,16 @@ type Evaluator struct {
 	// auditFilters and tagAuditFilters are the service's and the tag
 	// service's ranger.plugin.audit.filters, in the order configured.
 	auditFilters, tagAuditFilters []*compiledAuditFilter
+
+	// scripts compiles the condition scripts, each text once.
+	scripts *scriptRuntime
+	// refused are the policies that cannot be evaluated (RefusedPolicy).
+	refused []RefusedPolicy
+	// enrichers add context values (geolocation) to requests.
+	enrichers []geolocationEnricher
+	// resourceOrder is the longest resource hierarchy, in which scripts
+	// see a resource's levels.
+	resourceOrder []string
 }
 
 // New compiles a configuration. It fails on anything it cannot evaluate
@@ -115,6 +130,17 @@ func New(cfg Config) (*Evaluator, error) {
 	}
 	resources, err := newHierarchies(def.Resources, def.Resources)
 	if err != nil {
+		return nil, fmt.Errorf("service %s: %w", def.Name, err)
+	}
+	if e.scripts, err = newScriptRuntime(); err != nil {
+		return nil, err
+	}
+	for _, p := range resources.paths {
+		if len(p) > len(e.resourceOrder) {
+			e.resourceOrder = p
+		}
+	}
+	if e.enrichers, err = compileEnrichers(def, cfg.GeolocationFiles); err != nil {
 		return nil, fmt.Errorf("service %s: %w", def.Name, err)
 	}
 	if err := checkZones(cfg); err != nil {
@@ -169,12 +195,12 @@ func parseMaskPrecedence(precedence string) (bool, error) {
 
 // newContext starts the evaluation of a request.
 func (e *Evaluator) newContext(req *Request) *evalContext {
-	ec := &evalContext{req: req, now: req.AccessTime}
+	ec := &evalContext{e: e, req: req, now: req.AccessTime, resourceOrder: e.resourceOrder}
 	if ec.now.IsZero() {
 		ec.now = time.Now()
 	}
 	if e.usesRoles {
-		ec.roles = e.roles.rolesOf(req.User, req.Groups, req.Roles)
+		ec.userRoles()
 	}
 	return ec
 }

@@ -50,6 +50,26 @@ type Request struct {
 	RequestedResources []Resource
 	// AccessTime is when the access happens; zero means now.
 	AccessTime time.Time
+	// ClientIPAddress is the client's address, for IP-range conditions,
+	// geolocation and scripts; a condition that needs it fails closed
+	// when it is empty. RemoteIPAddress and ForwardedAddresses are shown
+	// to scripts as Ranger shows them.
+	ClientIPAddress    string
+	RemoteIPAddress    string
+	ForwardedAddresses []string
+	// RequestData, ClientType, ClusterName and ClusterType are shown,
+	// with Action, to condition scripts (ctx.getAction() and so on).
+	RequestData string
+	ClientType  string
+	ClusterName string
+	ClusterType string
+	// Context holds the request's context attributes, which
+	// context-attribute conditions and ctx.getRequestContextAttribute
+	// read; the evaluator's context enrichers (geolocation) add theirs.
+	Context map[string]string
+	// GroupAttributes are the attributes of the caller's groups, by
+	// group, for scripts (UG, UGA, ctx.ugAttr).
+	GroupAttributes map[string]map[string]string
 	// Action is what the statement does ("METADATA OPERATION", "QUERY"),
 	// which audit filters may name.
 	Action string

@@ -21,7 +21,10 @@ func (e *Evaluator) EvalRowFilter(req *Request) (RowFilterResult, error) {
 		return z.EvalRowFilter(req)
 	}
 	var best *filterMatch
-	matches := e.matchRowFilters(req)
+	matches, err := e.matchRowFilters(req)
+	if err != nil {
+		return RowFilterResult{PolicyID: -1}, err
+	}
 	for i := range matches {
 		if best == nil || matches[i].p.priority > best.p.priority {
 			best = &matches[i]
@@ -43,7 +46,10 @@ func (e *Evaluator) EvalRowFilters(req *Request) ([]RowFilterResult, error) {
 	if z := e.evaluatorFor(req); z != e {
 		return z.EvalRowFilters(req)
 	}
-	matches := e.matchRowFilters(req)
+	matches, err := e.matchRowFilters(req)
+	if err != nil {
+		return nil, err
+	}
 	if len(matches) == 0 {
 		return nil, nil
 	}
@@ -62,19 +68,30 @@ func (e *Evaluator) EvalRowFilters(req *Request) ([]RowFilterResult, error) {
 // then resource policies in Ranger's order. The tags are those of the
 // table, of its ancestors and of its columns: Ranger's tag enricher would
 // leave out the columns', but SQE tags columns, and a tag row filter must
-// reach the table they belong to.
-func (e *Evaluator) matchRowFilters(req *Request) []filterMatch {
+// reach the table they belong to. A refused policy that applies, or a
+// condition that cannot be evaluated, is an error.
+func (e *Evaluator) matchRowFilters(req *Request) ([]filterMatch, error) {
 	ec := e.newContext(req)
 	anyAccess := req.isAny()
 	t := -1
 	if !anyAccess {
 		var ok bool
 		if t, ok = e.types.lookup(req.AccessType); !ok {
-			return nil
+			return nil, nil
 		}
 	}
 	first := func(p *compiledPolicy) *compiledFilterItem {
-		if !inSchedule(p.windows, ec.now) || !allHold(p.conds, ec) {
+		if !inSchedule(p.windows, ec.now) {
+			return nil
+		}
+		if p.refused != "" {
+			ec.fail(refusedError(p))
+			return nil
+		}
+		if ok, err := conditionsHold(p.conds, ec); err != nil || !ok {
+			if err != nil {
+				ec.fail(err)
+			}
 			return nil
 		}
 		for i := range p.filters {
@@ -106,7 +123,10 @@ func (e *Evaluator) matchRowFilters(req *Request) []filterMatch {
 			out = append(out, filterMatch{p: p, item: it})
 		}
 	}
-	return out
+	if ec.condErr != nil {
+		return nil, conditionError(ec.condErr)
+	}
+	return out, nil
 }
 
 // result is the answer for a matched filter, its macros resolved.

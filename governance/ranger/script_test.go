@@ -1,18 +1,38 @@
 package ranger
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
 
+// runScript compiles and runs one condition script for a request, as
+// the tag policy of tag would see it.
+func runScript(t *testing.T, e *Evaluator, src string, req *Request, tag *ResourceTag, now time.Time) (bool, error) {
+	t.Helper()
+	p, err := e.scripts.compile(src, nil)
+	if err != nil {
+		return false, err
+	}
+	ec := e.newContext(req)
+	ec.now, ec.tag = now, tag
+	return p.run(ec)
+}
+
 func TestScript(t *testing.T) {
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	tag := &ResourceTag{Type: "PII", Attributes: map[string]string{"level": "high", "expiry": "2030/01/01", "past": "2020-01-01T00:00:00.000Z", "bad": "soon"}}
-	req := &Request{User: "alice", UserAttributes: map[string]string{"dept": "eng"}}
+	tag := &ResourceTag{Type: "PII", Attributes: map[string]string{"level": "high", "score": "1", "expiry": "2030/01/01", "past": "2020-01-01T00:00:00.000Z", "bad": "soon"}}
+	req := &Request{User: "alice", Groups: []string{"eng", "all"}, Roles: []string{"analyst"}, AccessType: "select",
+		Resource: column("db1", "t1", "c1"), UserAttributes: map[string]string{"dept": "eng"},
+		GroupAttributes: map[string]map[string]string{"eng": {"site": "paris"}},
+		Tags:            []ResourceTag{*tag, {Type: "FIN"}}, TagsGiven: true, ClientIPAddress: "10.1.2.3",
+		Context: map[string]string{"ORIGIN": "vpn"}}
+	e := hive(t, `[]`)
 	tests := []struct {
 		src  string
 		want bool
 	}{
+		// The subset the earlier evaluator understood.
 		{"TAG.level == 'high'", true},
 		{"TAG.level === \"high\"", true},
 		{"TAG.level != 'high'", false},
@@ -27,37 +47,104 @@ func TestScript(t *testing.T) {
 		{"ctx.isAccessedBefore('past')", false},
 		{"ctx.isAccessedAfter('missing')", true},
 		{"ctx.isAccessedBefore('bad')", false},
-		{"TAG.level", true},
 		{"true", true},
+		// A value that is not a boolean leaves ctx.result, false unless set.
+		{"TAG.level", false},
+		{"ctx.result = true; TAG.level", true},
+		// What the earlier evaluator refused, which Ranger runs.
+		{"if ( tagAttr.get('score') < 2 ) ctx.result = true;", true},
+		{"if ( tagAttr['score'] >= 2 ) ctx.result = true;", false},
+		{"tag.getType() == 'PII' && tagAttr.containsKey('level')", true},
+		{"ctx.getUser() == 'alice' && ctx.getAccessType() == 'select'", true},
+		{"var x = 1; x == 1", true},
+		{"REQ.accessType == 'select' && REQ.user == 'alice'", true},
+		{"RES.database == 'db1' && RES.column == 'c1'", true},
+		{"UGNAMES.includes('eng') && URNAMES.includes('analyst')", true},
+		{"UG['eng'].site == 'paris' && UGA.sVal.site == 'paris' && UGA.mVal.site[0] == 'paris'", true},
+		{"TAGS.FIN._type == 'FIN' && TAGNAMES.length == 2", true},
+		{"ctx.getClientIPAddress() == '10.1.2.3' && ctx.getRequestContextAttribute('ORIGIN') == 'vpn'", true},
+		{"ctx.getRequestContextAttribute('NOPE') === null", true},
+		{"ctx.getResource() == 'db1/t1/c1'", true},
+		{"ctx.getAttributeValue('PII', 'level') == 'high' && ctx.getAttributeValue('level') == 'high'", true},
+		// Ranger's macros.
+		{"IS_IN_GROUP('eng') && IS_IN_ROLE('analyst') && IS_IN_ANY_GROUP && !IS_NOT_IN_ANY_GROUP", true},
+		{"HAS_TAG('FIN') && HAS_ANY_TAG && !HAS_NO_TAG", true},
+		{"HAS_USER_ATTR('dept') && !HAS_USER_ATTR('site') && HAS_UG_ATTR('site') && HAS_TAG_ATTR('score')", true},
+		{"GET_USER_ATTR('dept') == 'eng' && GET_UG_NAMES() == 'all,eng' && GET_UG_NAMES_Q() == \"'all','eng'\"", true},
+		{"TAG_NAMES_CSV == 'FIN,PII' && UR_NAMES_CSV == 'analyst' && GET_TAG_ATTR('level') == 'high'", true},
+		{"GET_USER_ATTR('nope', 'none') == 'none' && GET_UG_ATTR('site') == 'paris'", true},
+		{"IS_ACCESS_TIME_AFTER('2026/01/01') && IS_ACCESS_TIME_BEFORE('2027/01/01 10:00') && !IS_ACCESS_TIME_BETWEEN('2026/07/01', '2026/08/01')", true},
+		// [[x]] lists and the intersects polyfill.
+		{"[[TAG.level]].intersects(['high', 'low'])", true},
+		{"[[USER.dept,'|']].includes('hr')", false},
 	}
 	for _, tc := range tests {
-		e, err := compileScript(tc.src)
+		got, err := runScript(t, e, tc.src, req, tag, now)
 		if err != nil {
 			t.Errorf("%s: %v", tc.src, err)
 			continue
 		}
-		ec := &evalContext{req: req, now: now, tag: tag}
-		if got := e.eval(ec).truthy(); got != tc.want {
+		if got != tc.want {
 			t.Errorf("%s = %v, want %v", tc.src, got, tc.want)
 		}
 	}
 }
 
-// Scripts outside the supported subset are refused when compiled.
+// A script that does not compile is refused when the evaluator is built.
 func TestScriptRefused(t *testing.T) {
+	e := hive(t, `[]`)
 	for _, src := range []string{
-		"ctx.getUser() == 'x'",
-		"TAG.level > 3",
-		"var x = 1; x == 1",
 		"TAG.level == 'a",
-		"if (true) ctx.result = false;",
-		"REQ.accessType == 'select'",
-		"TAG.a.b == 'x'",
-		"",
+		"if (true ctx.result = false;",
+		"var = 1",
+		strings.Repeat(" ", scriptMaxSize+1),
 	} {
-		if _, err := compileScript(src); err == nil {
+		if _, err := e.scripts.compile(src, nil); err == nil {
 			t.Errorf("%q compiled", src)
 		}
+	}
+}
+
+// A script that throws, runs too long, recurses without end or asks for
+// a bulk allocation has no result: it reports an error, without the
+// script's own message, which could quote the request's values.
+func TestScriptFails(t *testing.T) {
+	e := hive(t, `[]`)
+	req := &Request{User: "alice", UserAttributes: map[string]string{"ssn": "123-45-6789"}}
+	for _, src := range []string{
+		"throw USER.ssn",
+		"undefinedFunction()",
+		"while (true) {}",
+		"function f() { return f(); } f()",
+		"'x'.repeat(1e9).length > 0",
+		"new Array(1e9).join('x')",
+		"var a = []; a.length = 1e9; a.indexOf(1)",
+		"Array.from({length: 1e9}).length",
+		"Math.max.apply(null, {length: 1e9})",
+		"typeof Uint8Array == 'undefined' ? null.x : true",
+		"typeof require == 'undefined' ? null.x : true",
+	} {
+		got, err := runScript(t, e, src, req, nil, time.Now())
+		if err == nil {
+			t.Errorf("%s = %v, want an error", src, got)
+			continue
+		}
+		if strings.Contains(err.Error(), "123-45") {
+			t.Errorf("%s: the error quotes the request: %v", src, err)
+		}
+	}
+}
+
+// Nothing a script stores outlives its evaluation.
+func TestScriptIsolation(t *testing.T) {
+	e := hive(t, `[]`)
+	req := &Request{User: "alice"}
+	if _, err := runScript(t, e, "leaked = 'x'; Array.prototype.evil = 1; true", req, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := runScript(t, e, "typeof leaked == 'undefined' && [].evil === undefined", req, nil, time.Now())
+	if err != nil || !got {
+		t.Errorf("second evaluation saw the first's state: %v %v", got, err)
 	}
 }
 

@@ -28,6 +28,7 @@ type Metrics struct {
 
 	policyCacheHits   *prometheus.CounterVec
 	policyCacheMisses *prometheus.CounterVec
+	policiesRefused   *prometheus.CounterVec
 
 	catalogCalls *prometheus.HistogramVec
 }
@@ -72,6 +73,9 @@ func New() *Metrics {
 		policyCacheMisses: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sqe_policy_cache_misses_total", Help: "Policy snapshots the policy store had to read or revalidate.",
 		}, []string{"store"}),
+		policiesRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sqe_policies_refused_total", Help: "Policies refused when loaded because SQE cannot evaluate them (they fail closed), counted at each policy version, by store.",
+		}, []string{"store"}),
 		catalogCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "sqe_catalog_call_duration_seconds", Help: "Latency of storage catalog operations, by catalog, operation and outcome.",
 			// From a cached SQLite lookup to a slow REST catalog.
@@ -84,7 +88,7 @@ func New() *Metrics {
 		m.connections, m.connectionsOpened, m.connectionsRefused,
 		m.queries, m.queryDuration, m.rowsReturned, m.bytesReturned,
 		m.errorsSent, m.rateLimitRefusals,
-		m.policyCacheHits, m.policyCacheMisses, m.catalogCalls,
+		m.policyCacheHits, m.policyCacheMisses, m.policiesRefused, m.catalogCalls,
 	)
 	return m
 }
@@ -145,6 +149,12 @@ func (m *Metrics) CatalogCall(catalog, operation string, d time.Duration, err er
 		outcome = outcomeError
 	}
 	m.catalogCalls.WithLabelValues(catalog, operation, outcome).Observe(d.Seconds())
+}
+
+// PoliciesRefused records n policies of a store's policy version refused
+// because SQE cannot evaluate them.
+func (m *Metrics) PoliciesRefused(store string, n int) {
+	m.policiesRefused.WithLabelValues(store).Add(float64(n))
 }
 
 // PolicyCache records whether a policy store served a snapshot from its
