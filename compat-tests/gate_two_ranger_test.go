@@ -282,6 +282,15 @@ func TestRangerPolicyEngineRefusesUnevaluablePolicy(t *testing.T) {
 	if n := count("customers"); n != 2 {
 		t.Errorf("customers, which the refused policy does not name: %d rows, want 2", n)
 	}
+	// Through psql too: the table answers no row, not an error.
+	token, err := srv.mintAdmin("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runPsql(t, srv, psqlRun{user: "alice", password: token, args: []string{"-A", "-c", "SELECT id FROM acdemo.orders"}})
+	if res.exitCode != 0 || !strings.Contains(res.stdout, "(0 rows)") {
+		t.Errorf("psql read of orders under a refused policy: exit %d\n%s%s", res.exitCode, res.stdout, res.stderr)
+	}
 	rows, err := textRowsOf(ctx, conn, "SHOW ACCESS ON acdemo.orders FOR USER alice")
 	if err != nil {
 		t.Fatal(err)
