@@ -58,7 +58,11 @@ const (
 // denied via the grantee that decided, or no matching grant. policies are
 // the ones eval was compiled from, to name that grantee and the policy.
 func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, user string, roles []string) Decision {
-	res := eval.IsAccessAllowed(checkRequest(w, user, roles))
+	req := checkRequest(w, user, roles)
+	res := eval.IsAccessAllowed(req)
+	if r, refused := eval.RefusedFor(req); refused && !res.Allowed {
+		return Decision{Reason: fmt.Sprintf("Denied: policy %d (%s) cannot be evaluated: %s", r.ID, r.Name, r.Reason)}
+	}
 	switch {
 	case res.Allowed:
 		via, policy := viaOf(policies, res.PolicyID, true, user, roles)

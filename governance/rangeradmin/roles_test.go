@@ -181,3 +181,30 @@ func TestCheckAccessDenyBindsAdministrators(t *testing.T) {
 	run(t, s, carol, grants.ActionRevoke, statement("SELECT", orders, admins))
 	decide("after the revoke", false, "No matching grant for carol")
 }
+
+// TestCheckAccessRefusedPolicy: a policy with a condition SQE cannot
+// evaluate denies the access it would decide, and CHECK ACCESS says
+// which policy and why, never allowing on it.
+func TestCheckAccessRefusedPolicy(t *testing.T) {
+	f := newFakeRanger(t)
+	s := newService(t, f, "")
+	run(t, s, carol, grants.ActionGrant, statement("SELECT", orders, grants.Grantee{Kind: grants.GranteeUser, Name: "alice"}))
+	if d, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, "alice"); err != nil || !d.Allowed {
+		t.Fatalf("before the condition: %+v, %v", d, err)
+	}
+	f.mu.Lock()
+	for _, p := range f.policies {
+		for _, item := range p["policyItems"].([]any) {
+			item.(map[string]any)["conditions"] = []any{map[string]any{"type": "time-of-day", "values": []string{"9am-5pm"}}}
+		}
+	}
+	f.mu.Unlock()
+	s = newService(t, f, "") // no policy cache between the two
+	d, err := s.CheckAccess(context.Background(), carol, "SELECT", orders, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Allowed || !strings.Contains(d.Reason, "cannot be evaluated") || !strings.Contains(d.Reason, "time-of-day") {
+		t.Errorf("CHECK ACCESS under a policy SQE cannot evaluate = %+v, want a denial naming it", d)
+	}
+}
