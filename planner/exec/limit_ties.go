@@ -50,23 +50,31 @@ func limitValues(ctx context.Context, x *planner.Limit) (count, offset int64, er
 
 // constantInt computes a bigint expression that reads no input column.
 func constantInt(ctx context.Context, e planner.Expr) (int64, bool, error) {
+	return constantOf[int64](ctx, e, "row count")
+}
+
+// constantOf computes an expression that reads no input column, of the
+// Go type T its kernel answers (int64 for bigint, float64 for double
+// precision); null reports NULL. what names the value in errors.
+func constantOf[T any](ctx context.Context, e planner.Expr, what string) (T, bool, error) {
+	var zero T
 	ev, err := compile(e, nil)
 	if err != nil {
-		return 0, false, err
+		return zero, false, err
 	}
 	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
 	defer one.Release()
 	a, err := ev.eval(ctx, one)
 	if err != nil {
-		return 0, false, err
+		return zero, false, err
 	}
 	defer a.Release()
 	if a.IsNull(0) {
-		return 0, true, nil
+		return zero, true, nil
 	}
-	v, ok := valueAt(a, 0).(int64)
+	v, ok := valueAt(a, 0).(T)
 	if !ok {
-		return 0, false, fmt.Errorf("row count of type %s", a.DataType())
+		return zero, false, fmt.Errorf("%s of type %s", what, a.DataType())
 	}
 	return v, false, nil
 }

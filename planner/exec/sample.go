@@ -2,12 +2,10 @@ package exec
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -130,23 +128,5 @@ func splitMix(x uint64) uint64 {
 // sampleArgument evaluates an expression over no columns to a float; null
 // reports NULL.
 func sampleArgument(ctx context.Context, e planner.Expr) (float64, bool, error) {
-	ev, err := compile(e, nil)
-	if err != nil {
-		return 0, false, err
-	}
-	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
-	defer one.Release()
-	a, err := ev.eval(ctx, one)
-	if err != nil {
-		return 0, false, err
-	}
-	defer a.Release()
-	if a.IsNull(0) {
-		return 0, true, nil
-	}
-	v, ok := valueAt(a, 0).(float64)
-	if !ok {
-		return 0, false, fmt.Errorf("sample argument of type %s", a.DataType())
-	}
-	return v, false, nil
+	return constantOf[float64](ctx, e, "sample argument")
 }
