@@ -396,6 +396,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		if cfg.AccessControl.URL == "" || r.ServiceName == "" || r.AdminUser == "" || r.AdminPassword == "" {
 			return Config{}, fmt.Errorf("config: [access_control] backend \"ranger\" needs url, [access_control.ranger] service_name, admin_user and admin_password (the password from SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD)")
 		}
+		if err := cfg.requireCallerEnforcedCatalogs("ranger"); err != nil {
+			return Config{}, err
+		}
 	case "polaris":
 		if err := cfg.validatePolarisAccess(); err != nil {
 			return Config{}, err

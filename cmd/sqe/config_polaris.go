@@ -44,17 +44,31 @@ func (c Config) validatePolarisAccess() error {
 	if p.TimeoutSecs < 1 || p.TimeoutSecs > 300 {
 		return fmt.Errorf("config: [access_control.polaris] timeout_secs must be between 1 and 300, not %d", p.TimeoutSecs)
 	}
-	for _, cc := range c.Catalogs {
-		if cc.Type != "rest" {
-			return fmt.Errorf("config: catalog %s is %s, but [access_control] backend \"polaris\" governs rest catalogs only: Polaris cannot enforce grants on a catalog it does not serve", cc.Name, cc.Type)
-		}
-		if cc.ServiceToken != "" || cc.Credential != "" {
-			return fmt.Errorf("config: catalog %s calls Polaris with one service identity, which bypasses the grants [access_control] backend \"polaris\" writes; leave service_token and credential unset", cc.Name)
-		}
+	if err := c.requireCallerEnforcedCatalogs("polaris"); err != nil {
+		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.Catalogs)) {
 		if !slices.ContainsFunc(c.Catalogs, func(cc CatalogConfig) bool { return cc.Name == name }) {
 			return fmt.Errorf("config: [access_control.polaris] catalogs names %s, which is no [[catalog]]", name)
+		}
+	}
+	return nil
+}
+
+// requireCallerEnforcedCatalogs checks, for a gate-one backend whose
+// grants Polaris enforces (backend "ranger", through Polaris's Ranger
+// authorizer, and backend "polaris"), that every catalog is a rest
+// catalog calling Polaris with each user's own token. SQE does not gate
+// the catalogs of such a backend itself, so an embedded catalog, or a
+// rest catalog calling with one service identity, would be open to every
+// authenticated user: it is refused rather than served open.
+func (c Config) requireCallerEnforcedCatalogs(backend string) error {
+	for _, cc := range c.Catalogs {
+		if cc.Type != "rest" {
+			return fmt.Errorf("config: catalog %s is %s, but [access_control] backend %q governs rest catalogs only: Polaris enforces its grants, and cannot on a catalog it does not serve", cc.Name, cc.Type, backend)
+		}
+		if cc.ServiceToken != "" || cc.Credential != "" {
+			return fmt.Errorf("config: catalog %s calls Polaris with one service identity, which bypasses the grants [access_control] backend %q writes; leave service_token and credential unset", cc.Name, backend)
 		}
 	}
 	return nil

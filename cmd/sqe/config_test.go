@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// restCatalog is a rest catalog section that calls with each user's own
+// token (no service identity).
+const restCatalog = "[[catalog]]\nname = \"lake\"\ntype = \"rest\"\nuri = \"http://polaris:8181/api/catalog\"\n"
+
 func TestLoadConfig(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -132,8 +136,16 @@ func TestLoadConfig(t *testing.T) {
 		{name: "unknown grant authority", file: "[access_control]\ngrant_authority = \"anyone\"\n", wantErr: "grant_authority must be"},
 		{name: "ranger backend without a password", file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n",
 			wantErr: "admin_password"},
-		{name: "ranger backend with the password from the environment",
+		// Polaris enforces the ranger backend's grants: a catalog it does
+		// not serve, or serves to one service identity, would be open.
+		{name: "ranger backend refuses an embedded catalog",
 			file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n",
+			env:  []string{"SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD=s3cret"}, wantErr: "governs rest catalogs only"},
+		{name: "ranger backend refuses a service identity",
+			file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n" + restCatalog,
+			env:  []string{"SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD=s3cret", "SQE_CATALOG__LAKE__SERVICE_TOKEN=t"}, wantErr: "one service identity"},
+		{name: "ranger backend with the password from the environment",
+			file: "[access_control]\nbackend = \"ranger\"\nurl = \"http://ranger:6080\"\n[access_control.ranger]\nservice_name = \"polaris\"\nadmin_user = \"admin\"\n" + restCatalog,
 			env:  []string{"SQE_ACCESS_CONTROL__RANGER__ADMIN_PASSWORD=s3cret"},
 			check: func(t *testing.T, c Config) {
 				if c.AccessControl.Ranger.AdminPassword != "s3cret" || c.AccessControl.Backend != "ranger" {

@@ -24,7 +24,6 @@ func TestSecretsOnlyFromEnvironmentOrFiles(t *testing.T) {
 	if err := os.WriteFile(emptyFile, []byte("\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	const restCatalog = "[[catalog]]\nname = \"lake\"\ntype = \"rest\"\nuri = \"http://polaris:8181/api/catalog\"\n"
 	const s3Catalog = "[[catalog]]\nname = \"lake\"\ntype = \"embedded\"\nwarehouse = \"s3://bkt/wh\"\n[catalog.properties]\n\"s3.access-key-id\" = \"AKID\"\n"
 	tests := []struct {
 		name    string
