@@ -100,6 +100,10 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 			break
 		}
 		if c.Typ.OID == types.OIDInt4 {
+			if v < 0 {
+				// Parenthesized, so that no minus sign ever follows another.
+				return "(" + strconv.FormatInt(v, 10) + ")", nil
+			}
 			return strconv.FormatInt(v, 10), nil
 		}
 		lit = strconv.FormatInt(v, 10)

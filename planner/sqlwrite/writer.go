@@ -18,6 +18,9 @@ type Catalogs map[string]string
 // dialect d, with its tables' catalogs renamed through catalogs. Its
 // result columns are root's, in order.
 func Write(root planner.Node, d Dialect, catalogs Catalogs) (string, error) {
+	if len(root.Columns()) == 0 {
+		return "", pgerror.Unsupported("a statement without result columns cannot be written as SQL")
+	}
 	w := &writer{d: d, catalogs: catalogs}
 	r, err := w.node(root, true)
 	if err != nil {
@@ -173,7 +176,9 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		}
 		return w.scan(x, top)
 	case *planner.Filter:
-		if securedChain(x) {
+		// A filter that can raise an error is written above the secured
+		// relation, guarded, rather than in it.
+		if securedChain(x) && (x.Barrier || x.Pred.Leakproof()) {
 			return w.secured(n, top)
 		}
 		return w.filter(x, top)
@@ -240,8 +245,22 @@ func (w *writer) tableName(s *planner.Scan) (string, error) {
 	return strings.Join(out, "."), nil
 }
 
+// checkTypes refuses columns of a type without an exact equivalent in
+// the dialect.
+func (w *writer) checkTypes(cols []planner.Column) error {
+	for _, c := range cols {
+		if _, err := w.d.typeName(c.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rawScope maps a scan's columns to its table's column names.
-func rawScope(s *planner.Scan) (*scope, error) {
+func (w *writer) rawScope(s *planner.Scan) (*scope, error) {
+	if err := w.checkTypes(s.Cols); err != nil {
+		return nil, err
+	}
 	sc := &scope{cols: map[planner.ColumnID]string{}}
 	tcols := s.Table.Columns()
 	for i, c := range s.Cols {
@@ -260,7 +279,7 @@ func (w *writer) scan(s *planner.Scan, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := rawScope(s)
+	sc, err := w.rawScope(s)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +334,7 @@ func (w *writer) secured(top0 planner.Node, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := rawScope(s)
+	raw, err := w.rawScope(s)
 	if err != nil {
 		return nil, err
 	}
@@ -332,6 +351,9 @@ func (w *writer) secured(top0 planner.Node, top bool) (*rel, error) {
 	var items []string
 	if mask != nil {
 		cols = mask.Cols
+		if err := w.checkTypes(cols); err != nil {
+			return nil, err
+		}
 		for _, e := range mask.Exprs {
 			sql, err := w.expr(e, raw)
 			if err != nil {
@@ -399,6 +421,9 @@ func (w *writer) filter(f *planner.Filter, top bool) (*rel, error) {
 }
 
 func (w *writer) project(p *planner.Project, top bool) (*rel, error) {
+	if err := w.checkTypes(p.Cols); err != nil {
+		return nil, err
+	}
 	in, err := w.node(p.Input, false)
 	if err != nil {
 		return nil, err
@@ -586,6 +611,9 @@ func (w *writer) join(j *planner.Join, top bool) (*rel, error) {
 func (w *writer) aggregate(x *planner.Aggregate) (*rel, error) {
 	if x.Sets != nil {
 		return nil, pgerror.Unsupported("GROUPING SETS cannot be written as SQL")
+	}
+	if err := w.checkTypes(x.Columns()); err != nil {
+		return nil, err
 	}
 	in, err := w.node(x.Input, false)
 	if err != nil {

@@ -34,6 +34,7 @@ var goldenQueries = []struct {
 	{"left join guarded", "SELECT d.title, 10 / p.dept FROM dept d LEFT JOIN people p ON p.dept = d.dept", false},
 	{"aggregate", "SELECT region, count(*), count(DISTINCT ssn), max(name) FROM people GROUP BY region HAVING count(*) > 1", false},
 	{"count", "SELECT count(*) FROM people", false},
+	{"negative integers", "SELECT id - -5, -dept FROM people WHERE dept > -1", false},
 	{"semi join", "SELECT id FROM people WHERE dept IN (SELECT dept FROM dept WHERE title <> 'x')", true},
 	{"anti join", "SELECT id FROM people p WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.dept = p.dept AND 100 / d.dept > 1)", true},
 	{"quoting", "SELECT name FROM people WHERE name = 'O''Brien\\ \"q\"'", false},
@@ -103,19 +104,20 @@ func TestRawColumnOnlyInMask(t *testing.T) {
 // TestDivisionGuarded checks that 1/(id-2) is computed only on rows the
 // row filter keeps, in both dialects and plans.
 func TestDivisionGuarded(t *testing.T) {
-	sec := peoplePolicy{mask: ssnMask}
 	guard := regexp.MustCompile(`CASE WHEN s\d+\.__sqe_visible_1 THEN \(\(CAST\(1 AS bigint\) / \(s\d+\.c1 - CAST\(2 AS bigint\)\)\) > CAST\(0 AS bigint\)\) END`)
-	for _, d := range []sqlwrite.Dialect{sqlwrite.PostgreSQL, sqlwrite.Trino} {
-		for _, opt := range []bool{false, true} {
-			out, err := sqlwrite.Write(bind(t, "SELECT id FROM people WHERE 1/(id-2) > 0", sec, opt), d, catalogs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !guard.MatchString(out) {
-				t.Errorf("%s optimized=%v: division not guarded by the row filter:\n%s", d, opt, out)
-			}
-			if strings.Count(out, "/") != 1 {
-				t.Errorf("%s optimized=%v: division written more than once:\n%s", d, opt, out)
+	for _, sec := range []peoplePolicy{{mask: ssnMask}, {}} {
+		for _, d := range []sqlwrite.Dialect{sqlwrite.PostgreSQL, sqlwrite.Trino} {
+			for _, opt := range []bool{false, true} {
+				out, err := sqlwrite.Write(bind(t, "SELECT id FROM people WHERE 1/(id-2) > 0", sec, opt), d, catalogs)
+				if err != nil {
+					t.Fatalf("mask %q, %s optimized=%v: %v", sec.mask, d, opt, err)
+				}
+				if !guard.MatchString(out) {
+					t.Errorf("mask %q, %s optimized=%v: division not guarded by the row filter:\n%s", sec.mask, d, opt, out)
+				}
+				if strings.Count(out, "/") != 1 {
+					t.Errorf("mask %q, %s optimized=%v: division written more than once:\n%s", sec.mask, d, opt, out)
+				}
 			}
 		}
 	}
@@ -135,12 +137,15 @@ func TestRefusals(t *testing.T) {
 		{"keyed mask, Trino", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.Trino, "mask_hash"},
 		{"unknown function", ssnMask, "SELECT upper(name) FROM people", sqlwrite.PostgreSQL, "function upper"},
 		{"unknown mask function", "mask_show_last_n(ssn, 4, 'x', 'x', 'x', -1, '1')", "SELECT ssn FROM people", sqlwrite.Trino, "function mask_show_last_n"},
-		{"cast to text", ssnMask, "SELECT id::numeric FROM people", sqlwrite.Trino, "cast from bigint to numeric"},
+		{"unbounded numeric in Trino", ssnMask, "SELECT id::numeric FROM people", sqlwrite.Trino, "type numeric"},
 		{"inexact division in Trino", ssnMask, "SELECT id::float8 / 2 FROM people", sqlwrite.Trino, "operator / on double precision"},
-		{"inexact sum in Trino", ssnMask, "SELECT sum(id) FROM people", sqlwrite.Trino, "aggregate sum"},
+		{"inexact sum in Trino", ssnMask, "SELECT sum(id) FROM people", sqlwrite.Trino, "type numeric"},
+		{"inexact sum of integers in Trino", ssnMask, "SELECT sum(dept) FROM people", sqlwrite.Trino, "aggregate sum"},
 		{"cast to numeric", ssnMask, "SELECT id::text FROM people", sqlwrite.PostgreSQL, "cast from bigint to text"},
 		{"set operation node", ssnMask, "SELECT id FROM people UNION ALL SELECT dept FROM dept", sqlwrite.PostgreSQL, "Append"},
 		{"grouping sets", ssnMask, "SELECT region, count(*) FROM people GROUP BY ROLLUP (region)", sqlwrite.PostgreSQL, "GROUPING SETS"},
+		{"type without an equivalent", ssnMask, "SELECT '{}'::jsonb FROM people", sqlwrite.Trino, "type jsonb"},
+		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
 		{"subquery expression", ssnMask, "SELECT (SELECT max(dept) FROM dept) FROM people", sqlwrite.PostgreSQL, "Subquery"},
 	}
 	for _, tt := range tests {
