@@ -44,4 +44,12 @@
 // approximated. A plan whose masks use the server's key (mask_hash) is
 // refused: it must run where the key is, and the key is never written
 // into SQL. Error messages name constructs and types, never values.
+//
+// Written today: scans, secured relations, filters, projections, joins
+// (semi and anti ones as EXISTS), plain GROUP BY with count, min, max
+// (sum and avg for PostgreSQL), sorts and constant limits; integer,
+// text, boolean, date, timestamp and fixed numeric types; text compared
+// and sorted by code point (COLLATE "C" in PostgreSQL), as SQE does.
+// Trino folds the case of quoted identifiers, so a name differing from
+// another only in case is not told apart there.
 package sqlwrite

@@ -34,6 +34,8 @@ var goldenQueries = []struct {
 	{"left join guarded", "SELECT d.title, 10 / p.dept FROM dept d LEFT JOIN people p ON p.dept = d.dept", false},
 	{"aggregate", "SELECT region, count(*), count(DISTINCT ssn), max(name) FROM people GROUP BY region HAVING count(*) > 1", false},
 	{"count", "SELECT count(*) FROM people", false},
+	{"sort only", "SELECT name, ssn FROM people ORDER BY name", false},
+	{"full join", "SELECT d.title, p.id / 2 FROM people p FULL JOIN dept d ON p.dept = d.dept", false},
 	{"negative integers", "SELECT id - -5, -dept FROM people WHERE dept > -1", false},
 	{"semi join", "SELECT id FROM people WHERE dept IN (SELECT dept FROM dept WHERE title <> 'x')", true},
 	{"anti join", "SELECT id FROM people p WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.dept = p.dept AND 100 / d.dept > 1)", true},

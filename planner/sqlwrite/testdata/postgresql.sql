@@ -54,6 +54,22 @@ SELECT s3.c7 AS c8 FROM (SELECT count(*) AS c7 FROM (SELECT s1.c1 AS c1, s1.c2 A
 -- SELECT count(*) FROM people
 SELECT s3.c7 AS c8 FROM (SELECT count(*) AS c7 FROM (SELECT s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT 1 AS c, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3;
 
+-- sort only (optimized=false)
+-- SELECT name, ssn FROM people ORDER BY name
+SELECT s3.c7 AS c7, s3.c8 AS c8 FROM (SELECT s2.c2 AS c7, s2.c6 AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c2 AS c2, s1.c3 AS c3, s1.c6 AS c6, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "name" AS c2, "region" AS c3, CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c6, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3 ORDER BY s3.c7 COLLATE "C" ASC NULLS LAST;
+
+-- sort only (optimized=true)
+-- SELECT name, ssn FROM people ORDER BY name
+SELECT s3.c7 AS c7, s3.c8 AS c8 FROM (SELECT s2.c2 AS c7, s2.c6 AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c2 AS c2, s1.c6 AS c6, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "name" AS c2, CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c6, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3 ORDER BY s3.c7 COLLATE "C" ASC NULLS LAST;
+
+-- full join (optimized=false)
+-- SELECT d.title, p.id / 2 FROM people p FULL JOIN dept d ON p.dept = d.dept
+SELECT s4.c8 AS c9, CASE WHEN COALESCE(s4.__sqe_visible_1, TRUE) THEN (s4.c1 / CAST(2 AS bigint)) END AS c10 FROM (SELECT s2.c1 AS c1, s2.c2 AS c2, s2.c3 AS c3, s2.c6 AS c6, s2.c5 AS c5, s3.c7 AS c7, s3.c8 AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c2 AS c2, s1.c3 AS c3, s1.c6 AS c6, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "name" AS c2, "region" AS c3, CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c6, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 FULL JOIN (SELECT "dept" AS c7, "title" AS c8 FROM "remote_lake"."hr"."dept") AS s3 ON (s2.c5 = s3.c7)) AS s4;
+
+-- full join (optimized=true)
+-- SELECT d.title, p.id / 2 FROM people p FULL JOIN dept d ON p.dept = d.dept
+SELECT s4.c8 AS c9, CASE WHEN COALESCE(s4.__sqe_visible_1, TRUE) THEN (s4.c1 / CAST(2 AS bigint)) END AS c10 FROM (SELECT s2.c1 AS c1, s2.c5 AS c5, s3.c7 AS c7, s3.c8 AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 FULL JOIN (SELECT "dept" AS c7, "title" AS c8 FROM "remote_lake"."hr"."dept") AS s3 ON (s2.c5 = s3.c7)) AS s4;
+
 -- negative integers (optimized=false)
 -- SELECT id - -5, -dept FROM people WHERE dept > -1
 SELECT CASE WHEN s3.__sqe_visible_1 THEN (s3.c1 - CAST(-5 AS bigint)) END AS c7, CASE WHEN s3.__sqe_visible_1 THEN (- s3.c5) END AS c8 FROM (SELECT s2.c1 AS c1, s2.c2 AS c2, s2.c3 AS c3, s2.c6 AS c6, s2.c5 AS c5, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c2 AS c2, s1.c3 AS c3, s1.c6 AS c6, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "name" AS c2, "region" AS c3, CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c6, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 WHERE (s2.c5 > (-1))) AS s3;
