@@ -1,0 +1,90 @@
+package sqlwrite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// Dialect is the SQL dialect of the engine the statement is written for.
+type Dialect uint8
+
+const (
+	// PostgreSQL is PostgreSQL 15's dialect.
+	PostgreSQL Dialect = iota
+	// Trino is Trino's dialect.
+	Trino
+)
+
+func (d Dialect) String() string { return [...]string{"PostgreSQL", "Trino"}[d] }
+
+// quoteIdent quotes an identifier: both dialects double the double quote.
+func quoteIdent(s string) (string, error) {
+	if strings.ContainsRune(s, 0) {
+		return "", pgerror.Unsupported("identifier holding a NUL character")
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`, nil
+}
+
+// quoteString writes a string literal. PostgreSQL reads backslashes in a
+// plain literal when standard_conforming_strings is off, so a string
+// holding one is written as an escape string, whose meaning does not
+// depend on that setting; Trino never reads backslashes.
+func (d Dialect) quoteString(s string) (string, error) {
+	if strings.ContainsRune(s, 0) {
+		return "", pgerror.Unsupported("string literal holding a NUL character")
+	}
+	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	if d == PostgreSQL && strings.Contains(s, `\`) {
+		q = "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+	}
+	return q, nil
+}
+
+// typeName is t's name in the dialect, when it has an exact equivalent.
+func (d Dialect) typeName(t types.T) (string, error) {
+	switch t.OID {
+	case types.OIDBool:
+		return "boolean", nil
+	case types.OIDInt2:
+		return "smallint", nil
+	case types.OIDInt4:
+		return "integer", nil
+	case types.OIDInt8:
+		return "bigint", nil
+	case types.OIDFloat4:
+		return "real", nil
+	case types.OIDFloat8:
+		if d == Trino {
+			return "double", nil
+		}
+		return "double precision", nil
+	case types.OIDNumeric:
+		// A general numeric keeps a scale per value and may be NaN: Trino's
+		// decimal has neither, and its values are not held as decimal128.
+		if t.General || t.Precision == 0 {
+			break
+		}
+		if d == Trino {
+			return fmt.Sprintf("decimal(%d,%d)", t.Precision, t.Scale), nil
+		}
+		return fmt.Sprintf("numeric(%d,%d)", t.Precision, t.Scale), nil
+	case types.OIDText:
+		if d == Trino {
+			return "varchar", nil
+		}
+		return "text", nil
+	case types.OIDVarchar:
+		if t.Precision > 0 {
+			return fmt.Sprintf("varchar(%d)", t.Precision), nil
+		}
+		return "varchar", nil
+	case types.OIDDate:
+		return "date", nil
+	case types.OIDTimestamp:
+		return "timestamp(6)", nil
+	}
+	return "", pgerror.Unsupported("type %s cannot be written for %s", t.Name(), d)
+}

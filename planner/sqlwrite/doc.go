@@ -1,0 +1,55 @@
+// Package sqlwrite writes a bound, secured plan as one SQL statement for
+// another engine (PostgreSQL or Trino) to run. It reads only the plan:
+// the user's text never reaches the other engine, and gate one and gate
+// two have already been applied to the plan it is given.
+//
+// # Shape
+//
+// Every plan node becomes one SELECT over its inputs, written as derived
+// tables; a column of the plan is named "c<ID>" after its ColumnID, so the
+// statement's result columns are the plan root's columns, by position.
+// Table names are mapped through the catalog map the caller gives
+// (SQE catalog to the other engine's catalog).
+//
+// # Secured relations
+//
+// The secured relation of a table (its scan, the barrier filter with the
+// row filters, any leakproof filters pushed below the masking projection,
+// and the masking projection) is written as
+//
+//	(SELECT <mask or column> AS "c<ID>", ...,
+//	        COALESCE(<filters>, FALSE) AS "__sqe_visible_<n>"
+//	 FROM <table>) AS "s<k>"
+//
+// read by a SELECT whose WHERE keeps the rows where the visibility column
+// holds. A mask that can raise an error is written CASE WHEN <filters>
+// THEN <mask> END, so it is not computed on a hidden row. Raw stored
+// values appear only inside the masks and the filters.
+//
+// The other engine's optimizer does not know SQE's barrier: it may
+// evaluate an expression from above before the WHERE that drops hidden
+// rows. So the visibility columns are carried up through every node until
+// an aggregate (whose rows are built from visible rows only), and every
+// expression that can raise an error (not Leakproof) is written
+// CASE WHEN <visibility> THEN <expr> END, where <visibility> is the AND of
+// the visibility columns in scope, each COALESCE(v, TRUE) when an outer
+// join may have filled it with NULL (such a row is not hidden: it has no
+// stored values). On a visible row the guard changes nothing.
+//
+// # Fails closed
+//
+// Whatever the writer does not know exactly (a node type, a function, an
+// operator or cast on given types, a type without an exact equivalent in
+// the dialect) is an error with SQLSTATE 0A000 naming it; nothing is
+// approximated. A plan whose masks use the server's key (mask_hash) is
+// refused: it must run where the key is, and the key is never written
+// into SQL. Error messages name constructs and types, never values.
+//
+// Written today: scans, secured relations, filters, projections, joins
+// (semi and anti ones as EXISTS), plain GROUP BY with count, min, max
+// (sum and avg for PostgreSQL), sorts and constant limits; integer,
+// text, boolean, date, timestamp and fixed numeric types; text compared
+// and sorted by code point (COLLATE "C" in PostgreSQL), as SQE does.
+// Trino folds the case of quoted identifiers, so a name differing from
+// another only in case is not told apart there.
+package sqlwrite

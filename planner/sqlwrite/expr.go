@@ -1,0 +1,283 @@
+package sqlwrite
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+func isText(t types.T) bool { return t.OID == types.OIDText || t.OID == types.OIDVarchar }
+
+func isInt(t types.T) bool {
+	return t.OID == types.OIDInt2 || t.OID == types.OIDInt4 || t.OID == types.OIDInt8
+}
+
+// expr writes e with the columns of s.
+func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
+	switch x := e.(type) {
+	case *planner.ColRef:
+		ref, ok := s.cols[x.ID]
+		if !ok {
+			return "", fmt.Errorf("sqlwrite: column %s is not in scope", x)
+		}
+		return ref, nil
+	case *planner.Const:
+		return w.constant(x)
+	case *planner.BinOp:
+		return w.binOp(x, s)
+	case *planner.Not:
+		a, err := w.expr(x.Arg, s)
+		return "(NOT " + a + ")", err
+	case *planner.Negate:
+		if !isInt(x.Type()) && x.Type().OID != types.OIDFloat8 && x.Type().OID != types.OIDNumeric {
+			return "", pgerror.Unsupported("unary minus on %s cannot be written as SQL", x.Type().Name())
+		}
+		a, err := w.expr(x.Arg, s)
+		return "(- " + a + ")", err
+	case *planner.IsNull:
+		a, err := w.expr(x.Arg, s)
+		if x.Negated {
+			return "(" + a + " IS NOT NULL)", err
+		}
+		return "(" + a + " IS NULL)", err
+	case *planner.Cast:
+		return w.cast(x, s)
+	case *planner.Case:
+		var b strings.Builder
+		b.WriteString("CASE")
+		for _, wh := range x.Whens {
+			c, err := w.expr(wh.Cond, s)
+			if err != nil {
+				return "", err
+			}
+			r, err := w.expr(wh.Result, s)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(" WHEN " + c + " THEN " + r)
+		}
+		if x.Else != nil {
+			el, err := w.expr(x.Else, s)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(" ELSE " + el)
+		}
+		b.WriteString(" END")
+		return b.String(), nil
+	case *planner.Func:
+		return w.function(x, s)
+	}
+	return "", pgerror.Unsupported("expression %s cannot be written as SQL", strings.TrimPrefix(fmt.Sprintf("%T", e), "*planner."))
+}
+
+// constant writes a literal as a value of exactly its type.
+func (w *writer) constant(c *planner.Const) (string, error) {
+	typ, err := w.d.typeName(c.Typ)
+	if err != nil {
+		return "", err
+	}
+	if c.Value == nil {
+		return "CAST(NULL AS " + typ + ")", nil
+	}
+	var lit string
+	switch v := c.Value.(type) {
+	case bool:
+		if v {
+			return "TRUE", nil
+		}
+		return "FALSE", nil
+	case int64:
+		if !isInt(c.Typ) {
+			break
+		}
+		if c.Typ.OID == types.OIDInt4 {
+			if v < 0 {
+				// Parenthesized, so that no minus sign ever follows another.
+				return "(" + strconv.FormatInt(v, 10) + ")", nil
+			}
+			return strconv.FormatInt(v, 10), nil
+		}
+		lit = strconv.FormatInt(v, 10)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "", pgerror.Unsupported("a non-finite %s literal cannot be written as SQL", c.Typ.Name())
+		}
+		lit = "'" + strconv.FormatFloat(v, 'g', -1, 64) + "'"
+	case decimal128.Num:
+		lit = "'" + v.ToString(c.Typ.Scale) + "'"
+	case string:
+		if lit, err = w.d.quoteString(v); err != nil {
+			return "", err
+		}
+		if c.Typ.OID == types.OIDText {
+			return lit, nil
+		}
+	case int32:
+		if c.Typ.OID != types.OIDDate {
+			break
+		}
+		d := time.Unix(int64(v)*86400, 0).UTC()
+		if d.Year() < 1 || d.Year() > 9999 {
+			return "", pgerror.Unsupported("a date outside years 1 to 9999 cannot be written as SQL")
+		}
+		return "DATE '" + d.Format("2006-01-02") + "'", nil
+	}
+	if lit == "" {
+		return "", pgerror.Unsupported("a %s literal cannot be written as SQL", c.Typ.Name())
+	}
+	return "CAST(" + lit + " AS " + typ + ")", nil
+}
+
+// binOp writes an operator whose meaning is the same in the dialect for
+// the operand types.
+func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
+	lt := b.L.Type()
+	exact := false
+	switch b.Op.Name {
+	case "AND", "OR":
+		exact = true
+	case "=", "<>", "<", "<=", ">", ">=":
+		// Both dialects compare these types alike; text by code point once
+		// PostgreSQL is told the C collation.
+		exact = lt.OID == b.R.Type().OID && (isInt(lt) || isText(lt) || lt.OID == types.OIDBool ||
+			lt.OID == types.OIDDate || lt.OID == types.OIDTimestamp || lt.OID == types.OIDNumeric)
+	case "+", "-", "*":
+		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && b.Op.Name != "*") ||
+			(b.Typ.OID == types.OIDFloat8 && w.d == PostgreSQL)
+	case "/", "%":
+		// Trino's decimal division keeps another scale than PostgreSQL's,
+		// and its float division by zero gives infinity, not an error.
+		exact = isInt(b.Typ) || (w.d == PostgreSQL && (b.Typ.OID == types.OIDNumeric || b.Typ.OID == types.OIDFloat8))
+	case "||":
+		exact = isText(lt) && isText(b.R.Type())
+	}
+	if !exact {
+		return "", pgerror.Unsupported("operator %s on %s and %s cannot be written as SQL for %s", b.Op.Name, lt.Name(), b.R.Type().Name(), w.d)
+	}
+	l, err := w.expr(b.L, s)
+	if err != nil {
+		return "", err
+	}
+	r, err := w.expr(b.R, s)
+	if err != nil {
+		return "", err
+	}
+	op := b.Op.Name
+	if w.d == PostgreSQL && isText(lt) && op != "=" && op != "<>" && op != "||" {
+		l += ` COLLATE "C"`
+	}
+	return "(" + l + " " + op + " " + r + ")", nil
+}
+
+// cast writes the casts that mean the same in both dialects: widening an
+// integer, and an integer to double precision or numeric.
+func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
+	from, to := c.Arg.Type(), c.To
+	ok := from.OID == to.OID && !(to.OID == types.OIDNumeric || to.OID == types.OIDVarchar)
+	switch {
+	case isInt(from) && isInt(to) && intRank(from) <= intRank(to):
+		ok = true
+	case isInt(from) && to.OID == types.OIDFloat8 && from.OID != types.OIDInt8:
+		ok = true
+	case isText(from) && to.OID == types.OIDText:
+		ok = true
+	}
+	if !ok {
+		return "", pgerror.Unsupported("cast from %s to %s cannot be written as SQL for %s", from.Name(), to.Name(), w.d)
+	}
+	a, err := w.expr(c.Arg, s)
+	if err != nil {
+		return "", err
+	}
+	typ, err := w.d.typeName(to)
+	if err != nil {
+		return "", err
+	}
+	return "CAST(" + a + " AS " + typ + ")", nil
+}
+
+func intRank(t types.T) int {
+	return map[uint32]int{types.OIDInt2: 1, types.OIDInt4: 2, types.OIDInt8: 3}[t.OID]
+}
+
+// function writes the scalar functions that mean the same in both
+// dialects.
+func (w *writer) function(f *planner.Func, s *scope) (string, error) {
+	if f.Name == "mask_hash" {
+		return "", pgerror.Unsupported("mask_hash is keyed by the server's key and must run in SQE")
+	}
+	exact := false
+	switch f.Name {
+	case "abs":
+		exact = len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
+	case "length", "char_length":
+		exact = len(f.Args) == 1 && isText(f.Args[0].Type())
+	case "coalesce":
+		exact = true
+	}
+	if !exact || f.Row != nil {
+		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
+	}
+	args := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		var err error
+		if args[i], err = w.expr(a, s); err != nil {
+			return "", err
+		}
+	}
+	name := f.Name
+	if name == "char_length" {
+		name = "length"
+	}
+	return name + "(" + strings.Join(args, ", ") + ")", nil
+}
+
+// aggCall writes an aggregate whose result is the same in the dialect.
+func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
+	if a.Delim != nil || len(a.RowArgs) > 0 || len(a.OrderBy) > 0 || a.Direct != nil {
+		return "", pgerror.Unsupported("aggregate %s with these arguments cannot be written as SQL", a.Func.Name)
+	}
+	exact := false
+	switch a.Func.Name {
+	case "count", "min", "max":
+		exact = true
+	case "sum", "avg":
+		// Trino sums integers as bigint and averages them as double, where
+		// PostgreSQL gives numeric.
+		exact = w.d == PostgreSQL || (a.Arg != nil && a.Arg.Type().OID == types.OIDFloat8)
+	}
+	if !exact {
+		return "", pgerror.Unsupported("aggregate %s cannot be written as SQL for %s", a.Func.Name, w.d)
+	}
+	arg := "*"
+	if a.Arg != nil {
+		var err error
+		if arg, err = w.guarded(a.Arg, s); err != nil {
+			return "", err
+		}
+		if w.d == PostgreSQL && a.Func.Name != "count" && isText(a.Arg.Type()) {
+			arg += ` COLLATE "C"`
+		}
+		if a.Distinct {
+			arg = "DISTINCT " + arg
+		}
+	}
+	out := a.Func.Name + "(" + arg + ")"
+	if a.Filter != nil {
+		f, err := w.guarded(a.Filter, s)
+		if err != nil {
+			return "", err
+		}
+		out += " FILTER (WHERE " + f + ")"
+	}
+	return out, nil
+}

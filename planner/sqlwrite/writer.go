@@ -1,0 +1,648 @@
+package sqlwrite
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// Catalogs maps an SQE catalog name to the name the other engine knows
+// it by. An empty name leaves the catalog out of the table's name (a
+// PostgreSQL database reads its own tables as schema.table).
+type Catalogs map[string]string
+
+// Write returns root, a bound and secured plan, as one SELECT statement in
+// dialect d, with its tables' catalogs renamed through catalogs. Its
+// result columns are root's, in order.
+func Write(root planner.Node, d Dialect, catalogs Catalogs) (string, error) {
+	if len(root.Columns()) == 0 {
+		return "", pgerror.Unsupported("a statement without result columns cannot be written as SQL")
+	}
+	w := &writer{d: d, catalogs: catalogs}
+	r, err := w.node(root, true)
+	if err != nil {
+		return "", err
+	}
+	return r.sql, nil
+}
+
+type writer struct {
+	d        Dialect
+	catalogs Catalogs
+	// aliases counts the derived tables written, to name them s1, s2...
+	aliases int
+	// visible counts the visibility columns written.
+	visible int
+}
+
+// visibility is a column holding whether a row of a secured relation is
+// visible; Nullable once an outer join may have filled it with NULL.
+type visibility struct {
+	name     string
+	nullable bool
+}
+
+// rel is a node written as a SELECT statement.
+type rel struct {
+	sql string
+	// cols are the node's columns; the statement outputs them as c<ID>,
+	// followed by vis.
+	cols []planner.Column
+	vis  []visibility
+	// order are the columns (of cols) the statement's rows are ordered
+	// by, when the node is ordered; hiddenOrder marks an order by columns
+	// the node does not output, which a node above cannot keep.
+	order       []planner.SortKey
+	hiddenOrder bool
+}
+
+func colName(id planner.ColumnID) string { return "c" + strconv.Itoa(int(id)) }
+
+func (w *writer) alias() string {
+	w.aliases++
+	return "s" + strconv.Itoa(w.aliases)
+}
+
+// scope maps the columns an expression may read to their SQL text.
+type scope struct {
+	cols map[planner.ColumnID]string
+	vis  []string
+}
+
+// from adds r's columns, read through the derived table alias a.
+func (s *scope) from(r *rel, a string) {
+	if s.cols == nil {
+		s.cols = map[planner.ColumnID]string{}
+	}
+	for _, c := range r.cols {
+		s.cols[c.ID] = a + "." + colName(c.ID)
+	}
+	for _, v := range r.vis {
+		ref := a + "." + v.name
+		if v.nullable {
+			ref = "COALESCE(" + ref + ", TRUE)"
+		}
+		s.vis = append(s.vis, ref)
+	}
+}
+
+// guarded writes e, behind the visibility of the rows in scope when it
+// can raise an error.
+func (w *writer) guarded(e planner.Expr, s *scope) (string, error) {
+	sql, err := w.expr(e, s)
+	if err != nil || e.Leakproof() || len(s.vis) == 0 {
+		return sql, err
+	}
+	return "CASE WHEN " + strings.Join(s.vis, " AND ") + " THEN " + sql + " END", nil
+}
+
+// selectList writes the output columns of a level: exprs as cols, then
+// the visibility columns of ins (all but at the top).
+func selectList(items []string, cols []planner.Column, vis []visibility, from string, top bool) (string, []visibility) {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	n := 0
+	sep := func() {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		n++
+	}
+	for i, it := range items {
+		sep()
+		b.WriteString(it + " AS " + colName(cols[i].ID))
+	}
+	var out []visibility
+	if !top {
+		for _, v := range vis {
+			sep()
+			b.WriteString(from + "." + v.name + " AS " + v.name)
+		}
+		out = vis
+	}
+	if n == 0 {
+		// A node without columns (count(*) over a relation) still has rows.
+		b.WriteString("1 AS c")
+	}
+	return b.String(), out
+}
+
+// orderBy writes ORDER BY keys over the columns of s.
+func (w *writer) orderBy(keys []planner.SortKey, s *scope) (string, error) {
+	if len(keys) == 0 {
+		return "", nil
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		e, err := w.guarded(k.Expr, s)
+		if err != nil {
+			return "", err
+		}
+		if w.d == PostgreSQL && isText(k.Expr.Type()) {
+			e += ` COLLATE "C"`
+		}
+		if k.Desc {
+			e += " DESC"
+		} else {
+			e += " ASC"
+		}
+		if k.NullsFirst {
+			e += " NULLS FIRST"
+		} else {
+			e += " NULLS LAST"
+		}
+		parts[i] = e
+	}
+	return " ORDER BY " + strings.Join(parts, ", "), nil
+}
+
+// ordered returns the order of in that a node keeping its rows' order
+// writes, refusing an order by columns in no longer outputs.
+func ordered(in *rel, what string) ([]planner.SortKey, error) {
+	if in.hiddenOrder {
+		return nil, pgerror.Unsupported("%s over rows ordered by a column it does not read", what)
+	}
+	return in.order, nil
+}
+
+func (w *writer) node(n planner.Node, top bool) (*rel, error) {
+	switch x := n.(type) {
+	case *planner.Scan:
+		if x.Guard != nil {
+			return w.secured(n, top)
+		}
+		return w.scan(x, top)
+	case *planner.Filter:
+		// A filter that can raise an error is written above the secured
+		// relation, guarded, rather than in it.
+		if securedChain(x) && (x.Barrier || x.Pred.Leakproof()) {
+			return w.secured(n, top)
+		}
+		return w.filter(x, top)
+	case *planner.Project:
+		if x.Masking {
+			return w.secured(n, top)
+		}
+		return w.project(x, top)
+	case *planner.Join:
+		return w.join(x, top)
+	case *planner.Aggregate:
+		return w.aggregate(x)
+	case *planner.Sort:
+		return w.sort(x, top)
+	case *planner.Limit:
+		return w.limit(x, top)
+	}
+	return nil, pgerror.Unsupported("plan node %s cannot be written as SQL", nodeName(n))
+}
+
+// nodeName names a node type for an error message.
+func nodeName(n planner.Node) string {
+	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*planner.")
+}
+
+// securedChain reports a filter over a secured relation's scan through
+// filters only: the barrier and the leakproof filters pushed below or
+// beside it.
+func securedChain(f *planner.Filter) bool {
+	var n planner.Node = f
+	for {
+		switch x := n.(type) {
+		case *planner.Filter:
+			n = x.Input
+		case *planner.Scan:
+			return x.Guard != nil
+		default:
+			return false
+		}
+	}
+}
+
+func (w *writer) tableName(s *planner.Scan) (string, error) {
+	if v, ok := s.Table.(planner.PastTable); ok && v.PastVersion() != "" {
+		return "", pgerror.Unsupported("a past version of a table cannot be written as SQL")
+	}
+	qn := s.Table.QualifiedName()
+	remote, ok := w.catalogs[qn.Catalog]
+	if !ok {
+		return "", pgerror.Unsupported("catalog %q has no name in the other engine", qn.Catalog)
+	}
+	parts := []string{qn.Schema, qn.Name}
+	if remote != "" {
+		parts = append([]string{remote}, parts...)
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		q, err := quoteIdent(p)
+		if err != nil {
+			return "", err
+		}
+		out[i] = q
+	}
+	return strings.Join(out, "."), nil
+}
+
+// checkTypes refuses columns of a type without an exact equivalent in
+// the dialect.
+func (w *writer) checkTypes(cols []planner.Column) error {
+	for _, c := range cols {
+		if _, err := w.d.typeName(c.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rawScope maps a scan's columns to its table's column names.
+func (w *writer) rawScope(s *planner.Scan) (*scope, error) {
+	if err := w.checkTypes(s.Cols); err != nil {
+		return nil, err
+	}
+	sc := &scope{cols: map[planner.ColumnID]string{}}
+	tcols := s.Table.Columns()
+	for i, c := range s.Cols {
+		q, err := quoteIdent(tcols[s.TableColumns[i]].Name)
+		if err != nil {
+			return nil, err
+		}
+		sc.cols[c.ID] = q
+	}
+	return sc, nil
+}
+
+// scan writes the scan of a table no policy applies to.
+func (w *writer) scan(s *planner.Scan, top bool) (*rel, error) {
+	table, err := w.tableName(s)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := w.rawScope(s)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]string, len(s.Cols))
+	for i, c := range s.Cols {
+		items[i] = sc.cols[c.ID]
+	}
+	list, _ := selectList(items, s.Cols, nil, "", top)
+	return &rel{sql: list + " FROM " + table, cols: s.Cols}, nil
+}
+
+// secured writes a secured relation: the masking projection (if any)
+// over filters (the barrier among them) over the guarded scan.
+func (w *writer) secured(top0 planner.Node, top bool) (*rel, error) {
+	n := top0
+	var mask *planner.Project
+	if p, ok := n.(*planner.Project); ok {
+		mask, n = p, p.Input
+	}
+	var filters []*planner.Filter
+	for {
+		f, ok := n.(*planner.Filter)
+		if !ok {
+			break
+		}
+		filters, n = append(filters, f), f.Input
+	}
+	s, ok := n.(*planner.Scan)
+	if !ok || s.Guard == nil {
+		return nil, pgerror.Unsupported("a secured relation over %s cannot be written as SQL", nodeName(n))
+	}
+	barriers := 0
+	for _, f := range filters {
+		switch {
+		case f.Barrier:
+			barriers++
+		case !f.Pred.Leakproof():
+			return nil, pgerror.Unsupported("a filter that can raise an error below a masking projection cannot be written as SQL")
+		}
+	}
+	if (s.Guard.Policy != nil) != (barriers == 1) || barriers > 1 {
+		return nil, pgerror.Unsupported("a secured relation without its one barrier filter cannot be written as SQL")
+	}
+	for _, c := range s.Cols {
+		for _, h := range s.Guard.Hidden {
+			if c.ID == h && mask == nil {
+				return nil, pgerror.Unsupported("a masked column read without its mask cannot be written as SQL")
+			}
+		}
+	}
+	table, err := w.tableName(s)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := w.rawScope(s)
+	if err != nil {
+		return nil, err
+	}
+	var conds []string
+	for i := len(filters) - 1; i >= 0; i-- {
+		c, err := w.expr(filters[i].Pred, raw)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, c)
+	}
+	filter := strings.Join(conds, " AND ")
+	cols := s.Cols
+	var items []string
+	if mask != nil {
+		cols = mask.Cols
+		if err := w.checkTypes(cols); err != nil {
+			return nil, err
+		}
+		for _, e := range mask.Exprs {
+			sql, err := w.expr(e, raw)
+			if err != nil {
+				return nil, err
+			}
+			if filter != "" && !e.Leakproof() {
+				sql = "CASE WHEN " + filter + " THEN " + sql + " END"
+			}
+			items = append(items, sql)
+		}
+	} else {
+		for _, c := range s.Cols {
+			items = append(items, raw.cols[c.ID])
+		}
+	}
+	if filter == "" {
+		list, _ := selectList(items, cols, nil, "", top)
+		return &rel{sql: list + " FROM " + table, cols: cols}, nil
+	}
+	w.visible++
+	v := visibility{name: "__sqe_visible_" + strconv.Itoa(w.visible)}
+	inner, _ := selectList(items, cols, nil, "", true)
+	inner += ", COALESCE(" + filter + ", FALSE) AS " + v.name + " FROM " + table
+	a := w.alias()
+	outer := make([]string, len(cols))
+	for i, c := range cols {
+		outer[i] = a + "." + colName(c.ID)
+	}
+	list, vis := selectList(outer, cols, []visibility{v}, a, top)
+	return &rel{
+		sql:  list + " FROM (" + inner + ") AS " + a + " WHERE " + a + "." + v.name,
+		cols: cols, vis: vis,
+	}, nil
+}
+
+func (w *writer) filter(f *planner.Filter, top bool) (*rel, error) {
+	in, err := w.node(f.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	order, err := ordered(in, "a filter")
+	if err != nil {
+		return nil, err
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	pred, err := w.guarded(f.Pred, s)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]string, len(in.cols))
+	for i, c := range in.cols {
+		items[i] = s.cols[c.ID]
+	}
+	ob, err := w.orderBy(order, s)
+	if err != nil {
+		return nil, err
+	}
+	list, vis := selectList(items, in.cols, in.vis, a, top)
+	return &rel{
+		sql:  list + " FROM (" + in.sql + ") AS " + a + " WHERE " + pred + ob,
+		cols: in.cols, vis: vis, order: order,
+	}, nil
+}
+
+func (w *writer) project(p *planner.Project, top bool) (*rel, error) {
+	if err := w.checkTypes(p.Cols); err != nil {
+		return nil, err
+	}
+	in, err := w.node(p.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	order, err := ordered(in, "a projection")
+	if err != nil {
+		return nil, err
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	items := make([]string, len(p.Exprs))
+	for i, e := range p.Exprs {
+		if items[i], err = w.guarded(e, s); err != nil {
+			return nil, err
+		}
+	}
+	ob, err := w.orderBy(order, s)
+	if err != nil {
+		return nil, err
+	}
+	list, vis := selectList(items, p.Cols, in.vis, a, top)
+	out := &rel{sql: list + " FROM (" + in.sql + ") AS " + a + ob, cols: p.Cols, vis: vis}
+	// The order passes up when each key is output as is.
+	for _, k := range order {
+		found := false
+		for i, e := range p.Exprs {
+			if ref, ok := e.(*planner.ColRef); ok && sameCol(k.Expr, ref.ID) {
+				out.order = append(out.order, planner.SortKey{
+					Expr: &planner.ColRef{ID: p.Cols[i].ID, Name: p.Cols[i].Name, Typ: p.Cols[i].Type},
+					Desc: k.Desc, NullsFirst: k.NullsFirst,
+				})
+				found = true
+				break
+			}
+		}
+		if !found {
+			out.order, out.hiddenOrder = nil, true
+			break
+		}
+	}
+	return out, nil
+}
+
+func sameCol(e planner.Expr, id planner.ColumnID) bool {
+	ref, ok := e.(*planner.ColRef)
+	return ok && ref.ID == id
+}
+
+func (w *writer) sort(x *planner.Sort, top bool) (*rel, error) {
+	in, err := w.node(x.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range x.Keys {
+		if _, ok := k.Expr.(*planner.ColRef); !ok {
+			return nil, pgerror.Unsupported("a sort key that is not a column cannot be written as SQL")
+		}
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	items := make([]string, len(in.cols))
+	for i, c := range in.cols {
+		items[i] = s.cols[c.ID]
+	}
+	ob, err := w.orderBy(x.Keys, s)
+	if err != nil {
+		return nil, err
+	}
+	list, vis := selectList(items, in.cols, in.vis, a, top)
+	return &rel{sql: list + " FROM (" + in.sql + ") AS " + a + ob, cols: in.cols, vis: vis, order: x.Keys}, nil
+}
+
+func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
+	if l.CountExpr != nil || l.OffsetExpr != nil {
+		return nil, pgerror.Unsupported("a computed LIMIT or OFFSET cannot be written as SQL")
+	}
+	if l.WithTies {
+		return nil, pgerror.Unsupported("FETCH FIRST WITH TIES cannot be written as SQL")
+	}
+	in, err := w.node(l.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	order, err := ordered(in, "a limit")
+	if err != nil {
+		return nil, err
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	items := make([]string, len(in.cols))
+	for i, c := range in.cols {
+		items[i] = s.cols[c.ID]
+	}
+	ob, err := w.orderBy(order, s)
+	if err != nil {
+		return nil, err
+	}
+	if l.Offset > 0 {
+		ob += fmt.Sprintf(" OFFSET %d ROWS", l.Offset)
+	}
+	if l.Count >= 0 {
+		ob += fmt.Sprintf(" FETCH FIRST %d ROWS ONLY", l.Count)
+	}
+	list, vis := selectList(items, in.cols, in.vis, a, top)
+	return &rel{sql: list + " FROM (" + in.sql + ") AS " + a + ob, cols: in.cols, vis: vis, order: order}, nil
+}
+
+func (w *writer) join(j *planner.Join, top bool) (*rel, error) {
+	l, err := w.node(j.Left, false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := w.node(j.Right, false)
+	if err != nil {
+		return nil, err
+	}
+	la, ra := w.alias(), w.alias()
+	s := &scope{}
+	s.from(l, la)
+	s.from(r, ra)
+	on := "TRUE"
+	if j.On != nil {
+		if on, err = w.guarded(j.On, s); err != nil {
+			return nil, err
+		}
+	}
+	cols := j.Columns()
+	items := make([]string, len(cols))
+	for i, c := range cols {
+		items[i] = s.cols[c.ID]
+	}
+	if j.Kind.Existence() {
+		list, _ := selectList(items, cols, nil, "", true)
+		var vis []visibility
+		if !top {
+			for _, v := range l.vis {
+				list += ", " + la + "." + v.name + " AS " + v.name
+			}
+			vis = l.vis
+		}
+		not := ""
+		if j.Kind == planner.AntiJoin {
+			not = "NOT "
+		}
+		return &rel{
+			sql:  list + " FROM (" + l.sql + ") AS " + la + " WHERE " + not + "EXISTS (SELECT 1 FROM (" + r.sql + ") AS " + ra + " WHERE " + on + ")",
+			cols: cols, vis: vis,
+		}, nil
+	}
+	kind := map[planner.JoinKind]string{planner.InnerJoin: "INNER", planner.LeftJoin: "LEFT", planner.RightJoin: "RIGHT", planner.FullJoin: "FULL"}[j.Kind]
+	lvis := append([]visibility(nil), l.vis...)
+	rvis := append([]visibility(nil), r.vis...)
+	if j.Kind == planner.LeftJoin || j.Kind == planner.FullJoin {
+		for i := range rvis {
+			rvis[i].nullable = true
+		}
+	}
+	if j.Kind == planner.RightJoin || j.Kind == planner.FullJoin {
+		for i := range lvis {
+			lvis[i].nullable = true
+		}
+	}
+	list, _ := selectList(items, cols, nil, "", true)
+	var vis []visibility
+	if !top {
+		for _, v := range l.vis {
+			list += ", " + la + "." + v.name + " AS " + v.name
+		}
+		for _, v := range r.vis {
+			list += ", " + ra + "." + v.name + " AS " + v.name
+		}
+		vis = append(lvis, rvis...)
+	}
+	return &rel{
+		sql:  list + " FROM (" + l.sql + ") AS " + la + " " + kind + " JOIN (" + r.sql + ") AS " + ra + " ON " + on,
+		cols: cols, vis: vis,
+	}, nil
+}
+
+// aggregate writes a GROUP BY. Its rows are built from visible rows only,
+// so no visibility column passes above it.
+func (w *writer) aggregate(x *planner.Aggregate) (*rel, error) {
+	if x.Sets != nil {
+		return nil, pgerror.Unsupported("GROUPING SETS cannot be written as SQL")
+	}
+	if err := w.checkTypes(x.Columns()); err != nil {
+		return nil, err
+	}
+	in, err := w.node(x.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	var items, groups []string
+	for i, g := range x.Groups {
+		e, err := w.guarded(g, s)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, e)
+		groups = append(groups, strconv.Itoa(i+1))
+	}
+	for _, ag := range x.Aggs {
+		e, err := w.aggCall(ag, s)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, e)
+	}
+	cols := x.Columns()
+	list, _ := selectList(items, cols, nil, "", true)
+	sql := list + " FROM (" + in.sql + ") AS " + a
+	if len(groups) > 0 {
+		sql += " GROUP BY " + strings.Join(groups, ", ")
+	}
+	return &rel{sql: sql, cols: cols}, nil
+}
