@@ -9,11 +9,15 @@ import (
 // Identity is who a verified token says the caller is. It is the only
 // identity type in SQE; later layers add to it but never re-verify it.
 type Identity struct {
-	User   string
-	Roles  []string // from the token's roles claim; governance adds store roles later
-	Groups []string
-	Token  string // the raw token, passed on to catalogs that act as the caller; never log it
-	Expiry time.Time
+	User  string
+	Roles []string // from the token's roles claim; governance adds store roles later
+	// TokenRoles are the roles of the token alone, kept when Roles gains
+	// the store's, so that a session can compute its roles again when a
+	// role is granted or revoked; nil means Roles came from the token.
+	TokenRoles []string
+	Groups     []string
+	Token      string // the raw token, passed on to catalogs that act as the caller; never log it
+	Expiry     time.Time
 }
 
 // String describes the identity without its token, so an Identity that

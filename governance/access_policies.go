@@ -69,7 +69,7 @@ func (s *Store) AccessPolicies(ctx context.Context) ([]grants.Policy, int64, err
 // AccessPoliciesVersion is the version the policies are at, as the
 // statement in ctx first read it (StatementVersions).
 func (s *Store) AccessPoliciesVersion(ctx context.Context) (int64, error) {
-	access, _, err := s.versions(ctx)
+	access, _, _, err := s.versions(ctx)
 	return access, err
 }
 

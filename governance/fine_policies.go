@@ -43,7 +43,7 @@ type StoredFinePolicy struct {
 // FinePoliciesVersion is the version gate two's policies are at, as the
 // statement in ctx first read it (StatementVersions).
 func (s *Store) FinePoliciesVersion(ctx context.Context) (int64, error) {
-	_, fine, err := s.versions(ctx)
+	_, fine, _, err := s.versions(ctx)
 	return fine, err
 }
 

@@ -17,9 +17,9 @@ import (
 // (they compare and set on the version they read in their own
 // transaction).
 type StatementVersions struct {
-	mu           sync.Mutex
-	read         bool
-	access, fine int64
+	mu                  sync.Mutex
+	read                bool
+	access, fine, roles int64
 }
 
 type statementVersionsKey struct{}
@@ -31,8 +31,8 @@ func WithStatementVersions(ctx context.Context, v *StatementVersions) context.Co
 }
 
 // versions are the stores' versions as the statement in ctx first read
-// them (both at once: one query); without a pin in ctx every call reads.
-func (s *Store) versions(ctx context.Context) (access, fine int64, err error) {
+// them (all at once: one query); without a pin in ctx every call reads.
+func (s *Store) versions(ctx context.Context) (access, fine, roles int64, err error) {
 	v, ok := ctx.Value(statementVersionsKey{}).(*StatementVersions)
 	if !ok || v == nil {
 		return s.readVersions(ctx)
@@ -40,21 +40,29 @@ func (s *Store) versions(ctx context.Context) (access, fine int64, err error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if !v.read {
-		if v.access, v.fine, err = s.readVersions(ctx); err != nil {
-			return 0, 0, err
+		if v.access, v.fine, v.roles, err = s.readVersions(ctx); err != nil {
+			return 0, 0, 0, err
 		}
 		v.read = true
 	}
-	return v.access, v.fine, nil
+	return v.access, v.fine, v.roles, nil
 }
 
 const versionsQuery = `SELECT (SELECT version FROM access_policies_version WHERE id = 1),
-	(SELECT version FROM fine_policies_version WHERE id = 1)`
+	(SELECT version FROM fine_policies_version WHERE id = 1),
+	(SELECT version FROM roles_version WHERE id = 1)`
 
-// readVersions reads both versions from the database.
-func (s *Store) readVersions(ctx context.Context) (access, fine int64, err error) {
-	if err := s.versionsStmt.QueryRowContext(ctx).Scan(&access, &fine); err != nil {
-		return 0, 0, fmt.Errorf("read policies versions: %w", err)
+// readVersions reads the versions from the database.
+func (s *Store) readVersions(ctx context.Context) (access, fine, roles int64, err error) {
+	if err := s.versionsStmt.QueryRowContext(ctx).Scan(&access, &fine, &roles); err != nil {
+		return 0, 0, 0, fmt.Errorf("read policies versions: %w", err)
 	}
-	return access, fine, nil
+	return access, fine, roles, nil
+}
+
+// RolesVersion is the version of the roles and their memberships, which
+// every change of them moves, as the statement in ctx reads it.
+func (s *Store) RolesVersion(ctx context.Context) (int64, error) {
+	_, _, roles, err := s.versions(ctx)
+	return roles, err
 }

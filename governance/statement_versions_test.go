@@ -54,3 +54,40 @@ func TestStatementVersionsPinFirstRead(t *testing.T) {
 		t.Errorf("the next statement read %v, want %v", got, now)
 	}
 }
+
+// TestRolesVersionMovesWithEveryRoleChange: creating or dropping a role
+// and granting or revoking a membership each move the roles version.
+func TestRolesVersionMovesWithEveryRoleChange(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenStore(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	last, err := s.RolesVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, change := range []struct {
+		what string
+		do   func() error
+	}{
+		{"create role", func() error { return s.CreateRole(ctx, "engineer", false) }},
+		{"grant to a user", func() error { return s.GrantRole(ctx, "engineer", MemberUser, "alice") }},
+		{"grant to a role", func() error { return s.GrantRole(ctx, "engineer", MemberRole, "analyst") }},
+		{"revoke from a user", func() error { _, err := s.RevokeRole(ctx, "engineer", MemberUser, "alice"); return err }},
+		{"drop role", func() error { _, err := s.DropRole(ctx, "engineer"); return err }},
+	} {
+		if err := change.do(); err != nil {
+			t.Fatalf("%s: %v", change.what, err)
+		}
+		v, err := s.RolesVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v <= last {
+			t.Errorf("%s: roles version %d, was %d", change.what, v, last)
+		}
+		last = v
+	}
+}

@@ -30,6 +30,24 @@ CREATE TABLE IF NOT EXISTS role_members (
 	member      TEXT NOT NULL,
 	PRIMARY KEY (role, member_kind, member)
 );
+-- roles_version moves with every change of a role or a membership, so
+-- that open sessions take up a GRANT or REVOKE of a role at their next
+-- statement (RolesVersion). Triggers bump it whatever code writes.
+CREATE TABLE IF NOT EXISTS roles_version (
+	id      INTEGER PRIMARY KEY CHECK (id = 1),
+	version INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO roles_version (id, version) VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS roles_version_role_added AFTER INSERT ON roles
+	BEGIN UPDATE roles_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS roles_version_role_dropped AFTER DELETE ON roles
+	BEGIN UPDATE roles_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS roles_version_member_added AFTER INSERT ON role_members
+	BEGIN UPDATE roles_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS roles_version_member_removed AFTER DELETE ON role_members
+	BEGIN UPDATE roles_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS roles_version_member_changed AFTER UPDATE ON role_members
+	BEGIN UPDATE roles_version SET version = version + 1 WHERE id = 1; END;
 `
 
 // OpenStore opens (creating on first use) <dataDir>/governance.db.

@@ -104,28 +104,23 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 	if _, ok := e.catalogs[database]; !ok {
 		return nil, pgerror.New(pgerror.InvalidCatalogName, "database \"%s\" does not exist", database).Fatal()
 	}
+	tokenRoles := id.TokenRoles
+	if tokenRoles == nil {
+		tokenRoles = id.Roles
+	}
 	s := &Session{
-		engine:   e,
-		identity: id,
-		database: database,
-		settings: newSettings(id.User, e.cfg.ServerVersion),
-		txStatus: 'I',
+		engine:       e,
+		identity:     id,
+		tokenRoles:   tokenRoles,
+		rolesVersion: -1,
+		database:     database,
+		settings:     newSettings(id.User, e.cfg.ServerVersion),
+		txStatus:     'I',
 
 		serverTimeout: e.cfg.QueryTimeouts.For(id.Roles),
 	}
 	s.settings.setDefault(parallelWorkersSetting, strconv.Itoa(e.parallelWorkers()))
-	for _, r := range id.Roles {
-		for _, a := range e.cfg.AdminRoles {
-			if r == a {
-				s.superuser = true
-			}
-		}
-	}
-	if e.security != nil {
-		s.security = withMetadataTables(e.security.SecurityFor(id))
-	} else {
-		s.security = withMetadataTables(planner.OpenRelation{})
-	}
+	s.takeRoles(id.Roles)
 	s.catalog = &sessionCatalog{s: s}
 	if err := s.applyStartupSettings(settings); err != nil {
 		return nil, pgerror.From(err).Fatal()

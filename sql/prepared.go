@@ -48,7 +48,12 @@ func (s *Session) Prepare(ctx context.Context, query string, paramOIDs []uint32)
 		start = time.Now()
 	}
 	s.scope = &statementScope{}
-	ps, err := s.prepare(withStatementScope(ctx, s.scope), query, paramOIDs)
+	ctx = withStatementScope(ctx, s.scope)
+	err := s.refreshRoles(ctx)
+	var ps *PreparedStatement
+	if err == nil {
+		ps, err = s.prepare(ctx, query, paramOIDs)
+	}
 	if err != nil {
 		s.failTransaction()
 		s.auditFailedStatement(query, start, err)

@@ -50,6 +50,11 @@ type Session struct {
 	backend backendState
 	// clientAddr is the client's address, for the audit log.
 	clientAddr string
+	// tokenRoles are the roles of the login token; rolesVersion the
+	// version of the store's roles identity.Roles was computed at, -1
+	// before the first statement (refreshRoles).
+	tokenRoles   []string
+	rolesVersion int64
 	// serverTimeout is the server's bound on this session's statements
 	// (QueryTimeouts.For its roles); 0 for none.
 	serverTimeout time.Duration
@@ -191,6 +196,10 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 	}
 	ctx = withStatementScope(ctx, scope)
 	s.scope = scope
+	if err := s.refreshRoles(ctx); err != nil {
+		s.failTransaction()
+		return nil, err
+	}
 	ctx, err := s.withTableVersions(ctx, stmt)
 	var res Result
 	if err == nil {

@@ -36,6 +36,9 @@ const (
 // with.
 type RoleSource interface {
 	EffectiveRoles(ctx context.Context, user string, tokenRoles []string) ([]string, error)
+	// RolesVersion moves with every change of a role or a membership;
+	// a session takes up a change at its next statement.
+	RolesVersion(ctx context.Context) (int64, error)
 }
 
 // accessExplainer is a gate-two provider that can say why a caller sees

@@ -41,7 +41,7 @@ func (a *authenticator) Authenticate(ctx context.Context, st pgwire.Startup, pas
 		a.logger.Error("login refused: role lookup failed", "user", st.User, "error", err)
 		return auth.Identity{}, auth.FailedLogin(st.User)
 	}
-	id.Roles = roles
+	id.TokenRoles, id.Roles = id.Roles, roles
 	a.limiter.Success(addr)
 	return id, nil
 }
