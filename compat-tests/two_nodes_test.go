@@ -134,6 +134,27 @@ func TestTwoNodesAnswerTheSameUsers(t *testing.T) {
 		}
 	})
 
+	// Role memberships are resolved when a session logs in: a GRANT of a
+	// role made on one node applies to the connections opened after it,
+	// on every node.
+	t.Run("role membership granted on one node applies to new sessions on the other", func(t *testing.T) {
+		const q = "SELECT id, region, ssn FROM acdemo.orders ORDER BY id"
+		steps := []struct {
+			stmt string
+			want []string
+		}{
+			{"GRANT engineer TO USER alice", []string{"1|EU|xxx-xx-1111", "3|EU|xxx-xx-3333"}},
+			{"REVOKE engineer FROM USER alice", []string{"1|EU|111-11-1111", "2|US|222-22-2222", "3|EU|333-33-3333"}},
+		}
+		for _, st := range steps {
+			execAll(t, ctx, carolA, st.stmt)
+			rows, err := rowTexts(ctx, as(nodeB, "alice"), q)
+			if err != nil || !slices.Equal(rows, st.want) {
+				t.Fatalf("%s on node A: alice's new session on node B reads %q (%v), want %q", st.stmt, rows, err, st.want)
+			}
+		}
+	})
+
 	t.Run("a write on one node is read on the other", func(t *testing.T) {
 		execAll(t, ctx, carolA, "INSERT INTO tn.t VALUES (4, 'EU', 'delta')")
 		// The commit was acknowledged: the other node's next statement
