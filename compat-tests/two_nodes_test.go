@@ -2,7 +2,10 @@ package compattests
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,6 +208,61 @@ func TestTwoNodesAnswerTheSameUsers(t *testing.T) {
 			}
 		}
 	})
+
+	// A CancelRequest names its connection by process id and secret key,
+	// which only the node holding the connection knows: sent to the
+	// other node, as a load balancer may, it is ignored.
+	t.Run("a cancel request is served only by the node holding the connection", func(t *testing.T) {
+		conn := as(nodeA, "carol")
+		pid, key := conn.PgConn().PID(), conn.PgConn().SecretKey()
+		for _, c := range []struct {
+			to       *server
+			canceled bool
+		}{{nodeB, false}, {nodeA, true}} {
+			done := make(chan error, 1)
+			go func() {
+				_, err := conn.Exec(ctx, "SELECT pg_sleep(2)")
+				done <- err
+			}()
+			// Give the statement a moment to start, so the request finds
+			// it running; arriving early would only weaken the check.
+			time.Sleep(300 * time.Millisecond)
+			if err := sendCancelRequest(ctx, c.to, pid, key); err != nil {
+				t.Fatal(err)
+			}
+			err := <-done
+			if c.canceled {
+				if err == nil || asPgError(t, err).Code != "57014" {
+					t.Errorf("cancel request to the node holding the connection: statement ended with %v, want 57014", err)
+				}
+			} else if err != nil {
+				t.Errorf("cancel request to the other node: statement ended with %v, want it to run on", err)
+			}
+		}
+	})
+}
+
+// sendCancelRequest sends a CancelRequest for (pid, key) to s on a new
+// connection, as libpq does, and waits for the server to close it.
+func sendCancelRequest(ctx context.Context, s *server, pid uint32, key []byte) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(s.host, s.port))
+	if err != nil {
+		return fmt.Errorf("dial for cancel request: %w", err)
+	}
+	defer c.Close()
+	msg := binary.BigEndian.AppendUint32(nil, uint32(12+len(key)))
+	msg = binary.BigEndian.AppendUint32(msg, 80877102)
+	msg = binary.BigEndian.AppendUint32(msg, pid)
+	msg = append(msg, key...)
+	if _, err := c.Write(msg); err != nil {
+		return fmt.Errorf("send cancel request: %w", err)
+	}
+	// The server answers nothing and closes the connection once it has
+	// acted on the request.
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, _ = io.Copy(io.Discard, c)
+	return nil
 }
 
 // rowTexts runs q on conn and returns each row as its values' text joined
