@@ -140,7 +140,10 @@ type server struct {
 
 // startServer runs `sqe serve` on a free loopback port (the server picks
 // it: --listen 127.0.0.1:0) and waits until it says it is listening.
-func startServer(binary, dataDir string, demo bool) (*server, error) {
+// extraEnv is added to the server's environment last, so it overrides
+// the defaults set here (SQE_MAINTENANCE__ENABLED=true turns automatic
+// maintenance back on).
+func startServer(binary, dataDir string, demo bool, extraEnv ...string) (*server, error) {
 	args := []string{"serve", "--data-dir", dataDir, "--listen", "127.0.0.1:0"}
 	if demo {
 		args = append(args, "--demo")
@@ -153,6 +156,7 @@ func startServer(binary, dataDir string, demo bool) (*server, error) {
 	// The HTTP endpoint on a port of its own: servers run side by side.
 	// No automatic maintenance: tests count files and snapshots.
 	cmd.Env = append(cmd.Env, "SQE_HTTP__LISTEN=127.0.0.1:0", "SQE_MAINTENANCE__ENABLED=false")
+	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.SysProcAttr = serverProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -221,10 +225,11 @@ func startTestServer(t *testing.T, demo bool) *server {
 }
 
 // startTestServerIn is startTestServer on a given data directory, for
-// tests that restart a server on the same data.
-func startTestServerIn(t *testing.T, dataDir string, demo bool) *server {
+// tests that restart a server on the same data or run two on it, with
+// extraEnv as startServer takes it.
+func startTestServerIn(t *testing.T, dataDir string, demo bool, extraEnv ...string) *server {
 	t.Helper()
-	s, err := startServer(shared.binary, dataDir, demo)
+	s, err := startServer(shared.binary, dataDir, demo, extraEnv...)
 	if err != nil {
 		t.Fatal(err)
 	}
