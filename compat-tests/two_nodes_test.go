@@ -137,11 +137,15 @@ func TestTwoNodesAnswerTheSameUsers(t *testing.T) {
 		}
 	})
 
-	// Role memberships are resolved when a session logs in: a GRANT of a
-	// role made on one node applies to the connections opened after it,
-	// on every node.
-	t.Run("role membership granted on one node applies to new sessions on the other", func(t *testing.T) {
+	// Role memberships are versioned: a GRANT or REVOKE of a role made on
+	// one node applies to the sessions already open on the other from
+	// their next statement.
+	t.Run("role membership granted on one node applies to open sessions on the other", func(t *testing.T) {
 		const q = "SELECT id, region, ssn FROM acdemo.orders ORDER BY id"
+		alice := as(nodeB, "alice")
+		if _, err := rowTexts(ctx, alice, q); err != nil {
+			t.Fatal(err)
+		}
 		steps := []struct {
 			stmt string
 			want []string
@@ -151,9 +155,9 @@ func TestTwoNodesAnswerTheSameUsers(t *testing.T) {
 		}
 		for _, st := range steps {
 			execAll(t, ctx, carolA, st.stmt)
-			rows, err := rowTexts(ctx, as(nodeB, "alice"), q)
+			rows, err := rowTexts(ctx, alice, q)
 			if err != nil || !slices.Equal(rows, st.want) {
-				t.Fatalf("%s on node A: alice's new session on node B reads %q (%v), want %q", st.stmt, rows, err, st.want)
+				t.Fatalf("%s on node A: alice's open session on node B reads %q (%v), want %q", st.stmt, rows, err, st.want)
 			}
 		}
 	})
