@@ -116,7 +116,7 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		t.Skip("starts PostgreSQL")
 	}
 	if _, err := os.Stat(filepath.Join(postgresBin, "initdb")); err != nil {
-		t.Skip("PostgreSQL 15 is not installed")
+		t.Fatalf("PostgreSQL 15 is not installed (%v): install the postgresql-15 package (make test does this)", err)
 	}
 	ctx := context.Background()
 	conn := startPostgres(t, ctx)
@@ -272,7 +272,7 @@ func startPostgres(t *testing.T, ctx context.Context) *pgx.Conn {
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Skip("running as root without a postgres user")
+			t.Fatalf("running as root without a postgres user, which PostgreSQL needs (the postgresql-15 package creates it): %v", err)
 		}
 		uid, _ := strconv.ParseUint(u.Uid, 10, 32)
 		gid, _ := strconv.ParseUint(u.Gid, 10, 32)
