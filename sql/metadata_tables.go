@@ -13,6 +13,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgcatalog"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/types"
 	"github.com/sqe-db/sqe/storage"
@@ -199,7 +200,7 @@ func (m *metadataTable) Scan(ctx context.Context, columns []int, _ iceberg.Boole
 	if err != nil {
 		return nil, err
 	}
-	return &oneBatch{b: b}, nil
+	return &pgcatalog.OneBatch{Batch: b}, nil
 }
 
 // rows lists the metadata, each row its values by column name.
@@ -454,26 +455,6 @@ func appendMetadataValue(b array.Builder, v any) error {
 		}
 	}
 	return fmt.Errorf("value %v (%T) does not fit %s", v, v, b.Type())
-}
-
-// oneBatch is a stream of one batch.
-type oneBatch struct{ b arrow.RecordBatch }
-
-func (o *oneBatch) Next() (arrow.RecordBatch, error) {
-	if o.b == nil {
-		return nil, planner.EOF
-	}
-	b := o.b
-	o.b = nil
-	return b, nil
-}
-
-func (o *oneBatch) Close() error {
-	if o.b != nil {
-		o.b.Release()
-		o.b = nil
-	}
-	return nil
 }
 
 // sessionSecurity is the session's gate two: inner's, except that a

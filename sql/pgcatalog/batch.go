@@ -147,24 +147,25 @@ func appendList(b *array.ListBuilder, v any) error {
 	return nil
 }
 
-// oneBatch streams a single batch.
-type oneBatch struct {
-	batch arrow.RecordBatch
+// OneBatch streams a single batch, which its first Next hands over (the
+// caller releases it) and Close releases when it was never taken.
+type OneBatch struct {
+	Batch arrow.RecordBatch
 }
 
-func (o *oneBatch) Next() (arrow.RecordBatch, error) {
-	if o.batch == nil {
+func (o *OneBatch) Next() (arrow.RecordBatch, error) {
+	if o.Batch == nil {
 		return nil, io.EOF
 	}
-	b := o.batch
-	o.batch = nil
+	b := o.Batch
+	o.Batch = nil
 	return b, nil
 }
 
-func (o *oneBatch) Close() error {
-	if o.batch != nil {
-		o.batch.Release()
-		o.batch = nil
+func (o *OneBatch) Close() error {
+	if o.Batch != nil {
+		o.Batch.Release()
+		o.Batch = nil
 	}
 	return nil
 }

@@ -87,14 +87,14 @@ func (t *table) Scan(ctx context.Context, columns []int, _ iceberg.BooleanExpres
 			return nil, wrapScanError(t.rel, err)
 		}
 		if remembered {
-			return &oneBatch{batch: projectBatch(full, columns)}, nil
+			return &OneBatch{Batch: projectBatch(full, columns)}, nil
 		}
 	}
 	batch, err := t.build(ctx, columns)
 	if err != nil {
 		return nil, wrapScanError(t.rel, err)
 	}
-	return &oneBatch{batch: batch}, nil
+	return &OneBatch{Batch: batch}, nil
 }
 
 // build computes the rows and builds the batch of the given columns.
