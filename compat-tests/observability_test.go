@@ -136,8 +136,8 @@ func TestMetricsEndpoint(t *testing.T) {
 			t.Fatalf("%s: %v, want %s", stmt, err, code)
 		}
 	}
-	// The bad login comes while a slot is free: a closed session's slot
-	// is given back asynchronously.
+	// The bad login comes while a slot is free; its slot is given back
+	// before the refusal is sent, so the second session finds it.
 	badCfg := pgxConfig(t, s, "carol", demoDatabase, "disable", "not-a-token")
 	if c, err := pgx.ConnectConfig(ctx, badCfg); err == nil {
 		_ = c.Close(ctx)

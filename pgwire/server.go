@@ -219,8 +219,22 @@ func (s *Server) untrack(c *conn) {
 	if c.pid != 0 && s.byPID[c.pid] == c {
 		delete(s.byPID, c.pid)
 	}
+	s.releaseSlotsLocked(c)
+}
+
+// releaseSlots gives back c's connection slots. A refused startup calls
+// it before the client hears the refusal, so a client that retries once
+// it has the error finds the slot free.
+func (s *Server) releaseSlots(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.releaseSlotsLocked(c)
+}
+
+func (s *Server) releaseSlotsLocked(c *conn) {
 	if c.holdsSlot {
 		s.slotsUse--
+		c.holdsSlot = false
 	}
 	s.releaseUserSlot(c)
 }

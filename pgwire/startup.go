@@ -47,6 +47,7 @@ func (c *conn) handshake() Session {
 
 // failStartup reports a startup error to the client if it can be reported.
 func (c *conn) failStartup(err error) {
+	c.srv.releaseSlots(c)
 	if cause := context.Cause(c.ctx); errors.Is(cause, errShutdown) {
 		c.sendFatal(fatal(pgerror.AdminShutdown, "terminating connection due to administrator command"))
 		return

@@ -325,6 +325,30 @@ func TestTooManyConnections(t *testing.T) {
 	})
 }
 
+// A refused login gives its slot back before the client hears the
+// refusal: the next login, sent at once, is admitted.
+func TestRefusedLoginFreesItsSlotFirst(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxConnections = 1 })
+	ctx := context.Background()
+	for i := 0; i < 50; i++ {
+		_, err := pgx.ConnectConfig(ctx, ts.pgxConfig(t, "not-a-token", "disable"))
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "28P01" {
+			t.Fatalf("login %d with a bad token: %v, want 28P01", i, err)
+		}
+		c, err := pgx.ConnectConfig(ctx, ts.pgxConfig(t, goodToken, "disable"))
+		if err != nil {
+			t.Fatalf("login %d right after a refused one: %v", i, err)
+		}
+		c.Close(ctx)
+		waitFor(t, "slot release", func() bool {
+			ts.srv.mu.Lock()
+			defer ts.srv.mu.Unlock()
+			return ts.srv.slotsUse == 0
+		})
+	}
+}
+
 func TestStartupTimeout(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.StartupTimeout = 200 * time.Millisecond })
 	c := ts.dialRaw(t)
