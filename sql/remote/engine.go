@@ -1,0 +1,29 @@
+package remote
+
+import (
+	"context"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/planner/sqlwrite"
+)
+
+// Engine is another engine that can run a written statement.
+type Engine interface {
+	// Name is the engine's name in the configuration.
+	Name() string
+	// Dialect is the SQL dialect statements are written in for it.
+	Dialect() sqlwrite.Dialect
+	// Catalogs maps SQE's catalog names to the engine's.
+	Catalogs() sqlwrite.Catalogs
+	// Query runs sql, whose result columns are cols in order, and streams
+	// its rows as batches of the columns' Arrow types. Closing the stream
+	// before its end cancels the query on the engine; so does ctx.
+	Query(ctx context.Context, sql string, cols []planner.Column) (Stream, error)
+}
+
+// Stream is the answer of a query on an engine.
+type Stream interface {
+	planner.RecordStream
+	// BytesRead is how many bytes of answer the engine has sent so far.
+	BytesRead() int64
+}
