@@ -302,6 +302,33 @@ func TestCancelMidStream(t *testing.T) {
 	}
 }
 
+func TestStatementTimeoutMidStream(t *testing.T) {
+	srv := trinotest.New(t)
+	manyRows(srv)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	s, err := newEngine(t, srv.URL).Query(ctx, statement, columns(types.Int8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b, err := s.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+	// How a statement timeout ends the context, with its cause.
+	cancel(fmt.Errorf("statement_timeout: %w", context.DeadlineExceeded))
+	_, err = s.Next()
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Code != pgerror.QueryCanceled || !strings.Contains(pe.Message, "statement timeout") {
+		t.Fatalf("Next after the deadline: %v", err)
+	}
+	if q := srv.Queries()[0]; !q.Cancelled {
+		t.Errorf("the query was not cancelled on Trino")
+	}
+}
+
 func TestStatementTimeoutBeforeQuery(t *testing.T) {
 	srv := trinotest.New(t)
 	manyRows(srv)

@@ -185,13 +185,17 @@ func protocolViolation(engine string, cause error, what string) error {
 	return pgerror.Wrap(cause, pgerror.ProtocolViolation, "remote engine %q sent %s", engine, what)
 }
 
-// cancelled is the error for a statement whose context ended: the
-// caller's own error when the context's cause is one, else 57014 for a
-// cancel or a statement timeout.
+// cancelled is the error for a statement whose context ended, read from
+// the context's cause: the caller's own error when the cause is one, the
+// statement-timeout 57014 for a deadline, else the 57014 of a cancel.
 func cancelled(ctx context.Context) error {
+	cause := context.Cause(ctx)
 	var pe *pgerror.Error
-	if errors.As(context.Cause(ctx), &pe) {
+	if errors.As(cause, &pe) {
 		return pe
+	}
+	if errors.Is(cause, context.DeadlineExceeded) {
+		return pgerror.From(cause)
 	}
 	return pgerror.From(ctx.Err())
 }

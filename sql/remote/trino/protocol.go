@@ -3,6 +3,7 @@ package trino
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -189,4 +190,31 @@ func valueText(raw json.RawMessage) (text string, null bool, ok bool) {
 	// An array or an object: a structured value, of no type the
 	// statement's columns have.
 	return "", false, false
+}
+
+// postgresYear rewrites the year of Trino's text of a date or timestamp
+// into PostgreSQL's, which types.ParseText reads. Trino writes ISO 8601
+// years (Java's): year 0 is 1 BC, a year before it has a minus sign and
+// one after 9999 a plus sign; PostgreSQL writes "0001-01-01 BC" and
+// "10000-01-01".
+func postgresYear(s string) string {
+	if s == "" || (s[0] != '+' && s[0] != '-' && !strings.HasPrefix(s, "0000-")) {
+		return s
+	}
+	if s[0] == '+' {
+		return s[1:]
+	}
+	rest, neg := strings.CutPrefix(s, "-")
+	dash := strings.IndexByte(rest, '-')
+	if dash < 4 {
+		return s
+	}
+	y, err := strconv.Atoi(rest[:dash])
+	if err != nil {
+		return s
+	}
+	if neg {
+		y = -y
+	}
+	return fmt.Sprintf("%04d%s BC", 1-y, rest[dash:])
 }

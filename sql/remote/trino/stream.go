@@ -10,6 +10,7 @@ import (
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 	"github.com/sqe-db/sqe/sql/remote"
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // Query submits sql to Trino and follows its answer until the result
@@ -117,6 +118,9 @@ func (s *stream) appendRow(row []json.RawMessage) error {
 		case null:
 			s.bb.appendNull(i)
 		default:
+			if t := s.cols[i].Type.OID; t == types.OIDDate || t == types.OIDTimestamp {
+				text = postgresYear(text)
+			}
 			if err := s.bb.appendText(i, text); err != nil {
 				return err
 			}
