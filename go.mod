@@ -8,6 +8,7 @@ require (
 	github.com/apache/iceberg-go v0.7.0
 	github.com/cockroachdb/apd/v3 v3.2.1
 	github.com/coreos/go-oidc/v3 v3.21.0
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/jackc/pgproto3/v2 v2.3.3
@@ -27,9 +28,9 @@ require (
 
 require (
 	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
-	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b // indirect
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 )
 
 require (

@@ -6,7 +6,10 @@ const (
 	Warning              = "01000"
 
 	// Class 08: connection exception.
-	ProtocolViolation = "08P01"
+	ConnectionException                     = "08000"
+	SQLClientUnableToEstablishSQLConnection = "08001"
+	ConnectionFailure                       = "08006"
+	ProtocolViolation                       = "08P01"
 
 	// Class 0A: feature not supported.
 	FeatureNotSupported = "0A000"
@@ -78,31 +81,33 @@ const (
 	SerializationFailure = "40001"
 
 	// Class 42: syntax error or access rule violation.
-	SyntaxError                 = "42601"
-	InsufficientPrivilege       = "42501"
-	GroupingError               = "42803"
-	DatatypeMismatch            = "42804"
-	WrongObjectType             = "42809"
-	UndefinedColumn             = "42703"
-	UndefinedFunction           = "42883"
-	UndefinedTable              = "42P01"
-	UndefinedParameter          = "42P02"
-	UndefinedObject             = "42704"
-	DuplicateColumn             = "42701"
-	DuplicateObject             = "42710"
-	DuplicateTable              = "42P07"
-	DuplicateCursor             = "42P03"
-	DuplicateSchema             = "42P06"
-	AmbiguousColumn             = "42702"
-	AmbiguousFunction           = "42725"
-	InvalidColumnReference      = "42P10"
-	InvalidRecursion            = "42P19"
-	InvalidName                 = "42602"
-	InvalidParameterValueSyntax = "42P18"
-	IndeterminateDatatype       = "42P18"
-	DuplicatePreparedStatement  = "42P05"
+	SyntaxErrorOrAccessRuleViolation = "42000"
+	SyntaxError                      = "42601"
+	InsufficientPrivilege            = "42501"
+	GroupingError                    = "42803"
+	DatatypeMismatch                 = "42804"
+	WrongObjectType                  = "42809"
+	UndefinedColumn                  = "42703"
+	UndefinedFunction                = "42883"
+	UndefinedTable                   = "42P01"
+	UndefinedParameter               = "42P02"
+	UndefinedObject                  = "42704"
+	DuplicateColumn                  = "42701"
+	DuplicateObject                  = "42710"
+	DuplicateTable                   = "42P07"
+	DuplicateCursor                  = "42P03"
+	DuplicateSchema                  = "42P06"
+	AmbiguousColumn                  = "42702"
+	AmbiguousFunction                = "42725"
+	InvalidColumnReference           = "42P10"
+	InvalidRecursion                 = "42P19"
+	InvalidName                      = "42602"
+	InvalidParameterValueSyntax      = "42P18"
+	IndeterminateDatatype            = "42P18"
+	DuplicatePreparedStatement       = "42P05"
 
 	// Class 53: insufficient resources.
+	InsufficientResources      = "53000"
 	DiskFull                   = "53100"
 	OutOfMemory                = "53200"
 	TooManyConnections         = "53300"
@@ -122,7 +127,8 @@ const (
 	IdleSessionTimeout = "57P05"
 
 	// Class 58: system error (errors external to the server).
-	IOError = "58030"
+	SystemError = "58000"
+	IOError     = "58030"
 
 	// Class XX: internal error.
 	InternalError = "XX000"

@@ -13,31 +13,31 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// batchRows is how many rows a batch of an engine's answer holds.
-const batchRows = 4096
+// BatchRows is how many rows a batch of an engine's answer holds.
+const BatchRows = 4096
 
-// batchBuilder builds batches of the result columns' Arrow types from
+// BatchBuilder builds batches of the result columns' Arrow types from
 // the values of the rows an engine sends, as text.
-type batchBuilder struct {
+type BatchBuilder struct {
 	cols []planner.Column
 	b    *array.RecordBuilder
 	rows int
 }
 
-func newBatchBuilder(cols []planner.Column) *batchBuilder {
+func NewBatchBuilder(cols []planner.Column) *BatchBuilder {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Type.Arrow(), Nullable: true}
 	}
-	return &batchBuilder{cols: cols, b: array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))}
+	return &BatchBuilder{cols: cols, b: array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))}
 }
 
 // appendNull appends NULL to column i of the current row.
-func (bb *batchBuilder) appendNull(i int) { bb.b.Field(i).AppendNull() }
+func (bb *BatchBuilder) AppendNull(i int) { bb.b.Field(i).AppendNull() }
 
 // appendText appends to column i of the current row the value whose
 // text form is s, read as a literal of the column's type is.
-func (bb *batchBuilder) appendText(i int, s string) error {
+func (bb *BatchBuilder) AppendText(i int, s string) error {
 	t := bb.cols[i].Type
 	v, err := types.ParseText(s, t)
 	if err != nil {
@@ -53,14 +53,14 @@ func (bb *batchBuilder) appendText(i int, s string) error {
 }
 
 // endRow counts a row whose every column has been appended.
-func (bb *batchBuilder) endRow() { bb.rows++ }
+func (bb *BatchBuilder) EndRow() { bb.rows++ }
 
 // full says the current batch has its rows.
-func (bb *batchBuilder) full() bool { return bb.rows >= batchRows }
+func (bb *BatchBuilder) Full() bool { return bb.rows >= BatchRows }
 
 // flush returns the rows appended since the last flush as one batch, or
 // nil when there are none.
-func (bb *batchBuilder) flush() arrow.RecordBatch {
+func (bb *BatchBuilder) Flush() arrow.RecordBatch {
 	if bb.rows == 0 {
 		return nil
 	}
@@ -68,4 +68,4 @@ func (bb *batchBuilder) flush() arrow.RecordBatch {
 	return bb.b.NewRecordBatch()
 }
 
-func (bb *batchBuilder) release() { bb.b.Release() }
+func (bb *BatchBuilder) Release() { bb.b.Release() }

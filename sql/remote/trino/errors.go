@@ -11,16 +11,6 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// SQLSTATEs package pgerror does not name, as PostgreSQL's errcodes.txt
-// names them.
-const (
-	sqlclientUnableToEstablishSQLConnection = "08001"
-	connectionFailure                       = "08006"
-	syntaxErrorOrAccessRuleViolation        = "42000"
-	insufficientResources                   = "53000"
-	systemError                             = "58000"
-)
-
 // Trino's error types (io.trino.spi.ErrorType).
 const (
 	userError                 = "USER_ERROR"
@@ -67,8 +57,8 @@ var sqlstateByErrorName = map[string]string{
 	"ADMINISTRATIVELY_KILLED":        pgerror.QueryCanceled,
 	"ABANDONED_QUERY":                pgerror.QueryCanceled,
 	"EXCEEDED_TIME_LIMIT":            pgerror.QueryCanceled,
-	"QUERY_REJECTED":                 insufficientResources,
-	"QUERY_QUEUE_FULL":               insufficientResources,
+	"QUERY_REJECTED":                 pgerror.InsufficientResources,
+	"QUERY_QUEUE_FULL":               pgerror.InsufficientResources,
 	"EXCEEDED_FUNCTION_MEMORY_LIMIT": pgerror.OutOfMemory,
 	"EXCEEDED_GLOBAL_MEMORY_LIMIT":   pgerror.OutOfMemory,
 	"EXCEEDED_LOCAL_MEMORY_LIMIT":    pgerror.OutOfMemory,
@@ -79,9 +69,9 @@ var sqlstateByErrorName = map[string]string{
 	// A coordinator starting up or shutting down, or without workers,
 	// could not run the statement at all: a connection exception, so that
 	// the statement may run locally instead.
-	"SERVER_STARTING_UP":   connectionFailure,
-	"SERVER_SHUTTING_DOWN": connectionFailure,
-	"NO_NODES_AVAILABLE":   connectionFailure,
+	"SERVER_STARTING_UP":   pgerror.ConnectionFailure,
+	"SERVER_SHUTTING_DOWN": pgerror.ConnectionFailure,
+	"NO_NODES_AVAILABLE":   pgerror.ConnectionFailure,
 }
 
 // sqlstateOf is the SQLSTATE of a Trino error: its name's, else its
@@ -93,13 +83,13 @@ func sqlstateOf(e *queryError) string {
 	}
 	switch e.ErrorType {
 	case userError:
-		return syntaxErrorOrAccessRuleViolation
+		return pgerror.SyntaxErrorOrAccessRuleViolation
 	case internalError:
 		return pgerror.InternalError
 	case insufficientResourcesType:
-		return insufficientResources
+		return pgerror.InsufficientResources
 	}
-	return systemError
+	return pgerror.SystemError
 }
 
 // queryFailed is the error for a query Trino reports failed. Its message
@@ -158,15 +148,15 @@ func unreachable(engine string, err error) error {
 	case errors.As(err, &dnsErr),
 		errors.As(err, &opErr) && opErr.Op == "dial",
 		errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &host):
-		return pgerror.Wrap(err, sqlclientUnableToEstablishSQLConnection, "could not reach remote engine %q", engine)
+		return pgerror.Wrap(err, pgerror.SQLClientUnableToEstablishSQLConnection, "could not reach remote engine %q", engine)
 	}
-	return pgerror.Wrap(err, connectionFailure, "lost the connection to remote engine %q", engine)
+	return pgerror.Wrap(err, pgerror.ConnectionFailure, "lost the connection to remote engine %q", engine)
 }
 
 // badStatus is the error for an HTTP status the protocol does not answer
 // with: the engine (or a gateway in front of it) failed the request.
 func badStatus(engine string, status int) error {
-	return pgerror.New(connectionFailure, "remote engine %q answered HTTP status %d", engine, status)
+	return pgerror.New(pgerror.ConnectionFailure, "remote engine %q answered HTTP status %d", engine, status)
 }
 
 // refused is the error for an engine refusing the service user's

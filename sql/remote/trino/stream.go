@@ -45,7 +45,7 @@ func (e *Engine) Query(ctx context.Context, sql string, cols []planner.Column) (
 		}
 		s.described = true
 	}
-	s.bb = newBatchBuilder(cols)
+	s.bb = remote.NewBatchBuilder(cols)
 	return s, nil
 }
 
@@ -55,7 +55,7 @@ type stream struct {
 	e    *Engine
 	ctx  context.Context
 	cols []planner.Column
-	bb   *batchBuilder
+	bb   *remote.BatchBuilder
 
 	// read counts the answer's bytes; BytesRead may be called from
 	// another goroutine.
@@ -74,7 +74,7 @@ type stream struct {
 	closed bool
 }
 
-// Next returns the next batch: up to batchRows rows of the page being
+// Next returns the next batch: up to remote.BatchRows rows of the page being
 // read, asking for the next page only when this one is used up.
 func (s *stream) Next() (arrow.RecordBatch, error) {
 	if s.err != nil {
@@ -91,7 +91,7 @@ func (s *stream) Next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
-	n := min(len(s.pending), batchRows)
+	n := min(len(s.pending), remote.BatchRows)
 	for _, row := range s.pending[:n] {
 		if err := s.appendRow(row); err != nil {
 			return nil, s.fail(err)
@@ -101,7 +101,7 @@ func (s *stream) Next() (arrow.RecordBatch, error) {
 	if len(s.pending) == 0 {
 		s.pending = nil
 	}
-	return s.bb.flush(), nil
+	return s.bb.Flush(), nil
 }
 
 // appendRow appends one row of Trino's JSON values.
@@ -116,17 +116,17 @@ func (s *stream) appendRow(row []json.RawMessage) error {
 			return pgerror.New(pgerror.InvalidTextRepresentation,
 				"the engine returned a value that is not of type %s for result column %d", s.cols[i].Type.Name(), i+1)
 		case null:
-			s.bb.appendNull(i)
+			s.bb.AppendNull(i)
 		default:
 			if t := s.cols[i].Type.OID; t == types.OIDDate || t == types.OIDTimestamp {
 				text = postgresYear(text)
 			}
-			if err := s.bb.appendText(i, text); err != nil {
+			if err := s.bb.AppendText(i, text); err != nil {
 				return err
 			}
 		}
 	}
-	s.bb.endRow()
+	s.bb.EndRow()
 	return nil
 }
 
@@ -204,7 +204,7 @@ func (s *stream) Close() error {
 	}
 	s.pending = nil
 	if s.bb != nil {
-		s.bb.release()
+		s.bb.Release()
 	}
 	return nil
 }
