@@ -213,7 +213,10 @@ func intRank(t types.T) int {
 // dialects.
 func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if f.Name == "mask_hash" {
-		return "", pgerror.Unsupported("mask_hash is keyed by the server's key and must run in SQE")
+		return "", pgerror.Wrap(ErrKeyedMask, pgerror.FeatureNotSupported, "%s", ErrKeyedMask)
+	}
+	if sql, ok, err := w.maskText(f, s); ok {
+		return sql, err
 	}
 	exact := false
 	switch f.Name {

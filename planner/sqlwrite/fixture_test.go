@@ -16,6 +16,8 @@ import (
 type peopleTable struct {
 	name string
 	cols []planner.TableColumn
+	// local marks a table SQE alone reads (as a metadata table).
+	local bool
 }
 
 func (t *peopleTable) QualifiedName() planner.TableName {
@@ -24,6 +26,7 @@ func (t *peopleTable) QualifiedName() planner.TableName {
 func (t *peopleTable) OID() uint32                    { return 40000 + uint32(len(t.name)) }
 func (t *peopleTable) Columns() []planner.TableColumn { return t.cols }
 func (t *peopleTable) RowEstimate() int64             { return 100 }
+func (t *peopleTable) Shared() bool                   { return !t.local }
 func (t *peopleTable) Scan(context.Context, []int, iceberg.BooleanExpression) (planner.RecordStream, error) {
 	return nil, errors.New("the test tables cannot be read")
 }
@@ -40,6 +43,10 @@ func (hrCatalog) ResolveTable(_ context.Context, n planner.TableName) (planner.T
 			{Name: "region", Type: types.Text, Nullable: true},
 			{Name: "ssn", Type: types.Text, Nullable: true},
 			{Name: "dept", Type: types.Int4, Nullable: true},
+		}}, nil
+	case "people$snapshots":
+		return &peopleTable{name: n.Name, local: true, cols: []planner.TableColumn{
+			{Name: "snapshot_id", Type: types.Int8, Nullable: true},
 		}}, nil
 	case "dept":
 		return &peopleTable{name: "dept", cols: []planner.TableColumn{

@@ -87,6 +87,8 @@ var (
 		{int64(4), nil, "EU", "444-44-4444", nil},
 		{int64(5), "eve", nil, "555-55-5555", int32(30)},
 		{int64(6), "Zed", "EU", "666-66-6666", int32(30)},
+		// Letters and digits beyond ASCII, for the masks.
+		{int64(7), "Ærøñ ΣΩ-ǅ 42٣", "EU", "ＡＢ-７７７", int32(10)},
 	}
 	deptRows = [][]any{
 		{int32(10), "sales"},
@@ -153,8 +155,9 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT id FROM people p WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.dept = p.dept)",
 		"SELECT name FROM people WHERE name = 'O''Hara' OR name < 'a'",
 		"SELECT id - -5, -dept, coalesce(name, 'none') FROM people WHERE dept > -1",
+		"SELECT id, mask(name), mask_show_first_n(name, 2), mask_last_n(name, 1, 'U', 'l', '#'), mask_first_n(name, 100, 'U', -1, 'd') FROM people",
 	}
-	for _, sec := range []peoplePolicy{{mask: ssnMask}, {}} {
+	for _, sec := range []peoplePolicy{{mask: ssnMask}, {}, {mask: "mask_show_last_n(ssn, 4, 'x', 'x', 'x', -1, '1')"}} {
 		for _, q := range queries {
 			name := fmt.Sprintf("mask %q: %s", sec.mask, q)
 			root := bindIn(t, rowsCatalog{}, q, sec)

@@ -1,6 +1,7 @@
 package sqlwrite
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,11 @@ import (
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
+
+// ErrKeyedMask refuses a plan whose masks use the server's key
+// (mask_hash): it must run where the key is, and the key is never
+// written into SQL.
+var ErrKeyedMask = errors.New("mask_hash is keyed by the server's key and must run in SQE")
 
 // Catalogs maps an SQE catalog name to the name the other engine knows
 // it by. An empty name leaves the catalog out of the table's name (a
@@ -224,6 +230,11 @@ func securedChain(f *planner.Filter) bool {
 func (w *writer) tableName(s *planner.Scan) (string, error) {
 	if v, ok := s.Table.(planner.PastTable); ok && v.PastVersion() != "" {
 		return "", pgerror.Unsupported("a past version of a table cannot be written as SQL")
+	}
+	if st, ok := s.Table.(planner.SharedTable); !ok || !st.Shared() {
+		// A metadata table, a catalog relation or a transaction block's
+		// own view: another engine's table of that name holds other rows.
+		return "", pgerror.Unsupported("%s is read by SQE alone and cannot be written as SQL", s.Table.QualifiedName().Name)
 	}
 	qn := s.Table.QualifiedName()
 	remote, ok := w.catalogs[qn.Catalog]

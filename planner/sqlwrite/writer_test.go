@@ -138,7 +138,8 @@ func TestRefusals(t *testing.T) {
 		{"keyed mask", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.PostgreSQL, "mask_hash"},
 		{"keyed mask, Trino", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.Trino, "mask_hash"},
 		{"unknown function", ssnMask, "SELECT upper(name) FROM people", sqlwrite.PostgreSQL, "function upper"},
-		{"unknown mask function", "mask_show_last_n(ssn, 4, 'x', 'x', 'x', -1, '1')", "SELECT ssn FROM people", sqlwrite.Trino, "function mask_show_last_n"},
+		{"mask replacing other characters", "mask_show_last_n(ssn, 4, 'x', 'x', 'x', '#', '1')", "SELECT ssn FROM people", sqlwrite.Trino, "function mask_show_last_n replacing characters other"},
+		{"mask of an integer", ssnMask, "SELECT mask(id) FROM people", sqlwrite.PostgreSQL, "function mask on type bigint"},
 		{"unbounded numeric in Trino", ssnMask, "SELECT id::numeric FROM people", sqlwrite.Trino, "type numeric"},
 		{"inexact division in Trino", ssnMask, "SELECT id::float8 / 2 FROM people", sqlwrite.Trino, "operator / on double precision"},
 		{"inexact sum in Trino", ssnMask, "SELECT sum(id) FROM people", sqlwrite.Trino, "type numeric"},
@@ -148,6 +149,7 @@ func TestRefusals(t *testing.T) {
 		{"grouping sets", ssnMask, "SELECT region, count(*) FROM people GROUP BY ROLLUP (region)", sqlwrite.PostgreSQL, "GROUPING SETS"},
 		{"type without an equivalent", ssnMask, "SELECT '{}'::jsonb FROM people", sqlwrite.Trino, "type jsonb"},
 		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
+		{"table SQE alone reads", ssnMask, `SELECT snapshot_id FROM "people$snapshots"`, sqlwrite.PostgreSQL, "people$snapshots is read by SQE alone"},
 		{"subquery expression", ssnMask, "SELECT (SELECT max(dept) FROM dept) FROM people", sqlwrite.PostgreSQL, "Subquery"},
 	}
 	for _, tt := range tests {
