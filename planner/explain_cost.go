@@ -102,6 +102,9 @@ func estimateNode(n Node, in []planEstimate) planEstimate {
 	case *RowCount:
 		// EXPLAIN may show it in place of its input.
 		return in[0]
+	case *Remote:
+		// The other engine's costs are its own: the plan's as SQE sees it.
+		return in[0]
 	case *Sample:
 		frac := 0.1
 		if c, ok := x.Percent.(*Const); ok {

@@ -224,7 +224,7 @@ func volatileFunc(name string) bool {
 // not evaluated over rows (they prune files) and are not listed.
 func nodeExprs(n Node) (exprs []Expr, ok bool) {
 	switch x := n.(type) {
-	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *RowCount, *CTE, *CTEScan:
+	case *Scan, OneRow, *Append, *SetOp, *WorkTable, *RecursiveUnion, *Gather, *RowCount, *CTE, *CTEScan, *Remote:
 		return nil, true
 	case *Filter:
 		return []Expr{x.Pred}, true

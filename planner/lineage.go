@@ -149,6 +149,8 @@ func (w *lineageWalk) node(n Node) {
 		w.node(x.Right)
 	case *Gather:
 		w.node(x.Input)
+	case *Remote:
+		w.node(x.Input)
 	case *RowCount:
 		w.node(x.Input)
 	case *Append:

@@ -272,6 +272,11 @@ func explainLine(b *strings.Builder, n Node, depth int, note func(Node) string) 
 		b.WriteString(x.explain())
 	case *Gather:
 		b.WriteString(x.explain())
+	case *Remote:
+		fmt.Fprintf(b, "Remote on %s (%s dialect): %s", x.Engine, x.Dialect, x.Reason)
+		if x.ShowSQL {
+			fmt.Fprintf(b, "\n%s  SQL: %s", strings.Repeat("  ", depth), x.SQL)
+		}
 	case *CTEScan:
 		b.WriteString(x.explain())
 	case *Join:

@@ -36,6 +36,9 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 		return newScan(x), nil
 	case *planner.Gather:
 		return newGather(ctx, x)
+	case *planner.Remote:
+		// Its input is run by the other engine, never here.
+		return newRemoteOp(x), nil
 	case planner.OneRow:
 		return &oneRow{}, nil
 	case *planner.Filter:
