@@ -299,6 +299,16 @@ func (a *tableAdapter) DistinctValues(col int) (float64, bool) {
 // ExactRowCount counts the rows a scan with filter returns from the
 // table's file record counts. An error is doubt, as for AdmitsEveryRow:
 // a scan counts, and reports the failure.
+// Shared reports whether another engine reading the catalog holds the
+// same rows under the table's name (planner.SharedTable).
+func (a *tableAdapter) Shared() bool { return a.t.Shared() }
+
+// ScanBytes sizes a scan from the manifests (planner.ScanSizer).
+func (a *tableAdapter) ScanBytes(ctx context.Context, filter iceberg.BooleanExpression) (int64, bool) {
+	n, err := a.t.ScanBytes(ctx, filter)
+	return n, err == nil
+}
+
 func (a *tableAdapter) ExactRowCount(ctx context.Context, filter iceberg.BooleanExpression) (int64, bool) {
 	n, ok, err := a.t.ExactRowCount(ctx, filter)
 	return n, err == nil && ok

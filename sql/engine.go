@@ -60,6 +60,9 @@ type EngineConfig struct {
 	// context only, never their text or plan. Empty: mask_hash is plain
 	// SHA-256, which a dictionary of likely values reverses.
 	MaskKey []byte
+	// Remote is where SELECTs may run besides here (sqe.execution); nil
+	// runs every statement here.
+	Remote *RemoteExecution
 }
 
 // Engine is what all sessions share.
@@ -120,6 +123,7 @@ func (e *Engine) NewSession(ctx context.Context, id auth.Identity, database stri
 		serverTimeout: e.cfg.QueryTimeouts.For(id.Roles),
 	}
 	s.settings.setDefault(parallelWorkersSetting, strconv.Itoa(e.parallelWorkers()))
+	s.settings.setDefault(executionSetting, e.cfg.Remote.executionFor(id.Roles))
 	s.takeRoles(id.Roles)
 	s.catalog = &sessionCatalog{s: s}
 	if err := s.applyStartupSettings(settings); err != nil {

@@ -276,7 +276,7 @@ func (s *Session) execute(ctx context.Context, stmt *Statement, params *planner.
 	switch x := n.Node.(type) {
 	case *pg_query.Node_SelectStmt:
 		s.markQueried()
-		return s.runSelect(ctx, x.SelectStmt, stmt.node.query, params)
+		return s.runQuery(ctx, x.SelectStmt, stmt.node.query, params)
 	case *pg_query.Node_ExplainStmt:
 		return s.runExplain(ctx, x.ExplainStmt, stmt.node.query)
 	case *pg_query.Node_VariableSetStmt:
@@ -383,6 +383,25 @@ func (s *Session) runSelect(ctx context.Context, sel *pg_query.SelectStmt, query
 	return newRowsResult(ctx, s.callerContext(ctx), p.Root, s.statementLimits())
 }
 
+// runQuery runs a statement's SELECT where sqe.execution places it (the
+// SELECTs SQE runs for itself, as runSelect's callers do, stay here).
+func (s *Session) runQuery(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (Result, error) {
+	pl, err := s.placedPlan(ctx, sel, query, params)
+	if err != nil {
+		return nil, err
+	}
+	return newRowsResult(ctx, s.callerContext(ctx), pl.root, s.statementLimits())
+}
+
+// placedPlan binds, secures and optimizes a SELECT and places it.
+func (s *Session) placedPlan(ctx context.Context, sel *pg_query.SelectStmt, query string, params *planner.Params) (placement, error) {
+	bound, err := s.bindSelect(ctx, sel, query, params)
+	if err != nil {
+		return placement{}, err
+	}
+	return s.placeSelect(ctx, bound, s.optimize(bound))
+}
+
 func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, query string) (Result, error) {
 	for _, o := range ex.Options {
 		if d := o.GetDefElem(); d != nil && d.Defname != "verbose" && d.Defname != "costs" && d.Defname != "analyze" && d.Defname != "timing" {
@@ -401,17 +420,20 @@ func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, quer
 		return nil, pgerror.Unsupported("EXPLAIN of this statement is not supported yet")
 	}
 	planStart := time.Now()
-	p, err := s.plan(ctx, sel, query, nil)
+	pl, err := s.placedPlan(ctx, sel, query, nil)
 	if err != nil {
 		return nil, err
 	}
 	var text string
 	if explainOption(ex.Options, "analyze", false) {
-		if text, err = s.explainAnalyze(ctx, p.Root, ex.Options, time.Since(planStart)); err != nil {
+		if text, err = s.explainAnalyze(ctx, pl.root, ex.Options, time.Since(planStart)); err != nil {
 			return nil, err
 		}
 	} else {
-		text = explainText(p.Root, ex.Options)
+		text = explainText(pl.root, ex.Options)
+	}
+	if pl.note != "" {
+		text = "Runs in SQE: " + pl.note + "\n" + text
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	rows := make([][]string, len(lines))

@@ -55,6 +55,8 @@ var knownSettings = map[string]setting{
 	parallelWorkersSetting: {def: "1"},
 	readAsOfSetting:        {def: ""},
 	writeBranchSetting:     {def: ""},
+	executionSetting:       {def: "local"},
+	remoteEngineSetting:    {def: ""},
 }
 
 // displayNames gives the spelling PostgreSQL reports for mixed-case names.

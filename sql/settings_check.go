@@ -37,6 +37,8 @@ func checkSetting(key, value string) (string, error) {
 			return "", err
 		}
 		return formatTimeSetting(d), nil
+	case executionSetting:
+		return checkEnumSetting(key, value, executionModes)
 	case parallelWorkersSetting:
 		n, err := parseParallelWorkers(value)
 		if err != nil {

@@ -94,8 +94,14 @@ type Config struct {
 		TimeoutSecs int `toml:"timeout_secs"`
 		// RoleOverrides replace TimeoutSecs for the users holding a role
 		// (role name = seconds); the longest among a user's roles wins,
-		// and 0 lifts the bound.
-		RoleOverrides map[string]int `toml:"role_overrides"`
+		// and 0 lifts the bound. A role's entry may instead be a table
+		// with timeout_secs and execution.
+		RoleOverrides map[string]RoleOverride `toml:"role_overrides"`
+		// Execution is sessions' default sqe.execution: "local" (the
+		// default), "auto" or "remote" (needs an [[engine]]). A role's
+		// [query.role_overrides.<role>] execution replaces it; among a
+		// user's roles the one that sends the most work away wins.
+		Execution string `toml:"execution"`
 	} `toml:"query"`
 
 	Session struct {
@@ -240,6 +246,9 @@ type Config struct {
 	Maintenance MaintenanceConfig `toml:"maintenance"`
 
 	Catalogs []CatalogConfig `toml:"catalog"`
+
+	// Engines are the engines SELECTs may be sent to (config_engine.go).
+	Engines []RemoteEngineConfig `toml:"engine"`
 }
 
 // CatalogConfig is one [[catalog]]: a PostgreSQL database.
@@ -294,6 +303,7 @@ func defaultConfig() Config {
 	c.RateLimit.PerUserQueriesPerMinute = 60
 	c.RateLimit.GlobalQueriesPerMinute = 1000
 	c.Query.TimeoutSecs = defaultQueryTimeoutSecs
+	c.Query.Execution = "local"
 	c.Session.IdleTimeoutSecs = defaultIdleTimeoutSecs
 	c.Session.AbsoluteTimeoutSecs = defaultAbsoluteTimeoutSecs
 	c.Session.TokenExpiryGraceSecs = 30
@@ -383,6 +393,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	if err := cfg.validateTimeouts(); err != nil {
 		return Config{}, err
 	}
+	if err := cfg.validateEngines(); err != nil {
+		return Config{}, err
+	}
 	if cfg.Cache.DataBytes < 0 {
 		return Config{}, fmt.Errorf("config: [cache] data_bytes must not be negative, not %d", cfg.Cache.DataBytes)
 	}
@@ -459,6 +472,12 @@ func applyEnv(raw map[string]any, environ []string) error {
 		}
 		if rest, ok := strings.CutPrefix(name, catalogEnvPrefix); ok {
 			if err := applyCatalogEnv(raw, name, rest, value); err != nil {
+				return err
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(name, engineEnvPrefix); ok {
+			if err := applyEngineEnv(raw, name, rest, value); err != nil {
 				return err
 			}
 			continue

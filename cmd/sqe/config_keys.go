@@ -80,6 +80,8 @@ func typeName(t reflect.Type) string {
 		return "array of strings"
 	case t.Kind() == reflect.Map && t.Elem().Kind() == reflect.String:
 		return "table of strings"
+	case t == reflect.TypeFor[map[string]RoleOverride]():
+		return "table of role overrides"
 	}
 	return t.String()
 }

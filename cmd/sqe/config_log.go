@@ -24,6 +24,11 @@ func (c effectiveConfig) LogValue() slog.Value {
 		catalogs = append(catalogs, slog.Attr{Key: cc.Name, Value: slog.GroupValue(structAttrs(reflect.ValueOf(cc))...)})
 	}
 	attrs = append(attrs, slog.Attr{Key: catalogTable, Value: slog.GroupValue(catalogs...)})
+	engines := make([]slog.Attr, 0, len(cfg.Engines))
+	for _, ec := range cfg.Engines {
+		engines = append(engines, slog.Attr{Key: ec.Name, Value: slog.GroupValue(structAttrs(reflect.ValueOf(ec))...)})
+	}
+	attrs = append(attrs, slog.Attr{Key: engineTable, Value: slog.GroupValue(engines...)})
 	return slog.GroupValue(attrs...)
 }
 

@@ -23,13 +23,15 @@ func TestEffectiveConfigLogLine(t *testing.T) {
 		Properties:    map[string]string{"s3.endpoint": "http://minio:9000", "s3.secret-access-key": "prop-s3cr3t", "header.Authorization": "Bearer prop-t0ken"},
 		PropertyFiles: map[string]string{"s3.session-token": "/run/secrets/session"},
 	}}
+	cfg.Engines = []RemoteEngineConfig{{Name: "trino", Type: "trino", URI: "https://trino:8443", User: "sqe", Catalogs: map[string]string{"lake": "iceberg"}}}
 	// Every secret key holds a value of its own that must not be printed.
 	var secrets []string
 	setSecrets(reflect.ValueOf(&cfg).Elem(), &secrets)
 	setSecrets(reflect.ValueOf(&cfg.Catalogs[0]).Elem(), &secrets)
+	setSecrets(reflect.ValueOf(&cfg.Engines[0]).Elem(), &secrets)
 	secrets = append(secrets, "prop-s3cr3t", "prop-t0ken")
-	if len(secrets) != 8 {
-		t.Fatalf("set %d secrets, want the 6 secret keys and 2 properties", len(secrets))
+	if len(secrets) != 9 {
+		t.Fatalf("set %d secrets, want the 7 secret keys and 2 properties", len(secrets))
 	}
 
 	var text, js bytes.Buffer
@@ -48,6 +50,7 @@ func TestEffectiveConfigLogLine(t *testing.T) {
 		"config.catalog.lake.properties.s3.endpoint=http://minio:9000", "config.catalog.lake.properties.s3.secret-access-key=[REDACTED]",
 		"config.catalog.lake.properties.header.Authorization=[REDACTED]", "config.catalog.lake.property_files.s3.session-token=/run/secrets/session",
 		"config.storage.commit_retries=9", "config.audit.redact_literals=true",
+		"config.engine.trino.uri=https://trino:8443", "config.engine.trino.password=[REDACTED]", "config.engine.trino.catalogs.lake=iceberg",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the configuration line lacks %q:\n%s", want, text.String())
@@ -58,6 +61,9 @@ func TestEffectiveConfigLogLine(t *testing.T) {
 		key := "config." + k.Path
 		if rest, ok := strings.CutPrefix(k.Path, catalogTable+"."); ok {
 			key = "config.catalog.lake." + rest
+		}
+		if rest, ok := strings.CutPrefix(k.Path, engineTable+"."); ok {
+			key = "config.engine.trino." + rest
 		}
 		if !strings.Contains(text.String(), key) {
 			t.Errorf("the configuration line lacks the key %s", key)

@@ -138,6 +138,12 @@ func TestConfigurationReferenceProperties(t *testing.T) {
 // documentedEnvName is the variable the reference gives a key: catalog
 // keys by <NAME>, the catalog's name selecting rather than being set.
 func documentedEnvName(path string) string {
+	if key, ok := strings.CutPrefix(path, engineTable+"."); ok {
+		if key == "name" || key == "catalogs" {
+			return ""
+		}
+		return strings.Replace(engineEnvName("name", key), "__NAME__", "__<NAME>__", 1)
+	}
 	key, ok := strings.CutPrefix(path, catalogTable+".")
 	switch {
 	case !ok:

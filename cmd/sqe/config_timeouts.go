@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/sqe-db/sqe/sql"
@@ -30,8 +31,10 @@ func (cfg Config) validateTimeouts() error {
 		"[session] absolute_timeout_secs":   cfg.Session.AbsoluteTimeoutSecs,
 		"[session] token_expiry_grace_secs": cfg.Session.TokenExpiryGraceSecs,
 	}
-	for role, v := range cfg.Query.RoleOverrides {
-		keys["[query.role_overrides] "+role] = v
+	for role, o := range cfg.Query.RoleOverrides {
+		if o.TimeoutSecs != nil {
+			keys["[query.role_overrides] "+role] = *o.TimeoutSecs
+		}
 	}
 	names := make([]string, 0, len(keys))
 	for k := range keys {
@@ -50,13 +53,68 @@ func (cfg Config) validateTimeouts() error {
 // role_overrides.
 func (cfg Config) queryTimeouts() sql.QueryTimeouts {
 	q := sql.QueryTimeouts{Default: seconds(cfg.Query.TimeoutSecs)}
-	if len(cfg.Query.RoleOverrides) > 0 {
-		q.ByRole = make(map[string]time.Duration, len(cfg.Query.RoleOverrides))
-		for r, s := range cfg.Query.RoleOverrides {
-			q.ByRole[r] = seconds(s)
+	for r, o := range cfg.Query.RoleOverrides {
+		if o.TimeoutSecs == nil {
+			continue
 		}
+		if q.ByRole == nil {
+			q.ByRole = map[string]time.Duration{}
+		}
+		q.ByRole[r] = seconds(*o.TimeoutSecs)
 	}
 	return q
 }
 
 func seconds(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// RoleOverride is one role's entry of [query.role_overrides]: its
+// statement timeout in seconds (role = 60), or a table of what the role
+// changes (timeout_secs, execution).
+type RoleOverride struct {
+	TimeoutSecs *int
+	Execution   string
+}
+
+// String is the override as the startup log shows it.
+func (o RoleOverride) String() string {
+	var parts []string
+	if o.TimeoutSecs != nil {
+		parts = append(parts, fmt.Sprintf("timeout_secs=%d", *o.TimeoutSecs))
+	}
+	if o.Execution != "" {
+		parts = append(parts, "execution="+o.Execution)
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// UnmarshalTOML reads either form, refusing keys it does not know.
+func (o *RoleOverride) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		n := int(x)
+		o.TimeoutSecs = &n
+		return nil
+	case map[string]any:
+		for k, val := range x {
+			switch k {
+			case "timeout_secs":
+				n, ok := val.(int64)
+				if !ok {
+					return fmt.Errorf("timeout_secs must be an integer, not %v", val)
+				}
+				secs := int(n)
+				o.TimeoutSecs = &secs
+			case "execution":
+				s, ok := val.(string)
+				if !ok {
+					return fmt.Errorf("execution must be a string, not %v", val)
+				}
+				o.Execution = s
+			default:
+				return fmt.Errorf("unknown key %q (a role override sets timeout_secs and execution)", k)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("a role override is a number of seconds or a table, not %v", v)
+}

@@ -27,13 +27,16 @@ const fileSuffix = "_file"
 // environment is applied) sets a secret, naming the variable to use.
 func refuseFileSecrets(raw map[string]any) error {
 	for _, k := range configKeys() {
-		if !k.Secret || strings.HasPrefix(k.Path, catalogTable+".") {
+		if !k.Secret || strings.HasPrefix(k.Path, catalogTable+".") || strings.HasPrefix(k.Path, engineTable+".") {
 			continue
 		}
 		if _, set := lookupRaw(raw, strings.Split(k.Path, ".")); set {
 			return fmt.Errorf("%s is a secret and is not read from the file: set %s, or %s%s naming a file that holds it",
 				k.Path, envName(k.Path), k.Path, fileSuffix)
 		}
+	}
+	if err := refuseEngineFileSecrets(raw); err != nil {
+		return err
 	}
 	catalogs, _ := raw[catalogTable].([]map[string]any)
 	for _, c := range catalogs {
@@ -77,6 +80,12 @@ func lookupRaw(raw map[string]any, path []string) (any, bool) {
 func readSecretFiles(cfg *Config) error {
 	if err := readStructSecretFiles(reflect.ValueOf(cfg).Elem(), ""); err != nil {
 		return err
+	}
+	for i := range cfg.Engines {
+		e := &cfg.Engines[i]
+		if err := readStructSecretFiles(reflect.ValueOf(e).Elem(), ""); err != nil {
+			return fmt.Errorf("engine %s: %w", e.Name, err)
+		}
 	}
 	for i := range cfg.Catalogs {
 		c := &cfg.Catalogs[i]

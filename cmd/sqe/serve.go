@@ -154,6 +154,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		ParallelWorkers: cfg.Query.ParallelWorkers, Access: accessControl, Policies: policyStore, Roles: gov,
 		MaskKey: []byte(cfg.Policy.MaskKey), QueryTimeouts: cfg.queryTimeouts(),
 	}
+	remoteExec, closeEngines, err := cfg.remoteExecution(m)
+	if err != nil {
+		return err
+	}
+	defer closeEngines()
+	engineCfg.Remote = remoteExec
 	auditLog, err := openAuditLog(cfg, logger)
 	if err != nil {
 		return err

@@ -22,5 +22,7 @@
 //     53300 a connection limit), derived from the SQLSTATE as it leaves.
 //   - policy_cache_hits_total{store}, policy_cache_misses_total{store}.
 //   - catalog_call_duration_seconds{catalog,operation,outcome}.
+//   - remote_statements_total{engine,outcome}, remote_bytes_total{engine}:
+//     SELECTs sent to a remote engine (sqe.execution) and their answers.
 //   - the Go runtime's and the process's standard collectors.
 package metrics

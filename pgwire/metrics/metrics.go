@@ -31,6 +31,9 @@ type Metrics struct {
 	policiesRefused   *prometheus.CounterVec
 
 	catalogCalls *prometheus.HistogramVec
+
+	remoteStatements *prometheus.CounterVec
+	remoteBytes      *prometheus.CounterVec
 }
 
 // New makes the collectors and registers them, with the Go runtime and
@@ -81,6 +84,12 @@ func New() *Metrics {
 			// From a cached SQLite lookup to a slow REST catalog.
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"catalog", "operation", "outcome"}),
+		remoteStatements: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sqe_remote_statements_total", Help: "SELECTs sent to a remote engine, by engine and outcome (ok, error, cancelled, local: the engine could not be reached and sqe.execution = 'auto' ran it here).",
+		}, []string{"engine", "outcome"}),
+		remoteBytes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sqe_remote_bytes_total", Help: "Bytes of answers remote engines sent, by engine.",
+		}, []string{"engine"}),
 	}
 	m.registry.MustRegister(
 		collectors.NewGoCollector(),
@@ -89,6 +98,7 @@ func New() *Metrics {
 		m.queries, m.queryDuration, m.rowsReturned, m.bytesReturned,
 		m.errorsSent, m.rateLimitRefusals,
 		m.policyCacheHits, m.policyCacheMisses, m.policiesRefused, m.catalogCalls,
+		m.remoteStatements, m.remoteBytes,
 	)
 	return m
 }
@@ -165,4 +175,14 @@ func (m *Metrics) PolicyCache(store string, hit bool) {
 	} else {
 		m.policyCacheMisses.WithLabelValues(store).Inc()
 	}
+}
+
+// RemoteStatement counts a SELECT sent to a remote engine, by outcome.
+func (m *Metrics) RemoteStatement(engine, outcome string) {
+	m.remoteStatements.WithLabelValues(engine, outcome).Inc()
+}
+
+// RemoteBytes counts n bytes of answer a remote engine sent.
+func (m *Metrics) RemoteBytes(engine string, n int64) {
+	m.remoteBytes.WithLabelValues(engine).Add(float64(n))
 }
