@@ -149,6 +149,8 @@ func TestRemoteExecutionSendsTheSecuredStatement(t *testing.T) {
 		t.Errorf("guarded predicate: %v, want [[3]]", got)
 	}
 
+	checkRemoteLeakProbes(t, ctx, bob)
+
 	explain := func(conn *pgx.Conn) string {
 		t.Helper()
 		rows, err := textRowsOf(ctx, conn, "EXPLAIN "+query)
@@ -255,5 +257,76 @@ func TestRemoteExecutionWhenTheEngineIsUnreachable(t *testing.T) {
 	}
 	if got := scrape(t, srv.httpAddr(t))[`sqe_remote_statements_total{engine="pg",outcome="local"}`]; got != 1 {
 		t.Errorf("statements auto ran here = %v, want 1", got)
+	}
+}
+
+// checkRemoteLeakProbes runs gate two's leak probes (sql's
+// TestGateTwoLeakProbes) on bob's session in remote mode: bob sees
+// acdemo.orders through the row filter region = 'EU' (hiding row 2) and
+// MASK_SHOW_LAST_4 on ssn. A probe the writer cannot send fails with
+// 0A000, which is silent; one that is sent must give bob's local answer
+// and never a hidden row, a stored ssn or an error the hidden row raises,
+// on PostgreSQL's optimizer, which knows nothing of SQE's barrier.
+func checkRemoteLeakProbes(t *testing.T, ctx context.Context, bob *pgx.Conn) {
+	t.Helper()
+	secrets := []string{"111-11-1111", "222-22-2222", "333-33-3333", "|US|", "US}", "{US", ",US"}
+	probes := []struct {
+		sql  string
+		rows []string // "" joined by |; nil: only the absence of secrets is checked
+		code string
+	}{
+		{sql: "SELECT id FROM acdemo.orders WHERE 1/(id-2) = 1", rows: []string{"3"}},
+		{sql: "SELECT id FROM acdemo.orders o JOIN (VALUES (1)) v(x) ON 1/(o.id-2) = x", rows: []string{"3"}},
+		{sql: "SELECT id FROM acdemo.orders GROUP BY id HAVING 1/(id-2) > -10 ORDER BY id", rows: []string{"1", "3"}},
+		{sql: "SELECT id FROM acdemo.orders ORDER BY 1/(id-2)", rows: []string{"1", "3"}},
+		{sql: "SELECT CASE WHEN id = 2 THEN 1/0 ELSE id END FROM acdemo.orders ORDER BY 1", rows: []string{"1", "3"}},
+		{sql: "SELECT id FROM acdemo.orders o WHERE EXISTS (SELECT 1 WHERE 1/(o.id-2) = 1)", rows: []string{"3"}},
+		{sql: "SELECT id FROM acdemo.orders WHERE 9223372036854775807 * ((id - 1) * (3 - id) + 1) > 0 ORDER BY id", rows: []string{"1", "3"}},
+		{sql: "SELECT id FROM acdemo.orders WHERE CASE WHEN region = 'US' THEN ssn::int ELSE 0 END = 0 ORDER BY id", rows: []string{"1", "3"}},
+		{sql: "SELECT id FROM acdemo.orders WHERE region::int = 1", code: "22P02"},
+		{sql: "SELECT id FROM acdemo.orders WHERE ssn::int > 0", code: "22P02"},
+		{sql: "SELECT count(*) FROM acdemo.orders WHERE ssn = '111-11-1111'", rows: []string{"0"}},
+		{sql: "SELECT count(*) FROM acdemo.orders WHERE ssn LIKE '111%'", rows: []string{"0"}},
+		{sql: "SELECT ssn, count(*) FROM acdemo.orders GROUP BY ssn ORDER BY ssn", rows: []string{"xxx-xx-1111|1", "xxx-xx-3333|1"}},
+		{sql: "SELECT DISTINCT ssn FROM acdemo.orders ORDER BY ssn", rows: []string{"xxx-xx-1111", "xxx-xx-3333"}},
+		{sql: "SELECT o.id FROM acdemo.orders o JOIN (VALUES ('111-11-1111')) v(s) ON o.ssn = v.s", rows: []string{}},
+		{sql: "SELECT min(ssn), max(ssn), min(id), max(id), count(*) FROM acdemo.orders", rows: []string{"xxx-xx-1111|xxx-xx-3333|1|3|2"}},
+		{sql: "SELECT count(*) FROM acdemo.orders o1 JOIN acdemo.orders o2 ON o1.ssn = o2.ssn", rows: []string{"2"}},
+		{sql: "SELECT id, ssn FROM acdemo.orders WHERE ssn > 'xxx-xx-2' ORDER BY id", rows: []string{"3|xxx-xx-3333"}},
+	}
+	sent := 0
+	for _, p := range probes {
+		rows, err := textRowsOf(ctx, bob, p.sql)
+		var lines []string
+		for _, r := range derefRows(rows) {
+			lines = append(lines, strings.Join(r, "|"))
+		}
+		text := "|" + strings.Join(lines, "|\n|") + "|"
+		if err != nil {
+			text += err.Error()
+		}
+		for _, secret := range secrets {
+			if strings.Contains(text, secret) {
+				t.Errorf("remote %s: %q reached the caller:\n%s", p.sql, secret, text)
+			}
+		}
+		if err != nil && asPgError(t, err).Code == "0A000" {
+			continue // not sent: the writer refuses it
+		}
+		sent++
+		switch {
+		case p.code != "":
+			if err == nil || asPgError(t, err).Code != p.code {
+				t.Errorf("remote %s: %v, want %s", p.sql, err, p.code)
+			}
+		case err != nil:
+			t.Errorf("remote %s: %v", p.sql, err)
+		case p.rows != nil && !slices.Equal(lines, p.rows) && !(len(lines) == 0 && len(p.rows) == 0):
+			t.Errorf("remote %s: %q, want %q", p.sql, lines, p.rows)
+		}
+	}
+	t.Logf("%d of %d leak probes were sent to the engine, the rest refused with 0A000", sent, len(probes))
+	if sent < len(probes)/2 {
+		t.Errorf("only %d of %d leak probes were sent: the probes no longer test the engine", sent, len(probes))
 	}
 }

@@ -51,6 +51,22 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 	case *planner.Cast:
 		return w.cast(x, s)
 	case *planner.Case:
+		for i, wh := range x.Whens {
+			// The first condition is evaluated for every row.
+			if i > 0 {
+				if err := w.refuseFoldedFailure(wh.Cond); err != nil {
+					return "", err
+				}
+			}
+			if err := w.refuseFoldedFailure(wh.Result); err != nil {
+				return "", err
+			}
+		}
+		if x.Else != nil {
+			if err := w.refuseFoldedFailure(x.Else); err != nil {
+				return "", err
+			}
+		}
 		var b strings.Builder
 		b.WriteString("CASE")
 		for _, wh := range x.Whens {

@@ -150,6 +150,7 @@ func TestRefusals(t *testing.T) {
 		{"type without an equivalent", ssnMask, "SELECT '{}'::jsonb FROM people", sqlwrite.Trino, "type jsonb"},
 		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
 		{"table SQE alone reads", ssnMask, `SELECT snapshot_id FROM "people$snapshots"`, sqlwrite.PostgreSQL, "people$snapshots is read by SQE alone"},
+		{"failing constant in a CASE branch", ssnMask, "SELECT CASE WHEN id = 2 THEN 1/0 ELSE id END FROM people", sqlwrite.PostgreSQL, "constant expression that can fail in a CASE branch"},
 		{"subquery expression", ssnMask, "SELECT (SELECT max(dept) FROM dept) FROM people", sqlwrite.PostgreSQL, "Subquery"},
 	}
 	for _, tt := range tests {
