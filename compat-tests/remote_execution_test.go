@@ -85,7 +85,7 @@ func statementsReceived(t *testing.T, pg *refPostgres) []string {
 func TestRemoteExecutionSendsTheSecuredStatement(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t, 3*time.Minute)
-	pg, _ := startRemotePostgres(t, ctx)
+	pg, pgConn := startRemotePostgres(t, ctx)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "sqe.toml"), []byte(remoteEngineConfig(pg.port, 1<<30)), 0o600); err != nil {
 		t.Fatal(err)
@@ -177,6 +177,8 @@ func TestRemoteExecutionSendsTheSecuredStatement(t *testing.T) {
 	if plan := explain(carol); !strings.Contains(plan, `SQL: SELECT`) {
 		t.Errorf("an administrator's EXPLAIN shows the statement sent:\n%s", plan)
 	}
+
+	checkRemoteCancellation(t, ctx, carol, pgConn)
 
 	// Under 'auto' the demo's few bytes stay under the engine's 1GiB.
 	if _, err := bob.Exec(ctx, "SET sqe.execution = 'auto'"); err != nil {
@@ -329,4 +331,73 @@ func checkRemoteLeakProbes(t *testing.T, ctx context.Context, bob *pgx.Conn) {
 	if sent < len(probes)/2 {
 		t.Errorf("only %d of %d leak probes were sent: the probes no longer test the engine", sent, len(probes))
 	}
+}
+
+// checkRemoteCancellation checks that the statement timeout, a client's
+// cancel request and a closed client end a remote statement on the engine
+// too (conn is unusable afterwards):
+// PostgreSQL's acdemo.sales is made a view that sleeps for a minute, and
+// after SQE answers 57014 PostgreSQL runs nothing reading it.
+func checkRemoteCancellation(t *testing.T, ctx context.Context, conn, pgConn *pgx.Conn) {
+	t.Helper()
+	for _, stmt := range []string{
+		"DROP TABLE acdemo.sales",
+		`CREATE VIEW acdemo.sales AS SELECT s.* FROM (SELECT pg_sleep(60)) z,
+			(VALUES (1::bigint, 'EU'::text, 'p'::text, 1, 1.00::numeric(12,2), 0.5::float8, '2024-01-01'::date))
+			s(id, region, product, quantity, price, discount, sold_on)`,
+	} {
+		if _, err := pgConn.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	engineIdle := func(how string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			var n int
+			if err := pgConn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%"sales"%' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %s, PostgreSQL still runs the remote statement", how)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if _, err := conn.Exec(ctx, "SET statement_timeout = '300ms'"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := textRowsOf(ctx, conn, "SELECT id FROM acdemo.sales")
+	if pe := asPgError(t, err); pe.Code != "57014" || !strings.Contains(pe.Message, "statement timeout") {
+		t.Fatalf("remote statement past statement_timeout: %s %s, want 57014", pe.Code, pe.Message)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the timeout ended the remote statement only after %s", d)
+	}
+	engineIdle("the statement timeout")
+	if _, err := conn.Exec(ctx, "SET statement_timeout = 0"); err != nil {
+		t.Fatal(err)
+	}
+	// A CancelRequest (psql's Ctrl-C) while the engine runs it.
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = conn.PgConn().CancelRequest(ctx)
+	}()
+	_, err = conn.Exec(ctx, "SELECT id FROM acdemo.sales")
+	if pe := asPgError(t, err); pe.Code != "57014" || !strings.Contains(pe.Message, "user request") {
+		t.Fatalf("cancelled remote statement: %s %s, want 57014", pe.Code, pe.Message)
+	}
+	engineIdle("a cancel request")
+	// A client that goes away: pgx drops the connection when the
+	// query's context ends.
+	qctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := conn.Exec(qctx, "SELECT id FROM acdemo.sales"); err == nil {
+		t.Fatal("the remote statement of a client that went away answered")
+	}
+	engineIdle("the client went away")
 }
