@@ -149,6 +149,13 @@ func TestRemoteExecutionSendsTheSecuredStatement(t *testing.T) {
 		t.Errorf("guarded predicate: %v, want [[3]]", got)
 	}
 
+	// The extended protocol, a parameter and binary results.
+	var id int64
+	var ssn string
+	if err := bob.QueryRow(ctx, "SELECT id, ssn FROM acdemo.orders WHERE id > $1 ORDER BY id", 1).Scan(&id, &ssn); err != nil || id != 3 || ssn != "xxx-xx-3333" {
+		t.Errorf("a prepared remote statement: %d %q %v, want 3 xxx-xx-3333", id, ssn, err)
+	}
+
 	checkRemoteLeakProbes(t, ctx, bob)
 
 	explain := func(conn *pgx.Conn) string {
