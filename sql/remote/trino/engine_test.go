@@ -274,58 +274,44 @@ func manyRows(srv *trinotest.Server) {
 	srv.Answer(statement, trinotest.Result{Columns: []trinotest.Column{{Name: "id", Type: "bigint"}}, Rows: rows})
 }
 
+// A context ended mid-stream, by a cancel request or by the statement
+// timeout (a deadline cause), cancels the query on Trino and reports why.
 func TestCancelMidStream(t *testing.T) {
-	srv := trinotest.New(t)
-	manyRows(srv)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s, err := newEngine(t, srv.URL).Query(ctx, statement, columns(types.Int8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	b, err := s.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Release()
-	cancel()
-	_, err = s.Next()
-	if code := pgerror.Code(err); code != pgerror.QueryCanceled {
-		t.Fatalf("Next after cancel: %v (SQLSTATE %s), want 57014", err, code)
-	}
-	if _, again := s.Next(); pgerror.Code(again) != pgerror.QueryCanceled {
-		t.Errorf("Next once more: %v", again)
-	}
-	if q := srv.Queries()[0]; !q.Cancelled {
-		t.Errorf("the query was not cancelled on Trino")
-	}
-}
-
-func TestStatementTimeoutMidStream(t *testing.T) {
-	srv := trinotest.New(t)
-	manyRows(srv)
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	s, err := newEngine(t, srv.URL).Query(ctx, statement, columns(types.Int8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	b, err := s.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Release()
-	// How a statement timeout ends the context, with its cause.
-	cancel(fmt.Errorf("statement_timeout: %w", context.DeadlineExceeded))
-	_, err = s.Next()
-	var pe *pgerror.Error
-	if !errors.As(err, &pe) || pe.Code != pgerror.QueryCanceled || !strings.Contains(pe.Message, "statement timeout") {
-		t.Fatalf("Next after the deadline: %v", err)
-	}
-	if q := srv.Queries()[0]; !q.Cancelled {
-		t.Errorf("the query was not cancelled on Trino")
+	for _, tt := range []struct {
+		name, message string
+		cause         error
+	}{
+		{"cancel request", "user request", nil},
+		{"statement timeout", "statement timeout", fmt.Errorf("statement_timeout: %w", context.DeadlineExceeded)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := trinotest.New(t)
+			manyRows(srv)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			s, err := newEngine(t, srv.URL).Query(ctx, statement, columns(types.Int8))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			b, err := s.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Release()
+			cancel(tt.cause)
+			_, err = s.Next()
+			var pe *pgerror.Error
+			if !errors.As(err, &pe) || pe.Code != pgerror.QueryCanceled || !strings.Contains(pe.Message, tt.message) {
+				t.Fatalf("Next after the context ended: %v, want 57014 (%s)", err, tt.message)
+			}
+			if _, again := s.Next(); pgerror.Code(again) != pgerror.QueryCanceled {
+				t.Errorf("Next once more: %v", again)
+			}
+			if q := srv.Queries()[0]; !q.Cancelled {
+				t.Errorf("the query was not cancelled on Trino")
+			}
+		})
 	}
 }
 
