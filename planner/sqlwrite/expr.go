@@ -234,28 +234,28 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.maskText(f, s); ok {
 		return sql, err
 	}
-	exact := false
-	switch f.Name {
-	case "abs":
-		exact = len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
-	case "length", "char_length":
-		exact = len(f.Args) == 1 && isText(f.Args[0].Type())
-	case "coalesce":
-		exact = true
+	if sql, ok, err := w.likeCall(f, s); ok {
+		return sql, err
 	}
-	if !exact || f.Row != nil {
+	wf, known := writtenFunctions()[f.Name]
+	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
 	}
 	args := make([]string, len(f.Args))
 	for i, a := range f.Args {
 		var err error
+		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDInt8 && int4Arg(c) && f.Typ.OID != types.OIDInt8 {
+			// An integer literal, bound as bigint, taken as integer.
+			args[i] = "(" + strconv.FormatInt(c.Value.(int64), 10) + ")"
+			continue
+		}
 		if args[i], err = w.expr(a, s); err != nil {
 			return "", err
 		}
 	}
 	name := f.Name
-	if name == "char_length" {
-		name = "length"
+	if wf.name != "" {
+		name = wf.name
 	}
 	return name + "(" + strings.Join(args, ", ") + ")", nil
 }

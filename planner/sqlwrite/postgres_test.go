@@ -155,6 +155,11 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT id FROM people p WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.dept = p.dept)",
 		"SELECT name FROM people WHERE name = 'O''Hara' OR name < 'a'",
 		"SELECT id - -5, -dept, coalesce(name, 'none') FROM people WHERE dept > -1",
+		`SELECT id FROM people WHERE name LIKE '%e%' OR name LIKE 'O''%' OR ssn LIKE '___-__-_1%' OR name LIKE 'Z\%d' ORDER BY id`,
+		"SELECT id, CASE WHEN name NOT LIKE '_e_' THEN 1 ELSE 0 END, strpos(name, 'e'), strpos(name, ''), replace(name, 'e', 'E'), replace(name, '', 'x') FROM people",
+		"SELECT id, substr(name, 2), substr(name, -1, 3), substr(name, 0, 2), substr(name, 2, 0), left(name, -1), right(name, 2) FROM people",
+		"SELECT id, concat(name, '/', region), btrim(concat(' ', name, ' ')), ltrim(name), rtrim(name) FROM people",
+		"SELECT id FROM people WHERE substr(ssn, 1, 3) = '444' OR length(name) > 3",
 		"SELECT id, mask(name), mask_show_first_n(name, 2), mask_last_n(name, 1, 'U', 'l', '#'), mask_first_n(name, 100, 'U', -1, 'd') FROM people",
 	}
 	for _, sec := range []peoplePolicy{{mask: ssnMask}, {}, {mask: "mask_show_last_n(ssn, 4, 'x', 'x', 'x', -1, '1')"}} {

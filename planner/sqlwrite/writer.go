@@ -23,7 +23,14 @@ type Catalogs map[string]string
 // Write returns root, a bound and secured plan, as one SELECT statement in
 // dialect d, with its tables' catalogs renamed through catalogs. Its
 // result columns are root's, in order.
-func Write(root planner.Node, d Dialect, catalogs Catalogs) (string, error) {
+func Write(root planner.Node, d Dialect, catalogs Catalogs) (sql string, err error) {
+	defer func() {
+		// A plan shape the writer mishandles is refused, never a crash:
+		// under sqe.execution = 'auto' the statement then runs in SQE.
+		if r := recover(); r != nil {
+			sql, err = "", pgerror.Unsupported("this plan cannot be written as SQL for %s", d)
+		}
+	}()
 	if len(root.Columns()) == 0 {
 		return "", pgerror.Unsupported("a statement without result columns cannot be written as SQL")
 	}

@@ -151,6 +151,12 @@ func TestRefusals(t *testing.T) {
 		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
 		{"table SQE alone reads", ssnMask, `SELECT snapshot_id FROM "people$snapshots"`, sqlwrite.PostgreSQL, "people$snapshots is read by SQE alone"},
 		{"failing constant in a CASE branch", ssnMask, "SELECT CASE WHEN id = 2 THEN 1/0 ELSE id END FROM people", sqlwrite.PostgreSQL, "constant expression that can fail in a CASE branch"},
+		{"LIKE with an escape, Trino", ssnMask, `SELECT id FROM people WHERE name LIKE 'a\_%'`, sqlwrite.Trino, "function like"},
+		{"LIKE with a pattern column, Trino", ssnMask, "SELECT id FROM people WHERE name LIKE region", sqlwrite.Trino, "function like"},
+		{"substr from the end, Trino", ssnMask, "SELECT substr(name, -2) FROM people", sqlwrite.Trino, "function substr"},
+		{"replace of the empty string, Trino", ssnMask, "SELECT replace(name, '', 'x') FROM people", sqlwrite.Trino, "function replace"},
+		{"concat, Trino", ssnMask, "SELECT concat(name, region) FROM people", sqlwrite.Trino, "function concat"},
+		{"substr with a bigint column", ssnMask, "SELECT substr(name, id) FROM people", sqlwrite.PostgreSQL, "function substr"},
 		{"subquery expression", ssnMask, "SELECT (SELECT max(dept) FROM dept) FROM people", sqlwrite.PostgreSQL, "Subquery"},
 	}
 	for _, tt := range tests {

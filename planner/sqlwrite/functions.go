@@ -1,0 +1,148 @@
+package sqlwrite
+
+import (
+	"math"
+	"strings"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// writtenFunction is a scalar function the writer writes, in the
+// dialects whose function of that spelling gives SQE's answer for every
+// argument it is given.
+type writtenFunction struct {
+	// name is the function's name in the dialect ("" : the plan's).
+	name string
+	// exact says whether the call f is exact in dialect d.
+	exact func(d Dialect, f *planner.Func) bool
+}
+
+// writtenFunctions are the scalar functions written by name, beside the
+// masks (mask.go) and LIKE (likeCall). What each checks is why its
+// dialect's function means the same:
+//   - PostgreSQL's functions are the ones SQE implements, under the
+//     settings the engine's connections fix (DateStyle ISO, UTC) and the
+//     C collation the writer names for comparisons;
+//   - Trino's differ at the edges: substr counts a negative start from
+//     the end, replace inserts at every position for an empty search,
+//     concat is NULL when an argument is, greatest and least are NULL
+//     when one is; those are written for Trino only where the edge
+//     cannot occur (a constant argument proves it) or not at all.
+func writtenFunctions() map[string]writtenFunction {
+	textArgs := func(n int) func(Dialect, *planner.Func) bool {
+		return func(_ Dialect, f *planner.Func) bool {
+			if len(f.Args) != n {
+				return false
+			}
+			for _, a := range f.Args {
+				if !isText(a.Type()) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	postgresOnly := func(check func(Dialect, *planner.Func) bool) func(Dialect, *planner.Func) bool {
+		return func(d Dialect, f *planner.Func) bool { return d == PostgreSQL && check(d, f) }
+	}
+	return map[string]writtenFunction{
+		"abs": {exact: func(_ Dialect, f *planner.Func) bool {
+			return len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
+		}},
+		"length":      {exact: textArgs(1)},
+		"char_length": {name: "length", exact: textArgs(1)},
+		"coalesce":    {exact: func(Dialect, *planner.Func) bool { return true }},
+		"strpos":      {exact: textArgs(2)},
+		"replace": {exact: func(d Dialect, f *planner.Func) bool {
+			if !textArgs(3)(d, f) {
+				return false
+			}
+			return d == PostgreSQL || nonEmptyConstText(f.Args[1])
+		}},
+		"substr": {exact: func(d Dialect, f *planner.Func) bool {
+			if (len(f.Args) != 2 && len(f.Args) != 3) || !isText(f.Args[0].Type()) || !int4Arg(f.Args[1]) {
+				return false
+			}
+			if len(f.Args) == 3 && !int4Arg(f.Args[2]) {
+				return false
+			}
+			return d == PostgreSQL || positiveConstInt(f.Args[1])
+		}},
+		"left":   {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1]) })},
+		"right":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1]) })},
+		"concat": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
+		"btrim":  {exact: postgresOnly(textArgs(1))},
+		"ltrim":  {exact: postgresOnly(textArgs(1))},
+		"rtrim":  {exact: postgresOnly(textArgs(1))},
+	}
+}
+
+// int4Arg reports whether e is an integer argument both dialects take as
+// an integer: of type smallint or integer, or a constant in integer's
+// range (an integer literal is bound as bigint; PostgreSQL's substr,
+// left and right take integer, and a bigint column is not cast down).
+func int4Arg(e planner.Expr) bool {
+	t := e.Type()
+	if t.OID == types.OIDInt2 || t.OID == types.OIDInt4 {
+		return true
+	}
+	c, ok := e.(*planner.Const)
+	if !ok || t.OID != types.OIDInt8 {
+		return false
+	}
+	v, ok := c.Value.(int64)
+	return ok && v >= math.MinInt32 && v <= math.MaxInt32
+}
+
+// nonEmptyConstText reports whether e is a non-empty text constant.
+func nonEmptyConstText(e planner.Expr) bool {
+	c, ok := e.(*planner.Const)
+	if !ok {
+		return false
+	}
+	s, ok := c.Value.(string)
+	return ok && s != ""
+}
+
+// positiveConstInt reports whether e is an integer constant of at least 1.
+func positiveConstInt(e planner.Expr) bool {
+	c, ok := e.(*planner.Const)
+	if !ok {
+		return false
+	}
+	v, ok := c.Value.(int64)
+	return ok && v >= 1
+}
+
+// likeCall writes LIKE over text. PostgreSQL's LIKE, with its default
+// escape (the backslash) and byte-wise under the C collation, is SQE's.
+// Trino's LIKE has no default escape and refuses an escape before an
+// ordinary character, so it is written only for a constant pattern
+// without a backslash, where both read the pattern alike.
+func (w *writer) likeCall(f *planner.Func, s *scope) (string, bool, error) {
+	if f.Name != "like" || len(f.Args) != 2 || !isText(f.Args[0].Type()) || !isText(f.Args[1].Type()) {
+		return "", false, nil
+	}
+	if w.d == Trino {
+		c, ok := f.Args[1].(*planner.Const)
+		if !ok {
+			return "", false, nil
+		}
+		if p, isString := c.Value.(string); !isString || strings.Contains(p, `\`) {
+			return "", false, nil
+		}
+	}
+	v, err := w.expr(f.Args[0], s)
+	if err != nil {
+		return "", true, err
+	}
+	p, err := w.expr(f.Args[1], s)
+	if err != nil {
+		return "", true, err
+	}
+	if w.d == PostgreSQL {
+		return "(" + v + ` COLLATE "C" LIKE ` + p + ")", true, nil
+	}
+	return "(" + v + " LIKE " + p + ")", true, nil
+}
