@@ -206,6 +206,8 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 		ok = true
 	case isText(from) && to.OID == types.OIDText:
 		ok = true
+	case w.d == PostgreSQL:
+		ok = postgresCastIsSQEs(from, to)
 	}
 	if !ok {
 		return "", pgerror.Unsupported("cast from %s to %s cannot be written as SQL for %s", from.Name(), to.Name(), w.d)
@@ -219,6 +221,35 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 		return "", err
 	}
 	return "CAST(" + a + " AS " + typ + ")", nil
+}
+
+// postgresCastIsSQEs reports whether PostgreSQL's cast from one type to
+// the other gives SQE's value: SQE's casts among these types are
+// PostgreSQL's (its input and output functions, DateStyle ISO, rounding),
+// but for what depends on a session setting the engine's connection does
+// not share (a float's text depends on extra_float_digits) and for a
+// varchar(n) target, where an explicit cast truncates and an assignment
+// fails.
+func postgresCastIsSQEs(from, to types.T) bool {
+	castable := func(t types.T) bool {
+		switch t.OID {
+		case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
+			types.OIDText, types.OIDDate, types.OIDTimestamp:
+			return true
+		case types.OIDNumeric:
+			return !t.General && t.Precision > 0
+		}
+		return false
+	}
+	isFloat := func(t types.T) bool { return t.OID == types.OIDFloat4 || t.OID == types.OIDFloat8 }
+	if !castable(from) || !castable(to) || (isFloat(from) && isText(to)) {
+		return false
+	}
+	// PostgreSQL has no cast between bool and the floats or dates.
+	if (from.OID == types.OIDBool || to.OID == types.OIDBool) && !isInt(from) && !isInt(to) && !isText(from) && !isText(to) && from.OID != to.OID {
+		return false
+	}
+	return true
 }
 
 func intRank(t types.T) int {
