@@ -65,6 +65,10 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		// A general numeric keeps a scale per value and may be NaN: Trino's
 		// decimal has neither, and its values are not held as decimal128.
 		if t.General || t.Precision == 0 {
+			// SQE's general numeric is PostgreSQL's numeric.
+			if d == PostgreSQL {
+				return "numeric", nil
+			}
 			break
 		}
 		if d == Trino {

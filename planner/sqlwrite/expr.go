@@ -167,8 +167,11 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		exact = lt.OID == b.R.Type().OID && (isInt(lt) || isText(lt) || lt.OID == types.OIDBool ||
 			lt.OID == types.OIDDate || lt.OID == types.OIDTimestamp || lt.OID == types.OIDNumeric)
 	case "+", "-", "*":
-		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && b.Op.Name != "*") ||
-			(b.Typ.OID == types.OIDFloat8 && w.d == PostgreSQL)
+		// PostgreSQL's numeric arithmetic is SQE's; Trino's decimal
+		// product has another precision.
+		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && (b.Op.Name != "*" || w.d == PostgreSQL)) ||
+			(b.Typ.OID == types.OIDFloat8 && w.d == PostgreSQL) ||
+			(w.d == PostgreSQL && dateArithmetic(b))
 	case "/", "%":
 		// Trino's decimal division keeps another scale than PostgreSQL's,
 		// and its float division by zero gives infinity, not an error.
@@ -192,6 +195,22 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		l += ` COLLATE "C"`
 	}
 	return "(" + l + " " + op + " " + r + ")", nil
+}
+
+// dateArithmetic reports whether b is a date plus or minus an integer (a
+// date), or a date minus a date (an integer), which PostgreSQL computes
+// as SQE does; Trino adds intervals only.
+func dateArithmetic(b *planner.BinOp) bool {
+	l, r := b.L.Type(), b.R.Type()
+	switch {
+	case l.OID == types.OIDDate && (r.OID == types.OIDInt4 || r.OID == types.OIDInt2) && b.Typ.OID == types.OIDDate:
+		return true
+	case b.Op.Name == "+" && r.OID == types.OIDDate && (l.OID == types.OIDInt4 || l.OID == types.OIDInt2) && b.Typ.OID == types.OIDDate:
+		return true
+	case b.Op.Name == "-" && l.OID == types.OIDDate && r.OID == types.OIDDate && b.Typ.OID == types.OIDInt4:
+		return true
+	}
+	return false
 }
 
 // cast writes the casts that mean the same in both dialects: widening an
@@ -237,7 +256,7 @@ func postgresCastIsSQEs(from, to types.T) bool {
 			types.OIDText, types.OIDDate, types.OIDTimestamp:
 			return true
 		case types.OIDNumeric:
-			return !t.General && t.Precision > 0
+			return true
 		}
 		return false
 	}

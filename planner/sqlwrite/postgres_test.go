@@ -160,6 +160,8 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT id, substr(name, 2), substr(name, -1, 3), substr(name, 0, 2), substr(name, 2, 0), left(name, -1), right(name, 2) FROM people",
 		"SELECT id, concat(name, '/', region), btrim(concat(' ', name, ' ')), ltrim(name), rtrim(name) FROM people",
 		"SELECT id FROM people WHERE substr(ssn, 1, 3) = '444' OR length(name) > 3",
+		"SELECT region, sum(id * 1.5), avg(dept), sum(dept::numeric(6,1) * 2.25), max(id / 3.0) FROM people GROUP BY region",
+		"SELECT id, DATE '2024-02-28' + dept, DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-03-01' - (dept % 7) FROM people",
 		"SELECT id::text, dept::numeric(6,1), dept::numeric(6,1)::int4, '2024-02-29'::date::text, id::float8, (id > 2)::text FROM people",
 		"SELECT id, mask(name), mask_show_first_n(name, 2), mask_last_n(name, 1, 'U', 'l', '#'), mask_first_n(name, 100, 'U', -1, 'd') FROM people",
 	}
