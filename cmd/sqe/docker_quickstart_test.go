@@ -378,10 +378,11 @@ type imageEntry struct {
 	} `json:"equal"`
 }
 
-// pinnedTag is a published release: a MinIO RELEASE timestamp, or a
-// version with at least major and minor (and an Alpine variant). Floating
-// tags (latest, 17-alpine, bookworm) do not match.
-var pinnedTag = regexp.MustCompile(`^(RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ|\d+\.\d+(\.\d+)?(-alpine)?)$`)
+// pinnedTag is a published release: a MinIO RELEASE timestamp, a version
+// with at least major and minor (and an Alpine variant), or a release
+// number of three digits or more, as Trino numbers its releases. Floating
+// tags (latest, 17, 17-alpine, bookworm) do not match.
+var pinnedTag = regexp.MustCompile(`^(RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ|\d+\.\d+(\.\d+)?(-alpine)?|\d{3,})$`)
 
 // splitImage splits an image reference into registry, repository and tag;
 // a reference without a registry host is on Docker Hub.
@@ -575,7 +576,7 @@ func TestQuickstartSplitImage(t *testing.T) {
 			t.Errorf("splitImage(%q) = %q %q %q, want %q %q %q", tc.ref, registry, repository, tag, tc.registry, tc.repository, tc.tag)
 		}
 	}
-	for tag, pinned := range map[string]bool{"latest": false, "17-alpine": false, "bookworm": false, "2.8.0": true,
+	for tag, pinned := range map[string]bool{"latest": false, "17": false, "17-alpine": false, "bookworm": false, "2.8.0": true, "480": true,
 		"18.6-alpine": true, "26.5.2": true, "RELEASE.2025-09-07T16-13-09Z": true} {
 		if pinnedTag.MatchString(tag) != pinned {
 			t.Errorf("tag %q pinned = %v, want %v", tag, !pinned, pinned)
@@ -820,6 +821,7 @@ func TestQuickstartSetupRequests(t *testing.T) {
 			cmd := exec.CommandContext(ctx, "bash", filepath.Join(quickstartDir, fx.Script))
 			cmd.Env = scriptEnv("RANGER_URL="+ts.URL, "POLARIS_URL="+ts.URL, "KEYCLOAK_URL="+ts.URL,
 				"RANGER_PASSWORD_FILE="+filepath.Join(quickstartDir, "secrets", "ranger_admin_password"),
+				"TRINO_POLARIS_CREDENTIAL_FILE="+filepath.Join(quickstartDir, "secrets", "trino_polaris_credential"),
 				"PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "PSQL_RECORD="+psqlRecord)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
