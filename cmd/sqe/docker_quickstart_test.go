@@ -83,7 +83,7 @@ func readCompose(t *testing.T) composeFile {
 func TestQuickstartCompose(t *testing.T) {
 	c := readCompose(t)
 	for _, want := range []string{"sqe", "polaris", "ranger", "ranger-db", "ranger-solr", "keycloak", "minio",
-		"minio-setup", "ranger-setup", "polaris-setup", "sqe-setup"} {
+		"minio-setup", "ranger-setup", "polaris-setup", "sqe-setup", "trino", "trino-worker"} {
 		if _, ok := c.Services[want]; !ok {
 			t.Errorf("compose.yaml lacks the service %s", want)
 		}
@@ -161,32 +161,7 @@ func TestQuickstartCompose(t *testing.T) {
 func TestQuickstartSQEConfig(t *testing.T) {
 	c := readCompose(t)
 	s := c.Services["sqe"]
-	var mountedConfig string
-	for _, v := range s.Volumes {
-		source, target, _ := strings.Cut(v, ":")
-		if strings.HasPrefix(target, "/etc/sqe/sqe.toml") {
-			mountedConfig = filepath.Join(quickstartDir, source)
-		}
-	}
-	if mountedConfig == "" {
-		t.Fatal("sqe mounts no /etc/sqe/sqe.toml")
-	}
-	// Compose mounts each secret at /run/secrets/<name>; here the same
-	// variables point at the files in the repository.
-	var environ []string
-	for k, v := range s.Environment {
-		if name, ok := strings.CutPrefix(v, "/run/secrets/"); ok {
-			if !slices.Contains(s.Secrets, name) {
-				t.Errorf("sqe's %s names the secret %s, which the service is not given", k, name)
-			}
-			v = filepath.Join(quickstartDir, c.Secrets[name].File)
-		}
-		environ = append(environ, k+"="+v)
-	}
-	cfg, err := loadConfig(mountedConfig, true, environ)
-	if err != nil {
-		t.Fatalf("the quickstart's configuration does not load: %v", err)
-	}
+	cfg := loadQuickstartConfig(t, c)
 	maskKey, err := readSecretFile(filepath.Join(quickstartDir, c.Secrets["sqe_mask_key"].File))
 	if err != nil {
 		t.Fatal(err)
@@ -247,6 +222,40 @@ func TestQuickstartSQEConfig(t *testing.T) {
 	}
 }
 
+// loadQuickstartConfig loads the quickstart's sqe.toml as the sqe
+// container does, with its environment and secret files.
+func loadQuickstartConfig(t *testing.T, c composeFile) Config {
+	t.Helper()
+	s := c.Services["sqe"]
+	var mountedConfig string
+	for _, v := range s.Volumes {
+		source, target, _ := strings.Cut(v, ":")
+		if strings.HasPrefix(target, "/etc/sqe/sqe.toml") {
+			mountedConfig = filepath.Join(quickstartDir, source)
+		}
+	}
+	if mountedConfig == "" {
+		t.Fatal("sqe mounts no /etc/sqe/sqe.toml")
+	}
+	// Compose mounts each secret at /run/secrets/<name>; here the same
+	// variables point at the files in the repository.
+	var environ []string
+	for k, v := range s.Environment {
+		if name, ok := strings.CutPrefix(v, "/run/secrets/"); ok {
+			if !slices.Contains(s.Secrets, name) {
+				t.Errorf("sqe's %s names the secret %s, which the service is not given", k, name)
+			}
+			v = filepath.Join(quickstartDir, c.Secrets[name].File)
+		}
+		environ = append(environ, k+"="+v)
+	}
+	cfg, err := loadConfig(mountedConfig, true, environ)
+	if err != nil {
+		t.Fatalf("the quickstart's configuration does not load: %v", err)
+	}
+	return cfg
+}
+
 // dependsIndirectly reports whether from waits for to through others.
 func dependsIndirectly(c composeFile, from, to string) bool {
 	for dep := range c.Services[from].DependsOn {
@@ -301,13 +310,19 @@ func readRealm(t *testing.T) keycloakRealm {
 	return r
 }
 
-// TestQuickstartScripts: every setup script is valid shell and passes
-// shellcheck (make test installs it; a missing one is a failure).
+// TestQuickstartScripts: every setup script and the walk-through are
+// valid shell and pass shellcheck (make test installs it; a missing one is
+// a failure).
 func TestQuickstartScripts(t *testing.T) {
 	scripts, err := filepath.Glob(filepath.Join(quickstartDir, "*", "*.sh"))
-	if err != nil || len(scripts) < 3 {
-		t.Fatalf("setup scripts %v (%v), want ranger, polaris and sqe's", scripts, err)
+	if err != nil || len(scripts) < 4 {
+		t.Fatalf("setup scripts %v (%v), want ranger, polaris, sqe and trino's", scripts, err)
 	}
+	walkthroughs, err := filepath.Glob(filepath.Join(quickstartDir, "*.sh"))
+	if err != nil || !slices.Contains(walkthroughs, filepath.Join(quickstartDir, "remote-walkthrough.sh")) {
+		t.Fatalf("walk-through scripts %v (%v), want remote-walkthrough.sh", walkthroughs, err)
+	}
+	scripts = append(scripts, walkthroughs...)
 	shellcheck, err := exec.LookPath("shellcheck")
 	if err != nil {
 		t.Fatalf("shellcheck not found in PATH (%v): install the shellcheck package (make test does this)", err)
@@ -378,10 +393,11 @@ type imageEntry struct {
 	} `json:"equal"`
 }
 
-// pinnedTag is a published release: a MinIO RELEASE timestamp, or a
-// version with at least major and minor (and an Alpine variant). Floating
-// tags (latest, 17-alpine, bookworm) do not match.
-var pinnedTag = regexp.MustCompile(`^(RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ|\d+\.\d+(\.\d+)?(-alpine)?)$`)
+// pinnedTag is a published release: a MinIO RELEASE timestamp, a version
+// with at least major and minor (and an Alpine variant), or a release
+// number of three digits or more, as Trino numbers its releases. Floating
+// tags (latest, 17, 17-alpine, bookworm) do not match.
+var pinnedTag = regexp.MustCompile(`^(RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ|\d+\.\d+(\.\d+)?(-alpine)?|\d{3,})$`)
 
 // splitImage splits an image reference into registry, repository and tag;
 // a reference without a registry host is on Docker Hub.
@@ -575,7 +591,7 @@ func TestQuickstartSplitImage(t *testing.T) {
 			t.Errorf("splitImage(%q) = %q %q %q, want %q %q %q", tc.ref, registry, repository, tag, tc.registry, tc.repository, tc.tag)
 		}
 	}
-	for tag, pinned := range map[string]bool{"latest": false, "17-alpine": false, "bookworm": false, "2.8.0": true,
+	for tag, pinned := range map[string]bool{"latest": false, "17": false, "17-alpine": false, "bookworm": false, "2.8.0": true, "480": true,
 		"18.6-alpine": true, "26.5.2": true, "RELEASE.2025-09-07T16-13-09Z": true} {
 		if pinnedTag.MatchString(tag) != pinned {
 			t.Errorf("tag %q pinned = %v, want %v", tag, !pinned, pinned)
@@ -820,6 +836,7 @@ func TestQuickstartSetupRequests(t *testing.T) {
 			cmd := exec.CommandContext(ctx, "bash", filepath.Join(quickstartDir, fx.Script))
 			cmd.Env = scriptEnv("RANGER_URL="+ts.URL, "POLARIS_URL="+ts.URL, "KEYCLOAK_URL="+ts.URL,
 				"RANGER_PASSWORD_FILE="+filepath.Join(quickstartDir, "secrets", "ranger_admin_password"),
+				"TRINO_POLARIS_CREDENTIAL_FILE="+filepath.Join(quickstartDir, "secrets", "trino_polaris_credential"),
 				"PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "PSQL_RECORD="+psqlRecord)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -1426,5 +1443,248 @@ func TestQuickstartRangerEntrypoint(t *testing.T) {
 				t.Errorf("install.properties with the passwords left behind: %v, want %v", err == nil, tc.setupFails)
 			}
 		})
+	}
+}
+
+// readProperties reads a Java properties file as Trino's configuration
+// files are written: key=value lines, # comments.
+func readProperties(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]string{}
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "!") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("%s: %q is not key=value", path, line)
+		}
+		props[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return props
+}
+
+// mountedFile is the file of the quickstart directory that a service
+// mounts at target, or "".
+func mountedFile(s composeService, target string) string {
+	for _, v := range s.Volumes {
+		source, rest, _ := strings.Cut(v, ":")
+		if mountTarget, _, _ := strings.Cut(rest, ":"); mountTarget == target && strings.HasPrefix(source, ".") {
+			return filepath.Join(quickstartDir, source)
+		}
+	}
+	return ""
+}
+
+// envReference matches Trino's secret references, ${ENV:NAME}.
+var envReference = regexp.MustCompile(`\$\{ENV:([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// trinoSecretKeys are the catalog properties that hold secrets; the file
+// may give them only as ${ENV:...}.
+var trinoSecretKeys = regexp.MustCompile(`(credential|secret|password|access-key|secret-key|token)`)
+
+// TestQuickstartTrino checks the Trino services against SQE's engine and
+// the other services: no Trino port reaches the host (Trino reads every
+// table as its own service identity), sqe.toml's engine loads and names
+// the coordinator, which runs beside one worker, each catalog it maps is
+// a properties file both services mount that reads the Polaris catalog,
+// warehouse and storage SQE reads, its secrets are ${ENV:...} references
+// the services set (the Polaris credential through trino/entrypoint.sh,
+// run here against a stand-in of the image's start script), and the
+// credential is the secret polaris-setup sets for the principal trino.
+func TestQuickstartTrino(t *testing.T) {
+	c := readCompose(t)
+	services := []string{"trino", "trino-worker"}
+	for _, name := range services {
+		s, ok := c.Services[name]
+		if !ok {
+			t.Fatalf("compose.yaml lacks the service %s", name)
+		}
+		if len(s.Ports) > 0 {
+			t.Errorf("%s publishes %v: clients must never reach Trino, which reads every table", name, s.Ports)
+		}
+		if !slices.Contains(s.Secrets, "trino_polaris_credential") {
+			t.Errorf("%s is not given the secret trino_polaris_credential", name)
+		}
+		if !slices.Equal(s.Entrypoint, []string{"/bin/bash", "/quickstart/entrypoint.sh"}) ||
+			mountedFile(s, "/quickstart/entrypoint.sh") != filepath.Join(quickstartDir, "trino", "entrypoint.sh") {
+			t.Errorf("%s does not run trino/entrypoint.sh: %v %v", name, s.Entrypoint, s.Volumes)
+		}
+	}
+	if _, ok := c.Services["trino-worker"].DependsOn["trino"]; !ok {
+		t.Error("trino-worker does not wait for the coordinator")
+	}
+	if !slices.Contains(c.Services["polaris-setup"].Secrets, "trino_polaris_credential") {
+		t.Error("polaris-setup is not given the secret trino_polaris_credential, the credentials it sets for trino")
+	}
+
+	cfg := loadQuickstartConfig(t, c)
+	if cfg.Query.Execution != "local" {
+		t.Errorf("[query] execution = %q: the quickstart runs locally unless a session opts in", cfg.Query.Execution)
+	}
+	if len(cfg.Engines) != 1 {
+		t.Fatalf("engines %+v, want trino", cfg.Engines)
+	}
+	e := cfg.Engines[0]
+	if e.Name != "trino" || e.Type != "trino" || e.User != "sqe" || e.Password != "" || e.PasswordFile != "" {
+		t.Errorf("engine %s: type %q, user %q, password set %v: want trino, trino, sqe, none (basic authentication needs https)",
+			e.Name, e.Type, e.User, e.Password != "" || e.PasswordFile != "")
+	}
+	u, err := url.Parse(e.URI)
+	if err != nil || u.Scheme != "http" || u.Hostname() != "trino" {
+		t.Fatalf("engine uri %q: want http:// on the coordinator service trino", e.URI)
+	}
+
+	coordinator := readProperties(t, mountedFile(c.Services["trino"], "/etc/trino/config.properties"))
+	worker := readProperties(t, mountedFile(c.Services["trino-worker"], "/etc/trino/config.properties"))
+	if coordinator["coordinator"] != "true" || worker["coordinator"] != "false" {
+		t.Errorf("coordinator=%q on trino and %q on trino-worker, want true and false", coordinator["coordinator"], worker["coordinator"])
+	}
+	if port := coordinator["http-server.http.port"]; u.Port() != port || worker["discovery.uri"] != "http://trino:"+port {
+		t.Errorf("engine uri %s, worker's discovery.uri %s: want the coordinator's port %s", e.URI, worker["discovery.uri"], port)
+	}
+	for _, name := range services {
+		if mountedFile(c.Services[name], "/etc/trino/node.properties") == "" {
+			t.Errorf("%s mounts no node.properties", name)
+		}
+	}
+
+	// The catalog SQE's engine maps to reads what SQE's catalog reads.
+	credentialFile := filepath.Join(quickstartDir, c.Secrets["trino_polaris_credential"].File)
+	credential, err := readSecretFile(credentialFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{16}:[0-9a-f]{32}$`).MatchString(credential) {
+		t.Errorf("%s does not hold a Polaris client id (16 hex digits) and secret (32) as id:secret", credentialFile)
+	}
+	exported := runTrinoEntrypoint(t, credentialFile)
+	if exported["POLARIS_CREDENTIAL"] != credential {
+		t.Errorf("trino/entrypoint.sh exports POLARIS_CREDENTIAL set %v, want the secret file's credential", exported["POLARIS_CREDENTIAL"] != "")
+	}
+	if len(e.Catalogs) == 0 {
+		t.Fatal("the engine maps no catalog")
+	}
+	for sqeName, trinoName := range e.Catalogs {
+		i := slices.IndexFunc(cfg.Catalogs, func(cat CatalogConfig) bool { return cat.Name == sqeName })
+		if i < 0 {
+			t.Errorf("the engine maps %s, which is not one of SQE's catalogs", sqeName)
+			continue
+		}
+		cat := cfg.Catalogs[i]
+		file := filepath.Join(quickstartDir, "trino", "catalog", trinoName+".properties")
+		for _, name := range services {
+			if got := mountedFile(c.Services[name], "/etc/trino/catalog/"+trinoName+".properties"); got != file {
+				t.Errorf("%s mounts %q as Trino's catalog %s, want %s", name, got, trinoName, file)
+			}
+		}
+		props := readProperties(t, file)
+		for k, want := range map[string]string{
+			"connector.name": "iceberg", "iceberg.catalog.type": "rest", "iceberg.rest-catalog.security": "OAUTH2",
+			"iceberg.rest-catalog.uri": cat.URI, "iceberg.rest-catalog.warehouse": cat.Warehouse,
+			"s3.endpoint": cat.Properties["s3.endpoint"], "s3.region": cat.Properties["s3.region"],
+			"iceberg.rest-catalog.oauth2.credential": "${ENV:POLARIS_CREDENTIAL}",
+		} {
+			if props[k] != want || want == "" {
+				t.Errorf("%s: %s = %q, want %q (as SQE's catalog %s)", file, k, props[k], want, sqeName)
+			}
+		}
+		for _, k := range []string{"iceberg.rest-catalog.uri", "s3.endpoint"} {
+			pu, err := url.Parse(props[k])
+			if err != nil || !dependsIndirectly(c, "trino", pu.Hostname()) {
+				t.Errorf("%s: %s %q is not a service trino waits for", file, k, props[k])
+			}
+		}
+		for k, v := range props {
+			if trinoSecretKeys.MatchString(k) && !envReference.MatchString(v) {
+				t.Errorf("%s: %s holds a value; a secret goes in as ${ENV:NAME}", file, k)
+			}
+			for _, m := range envReference.FindAllStringSubmatch(v, -1) {
+				for _, name := range services {
+					if c.Services[name].Environment[m[1]] == "" && exported[m[1]] == "" {
+						t.Errorf("%s: %s reads ${ENV:%s}, which %s does not set", file, k, m[1], name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// runTrinoEntrypoint runs trino/entrypoint.sh with the credential file
+// and a stand-in of the image's start script, and returns the variables
+// the script added to the environment the start script saw. A file that
+// is not id:secret stops it before the start script.
+func runTrinoEntrypoint(t *testing.T, credentialFile string) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "env")
+	standIn := filepath.Join(dir, "run-trino")
+	if err := os.WriteFile(standIn, []byte("#!/bin/sh\nenv > \""+seen+"\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(quickstartDir, "trino", "entrypoint.sh")
+	run := func(file string) ([]byte, error) {
+		cmd := exec.Command("bash", script)
+		cmd.Env = scriptEnv("TRINO_POLARIS_CREDENTIAL_FILE="+file, "QUICKSTART_IMAGE_ENTRYPOINT="+standIn)
+		return cmd.CombinedOutput()
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bad, []byte("no-separator\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(bad); err == nil {
+		t.Errorf("entrypoint.sh accepted a credential without id:secret\n%s", out)
+	} else if _, statErr := os.Stat(seen); statErr == nil {
+		t.Error("entrypoint.sh ran Trino with a malformed credential")
+	}
+	if out, err := run(credentialFile); err != nil {
+		t.Fatalf("entrypoint.sh: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatalf("entrypoint.sh did not run the image's start script: %v", err)
+	}
+	// What the test sets, and what a shell sets of its own, is not the
+	// script's.
+	before := map[string]bool{"TRINO_POLARIS_CREDENTIAL_FILE": true, "QUICKSTART_IMAGE_ENTRYPOINT": true, "PWD": true, "SHLVL": true, "_": true}
+	for _, kv := range scriptEnv() {
+		name, _, _ := strings.Cut(kv, "=")
+		before[name] = true
+	}
+	added := map[string]string{}
+	for line := range strings.Lines(string(data)) {
+		name, value, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
+		if ok && !before[name] {
+			added[name] = value
+		}
+	}
+	return added
+}
+
+// TestQuickstartRemoteWalkthrough: the walk-through runs spec/002's example
+// as bob locally and remotely and compares the answers, shows carol's
+// EXPLAIN on the engine, and checks that no Trino port is published.
+func TestQuickstartRemoteWalkthrough(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(quickstartDir, "remote-walkthrough.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(data)
+	for _, want := range []string{"set -euo pipefail", "SELECT id, region, ssn FROM acdemo.orders ORDER BY id",
+		`sqe bob -A -t -c "SET sqe.execution = 'local'"`, `sqe bob -A -t -c "SET sqe.execution = 'remote'"`,
+		`"$local_rows" != "$remote_rows"`, `sqe carol -c "SET sqe.execution = 'remote'" -c "EXPLAIN $QUERY"`,
+		"Remote on trino", "ps --format '{{.Service}}: {{.Ports}}' trino trino-worker",
+		"/realms/sqe/protocol/openid-connect/token"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("remote-walkthrough.sh lacks %q", want)
+		}
+	}
+	if out, err := exec.Command("bash", "-n", filepath.Join(quickstartDir, "remote-walkthrough.sh")).CombinedOutput(); err != nil {
+		t.Errorf("bash -n remote-walkthrough.sh: %v\n%s", err, out)
 	}
 }

@@ -14,7 +14,16 @@
 #   - the administrators' policies on "polaris": Polaris's root (which sets
 #     Polaris up) and the role sqe_admin manage everything, and the roles
 #     analyst and engineer may list the catalog's namespaces (the wildcard
-#     discovery policy, delegate admin on the discovery access types).
+#     discovery policy, delegate admin on the discovery access types);
+#   - the policies of the user trino, the Polaris principal the Trino
+#     services read as (polaris/setup.sh): list the catalogs' namespaces,
+#     and read every namespace and table of sales_wh, as SQE's GRANT
+#     SELECT writes for one table (catalog namespace-list, namespace
+#     namespace-properties-read, table table-data-read) plus table-list.
+#     Trino enforces no user's gates: only SQE reaches it, with statements
+#     already secured (README.md, "Remote execution on Trino"). Its
+#     namespace and table policies name namespace "*", which SQE's GRANT
+#     never writes, so the two never share a policy.
 # Requests are Ranger's public REST API v2 (/service/public/v2/api), as
 # recorded in cmd/sqe/testdata/quickstart/requests/ranger-setup-*.json.
 # RANGER_URL and RANGER_PASSWORD_FILE are for the tests; compose sets
@@ -64,10 +73,12 @@ PRINCIPAL_ACCESS="principal-drop principal-metadata-full principal-properties-re
 CATALOG_ACCESS="catalog-content-manage catalog-metadata-full catalog-properties-read catalog-properties-write
   catalog-drop namespace-list namespace-create"
 DISCOVERY_ACCESS="namespace-list"
+TRINO_NAMESPACE_ACCESS="namespace-properties-read table-list"
+TRINO_TABLE_ACCESS="table-data-read"
 
 status=$(request GET "$API/servicedef/name/polaris")
 [ "$status" = 200 ] || fail "service definition polaris (Ranger Admin 2.8.0 or later creates it at start)" "$status"
-for at in $ROOT_ACCESS $PRINCIPAL_ACCESS $CATALOG_ACCESS $DISCOVERY_ACCESS; do
+for at in $ROOT_ACCESS $PRINCIPAL_ACCESS $CATALOG_ACCESS $DISCOVERY_ACCESS $TRINO_NAMESPACE_ACCESS $TRINO_TABLE_ACCESS; do
   grep -q "\"name\" *: *\"$at\"" "$ANSWER" || {
     echo "service definition polaris: Ranger declares no access type $at" >&2
     exit 1
@@ -138,6 +149,18 @@ apply quickstart-catalogs \
     \"policyItems\":[
       {\"users\":[\"root\"],\"roles\":[\"sqe_admin\"],\"delegateAdmin\":true,
        \"accesses\":$(access "$CATALOG_ACCESS")},
-      {\"roles\":[\"analyst\",\"engineer\"],\"delegateAdmin\":true,\"accesses\":$(access "$DISCOVERY_ACCESS")}]}"
+      {\"roles\":[\"analyst\",\"engineer\"],\"delegateAdmin\":true,\"accesses\":$(access "$DISCOVERY_ACCESS")},
+      {\"users\":[\"trino\"],\"accesses\":$(access "$DISCOVERY_ACCESS")}]}"
+
+apply quickstart-trino-namespaces \
+  "{\"service\":\"polaris\",\"name\":\"quickstart-trino-namespaces\",\"isEnabled\":true,
+    \"resources\":{\"root\":{\"values\":[\"*\"]},\"catalog\":{\"values\":[\"sales_wh\"]},\"namespace\":{\"values\":[\"*\"]}},
+    \"policyItems\":[{\"users\":[\"trino\"],\"accesses\":$(access "$TRINO_NAMESPACE_ACCESS")}]}"
+
+apply quickstart-trino-tables \
+  "{\"service\":\"polaris\",\"name\":\"quickstart-trino-tables\",\"isEnabled\":true,
+    \"resources\":{\"root\":{\"values\":[\"*\"]},\"catalog\":{\"values\":[\"sales_wh\"]},\"namespace\":{\"values\":[\"*\"]},
+      \"table\":{\"values\":[\"*\"]}},
+    \"policyItems\":[{\"users\":[\"trino\"],\"accesses\":$(access "$TRINO_TABLE_ACCESS")}]}"
 
 echo "Ranger setup done."
