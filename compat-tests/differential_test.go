@@ -60,7 +60,7 @@ func TestDifferentialAgainstPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkKnownAreRecords(t, records, known)
+	checkKnownAreRecords(t, records, known, diffKnownFile)
 
 	pair := startTPCHPair(t, ctx, extraLoad{sqe: loadAllTypesSQE, postgres: loadAllTypesPostgres})
 	pair.setSearchPath(t, ctx, tpchTestSchema)
@@ -148,8 +148,9 @@ func (s *server) logLinesWith(needle string) string {
 	return strings.Join(lines, "\n")
 }
 
-// checkKnownAreRecords fails the test for a listed id no record has.
-func checkKnownAreRecords(t *testing.T, records []diffRecord, known map[string]knownDifference) {
+// checkKnownAreRecords fails the test for an id file lists that no record
+// has.
+func checkKnownAreRecords(t *testing.T, records []diffRecord, known map[string]knownDifference, file string) {
 	t.Helper()
 	names := make(map[string]bool, len(records))
 	for _, r := range records {
@@ -157,7 +158,7 @@ func checkKnownAreRecords(t *testing.T, records []diffRecord, known map[string]k
 	}
 	for id := range known {
 		if !names[id] {
-			t.Errorf("%s lists %s, which is no query of the suite", diffKnownFile, id)
+			t.Errorf("%s lists %s, which is no query of the suite", file, id)
 		}
 	}
 }

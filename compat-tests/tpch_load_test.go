@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -41,6 +42,15 @@ type extraLoad struct {
 // when the test ends.
 func startTPCHPair(t *testing.T, ctx context.Context, extras ...extraLoad) *referencePair {
 	t.Helper()
+	return startTPCHPairConfigured(t, ctx, nil, extras...)
+}
+
+// startTPCHPairConfigured is startTPCHPair with SQE started on the sqe.toml
+// that sqeConfig returns for PostgreSQL's port (nil: none), for a server
+// that names the reference PostgreSQL in its configuration: SQE starts
+// after PostgreSQL, so its configuration can be written only then.
+func startTPCHPairConfigured(t *testing.T, ctx context.Context, sqeConfig func(refPort string) string, extras ...extraLoad) *referencePair {
+	t.Helper()
 	// Generate into SQE while PostgreSQL starts and loads.
 	dataDir := filepath.Join(t.TempDir(), "data")
 	sqeLoaded := make(chan error, 1)
@@ -64,6 +74,12 @@ func startTPCHPair(t *testing.T, ctx context.Context, extras ...extraLoad) *refe
 		t.Fatal(err)
 	}
 
+	if sqeConfig != nil {
+		// The server reads sqe.toml from its data directory's parent.
+		if err := os.WriteFile(filepath.Join(filepath.Dir(dataDir), "sqe.toml"), []byte(sqeConfig(pg.port)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv := startTestServerIn(t, dataDir, false)
 	token, err := srv.mintAdmin(tpchTestUser)
 	if err != nil {
