@@ -137,7 +137,10 @@ func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (
 		}
 		reason = fmt.Sprintf("its scans read %d bytes, at least remote_min_scan_bytes (%d)", n, eng.MinScanBytes)
 	}
-	text, err := sqlwrite.Write(bound.Root, eng.Engine.Dialect(), eng.Engine.Catalogs())
+	// Written from the plan optimized serially: its scans read only the
+	// columns used, and it holds no exchange between workers.
+	sent := planner.Optimize(bound, planner.ParallelOptions{}).Root
+	text, err := sqlwrite.Write(sent, eng.Engine.Dialect(), eng.Engine.Catalogs())
 	if err != nil {
 		var pe *pgerror.Error
 		if !errors.As(err, &pe) || pe.Code != pgerror.FeatureNotSupported {
@@ -150,7 +153,7 @@ func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (
 			WithHint("SET sqe.execution = 'auto' runs such statements in SQE.")
 	}
 	return placement{root: &planner.Remote{
-		Input: bound.Root, Engine: eng.Engine.Name(), Dialect: eng.Engine.Dialect().String(),
+		Input: sent, Engine: eng.Engine.Name(), Dialect: eng.Engine.Dialect().String(),
 		SQL: text, ShowSQL: s.superuser, Reason: reason,
 		Runner: &remoteRunner{s: s, eng: eng.Engine, fallback: fallbackFor(mode, local.Root)},
 	}}, nil

@@ -89,6 +89,21 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		return "date", nil
 	case types.OIDTimestamp:
 		return "timestamp(6)", nil
+	case types.OIDUUID:
+		return "uuid", nil
+	case types.OIDBytea:
+		// Trino answers varbinary in base64, which is not read back yet.
+		if d == PostgreSQL {
+			return "bytea", nil
+		}
+	case types.OIDTimestampTZ:
+		// An instant: PostgreSQL's text of it names its offset, so the
+		// engine's time zone does not change what is read back. What
+		// depends on a zone (a cast to date or text, date_trunc) is
+		// refused where it is written.
+		if d == PostgreSQL {
+			return "timestamp with time zone", nil
+		}
 	}
 	return "", pgerror.Unsupported("type %s cannot be written for %s", t.Name(), d)
 }

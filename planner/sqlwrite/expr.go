@@ -124,10 +124,20 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		}
 		lit = strconv.FormatInt(v, 10)
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "", pgerror.Unsupported("a non-finite %s literal cannot be written as SQL", c.Typ.Name())
+		switch {
+		case w.d == Trino && math.IsNaN(v):
+			return "CAST(nan() AS " + typ + ")", nil
+		case w.d == Trino && math.IsInf(v, 0):
+			return "CAST(" + map[bool]string{true: "-", false: ""}[v < 0] + "infinity() AS " + typ + ")", nil
+		case math.IsNaN(v):
+			lit = "'NaN'"
+		case math.IsInf(v, 1):
+			lit = "'Infinity'"
+		case math.IsInf(v, -1):
+			lit = "'-Infinity'"
+		default:
+			lit = "'" + strconv.FormatFloat(v, 'g', -1, 64) + "'"
 		}
-		lit = "'" + strconv.FormatFloat(v, 'g', -1, 64) + "'"
 	case decimal128.Num:
 		lit = "'" + v.ToString(c.Typ.Scale) + "'"
 	case string:
@@ -165,7 +175,12 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		// Both dialects compare these types alike; text by code point once
 		// PostgreSQL is told the C collation.
 		exact = lt.OID == b.R.Type().OID && (isInt(lt) || isText(lt) || lt.OID == types.OIDBool ||
-			lt.OID == types.OIDDate || lt.OID == types.OIDTimestamp || lt.OID == types.OIDNumeric)
+			lt.OID == types.OIDDate || lt.OID == types.OIDTimestamp || lt.OID == types.OIDNumeric ||
+			// PostgreSQL orders NaN above every number and equal to
+			// itself, as SQE does; Trino's NaN equals nothing.
+			(w.d == PostgreSQL && (lt.OID == types.OIDFloat8 || lt.OID == types.OIDFloat4 ||
+				lt.OID == types.OIDUUID || lt.OID == types.OIDBytea || lt.OID == types.OIDTimestampTZ)) ||
+			(lt.OID == types.OIDUUID && (b.Op.Name == "=" || b.Op.Name == "<>")))
 	case "+", "-", "*":
 		// PostgreSQL's numeric arithmetic is SQE's; Trino's decimal
 		// product has another precision.
@@ -285,6 +300,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 		return sql, err
 	}
 	if sql, ok, err := w.likeCall(f, s); ok {
+		return sql, err
+	}
+	if sql, ok, err := w.extractCall(f, s); ok {
 		return sql, err
 	}
 	wf, known := writtenFunctions()[f.Name]

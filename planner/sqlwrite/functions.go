@@ -69,8 +69,12 @@ func writtenFunctions() map[string]writtenFunction {
 			}
 			return d == PostgreSQL || positiveConstInt(f.Args[1])
 		}},
-		"left":   {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1]) })},
-		"right":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1]) })},
+		"left": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+			return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1])
+		})},
+		"right": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+			return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1])
+		})},
 		"concat": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 		"btrim":  {exact: postgresOnly(textArgs(1))},
 		"ltrim":  {exact: postgresOnly(textArgs(1))},
@@ -145,4 +149,36 @@ func (w *writer) likeCall(f *planner.Func, s *scope) (string, bool, error) {
 		return "(" + v + ` COLLATE "C" LIKE ` + p + ")", true, nil
 	}
 	return "(" + v + " LIKE " + p + ")", true, nil
+}
+
+// extractCall writes extract(field FROM x) (numeric) and date_part(field,
+// x) (double precision) over a date or a timestamp without time zone, for
+// PostgreSQL, whose fields and results are SQE's. date_part of a date
+// is refused: PostgreSQL reads the date as a timestamp with time zone in
+// its session's zone, which is not the caller's.
+func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
+	if f.Name != "extract" || len(f.Args) != 2 || w.d != PostgreSQL {
+		return "", false, nil
+	}
+	c, ok := f.Args[0].(*planner.Const)
+	if !ok {
+		return "", false, nil
+	}
+	field, ok := c.Value.(string)
+	if !ok || field == "" || strings.Trim(field, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return "", false, nil
+	}
+	at := f.Args[1].Type().OID
+	numeric := f.Typ.OID == types.OIDNumeric
+	if !(at == types.OIDTimestamp || (at == types.OIDDate && numeric)) {
+		return "", false, nil
+	}
+	v, err := w.expr(f.Args[1], s)
+	if err != nil {
+		return "", true, err
+	}
+	if numeric {
+		return "EXTRACT(" + field + " FROM " + v + ")", true, nil
+	}
+	return "date_part('" + field + "', " + v + ")", true, nil
 }

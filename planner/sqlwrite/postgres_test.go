@@ -162,6 +162,10 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT id FROM people WHERE substr(ssn, 1, 3) = '444' OR length(name) > 3",
 		"SELECT region, sum(id * 1.5), avg(dept), sum(dept::numeric(6,1) * 2.25), max(id / 3.0) FROM people GROUP BY region",
 		"SELECT id, DATE '2024-02-28' + dept, DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-03-01' - (dept % 7) FROM people",
+		"SELECT 1 + 2, 'x' || 'y'",
+		"SELECT p.id, v.w FROM people p JOIN (VALUES (10, 'ten'), (20, NULL), (30, 'thirty')) v(d, w) ON p.dept = v.d",
+		"SELECT id FROM people WHERE id::float8 / 2 > 1.5 OR dept::float8 = 'NaN'::float8",
+		"SELECT count(*) FROM people",
 		"SELECT id::text, dept::numeric(6,1), dept::numeric(6,1)::int4, '2024-02-29'::date::text, id::float8, (id > 2)::text FROM people",
 		"SELECT id, mask(name), mask_show_first_n(name, 2), mask_last_n(name, 1, 'U', 'l', '#'), mask_first_n(name, 100, 'U', -1, 'd') FROM people",
 	}

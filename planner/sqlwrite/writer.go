@@ -208,6 +208,16 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.sort(x, top)
 	case *planner.Limit:
 		return w.limit(x, top)
+	case *planner.RowCount:
+		// A count the files' record counts answer here: the engine
+		// counts the rows of its input.
+		return w.node(x.Input, top)
+	case *planner.Gather:
+		return w.node(x.Input, top)
+	case planner.OneRow:
+		return w.oneRow(), nil
+	case *planner.Values:
+		return w.values(x, top)
 	}
 	return nil, pgerror.Unsupported("plan node %s cannot be written as SQL", nodeName(n))
 }
