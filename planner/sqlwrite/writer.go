@@ -201,6 +201,12 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.sort(x, top)
 	case *planner.Limit:
 		return w.limit(x, top)
+	case *planner.Append:
+		return w.appendRows(x, top)
+	case *planner.SetOp:
+		return w.setOp(x, top)
+	case *planner.Window:
+		return w.window(x, top)
 	}
 	return nil, pgerror.Unsupported("plan node %s cannot be written as SQL", nodeName(n))
 }

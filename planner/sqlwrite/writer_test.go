@@ -145,7 +145,7 @@ func TestRefusals(t *testing.T) {
 		{"inexact sum in Trino", ssnMask, "SELECT sum(id) FROM people", sqlwrite.Trino, "type numeric"},
 		{"inexact sum of integers in Trino", ssnMask, "SELECT sum(dept) FROM people", sqlwrite.Trino, "aggregate sum"},
 		{"cast to numeric", ssnMask, "SELECT id::text FROM people", sqlwrite.PostgreSQL, "cast from bigint to text"},
-		{"set operation node", ssnMask, "SELECT id FROM people UNION ALL SELECT dept FROM dept", sqlwrite.PostgreSQL, "Append"},
+		{"VALUES node", ssnMask, "SELECT id FROM people UNION ALL VALUES (1::bigint)", sqlwrite.PostgreSQL, "Values"},
 		{"grouping sets", ssnMask, "SELECT region, count(*) FROM people GROUP BY ROLLUP (region)", sqlwrite.PostgreSQL, "GROUPING SETS"},
 		{"type without an equivalent", ssnMask, "SELECT '{}'::jsonb FROM people", sqlwrite.Trino, "type jsonb"},
 		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
