@@ -56,7 +56,8 @@
 // floating point columns); window functions (ranking, lag and lead,
 // first_value and last_value, the aggregates above; ntile, nth_value,
 // FILTER, GROUPS, EXCLUDE and RANGE offsets over an integer key for
-// PostgreSQL only) and so DISTINCT ON; integer,
+// PostgreSQL only) and so DISTINCT ON; uncorrelated scalar, EXISTS and
+// IN subqueries; integer,
 // text, boolean, date, timestamp and fixed numeric types; text compared
 // and sorted by code point (COLLATE "C" in PostgreSQL), as SQE does.
 // Trino folds the case of quoted identifiers, so a name differing from

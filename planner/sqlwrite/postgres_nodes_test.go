@@ -71,6 +71,16 @@ var nodeQueries = []struct {
 	{"SELECT id, row_number() OVER (ORDER BY id) FROM people ORDER BY 2 DESC LIMIT 3", true},
 	{"SELECT d, max(c) OVER (ORDER BY d) FROM (SELECT dept AS d, count(*) AS c FROM people GROUP BY dept) g", false},
 	{"SELECT u.id, row_number() OVER (ORDER BY u.id) FROM (SELECT id FROM people UNION ALL SELECT dept FROM dept) u", false},
+	// Uncorrelated subqueries.
+	{"SELECT id, (SELECT max(dept) FROM dept) FROM people", false},
+	{"SELECT id, (SELECT max(id) FROM people) - id FROM people", false},
+	{"SELECT id FROM people WHERE EXISTS (SELECT 1 FROM people WHERE 12 / (id - 2) > 5)", false},
+	{"SELECT title FROM dept WHERE dept > (SELECT min(12 / (id - 2)) FROM people)", false},
+	{"SELECT title, (SELECT count(*) FROM people WHERE 10 / (id - 2) > 1) FROM dept", false},
+	{"SELECT id, CASE WHEN dept IN (SELECT dept FROM dept WHERE title <> 'ops') THEN 'in' WHEN NOT dept IN (SELECT dept FROM dept) THEN 'out' END FROM people", false},
+	{"SELECT title FROM dept WHERE dept NOT IN (SELECT dept FROM people WHERE 10 / (id - 2) > 1)", false},
+	{"SELECT id, (SELECT name FROM people WHERE 12 / (id - 2) = 3) FROM people", false},
+	{"SELECT * FROM (SELECT id, (SELECT ssn FROM people WHERE id = 3) AS s FROM people) t WHERE 12 / (id - 2) > 0", false},
 }
 
 // TestPostgresNodesMatchLocal runs the PostgreSQL statements written for

@@ -31,6 +31,8 @@ var nodeGoldenQueries = []struct{ name, sql string }{
 	{"frame values", "SELECT id, first_value(ssn) OVER (ORDER BY name DESC), last_value(id) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM people"},
 	{"guarded window arguments", "SELECT id, min(12 / (id - 2)) OVER (PARTITION BY 10 / (id - 2) ORDER BY id) FROM people"},
 	{"distinct on", "SELECT DISTINCT ON (dept) dept, id FROM people ORDER BY dept, id DESC"},
+	{"scalar subquery", "SELECT id, (SELECT max(12 / (id - 2)) FROM people) FROM people"},
+	{"exists and in subqueries", "SELECT title, EXISTS (SELECT 1 FROM people WHERE 10 / (id - 2) > 1), dept IN (SELECT dept FROM people) FROM dept"},
 }
 
 func TestWriteNodesGolden(t *testing.T) {
@@ -119,6 +121,8 @@ func TestNodeRefusals(t *testing.T) {
 		{"RANGE offset over a double", "SELECT count(*) OVER (ORDER BY dept::float8 RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM people", sqlwrite.PostgreSQL, "RANGE window frame with an offset over a key"},
 		{"negative frame offset", "SELECT count(*) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM people", sqlwrite.PostgreSQL, "window frame offset"},
 		{"ranking with a frame, Trino", "SELECT row_number() OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM people", sqlwrite.Trino, "row_number with a frame clause"},
+		{"IN of two columns, Trino", "SELECT (dept, title) IN (SELECT dept, name FROM people) FROM dept", sqlwrite.Trino, "IN subquery of 2 columns"},
+		{"ARRAY subquery", "SELECT ARRAY(SELECT dept FROM dept) FROM people", sqlwrite.PostgreSQL, ""},
 		{"set operation over a VALUES", "SELECT id FROM people UNION ALL VALUES (1::bigint)", sqlwrite.Trino, "Values"},
 	}
 	for _, tt := range tests {

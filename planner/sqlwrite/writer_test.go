@@ -151,7 +151,7 @@ func TestRefusals(t *testing.T) {
 		{"no result columns", ssnMask, "SELECT FROM people", sqlwrite.PostgreSQL, "without result columns"},
 		{"table SQE alone reads", ssnMask, `SELECT snapshot_id FROM "people$snapshots"`, sqlwrite.PostgreSQL, "people$snapshots is read by SQE alone"},
 		{"failing constant in a CASE branch", ssnMask, "SELECT CASE WHEN id = 2 THEN 1/0 ELSE id END FROM people", sqlwrite.PostgreSQL, "constant expression that can fail in a CASE branch"},
-		{"subquery expression", ssnMask, "SELECT (SELECT max(dept) FROM dept) FROM people", sqlwrite.PostgreSQL, "Subquery"},
+		{"correlated subquery expression", ssnMask, "SELECT (SELECT max(d.title) FROM dept d WHERE d.dept = p.dept) FROM people p", sqlwrite.PostgreSQL, "correlated subquery"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
