@@ -34,7 +34,11 @@
 // CASE WHEN <visibility> THEN <expr> END, where <visibility> is the AND of
 // the visibility columns in scope, each COALESCE(v, TRUE) when an outer
 // join may have filled it with NULL (such a row is not hidden: it has no
-// stored values). On a visible row the guard changes nothing.
+// stored values). On a visible row the guard changes nothing. A grouped
+// aggregate passes up the AND of its rows' visibility (bool_and), since
+// the other engine may move a predicate on the grouping keys below it;
+// a set operation's branches keep only their visible rows and pass up
+// the AND of their visibility columns as one.
 //
 // # Fails closed
 //
@@ -47,7 +51,13 @@
 //
 // Written today: scans, secured relations, filters, projections, joins
 // (semi and anti ones as EXISTS), plain GROUP BY with count, min, max
-// (sum and avg for PostgreSQL), sorts and constant limits; integer,
+// (sum and avg for PostgreSQL), sorts and constant limits; UNION ALL,
+// UNION, INTERSECT and EXCEPT (with ALL or not; for Trino not over
+// floating point columns); window functions (ranking, lag and lead,
+// first_value and last_value, the aggregates above; ntile, nth_value,
+// FILTER, GROUPS, EXCLUDE and RANGE offsets over an integer key for
+// PostgreSQL only) and so DISTINCT ON; uncorrelated scalar, EXISTS and
+// IN subqueries; integer,
 // text, boolean, date, timestamp and fixed numeric types; text compared
 // and sorted by code point (COLLATE "C" in PostgreSQL), as SQE does.
 // Trino folds the case of quoted identifiers, so a name differing from

@@ -91,6 +91,8 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		return b.String(), nil
 	case *planner.Func:
 		return w.function(x, s)
+	case *planner.Subquery:
+		return w.subquery(x, s)
 	}
 	return "", pgerror.Unsupported("expression %s cannot be written as SQL", strings.TrimPrefix(fmt.Sprintf("%T", e), "*planner."))
 }

@@ -203,7 +203,7 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 	case *planner.Join:
 		return w.join(x, top)
 	case *planner.Aggregate:
-		return w.aggregate(x)
+		return w.aggregate(x, top)
 	case *planner.Sort:
 		return w.sort(x, top)
 	case *planner.Limit:
@@ -218,6 +218,12 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.oneRow(), nil
 	case *planner.Values:
 		return w.values(x, top)
+	case *planner.Append:
+		return w.appendRows(x, top)
+	case *planner.SetOp:
+		return w.setOp(x, top)
+	case *planner.Window:
+		return w.window(x, top)
 	}
 	return nil, pgerror.Unsupported("plan node %s cannot be written as SQL", nodeName(n))
 }
@@ -635,8 +641,8 @@ func (w *writer) join(j *planner.Join, top bool) (*rel, error) {
 }
 
 // aggregate writes a GROUP BY. Its rows are built from visible rows only,
-// so no visibility column passes above it.
-func (w *writer) aggregate(x *planner.Aggregate) (*rel, error) {
+// so the visibility columns of its input do not pass above it.
+func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 	if x.Sets != nil {
 		return nil, pgerror.Unsupported("GROUPING SETS cannot be written as SQL")
 	}
@@ -668,9 +674,22 @@ func (w *writer) aggregate(x *planner.Aggregate) (*rel, error) {
 	}
 	cols := x.Columns()
 	list, _ := selectList(items, cols, nil, "", true)
+	// The other engine may move a predicate on the grouping keys from
+	// above the GROUP BY to below it, past a secured relation's WHERE. A
+	// grouped aggregate over rows carrying visibility columns outputs
+	// their AND over each group's rows as its own: an aggregate, which
+	// holds for every group (each has a row, and its rows are visible),
+	// and which a predicate guarded by it cannot be moved below.
+	var vis []visibility
+	if len(groups) > 0 && len(s.vis) > 0 && !top {
+		w.visible++
+		v := visibility{name: "__sqe_visible_" + strconv.Itoa(w.visible)}
+		list += ", bool_and(" + strings.Join(s.vis, " AND ") + ") AS " + v.name
+		vis = []visibility{v}
+	}
 	sql := list + " FROM (" + in.sql + ") AS " + a
 	if len(groups) > 0 {
 		sql += " GROUP BY " + strings.Join(groups, ", ")
 	}
-	return &rel{sql: sql, cols: cols}, nil
+	return &rel{sql: sql, cols: cols, vis: vis}, nil
 }
