@@ -91,6 +91,12 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		return "timestamp(6)", nil
 	case types.OIDUUID:
 		return "uuid", nil
+	case types.OIDInterval:
+		// Its text under IntervalStyle postgres, which the engine's
+		// connection fixes, is what SQE reads back.
+		if d == PostgreSQL {
+			return "interval", nil
+		}
 	case types.OIDBytea:
 		// Trino answers varbinary in base64, which is not read back yet.
 		if d == PostgreSQL {

@@ -1,7 +1,9 @@
 package sqlwrite
 
 import (
+	"encoding/hex"
 	"fmt"
+	"github.com/cockroachdb/apd/v3"
 	"math"
 	"strconv"
 	"strings"
@@ -114,6 +116,10 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		}
 		return "FALSE", nil
 	case int64:
+		if c.Typ.OID == types.OIDTimestamp || c.Typ.OID == types.OIDTimestampTZ {
+			lit = timestampLiteral(v, c.Typ.OID == types.OIDTimestampTZ)
+			break
+		}
 		if !isInt(c.Typ) {
 			break
 		}
@@ -142,6 +148,19 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		}
 	case decimal128.Num:
 		lit = "'" + v.ToString(c.Typ.Scale) + "'"
+	case *apd.Decimal:
+		// A general numeric: PostgreSQL's numeric reads its text back
+		// exactly, NaN and the infinities included.
+		if w.d == PostgreSQL {
+			lit = "'" + types.NumericString(v) + "'"
+		}
+	case []byte:
+		lit = w.bytesLiteral(c.Typ, v)
+	case types.IntervalValue:
+		// PostgreSQL reads its IntervalStyle postgres text back exactly.
+		if w.d == PostgreSQL {
+			lit = "'" + string(types.AppendInterval(nil, v)) + "'"
+		}
 	case string:
 		if lit, err = w.d.quoteString(v); err != nil {
 			return "", err
@@ -188,7 +207,7 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		// product has another precision.
 		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && (b.Op.Name != "*" || w.d == PostgreSQL)) ||
 			(b.Typ.OID == types.OIDFloat8 && w.d == PostgreSQL) ||
-			(w.d == PostgreSQL && dateArithmetic(b))
+			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b)))
 	case "/", "%":
 		// Trino's decimal division keeps another scale than PostgreSQL's,
 		// and its float division by zero gives infinity, not an error.
@@ -225,6 +244,25 @@ func dateArithmetic(b *planner.BinOp) bool {
 	case b.Op.Name == "+" && r.OID == types.OIDDate && (l.OID == types.OIDInt4 || l.OID == types.OIDInt2) && b.Typ.OID == types.OIDDate:
 		return true
 	case b.Op.Name == "-" && l.OID == types.OIDDate && r.OID == types.OIDDate && b.Typ.OID == types.OIDInt4:
+		return true
+	}
+	return false
+}
+
+// intervalArithmetic reports whether b adds or subtracts intervals and
+// timestamps without time zone or dates, or subtracts timestamps, which
+// PostgreSQL computes as SQE does (an instant's would depend on the zone).
+func intervalArithmetic(b *planner.BinOp) bool {
+	l, r, res := b.L.Type().OID, b.R.Type().OID, b.Typ.OID
+	local := func(o uint32) bool { return o == types.OIDTimestamp || o == types.OIDDate }
+	switch {
+	case res == types.OIDTimestamp && local(l) && r == types.OIDInterval:
+		return true
+	case res == types.OIDTimestamp && b.Op.Name == "+" && l == types.OIDInterval && local(r):
+		return true
+	case res == types.OIDInterval && b.Op.Name == "-" && l == types.OIDTimestamp && r == types.OIDTimestamp:
+		return true
+	case res == types.OIDInterval && l == types.OIDInterval && r == types.OIDInterval:
 		return true
 	}
 	return false
@@ -307,6 +345,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.extractCall(f, s); ok {
 		return sql, err
 	}
+	if sql, ok, err := w.patternCall(f, s); ok {
+		return sql, err
+	}
 	wf, known := writtenFunctions()[f.Name]
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
@@ -332,13 +373,24 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 
 // aggCall writes an aggregate whose result is the same in the dialect.
 func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
-	if a.Delim != nil || len(a.RowArgs) > 0 || len(a.OrderBy) > 0 || a.Direct != nil {
+	// string_agg's delimiter and order are written for PostgreSQL, whose
+	// string_agg is SQE's.
+	delimited := w.d == PostgreSQL && a.Func.Name == "string_agg" && a.Delim != nil && a.Arg != nil &&
+		isText(a.Arg.Type()) && isText(a.Delim.Type())
+	if (a.Delim != nil && !delimited) || len(a.RowArgs) > 0 || (len(a.OrderBy) > 0 && !delimited) || a.Direct != nil {
 		return "", pgerror.Unsupported("aggregate %s with these arguments cannot be written as SQL", a.Func.Name)
 	}
 	exact := false
 	switch a.Func.Name {
 	case "count", "min", "max":
 		exact = true
+	case "string_agg":
+		exact = delimited
+	case "bool_and", "bool_or", "every", "bit_and", "bit_or",
+		"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		// PostgreSQL's are SQE's; Trino's stddev of integers is a double
+		// and it has no bit aggregates of these names.
+		exact = w.d == PostgreSQL
 	case "sum", "avg":
 		// Trino sums integers as bigint and averages them as double, where
 		// PostgreSQL gives numeric.
@@ -360,6 +412,17 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 			arg = "DISTINCT " + arg
 		}
 	}
+	if delimited {
+		d, err := w.guarded(a.Delim, s)
+		if err != nil {
+			return "", err
+		}
+		ob, err := w.orderBy(a.OrderBy, s)
+		if err != nil {
+			return "", err
+		}
+		arg += ", " + d + ob
+	}
 	out := a.Func.Name + "(" + arg + ")"
 	if a.Filter != nil {
 		f, err := w.guarded(a.Filter, s)
@@ -369,4 +432,34 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		out += " FILTER (WHERE " + f + ")"
 	}
 	return out, nil
+}
+
+// timestampLiteral is the text of a timestamp (microseconds since 1970,
+// UTC for an instant) in years 1 to 9999, or "" outside them; an
+// instant is written with its offset, +00.
+func timestampLiteral(micros int64, instant bool) string {
+	t := time.UnixMicro(micros).UTC()
+	if t.Year() < 1 || t.Year() > 9999 {
+		return ""
+	}
+	text := t.Format("2006-01-02 15:04:05.999999")
+	if instant {
+		text += "+00"
+	}
+	return "'" + text + "'"
+}
+
+// bytesLiteral is the text of a uuid, or for PostgreSQL of a bytea ("" for
+// another type or dialect).
+func (w *writer) bytesLiteral(t types.T, v []byte) string {
+	switch {
+	case t.OID == types.OIDUUID && len(v) == 16:
+		h := hex.EncodeToString(v)
+		return "'" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + "'"
+	case t.OID == types.OIDBytea && w.d == PostgreSQL:
+		// An escape string, whose backslash does not depend on
+		// standard_conforming_strings.
+		return `E'\\x` + hex.EncodeToString(v) + "'"
+	}
+	return ""
 }

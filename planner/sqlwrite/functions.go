@@ -46,7 +46,7 @@ func writtenFunctions() map[string]writtenFunction {
 	postgresOnly := func(check func(Dialect, *planner.Func) bool) func(Dialect, *planner.Func) bool {
 		return func(d Dialect, f *planner.Func) bool { return d == PostgreSQL && check(d, f) }
 	}
-	return map[string]writtenFunction{
+	m := map[string]writtenFunction{
 		"abs": {exact: func(_ Dialect, f *planner.Func) bool {
 			return len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
 		}},
@@ -76,10 +76,46 @@ func writtenFunctions() map[string]writtenFunction {
 			return len(f.Args) == 2 && isText(f.Args[0].Type()) && int4Arg(f.Args[1])
 		})},
 		"concat": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
-		"btrim":  {exact: postgresOnly(textArgs(1))},
+		"btrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 		"ltrim":  {exact: postgresOnly(textArgs(1))},
 		"rtrim":  {exact: postgresOnly(textArgs(1))},
 	}
+	// PostgreSQL's functions of these names are SQE's for arguments whose
+	// meaning no session setting changes (no instant: its zone is the
+	// caller's here and UTC there).
+	for _, name := range []string{
+		"upper", "lower", "greatest", "least", "power", "round", "trunc", "floor", "ceil", "ceiling", "sign",
+		"sqrt", "exp", "ln", "log", "log10", "mod", "md5", "octet_length", "bit_length", "regexp_replace", "to_char",
+		"date_trunc", "substring", "reverse", "repeat", "lpad", "rpad", "split_part", "starts_with", "translate",
+		"ascii", "chr", "to_hex", "nullif",
+	} {
+		if _, written := m[name]; !written {
+			m[name] = writtenFunction{exact: postgresOnly(noInstantArgs)}
+		}
+	}
+	abs := m["abs"]
+	m["abs"] = writtenFunction{exact: func(d Dialect, f *planner.Func) bool {
+		return abs.exact(d, f) || (d == PostgreSQL && noInstantArgs(d, f))
+	}}
+	return m
+}
+
+// noInstantArgs reports whether no argument of f is a timestamp with
+// time zone, whose fields and text depend on the session's zone, nor a
+// date given to date_trunc or to_char, which PostgreSQL reads as an
+// instant in its own zone.
+func noInstantArgs(_ Dialect, f *planner.Func) bool {
+	for _, a := range f.Args {
+		switch a.Type().OID {
+		case types.OIDTimestampTZ:
+			return false
+		case types.OIDDate:
+			if f.Name == "date_trunc" || f.Name == "to_char" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // int4Arg reports whether e is an integer argument both dialects take as
@@ -181,4 +217,24 @@ func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
 		return "EXTRACT(" + field + " FROM " + v + ")", true, nil
 	}
 	return "date_part('" + field + "', " + v + ")", true, nil
+}
+
+// patternCall writes ilike, regex and iregex over text, for PostgreSQL,
+// as operators under the C collation: there its case folding (ILIKE, ~*)
+// is ASCII's, as SQE's is, and its regular expressions are the ones SQE
+// implements.
+func (w *writer) patternCall(f *planner.Func, s *scope) (string, bool, error) {
+	op := map[string]string{"ilike": "ILIKE", "regex": "~", "iregex": "~*"}[f.Name]
+	if op == "" || w.d != PostgreSQL || len(f.Args) != 2 || !isText(f.Args[0].Type()) || !isText(f.Args[1].Type()) {
+		return "", false, nil
+	}
+	v, err := w.expr(f.Args[0], s)
+	if err != nil {
+		return "", true, err
+	}
+	p, err := w.expr(f.Args[1], s)
+	if err != nil {
+		return "", true, err
+	}
+	return "(" + v + ` COLLATE "C" ` + op + " " + p + ")", true, nil
 }

@@ -137,7 +137,8 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"keyed mask", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.PostgreSQL, "mask_hash"},
 		{"keyed mask, Trino", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.Trino, "mask_hash"},
-		{"unknown function", ssnMask, "SELECT upper(name) FROM people", sqlwrite.PostgreSQL, "function upper"},
+		{"unknown function", ssnMask, "SELECT upper(name) FROM people", sqlwrite.Trino, "function upper"},
+		{"volatile function", ssnMask, "SELECT random() FROM people", sqlwrite.PostgreSQL, "function random"},
 		{"mask replacing other characters", "mask_show_last_n(ssn, 4, 'x', 'x', 'x', '#', '1')", "SELECT ssn FROM people", sqlwrite.Trino, "function mask_show_last_n replacing characters other"},
 		{"mask of an integer", ssnMask, "SELECT mask(id) FROM people", sqlwrite.PostgreSQL, "function mask on type bigint"},
 		{"unbounded numeric in Trino", ssnMask, "SELECT id::numeric FROM people", sqlwrite.Trino, "type numeric"},
