@@ -91,6 +91,12 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		return "timestamp(6)", nil
 	case types.OIDUUID:
 		return "uuid", nil
+	case types.OIDJSON, types.OIDJSONB:
+		// PostgreSQL's json keeps its text and its jsonb normalises it, as
+		// SQE's do; Trino's json is neither.
+		if d == PostgreSQL {
+			return map[uint32]string{types.OIDJSON: "json", types.OIDJSONB: "jsonb"}[t.OID], nil
+		}
 	case types.OIDInterval:
 		// Its text under IntervalStyle postgres, which the engine's
 		// connection fixes, is what SQE reads back.
@@ -109,6 +115,12 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		// refused where it is written.
 		if d == PostgreSQL {
 			return "timestamp with time zone", nil
+		}
+	}
+	if elem, isArray := t.Elem(); isArray && d == PostgreSQL {
+		// A PostgreSQL array's text is read back by SQE's array input.
+		if name, err := d.typeName(elem); err == nil {
+			return name + "[]", nil
 		}
 	}
 	return "", pgerror.Unsupported("type %s cannot be written for %s", t.Name(), d)

@@ -310,7 +310,7 @@ func postgresCastIsSQEs(from, to types.T) bool {
 		case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
 			types.OIDText, types.OIDDate, types.OIDTimestamp:
 			return true
-		case types.OIDNumeric:
+		case types.OIDNumeric, types.OIDUUID:
 			return true
 		}
 		return false

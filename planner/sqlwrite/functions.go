@@ -77,21 +77,43 @@ func writtenFunctions() map[string]writtenFunction {
 		})},
 		"concat": {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 		"btrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
-		"ltrim":  {exact: postgresOnly(textArgs(1))},
-		"rtrim":  {exact: postgresOnly(textArgs(1))},
+		"ltrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
+		"rtrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 	}
 	// PostgreSQL's functions of these names are SQE's for arguments whose
 	// meaning no session setting changes (no instant: its zone is the
 	// caller's here and UTC there).
 	for _, name := range []string{
-		"upper", "lower", "greatest", "least", "power", "round", "trunc", "floor", "ceil", "ceiling", "sign",
-		"sqrt", "exp", "ln", "log", "log10", "mod", "md5", "octet_length", "bit_length", "regexp_replace", "to_char",
+		"upper", "lower", "greatest", "least", "round", "trunc", "floor", "ceil", "ceiling", "sign",
+		"sqrt", "mod", "md5", "octet_length", "bit_length", "regexp_replace", "to_char",
 		"date_trunc", "substring", "reverse", "repeat", "lpad", "rpad", "split_part", "starts_with", "translate",
-		"ascii", "chr", "to_hex", "nullif",
+		"ascii", "chr", "to_hex", "nullif", "initcap", "div", "gcd", "lcm", "cbrt", "pi", "make_date", "overlay",
+		"encode", "decode", "concat_ws", "like_escape", "array_length", "array_to_string", "justify_hours", "justify_days", "justify_interval",
+		"width_bucket", "factorial",
 	} {
 		if _, written := m[name]; !written {
 			m[name] = writtenFunction{exact: postgresOnly(noInstantArgs)}
 		}
+	}
+	// SQE names json's and jsonb's functions alike; PostgreSQL spells
+	// jsonb's with its prefix.
+	for _, name := range []string{"json_typeof", "json_array_length"} {
+		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+			return len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSON
+		})}
+	}
+	// Transcendental functions of numeric are computed digit by digit
+	// alike; of floats, by each side's math library, which may differ in
+	// the last bit.
+	for _, name := range []string{"power", "exp", "ln", "log", "log10"} {
+		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+			for _, a := range f.Args {
+				if a.Type().OID != types.OIDNumeric {
+					return false
+				}
+			}
+			return true
+		})}
 	}
 	abs := m["abs"]
 	m["abs"] = writtenFunction{exact: func(d Dialect, f *planner.Func) bool {
@@ -226,7 +248,7 @@ func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
 func (w *writer) patternCall(f *planner.Func, s *scope) (string, bool, error) {
 	op := map[string]string{"ilike": "ILIKE", "regex": "~", "iregex": "~*"}[f.Name]
 	if op == "" || w.d != PostgreSQL || len(f.Args) != 2 || !isText(f.Args[0].Type()) || !isText(f.Args[1].Type()) {
-		return "", false, nil
+		return w.operatorCall(f, s)
 	}
 	v, err := w.expr(f.Args[0], s)
 	if err != nil {
@@ -237,4 +259,32 @@ func (w *writer) patternCall(f *planner.Func, s *scope) (string, bool, error) {
 		return "", true, err
 	}
 	return "(" + v + ` COLLATE "C" ` + op + " " + p + ")", true, nil
+}
+
+// operatorFunctions are SQE's names for PostgreSQL operators over json,
+// jsonb, arrays and bytea, whose results there are SQE's.
+func operatorFunctions() map[string]string {
+	return map[string]string{
+		"json_field": "->", "json_field_text": "->>", "json_element": "->", "json_element_text": "->>",
+		"jsonb_element": "->", "jsonb_element_text": "->>", "json_path": "#>", "json_path_text": "#>>",
+		"jsonb_contains": "@>", "arraycontains": "@>", "byteacat": "||",
+	}
+}
+
+// operatorCall writes one of operatorFunctions as its PostgreSQL
+// operator.
+func (w *writer) operatorCall(f *planner.Func, s *scope) (string, bool, error) {
+	op, known := operatorFunctions()[f.Name]
+	if !known || w.d != PostgreSQL || len(f.Args) != 2 || f.Row != nil {
+		return "", false, nil
+	}
+	l, err := w.expr(f.Args[0], s)
+	if err != nil {
+		return "", true, err
+	}
+	r, err := w.expr(f.Args[1], s)
+	if err != nil {
+		return "", true, err
+	}
+	return "(" + l + " " + op + " " + r + ")", true, nil
 }
