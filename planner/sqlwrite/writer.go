@@ -49,6 +49,8 @@ type writer struct {
 	aliases int
 	// visible counts the visibility columns written.
 	visible int
+	// ctes are the WITH queries written, by id, for their references.
+	ctes map[planner.ColumnID]*rel
 }
 
 // visibility is a column holding whether a row of a secured relation is
@@ -218,6 +220,10 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.oneRow(), nil
 	case *planner.Values:
 		return w.values(x, top)
+	case *planner.CTE:
+		return w.cte(x, top)
+	case *planner.CTEScan:
+		return w.cteScan(x, top)
 	case *planner.Append:
 		return w.appendRows(x, top)
 	case *planner.SetOp:
