@@ -220,6 +220,8 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.oneRow(), nil
 	case *planner.Values:
 		return w.values(x, top)
+	case *planner.ProjectSet:
+		return w.projectSet(x, top)
 	case *planner.CTE:
 		return w.cte(x, top)
 	case *planner.CTEScan:

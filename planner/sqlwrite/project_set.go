@@ -1,0 +1,57 @@
+package sqlwrite
+
+import (
+	"strings"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/pgerror"
+)
+
+// setReturningFunctions are the set-returning functions written in a
+// PostgreSQL select list, where its rules (the functions run in lockstep,
+// the shorter results padded with NULLs) are ProjectSet's.
+func setReturningFunctions() map[string]bool {
+	return map[string]bool{
+		"generate_series": true, "unnest": true, "regexp_split_to_table": true, "string_to_table": true,
+		"json_array_elements": true, "json_array_elements_text": true, "jsonb_array_elements": true,
+		"jsonb_array_elements_text": true, "json_object_keys": true, "jsonb_object_keys": true,
+	}
+}
+
+// projectSet writes set-returning functions over each row of the input,
+// for PostgreSQL. Their arguments are guarded as any expression that can
+// fail: a hidden row gives them NULL, for which they return no row.
+func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
+	if w.d != PostgreSQL {
+		return nil, pgerror.Unsupported("plan node ProjectSet cannot be written as SQL for %s", w.d)
+	}
+	in, err := w.node(p.Input, false)
+	if err != nil {
+		return nil, err
+	}
+	cols := p.Columns()
+	if err := w.checkTypes(cols); err != nil {
+		return nil, err
+	}
+	a := w.alias()
+	s := &scope{}
+	s.from(in, a)
+	items := make([]string, 0, len(cols))
+	for _, c := range in.cols {
+		items = append(items, s.cols[c.ID])
+	}
+	for _, f := range p.Funcs {
+		if !setReturningFunctions()[f.Name] {
+			return nil, pgerror.Unsupported("set-returning function %s cannot be written as SQL", f.Name)
+		}
+		args := make([]string, len(f.Args))
+		for i, e := range f.Args {
+			if args[i], err = w.guarded(e, s); err != nil {
+				return nil, err
+			}
+		}
+		items = append(items, f.Name+"("+strings.Join(args, ", ")+")")
+	}
+	list, vis := selectList(items, cols, in.vis, a, top)
+	return &rel{sql: list + " FROM (" + in.sql + ") AS " + a, cols: cols, vis: vis}, nil
+}
