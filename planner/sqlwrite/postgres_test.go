@@ -163,6 +163,8 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT region, sum(id * 1.5), avg(dept), sum(dept::numeric(6,1) * 2.25), max(id / 3.0) FROM people GROUP BY region",
 		"SELECT id, DATE '2024-02-28' + dept, DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-03-01' - (dept % 7) FROM people",
 		"SELECT 1 + 2, 'x' || 'y'",
+		"SELECT region, dept, count(*), GROUPING(region, dept) FROM people GROUP BY ROLLUP (region, dept)",
+		"SELECT region, dept, max(id) FROM people GROUP BY CUBE (region, dept) HAVING 10 / (max(id) - 2) > -100",
 		"SELECT id, generate_series(1, dept / 10), generate_series(1, 2) FROM people",
 		"WITH e AS MATERIALIZED (SELECT id, dept, ssn FROM people WHERE 10 / (id - 2) > -100) SELECT a.id, b.dept, a.ssn FROM e a JOIN e b ON a.id = b.id WHERE 5 / (a.id - 2) > -100",
 		"WITH e AS (SELECT dept, count(*) AS n FROM people GROUP BY dept) SELECT d.title, e.n FROM dept d LEFT JOIN e ON e.dept = d.dept",

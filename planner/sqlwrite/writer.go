@@ -651,8 +651,8 @@ func (w *writer) join(j *planner.Join, top bool) (*rel, error) {
 // aggregate writes a GROUP BY. Its rows are built from visible rows only,
 // so the visibility columns of its input do not pass above it.
 func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
-	if x.Sets != nil {
-		return nil, pgerror.Unsupported("GROUPING SETS cannot be written as SQL")
+	if x.Sets != nil && (w.d != PostgreSQL || !distinctSets(x.Sets, len(x.Groups))) {
+		return nil, pgerror.Unsupported("GROUPING SETS cannot be written as SQL for %s", w.d)
 	}
 	if err := w.checkTypes(x.Columns()); err != nil {
 		return nil, err
@@ -680,6 +680,13 @@ func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 		}
 		items = append(items, e)
 	}
+	var groupBy string
+	if x.Sets != nil {
+		keys := items[:len(x.Groups)]
+		groupBy, items = groupingSets(x.Sets, keys), append(items, setIndex(x.Sets, keys))
+	} else if len(groups) > 0 {
+		groupBy = strings.Join(groups, ", ")
+	}
 	cols := x.Columns()
 	list, _ := selectList(items, cols, nil, "", true)
 	// The other engine may move a predicate on the grouping keys from
@@ -689,15 +696,70 @@ func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 	// holds for every group (each has a row, and its rows are visible),
 	// and which a predicate guarded by it cannot be moved below.
 	var vis []visibility
-	if len(groups) > 0 && len(s.vis) > 0 && !top {
+	if groupBy != "" && len(s.vis) > 0 && !top {
 		w.visible++
 		v := visibility{name: "__sqe_visible_" + strconv.Itoa(w.visible)}
 		list += ", bool_and(" + strings.Join(s.vis, " AND ") + ") AS " + v.name
 		vis = []visibility{v}
 	}
 	sql := list + " FROM (" + in.sql + ") AS " + a
-	if len(groups) > 0 {
-		sql += " GROUP BY " + strings.Join(groups, ", ")
+	if groupBy != "" {
+		sql += " GROUP BY " + groupBy
 	}
 	return &rel{sql: sql, cols: cols, vis: vis}, nil
+}
+
+// distinctSets reports whether no two grouping sets group by the same
+// keys (PostgreSQL's GROUPING() tells sets apart only by their keys) and
+// GROUPING() can take every key (at most 31).
+func distinctSets(sets [][]int, groups int) bool {
+	seen := map[uint64]bool{}
+	for _, set := range sets {
+		if groups > 31 {
+			return false
+		}
+		var mask uint64
+		for _, g := range set {
+			mask |= 1 << uint(g)
+		}
+		if seen[mask] {
+			return false
+		}
+		seen[mask] = true
+	}
+	return true
+}
+
+// groupingSets writes GROUPING SETS over the written grouping keys.
+func groupingSets(sets [][]int, keys []string) string {
+	parts := make([]string, len(sets))
+	for i, set := range sets {
+		exprs := make([]string, len(set))
+		for j, g := range set {
+			exprs[j] = keys[g]
+		}
+		parts[i] = "(" + strings.Join(exprs, ", ") + ")"
+	}
+	return "GROUPING SETS (" + strings.Join(parts, ", ") + ")"
+}
+
+// setIndex writes the index of the grouping set a row belongs to (the
+// aggregate's SetCol), from PostgreSQL's GROUPING() of every key: a bit
+// per key, the first key's the highest, set when the row's set leaves
+// the key out.
+func setIndex(sets [][]int, keys []string) string {
+	if len(keys) == 0 {
+		return "0"
+	}
+	var b strings.Builder
+	b.WriteString("CASE GROUPING(" + strings.Join(keys, ", ") + ")")
+	for i, set := range sets {
+		mask := 1<<uint(len(keys)) - 1
+		for _, g := range set {
+			mask &^= 1 << uint(len(keys)-1-g)
+		}
+		b.WriteString(" WHEN " + strconv.Itoa(mask) + " THEN " + strconv.Itoa(i))
+	}
+	b.WriteString(" END")
+	return b.String()
 }
