@@ -49,17 +49,28 @@
 // refused: it must run where the key is, and the key is never written
 // into SQL. Error messages name constructs and types, never values.
 //
-// Written today: scans, secured relations, filters, projections, joins
-// (semi and anti ones as EXISTS), plain GROUP BY with count, min, max
-// (sum and avg for PostgreSQL), sorts and constant limits; UNION ALL,
-// UNION, INTERSECT and EXCEPT (with ALL or not; for Trino not over
-// floating point columns); window functions (ranking, lag and lead,
-// first_value and last_value, the aggregates above; ntile, nth_value,
-// FILTER, GROUPS, EXCLUDE and RANGE offsets over an integer key for
-// PostgreSQL only) and so DISTINCT ON; uncorrelated scalar, EXISTS and
-// IN subqueries; integer,
-// text, boolean, date, timestamp and fixed numeric types; text compared
-// and sorted by code point (COLLATE "C" in PostgreSQL), as SQE does.
+// Written in both dialects: scans, secured relations, filters,
+// projections, joins (semi and anti ones as EXISTS), GROUP BY with
+// count, min and max, sorts and constant limits, one-row SELECTs and
+// VALUES, WITH queries, UNION ALL, UNION, INTERSECT and EXCEPT (for
+// Trino not over floating point columns), window functions (ranking,
+// lag and lead, first_value and last_value, the aggregates above) and so
+// DISTINCT ON, uncorrelated scalar, EXISTS and IN subqueries, Hive's text
+// masks (mask.go); integer, text, boolean, date, timestamp, uuid and
+// fixed numeric types; text compared and sorted by code point (COLLATE
+// "C" in PostgreSQL), as SQE does.
+//
+// PostgreSQL's functions are SQE's, so for PostgreSQL much more is
+// written (functions.go): its numeric, bytea, interval, json, jsonb,
+// array and timestamp with time zone types, their literals and
+// operators, the text, math and date functions that do not read the
+// session's time zone or float formatting, the pattern operators,
+// sum, avg, the boolean and bit aggregates, deviations, string_agg,
+// GROUPING SETS, set-returning functions in the select list, and the
+// window features Trino lacks (ntile, nth_value, FILTER, GROUPS, EXCLUDE,
+// RANGE offsets over an integer key). Trino's functions differ from
+// SQE's at edges (substr's negative start, concat's NULLs, LIKE's
+// escape), so they are written only where the edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from
 // another only in case is not told apart there.
 package sqlwrite
