@@ -91,6 +91,10 @@ func (d Dialect) typeName(t types.T) (string, error) {
 		return "timestamp(6)", nil
 	case types.OIDUUID:
 		return "uuid", nil
+	case types.OIDTime:
+		if d == PostgreSQL {
+			return "time", nil
+		}
 	case types.OIDJSON, types.OIDJSONB:
 		// PostgreSQL's json keeps its text and its jsonb normalises it, as
 		// SQE's do; Trino's json is neither.

@@ -120,6 +120,10 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 			lit = timestampLiteral(v, c.Typ.OID == types.OIDTimestampTZ)
 			break
 		}
+		if c.Typ.OID == types.OIDTime && v >= 0 && v <= 24*3600*1_000_000 {
+			lit = "'" + strconv.FormatInt(v/3_600_000_000, 10) + ":" + fmt.Sprintf("%02d:%02d.%06d", v/60_000_000%60, v/1_000_000%60, v%1_000_000) + "'"
+			break
+		}
 		if !isInt(c.Typ) {
 			break
 		}
@@ -195,7 +199,7 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 	case "=", "<>", "<", "<=", ">", ">=":
 		// Both dialects compare these types alike; text by code point once
 		// PostgreSQL is told the C collation.
-		exact = lt.OID == b.R.Type().OID && (isInt(lt) || isText(lt) || lt.OID == types.OIDBool ||
+		exact = lt.OID == b.R.Type().OID && (isInt(lt) || isText(lt) || lt.OID == types.OIDBool || lt.OID == types.OIDTime ||
 			lt.OID == types.OIDDate || lt.OID == types.OIDTimestamp || lt.OID == types.OIDNumeric ||
 			// PostgreSQL orders NaN above every number and equal to
 			// itself, as SQE does; Trino's NaN equals nothing.
