@@ -39,7 +39,9 @@ func (w *writer) cte(c *planner.CTE, top bool) (*rel, error) {
 	}
 	out := *in
 	clause := cteName(c.ID) + " AS " + materialized + "(" + def.sql + ")"
-	if rest, chained := strings.CutPrefix(in.sql, "WITH "); chained {
+	if rest, chained := strings.CutPrefix(in.sql, "WITH RECURSIVE "); chained {
+		out.sql = "WITH RECURSIVE " + clause + ", " + rest
+	} else if rest, chained := strings.CutPrefix(in.sql, "WITH "); chained {
 		// A WITH query whose input has WITH queries of its own: one
 		// clause, this one first, since the others may read it.
 		out.sql = "WITH " + clause + ", " + rest

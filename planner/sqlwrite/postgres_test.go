@@ -163,6 +163,8 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 		"SELECT region, sum(id * 1.5), avg(dept), sum(dept::numeric(6,1) * 2.25), max(id / 3.0) FROM people GROUP BY region",
 		"SELECT id, DATE '2024-02-28' + dept, DATE '2024-03-01' - DATE '2024-02-01', DATE '2024-03-01' - (dept % 7) FROM people",
 		"SELECT 1 + 2, 'x' || 'y'",
+		"WITH RECURSIVE r(n, id) AS (SELECT 1, id FROM people WHERE 10 / (id - 2) > -100 UNION SELECT n + 1, id FROM r WHERE n < 3) SELECT n, id FROM r",
+		"WITH RECURSIVE r(n) AS (VALUES (1) UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT r.n, p.id FROM r JOIN people p ON p.id = r.n",
 		"SELECT region, dept, count(*), GROUPING(region, dept) FROM people GROUP BY ROLLUP (region, dept)",
 		"SELECT region, dept, max(id) FROM people GROUP BY CUBE (region, dept) HAVING 10 / (max(id) - 2) > -100",
 		"SELECT id, generate_series(1, dept / 10), generate_series(1, 2) FROM people",

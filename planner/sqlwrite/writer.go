@@ -51,6 +51,8 @@ type writer struct {
 	visible int
 	// ctes are the WITH queries written, by id, for their references.
 	ctes map[planner.ColumnID]*rel
+	// works are the recursive unions' work tables being written.
+	works map[*planner.WorkTable]workTable
 }
 
 // visibility is a column holding whether a row of a secured relation is
@@ -222,6 +224,10 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.values(x, top)
 	case *planner.ProjectSet:
 		return w.projectSet(x, top)
+	case *planner.RecursiveUnion:
+		return w.recursiveUnion(x, top)
+	case *planner.WorkTable:
+		return w.workTableScan(x)
 	case *planner.CTE:
 		return w.cte(x, top)
 	case *planner.CTEScan:
