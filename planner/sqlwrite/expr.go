@@ -33,6 +33,12 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		return ref, nil
 	case *planner.Const:
 		return w.constant(x)
+	case *planner.OuterRef:
+		ref, ok := w.outer[x.ID]
+		if !ok {
+			return "", pgerror.Unsupported("a reference to column %s of an enclosing query cannot be written as SQL", x.Name)
+		}
+		return ref, nil
 	case *planner.BinOp:
 		return w.binOp(x, s)
 	case *planner.Not:

@@ -16,13 +16,8 @@ import (
 // raise an error (a scalar subquery returning more than one row), so the
 // enclosing node guards it as any expression that is not leakproof.
 //
-// A correlated subquery (one the optimizer did not turn into a join)
-// would need the enclosing row's columns in its scope and is refused, as
-// are ARRAY subqueries.
+// ARRAY subqueries are refused.
 func (w *writer) subquery(x *planner.Subquery, s *scope) (string, error) {
-	if len(x.Outer) > 0 {
-		return "", pgerror.Unsupported("a correlated subquery cannot be written as SQL")
-	}
 	switch x.Kind {
 	case planner.ScalarSubquery, planner.ExistsSubquery, planner.InSubquery:
 	default:
@@ -43,7 +38,28 @@ func (w *writer) subquery(x *planner.Subquery, s *scope) (string, error) {
 			}
 		}
 	}
+	// A correlated subquery reads the enclosing row's columns as the
+	// enclosing statement names them: its derived tables are named apart
+	// from every other, so the names reach into it unshadowed. The
+	// enclosing row's columns are already masked, and the node around
+	// the subquery guards it, so it is not evaluated for a hidden row.
+	outer := w.outer
+	if len(x.Outer) > 0 {
+		w.outer = make(map[planner.ColumnID]string, len(outer)+len(x.Outer))
+		for id, ref := range outer {
+			w.outer[id] = ref
+		}
+		for _, c := range x.Outer {
+			ref, ok := s.cols[x.OuterSource(c.ID)]
+			if !ok {
+				w.outer = outer
+				return "", pgerror.Unsupported("a correlated subquery reading column %s cannot be written as SQL", c.Name)
+			}
+			w.outer[c.ID] = ref
+		}
+	}
 	in, err := w.node(x.Plan, true)
+	w.outer = outer
 	if err != nil {
 		return "", err
 	}

@@ -53,6 +53,9 @@ type writer struct {
 	ctes map[planner.ColumnID]*rel
 	// works are the recursive unions' work tables being written.
 	works map[*planner.WorkTable]workTable
+	// outer names the enclosing rows' columns a correlated subquery
+	// being written reads.
+	outer map[planner.ColumnID]string
 }
 
 // visibility is a column holding whether a row of a secured relation is
