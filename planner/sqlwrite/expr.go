@@ -101,6 +101,8 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		return w.function(x, s)
 	case *planner.Subquery:
 		return w.subquery(x, s)
+	case *planner.ArrayExpr:
+		return w.arrayExpr(x, s)
 	}
 	return "", pgerror.Unsupported("expression %s cannot be written as SQL", strings.TrimPrefix(fmt.Sprintf("%T", e), "*planner."))
 }
@@ -210,13 +212,13 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 			// PostgreSQL orders NaN above every number and equal to
 			// itself, as SQE does; Trino's NaN equals nothing.
 			(w.d == PostgreSQL && (lt.OID == types.OIDFloat8 || lt.OID == types.OIDFloat4 ||
-				lt.OID == types.OIDUUID || lt.OID == types.OIDBytea || lt.OID == types.OIDTimestampTZ)) ||
+				lt.OID == types.OIDUUID || lt.OID == types.OIDBytea || lt.OID == types.OIDTimestampTZ || lt.OID == types.OIDJSONB)) ||
 			(lt.OID == types.OIDUUID && (b.Op.Name == "=" || b.Op.Name == "<>")))
 	case "+", "-", "*":
 		// PostgreSQL's numeric arithmetic is SQE's; Trino's decimal
 		// product has another precision.
 		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && (b.Op.Name != "*" || w.d == PostgreSQL)) ||
-			(b.Typ.OID == types.OIDFloat8 && w.d == PostgreSQL) ||
+			((b.Typ.OID == types.OIDFloat8 || b.Typ.OID == types.OIDFloat4) && w.d == PostgreSQL) ||
 			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b)))
 	case "/", "%":
 		// Trino's decimal division keeps another scale than PostgreSQL's,
@@ -320,7 +322,7 @@ func postgresCastIsSQEs(from, to types.T) bool {
 		case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
 			types.OIDText, types.OIDDate, types.OIDTimestamp:
 			return true
-		case types.OIDNumeric, types.OIDUUID:
+		case types.OIDNumeric, types.OIDUUID, types.OIDJSON, types.OIDJSONB:
 			return true
 		}
 		return false
@@ -358,14 +360,19 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.patternCall(f, s); ok {
 		return sql, err
 	}
-	wf, known := writtenFunctions()[f.Name]
+	name := f.Name
+	if (name == "json_typeof" || name == "json_array_length") && len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSONB {
+		// SQE names json's and jsonb's alike; PostgreSQL prefixes jsonb's.
+		name = "jsonb" + strings.TrimPrefix(name, "json")
+	}
+	wf, known := writtenFunctions()[name]
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
 	}
 	args := make([]string, len(f.Args))
 	for i, a := range f.Args {
 		var err error
-		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDInt8 && int4Arg(c) && f.Typ.OID != types.OIDInt8 {
+		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDInt8 && int4Arg(c) && int4Parameters()[name] {
 			// An integer literal, bound as bigint, taken as integer.
 			args[i] = "(" + strconv.FormatInt(c.Value.(int64), 10) + ")"
 			continue
@@ -374,7 +381,6 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 			return "", err
 		}
 	}
-	name := f.Name
 	if wf.name != "" {
 		name = wf.name
 	}
@@ -387,7 +393,12 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 	// string_agg is SQE's.
 	delimited := w.d == PostgreSQL && a.Func.Name == "string_agg" && a.Delim != nil && a.Arg != nil &&
 		isText(a.Arg.Type()) && isText(a.Delim.Type())
-	if (a.Delim != nil && !delimited) || len(a.RowArgs) > 0 || (len(a.OrderBy) > 0 && !delimited) || a.Direct != nil {
+	// PostgreSQL's aggregates that collect values are SQE's, in the order
+	// asked for.
+	collecting := w.d == PostgreSQL && a.Delim == nil && a.Arg != nil &&
+		(a.Func.Name == "array_agg" || a.Func.Name == "json_agg" || a.Func.Name == "jsonb_agg")
+	ordered := delimited || collecting
+	if (a.Delim != nil && !delimited) || len(a.RowArgs) > 0 || (len(a.OrderBy) > 0 && !ordered) || a.Direct != nil {
 		return "", pgerror.Unsupported("aggregate %s with these arguments cannot be written as SQL", a.Func.Name)
 	}
 	exact := false
@@ -396,6 +407,8 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		exact = true
 	case "string_agg":
 		exact = delimited
+	case "array_agg", "json_agg", "jsonb_agg":
+		exact = collecting
 	case "bool_and", "bool_or", "every", "bit_and", "bit_or",
 		"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		// PostgreSQL's are SQE's; Trino's stddev of integers is a double
@@ -427,11 +440,14 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		arg += ", " + d
+	}
+	if ordered {
 		ob, err := w.orderBy(a.OrderBy, s)
 		if err != nil {
 			return "", err
 		}
-		arg += ", " + d + ob
+		arg += ob
 	}
 	out := a.Func.Name + "(" + arg + ")"
 	if a.Filter != nil {
@@ -472,4 +488,23 @@ func (w *writer) bytesLiteral(t types.T, v []byte) string {
 		return `E'\\x` + hex.EncodeToString(v) + "'"
 	}
 	return ""
+}
+
+// arrayExpr writes ARRAY[...] of its type, for PostgreSQL, whose arrays
+// are SQE's.
+func (w *writer) arrayExpr(a *planner.ArrayExpr, s *scope) (string, error) {
+	typ, err := w.d.typeName(a.Typ)
+	if err != nil {
+		return "", err
+	}
+	if w.d != PostgreSQL {
+		return "", pgerror.Unsupported("an ARRAY constructor cannot be written as SQL for %s", w.d)
+	}
+	elems := make([]string, len(a.Elems))
+	for i, e := range a.Elems {
+		if elems[i], err = w.expr(e, s); err != nil {
+			return "", err
+		}
+	}
+	return "CAST(ARRAY[" + strings.Join(elems, ", ") + "] AS " + typ + ")", nil
 }

@@ -88,18 +88,30 @@ func writtenFunctions() map[string]writtenFunction {
 		"sqrt", "mod", "md5", "octet_length", "bit_length", "regexp_replace", "to_char",
 		"date_trunc", "substring", "reverse", "repeat", "lpad", "rpad", "split_part", "starts_with", "translate",
 		"ascii", "chr", "to_hex", "nullif", "initcap", "div", "gcd", "lcm", "cbrt", "pi", "make_date", "overlay",
-		"encode", "decode", "concat_ws", "like_escape", "array_length", "array_to_string", "justify_hours", "justify_days", "justify_interval",
+		"encode", "decode", "concat_ws", "like_escape", "array_length", "array_to_string", "justify_hours",
+		"array_append", "array_prepend", "array_cat", "array_position", "array_remove", "string_to_array",
+		"regexp_match", "regexp_split_to_array", "json_build_object", "jsonb_build_object", "json_build_array",
+		"jsonb_build_array", "jsonb_strip_nulls", "jsonb_pretty", "quote_ident", "quote_literal",
+		"quote_nullable", "to_date", "make_timestamp", "age", "justify_days", "justify_interval",
 		"width_bucket", "factorial",
 	} {
 		if _, written := m[name]; !written {
 			m[name] = writtenFunction{exact: postgresOnly(noInstantArgs)}
 		}
 	}
+	// pg_size_pretty of an integer is ambiguous in PostgreSQL (bigint or
+	// numeric).
+	m["pg_size_pretty"] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+		return len(f.Args) == 1 && (f.Args[0].Type().OID == types.OIDInt8 || f.Args[0].Type().OID == types.OIDNumeric)
+	})}
 	// SQE names json's and jsonb's functions alike; PostgreSQL spells
 	// jsonb's with its prefix.
 	for _, name := range []string{"json_typeof", "json_array_length"} {
 		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
 			return len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSON
+		})}
+		m["jsonb"+strings.TrimPrefix(name, "json")] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+			return len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSONB
 		})}
 	}
 	// Transcendental functions of numeric are computed digit by digit
@@ -138,6 +150,19 @@ func noInstantArgs(_ Dialect, f *planner.Func) bool {
 		}
 	}
 	return true
+}
+
+// int4Parameters are the functions whose integer parameters PostgreSQL
+// declares as integer only: an integer literal (bound as bigint) is
+// passed to them as integer. Elsewhere it stays bigint, since a function
+// with both forms (pg_size_pretty(bigint | numeric)) would find an
+// integer ambiguous.
+func int4Parameters() map[string]bool {
+	return map[string]bool{
+		"substr": true, "substring": true, "left": true, "right": true, "lpad": true, "rpad": true,
+		"repeat": true, "round": true, "trunc": true, "split_part": true, "overlay": true, "make_date": true,
+		"make_timestamp": true, "chr": true, "width_bucket": true, "array_position": true,
+	}
 }
 
 // int4Arg reports whether e is an integer argument both dialects take as
@@ -267,7 +292,8 @@ func operatorFunctions() map[string]string {
 	return map[string]string{
 		"json_field": "->", "json_field_text": "->>", "json_element": "->", "json_element_text": "->>",
 		"jsonb_element": "->", "jsonb_element_text": "->>", "json_path": "#>", "json_path_text": "#>>",
-		"jsonb_contains": "@>", "arraycontains": "@>", "byteacat": "||",
+		"jsonb_contains": "@>", "arraycontains": "@>", "byteacat": "||", "jsonb_concat": "||",
+		"jsonb_exists": "?", "jsonb_exists_any": "?|", "jsonb_exists_all": "?&",
 	}
 }
 
