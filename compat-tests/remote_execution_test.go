@@ -157,6 +157,7 @@ func TestRemoteExecutionSendsTheSecuredStatement(t *testing.T) {
 	}
 
 	checkRemoteLeakProbes(t, ctx, bob)
+	checkRemoteTimeZone(t, ctx, bob)
 
 	explain := func(conn *pgx.Conn) string {
 		t.Helper()
@@ -407,4 +408,35 @@ func checkRemoteCancellation(t *testing.T, ctx context.Context, conn, pgConn *pg
 		t.Fatal("the remote statement of a client that went away answered")
 	}
 	engineIdle("the client went away")
+}
+
+// checkRemoteTimeZone compares remote answers that read the session's
+// time zone with local ones, in zones east and west of UTC: the engine
+// runs each statement in the caller's TimeZone.
+func checkRemoteTimeZone(t *testing.T, ctx context.Context, conn *pgx.Conn) {
+	t.Helper()
+	const query = `SELECT id, order_date::timestamptz::text, date_trunc('month', order_date::timestamptz)::text,
+		extract(hour FROM TIMESTAMPTZ '2024-01-15 03:00:00+00'), (order_date + interval '1 day')::date,
+		to_char(order_date::timestamptz, 'YYYY-MM-DD HH24:MI TZ') FROM acdemo.orders ORDER BY id`
+	for _, zone := range []string{"America/New_York", "Asia/Kolkata", "UTC"} {
+		answers := map[string][][]string{}
+		for _, mode := range []string{"local", "remote"} {
+			for _, stmt := range []string{"SET TimeZone = '" + zone + "'", "SET sqe.execution = '" + mode + "'"} {
+				if _, err := conn.Exec(ctx, stmt); err != nil {
+					t.Fatalf("%s: %v", stmt, err)
+				}
+			}
+			rows, err := textRowsOf(ctx, conn, query)
+			if err != nil {
+				t.Fatalf("%s in %s: %v", mode, zone, err)
+			}
+			answers[mode] = derefRows(rows)
+		}
+		if !slices.EqualFunc(answers["local"], answers["remote"], slices.Equal) || len(answers["local"]) != 2 {
+			t.Errorf("in %s, local %v, remote %v", zone, answers["local"], answers["remote"])
+		}
+	}
+	if _, err := conn.Exec(ctx, "SET sqe.execution = 'remote'"); err != nil {
+		t.Fatal(err)
+	}
 }

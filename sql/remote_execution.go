@@ -140,7 +140,9 @@ func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (
 	// Written from the plan optimized serially: its scans read only the
 	// columns used, and it holds no exchange between workers.
 	sent := planner.Optimize(bound, planner.ParallelOptions{}).Root
-	text, err := sqlwrite.Write(sent, eng.Engine.Dialect(), eng.Engine.Catalogs())
+	zf, followsZone := eng.Engine.(remote.ZoneFollower)
+	followsZone = followsZone && zf.FollowsTimeZone()
+	text, err := sqlwrite.WriteWith(sent, eng.Engine.Dialect(), eng.Engine.Catalogs(), sqlwrite.Options{SessionZone: followsZone})
 	if err != nil {
 		var pe *pgerror.Error
 		if !errors.As(err, &pe) || pe.Code != pgerror.FeatureNotSupported {
@@ -155,7 +157,7 @@ func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (
 	return placement{root: &planner.Remote{
 		Input: sent, Engine: eng.Engine.Name(), Dialect: eng.Engine.Dialect().String(),
 		SQL: text, ShowSQL: s.superuser, Reason: reason,
-		Runner: &remoteRunner{s: s, eng: eng.Engine, fallback: fallbackFor(mode, local.Root)},
+		Runner: &remoteRunner{s: s, eng: eng.Engine, fallback: fallbackFor(mode, local.Root), zone: s.settings.values["timezone"]},
 	}}, nil
 }
 
@@ -173,6 +175,9 @@ type remoteRunner struct {
 	s        *Session
 	eng      remote.Engine
 	fallback planner.Node
+	// zone is the caller's TimeZone when the statement was placed, which
+	// an engine that follows it runs the statement in.
+	zone string
 }
 
 func (r *remoteRunner) observer() RemoteObserver { return r.s.engine.cfg.Remote.Observer }
@@ -187,7 +192,7 @@ func (r *remoteRunner) count(outcome string, bytes int64) {
 }
 
 func (r *remoteRunner) RunRemote(ctx context.Context, sql string, cols []planner.Column) (planner.RecordStream, error) {
-	st, err := r.eng.Query(ctx, sql, cols)
+	st, err := r.eng.Query(remote.WithTimeZone(ctx, r.zone), sql, cols)
 	if err == nil {
 		return &countedStream{Stream: st, r: r}, nil
 	}

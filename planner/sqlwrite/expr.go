@@ -219,7 +219,7 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		// product has another precision.
 		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && (b.Op.Name != "*" || w.d == PostgreSQL)) ||
 			((b.Typ.OID == types.OIDFloat8 || b.Typ.OID == types.OIDFloat4) && w.d == PostgreSQL) ||
-			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b)))
+			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b, w.sessionZone)))
 	case "/", "%":
 		// Trino's decimal division keeps another scale than PostgreSQL's,
 		// and its float division by zero gives infinity, not an error.
@@ -264,8 +264,14 @@ func dateArithmetic(b *planner.BinOp) bool {
 // intervalArithmetic reports whether b adds or subtracts intervals and
 // timestamps without time zone or dates, or subtracts timestamps, which
 // PostgreSQL computes as SQE does (an instant's would depend on the zone).
-func intervalArithmetic(b *planner.BinOp) bool {
+func intervalArithmetic(b *planner.BinOp, sessionZone bool) bool {
 	l, r, res := b.L.Type().OID, b.R.Type().OID, b.Typ.OID
+	if sessionZone && (res == types.OIDTimestampTZ || l == types.OIDTimestampTZ || r == types.OIDTimestampTZ) {
+		// Adding days or months to an instant steps through the
+		// zone's calendar.
+		l, r = localOf(l), localOf(r)
+		res = localOf(res)
+	}
 	local := func(o uint32) bool { return o == types.OIDTimestamp || o == types.OIDDate }
 	switch {
 	case res == types.OIDTimestamp && local(l) && r == types.OIDInterval:
@@ -278,6 +284,15 @@ func intervalArithmetic(b *planner.BinOp) bool {
 		return true
 	}
 	return false
+}
+
+// localOf treats a timestamp with time zone as a local timestamp, for
+// the arithmetic the caller's zone makes exact.
+func localOf(o uint32) uint32 {
+	if o == types.OIDTimestampTZ {
+		return types.OIDTimestamp
+	}
+	return o
 }
 
 // cast writes the casts that mean the same in both dialects: widening an
@@ -293,7 +308,7 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 	case isText(from) && to.OID == types.OIDText:
 		ok = true
 	case w.d == PostgreSQL:
-		ok = postgresCastIsSQEs(from, to)
+		ok = postgresCastIsSQEs(from, to, w.sessionZone)
 	}
 	if !ok {
 		return "", pgerror.Unsupported("cast from %s to %s cannot be written as SQL for %s", from.Name(), to.Name(), w.d)
@@ -316,7 +331,7 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 // not share (a float's text depends on extra_float_digits) and for a
 // varchar(n) target, where an explicit cast truncates and an assignment
 // fails.
-func postgresCastIsSQEs(from, to types.T) bool {
+func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 	castable := func(t types.T) bool {
 		switch t.OID {
 		case types.OIDBool, types.OIDInt2, types.OIDInt4, types.OIDInt8, types.OIDFloat4, types.OIDFloat8,
@@ -324,6 +339,9 @@ func postgresCastIsSQEs(from, to types.T) bool {
 			return true
 		case types.OIDNumeric, types.OIDUUID, types.OIDJSON, types.OIDJSONB:
 			return true
+		case types.OIDTimestampTZ:
+			// Its date, text and local time are the zone's.
+			return sessionZone
 		}
 		return false
 	}
@@ -368,6 +386,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	wf, known := writtenFunctions()[name]
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
+	}
+	if !w.sessionZone && readsZone(f) {
+		return "", pgerror.Unsupported("function %s reads the time zone, which the engine does not share", f.Name)
 	}
 	args := make([]string, len(f.Args))
 	for i, a := range f.Args {

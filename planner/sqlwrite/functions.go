@@ -96,7 +96,7 @@ func writtenFunctions() map[string]writtenFunction {
 		"width_bucket", "factorial",
 	} {
 		if _, written := m[name]; !written {
-			m[name] = writtenFunction{exact: postgresOnly(noInstantArgs)}
+			m[name] = writtenFunction{exact: postgresOnly(func(Dialect, *planner.Func) bool { return true })}
 		}
 	}
 	// pg_size_pretty of an integer is ambiguous in PostgreSQL (bigint or
@@ -129,27 +129,30 @@ func writtenFunctions() map[string]writtenFunction {
 	}
 	abs := m["abs"]
 	m["abs"] = writtenFunction{exact: func(d Dialect, f *planner.Func) bool {
-		return abs.exact(d, f) || (d == PostgreSQL && noInstantArgs(d, f))
+		return abs.exact(d, f) || d == PostgreSQL
 	}}
 	return m
 }
 
-// noInstantArgs reports whether no argument of f is a timestamp with
-// time zone, whose fields and text depend on the session's zone, nor a
-// date given to date_trunc or to_char, which PostgreSQL reads as an
-// instant in its own zone.
-func noInstantArgs(_ Dialect, f *planner.Func) bool {
+// readsZone reports whether f's answer depends on the session's time
+// zone: an argument is a timestamp with time zone (its fields and text
+// are the zone's), or a date given to a function PostgreSQL reads it in
+// as an instant (date_trunc, to_char, date_part).
+func readsZone(f *planner.Func) bool {
+	if f.Name == "timezone" {
+		return true
+	}
 	for _, a := range f.Args {
 		switch a.Type().OID {
 		case types.OIDTimestampTZ:
-			return false
+			return true
 		case types.OIDDate:
 			if f.Name == "date_trunc" || f.Name == "to_char" {
-				return false
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // int4Parameters are the functions whose integer parameters PostgreSQL
@@ -236,9 +239,9 @@ func (w *writer) likeCall(f *planner.Func, s *scope) (string, bool, error) {
 
 // extractCall writes extract(field FROM x) (numeric) and date_part(field,
 // x) (double precision) over a date or a timestamp without time zone, for
-// PostgreSQL, whose fields and results are SQE's. date_part of a date
-// is refused: PostgreSQL reads the date as a timestamp with time zone in
-// its session's zone, which is not the caller's.
+// PostgreSQL, whose fields and results are SQE's. Over a timestamp with
+// time zone, and date_part of a date (which PostgreSQL reads as one),
+// only when the engine runs in the caller's zone.
 func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
 	if f.Name != "extract" || len(f.Args) != 2 || w.d != PostgreSQL {
 		return "", false, nil
@@ -253,7 +256,8 @@ func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
 	}
 	at := f.Args[1].Type().OID
 	numeric := f.Typ.OID == types.OIDNumeric
-	if !(at == types.OIDTimestamp || (at == types.OIDDate && numeric)) {
+	inZone := w.sessionZone && (at == types.OIDTimestampTZ || at == types.OIDDate)
+	if !(at == types.OIDTimestamp || (at == types.OIDDate && numeric) || inZone) {
 		return "", false, nil
 	}
 	v, err := w.expr(f.Args[1], s)

@@ -23,7 +23,21 @@ type Catalogs map[string]string
 // Write returns root, a bound and secured plan, as one SELECT statement in
 // dialect d, with its tables' catalogs renamed through catalogs. Its
 // result columns are root's, in order.
-func Write(root planner.Node, d Dialect, catalogs Catalogs) (sql string, err error) {
+func Write(root planner.Node, d Dialect, catalogs Catalogs) (string, error) {
+	return WriteWith(root, d, catalogs, Options{})
+}
+
+// Options widen what is written for an engine that promises more.
+type Options struct {
+	// SessionZone promises that the engine runs the statement in the
+	// caller's TimeZone (PostgreSQL: it is set on the connection first),
+	// so what reads the zone (a timestamp with time zone's fields, text
+	// or date, date_trunc of a date) gives SQE's answer there too.
+	SessionZone bool
+}
+
+// WriteWith is Write under opts.
+func WriteWith(root planner.Node, d Dialect, catalogs Catalogs, opts Options) (sql string, err error) {
 	defer func() {
 		// A plan shape the writer mishandles is refused, never a crash:
 		// under sqe.execution = 'auto' the statement then runs in SQE.
@@ -34,7 +48,7 @@ func Write(root planner.Node, d Dialect, catalogs Catalogs) (sql string, err err
 	if len(root.Columns()) == 0 {
 		return "", pgerror.Unsupported("a statement without result columns cannot be written as SQL")
 	}
-	w := &writer{d: d, catalogs: catalogs}
+	w := &writer{d: d, catalogs: catalogs, sessionZone: opts.SessionZone && d == PostgreSQL}
 	r, err := w.node(root, true)
 	if err != nil {
 		return "", err
@@ -45,6 +59,8 @@ func Write(root planner.Node, d Dialect, catalogs Catalogs) (sql string, err err
 type writer struct {
 	d        Dialect
 	catalogs Catalogs
+	// sessionZone: the engine evaluates in the caller's time zone.
+	sessionZone bool
 	// aliases counts the derived tables written, to name them s1, s2...
 	aliases int
 	// visible counts the visibility columns written.

@@ -27,3 +27,24 @@ type Stream interface {
 	// BytesRead is how many bytes of answer the engine has sent so far.
 	BytesRead() int64
 }
+
+// ZoneFollower is an Engine that runs each statement in the time zone
+// the statement's context names (WithTimeZone), so that what reads the
+// zone gives the caller's answer there too.
+type ZoneFollower interface {
+	Engine
+	FollowsTimeZone() bool
+}
+
+type timeZoneKey struct{}
+
+// WithTimeZone names the caller's TimeZone for the engine's statement.
+func WithTimeZone(ctx context.Context, zone string) context.Context {
+	return context.WithValue(ctx, timeZoneKey{}, zone)
+}
+
+// TimeZoneOf is the zone WithTimeZone named, "" when none.
+func TimeZoneOf(ctx context.Context) string {
+	z, _ := ctx.Value(timeZoneKey{}).(string)
+	return z
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -77,6 +78,10 @@ func (p *Postgres) Name() string                { return p.name }
 func (p *Postgres) Dialect() sqlwrite.Dialect   { return sqlwrite.PostgreSQL }
 func (p *Postgres) Catalogs() sqlwrite.Catalogs { return p.catalogs }
 
+// FollowsTimeZone: each statement runs in its context's zone (the
+// connection's TimeZone is set first when it differs).
+func (p *Postgres) FollowsTimeZone() bool { return true }
+
 // Close closes the pool's connections.
 func (p *Postgres) Close() { p.pool.Close() }
 
@@ -87,6 +92,10 @@ func (p *Postgres) Query(ctx context.Context, sql string, cols []planner.Column)
 			return nil, pgerror.From(ctx.Err())
 		}
 		return nil, pgerror.New(pgerror.SQLClientUnableToEstablishSQLConnection, "could not reach remote engine %q", p.name)
+	}
+	if err := setTimeZone(ctx, conn.Conn().PgConn(), TimeZoneOf(ctx)); err != nil {
+		conn.Release()
+		return nil, p.failed(ctx, err)
 	}
 	rr := conn.Conn().PgConn().ExecParams(ctx, sql, nil, nil, nil, nil)
 	if n := len(rr.FieldDescriptions()); n != len(cols) {
@@ -171,4 +180,14 @@ func (s *postgresStream) release() {
 		s.conn.Release()
 		s.conn = nil
 	}
+}
+
+// setTimeZone sets the connection's TimeZone to zone when the server
+// reports another (PostgreSQL reports TimeZone at each change).
+func setTimeZone(ctx context.Context, c *pgconn.PgConn, zone string) error {
+	if zone == "" || c.ParameterStatus("TimeZone") == zone {
+		return nil
+	}
+	quoted := "'" + strings.ReplaceAll(zone, "'", "''") + "'"
+	return c.Exec(ctx, "SET TimeZone TO "+quoted).Close()
 }
