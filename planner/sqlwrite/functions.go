@@ -223,18 +223,24 @@ func (w *writer) likeCall(f *planner.Func, s *scope) (string, bool, error) {
 			return "", false, nil
 		}
 	}
-	v, err := w.expr(f.Args[0], s)
+	return w.infix(f, s, "LIKE", w.d == PostgreSQL)
+}
+
+// infix writes f's two arguments joined by the operator op, the left one
+// under the C collation when collate is set. ok is always true.
+func (w *writer) infix(f *planner.Func, s *scope, op string, collate bool) (sql string, ok bool, err error) {
+	l, err := w.expr(f.Args[0], s)
 	if err != nil {
 		return "", true, err
 	}
-	p, err := w.expr(f.Args[1], s)
+	r, err := w.expr(f.Args[1], s)
 	if err != nil {
 		return "", true, err
 	}
-	if w.d == PostgreSQL {
-		return "(" + v + ` COLLATE "C" LIKE ` + p + ")", true, nil
+	if collate {
+		l += ` COLLATE "C"`
 	}
-	return "(" + v + " LIKE " + p + ")", true, nil
+	return "(" + l + " " + op + " " + r + ")", true, nil
 }
 
 // extractCall writes extract(field FROM x) (numeric) and date_part(field,
@@ -279,15 +285,7 @@ func (w *writer) patternCall(f *planner.Func, s *scope) (string, bool, error) {
 	if op == "" || w.d != PostgreSQL || len(f.Args) != 2 || !isText(f.Args[0].Type()) || !isText(f.Args[1].Type()) {
 		return w.operatorCall(f, s)
 	}
-	v, err := w.expr(f.Args[0], s)
-	if err != nil {
-		return "", true, err
-	}
-	p, err := w.expr(f.Args[1], s)
-	if err != nil {
-		return "", true, err
-	}
-	return "(" + v + ` COLLATE "C" ` + op + " " + p + ")", true, nil
+	return w.infix(f, s, op, true)
 }
 
 // operatorFunctions are SQE's names for PostgreSQL operators over json,
@@ -308,13 +306,5 @@ func (w *writer) operatorCall(f *planner.Func, s *scope) (string, bool, error) {
 	if !known || w.d != PostgreSQL || len(f.Args) != 2 || f.Row != nil {
 		return "", false, nil
 	}
-	l, err := w.expr(f.Args[0], s)
-	if err != nil {
-		return "", true, err
-	}
-	r, err := w.expr(f.Args[1], s)
-	if err != nil {
-		return "", true, err
-	}
-	return "(" + l + " " + op + " " + r + ")", true, nil
+	return w.infix(f, s, op, false)
 }

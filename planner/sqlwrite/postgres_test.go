@@ -122,25 +122,7 @@ func TestPostgresAnswersMatchLocal(t *testing.T) {
 	}
 	ctx := context.Background()
 	conn := startPostgres(t, ctx)
-	for _, stmt := range []string{
-		"CREATE SCHEMA hr",
-		"CREATE TABLE hr.people (id bigint, name text, region text, ssn text, dept integer)",
-		"CREATE TABLE hr.dept (dept integer, title text)",
-	} {
-		if _, err := conn.Exec(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	for _, r := range peopleRows {
-		if _, err := conn.Exec(ctx, "INSERT INTO hr.people VALUES ($1, $2, $3, $4, $5)", r...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, r := range deptRows {
-		if _, err := conn.Exec(ctx, "INSERT INTO hr.dept VALUES ($1, $2)", r...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	loadRows(t, ctx, conn)
 	queries := []string{
 		"SELECT id, ssn FROM people",
 		"SELECT id FROM people WHERE 1/(id-2) > 0",

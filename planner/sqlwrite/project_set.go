@@ -25,7 +25,7 @@ func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
 	if w.d != PostgreSQL {
 		return nil, pgerror.Unsupported("plan node ProjectSet cannot be written as SQL for %s", w.d)
 	}
-	in, err := w.node(p.Input, false)
+	in, a, s, err := w.from(p.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -33,9 +33,6 @@ func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
 	if err := w.checkTypes(cols); err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	items := make([]string, 0, len(cols))
 	for _, c := range in.cols {
 		items = append(items, s.cols[c.ID])

@@ -31,13 +31,10 @@ func (w *writer) window(x *planner.Window, top bool) (*rel, error) {
 	if err := w.checkTypes(x.Columns()); err != nil {
 		return nil, err
 	}
-	in, err := w.node(x.Input, false)
+	in, a, s, err := w.from(x.Input)
 	if err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	var def []string
 	if len(x.PartitionBy) > 0 {
 		parts := make([]string, len(x.PartitionBy))

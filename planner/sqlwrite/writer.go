@@ -97,6 +97,18 @@ type rel struct {
 
 func colName(id planner.ColumnID) string { return "c" + strconv.Itoa(int(id)) }
 
+// from writes the input node n and names it: the derived table's alias
+// and the scope its columns are read in by the node above.
+func (w *writer) from(n planner.Node) (in *rel, alias string, s *scope, err error) {
+	if in, err = w.node(n, false); err != nil {
+		return nil, "", nil, err
+	}
+	alias = w.alias()
+	s = &scope{}
+	s.from(in, alias)
+	return in, alias, s, nil
+}
+
 func (w *writer) alias() string {
 	w.aliases++
 	return "s" + strconv.Itoa(w.aliases)
@@ -457,7 +469,7 @@ func (w *writer) secured(top0 planner.Node, top bool) (*rel, error) {
 }
 
 func (w *writer) filter(f *planner.Filter, top bool) (*rel, error) {
-	in, err := w.node(f.Input, false)
+	in, a, s, err := w.from(f.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -465,9 +477,6 @@ func (w *writer) filter(f *planner.Filter, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	pred, err := w.guarded(f.Pred, s)
 	if err != nil {
 		return nil, err
@@ -491,7 +500,7 @@ func (w *writer) project(p *planner.Project, top bool) (*rel, error) {
 	if err := w.checkTypes(p.Cols); err != nil {
 		return nil, err
 	}
-	in, err := w.node(p.Input, false)
+	in, a, s, err := w.from(p.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -499,9 +508,6 @@ func (w *writer) project(p *planner.Project, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	items := make([]string, len(p.Exprs))
 	for i, e := range p.Exprs {
 		if items[i], err = w.guarded(e, s); err != nil {
@@ -541,7 +547,7 @@ func sameCol(e planner.Expr, id planner.ColumnID) bool {
 }
 
 func (w *writer) sort(x *planner.Sort, top bool) (*rel, error) {
-	in, err := w.node(x.Input, false)
+	in, a, s, err := w.from(x.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -550,9 +556,6 @@ func (w *writer) sort(x *planner.Sort, top bool) (*rel, error) {
 			return nil, pgerror.Unsupported("a sort key that is not a column cannot be written as SQL")
 		}
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	items := make([]string, len(in.cols))
 	for i, c := range in.cols {
 		items[i] = s.cols[c.ID]
@@ -572,7 +575,7 @@ func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
 	if l.WithTies {
 		return nil, pgerror.Unsupported("FETCH FIRST WITH TIES cannot be written as SQL")
 	}
-	in, err := w.node(l.Input, false)
+	in, a, s, err := w.from(l.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -580,9 +583,6 @@ func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	items := make([]string, len(in.cols))
 	for i, c := range in.cols {
 		items[i] = s.cols[c.ID]
@@ -682,13 +682,10 @@ func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 	if err := w.checkTypes(x.Columns()); err != nil {
 		return nil, err
 	}
-	in, err := w.node(x.Input, false)
+	in, a, s, err := w.from(x.Input)
 	if err != nil {
 		return nil, err
 	}
-	a := w.alias()
-	s := &scope{}
-	s.from(in, a)
 	var items, groups []string
 	for i, g := range x.Groups {
 		e, err := w.guarded(g, s)
