@@ -137,6 +137,15 @@ func (s *scope) from(r *rel, a string) {
 	}
 }
 
+// columnsOf is in's columns as s reads them, for a node passing them on.
+func (s *scope) columnsOf(in *rel) []string {
+	items := make([]string, len(in.cols))
+	for i, c := range in.cols {
+		items[i] = s.cols[c.ID]
+	}
+	return items
+}
+
 // guarded writes e, behind the visibility of the rows in scope when it
 // can raise an error.
 func (w *writer) guarded(e planner.Expr, s *scope) (string, error) {
@@ -481,10 +490,7 @@ func (w *writer) filter(f *planner.Filter, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := make([]string, len(in.cols))
-	for i, c := range in.cols {
-		items[i] = s.cols[c.ID]
-	}
+	items := s.columnsOf(in)
 	ob, err := w.orderBy(order, s)
 	if err != nil {
 		return nil, err
@@ -556,10 +562,7 @@ func (w *writer) sort(x *planner.Sort, top bool) (*rel, error) {
 			return nil, pgerror.Unsupported("a sort key that is not a column cannot be written as SQL")
 		}
 	}
-	items := make([]string, len(in.cols))
-	for i, c := range in.cols {
-		items[i] = s.cols[c.ID]
-	}
+	items := s.columnsOf(in)
 	ob, err := w.orderBy(x.Keys, s)
 	if err != nil {
 		return nil, err
@@ -583,10 +586,7 @@ func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := make([]string, len(in.cols))
-	for i, c := range in.cols {
-		items[i] = s.cols[c.ID]
-	}
+	items := s.columnsOf(in)
 	ob, err := w.orderBy(order, s)
 	if err != nil {
 		return nil, err
