@@ -345,6 +345,14 @@ func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 		}
 		return false
 	}
+	if fe, isArray := from.Elem(); isArray {
+		// An array's cast is its elements'.
+		te, toArray := to.Elem()
+		if toArray {
+			return postgresCastIsSQEs(fe, te, sessionZone)
+		}
+		return isText(to) && postgresCastIsSQEs(fe, to, sessionZone)
+	}
 	isFloat := func(t types.T) bool { return t.OID == types.OIDFloat4 || t.OID == types.OIDFloat8 }
 	if !castable(from) || !castable(to) || (isFloat(from) && isText(to)) {
 		return false

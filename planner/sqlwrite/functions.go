@@ -50,7 +50,9 @@ func writtenFunctions() map[string]writtenFunction {
 		"abs": {exact: func(_ Dialect, f *planner.Func) bool {
 			return len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
 		}},
-		"length":      {exact: textArgs(1)},
+		"length": {exact: func(d Dialect, f *planner.Func) bool {
+			return textArgs(1)(d, f) || (d == PostgreSQL && len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDBytea)
+		}},
 		"char_length": {name: "length", exact: textArgs(1)},
 		"coalesce":    {exact: func(Dialect, *planner.Func) bool { return true }},
 		"strpos":      {exact: textArgs(2)},
@@ -92,7 +94,8 @@ func writtenFunctions() map[string]writtenFunction {
 		"array_append", "array_prepend", "array_cat", "array_position", "array_remove", "string_to_array",
 		"regexp_match", "regexp_split_to_array", "json_build_object", "jsonb_build_object", "json_build_array",
 		"jsonb_build_array", "jsonb_strip_nulls", "jsonb_pretty", "quote_ident", "quote_literal",
-		"quote_nullable", "to_date", "make_timestamp", "age", "justify_days", "justify_interval",
+		"quote_nullable", "to_date", "make_timestamp", "age",
+		"cardinality", "array_replace", "to_timestamp", "justify_days", "justify_interval",
 		"width_bucket", "factorial",
 	} {
 		if _, written := m[name]; !written {
@@ -139,7 +142,8 @@ func writtenFunctions() map[string]writtenFunction {
 // are the zone's), or a date given to a function PostgreSQL reads it in
 // as an instant (date_trunc, to_char, date_part).
 func readsZone(f *planner.Func) bool {
-	if f.Name == "timezone" {
+	if f.Name == "timezone" || (f.Name == "to_timestamp" && len(f.Args) == 2) {
+		// to_timestamp(text, format) reads a local time in the zone.
 		return true
 	}
 	for _, a := range f.Args {
@@ -263,7 +267,7 @@ func (w *writer) extractCall(f *planner.Func, s *scope) (string, bool, error) {
 	at := f.Args[1].Type().OID
 	numeric := f.Typ.OID == types.OIDNumeric
 	inZone := w.sessionZone && (at == types.OIDTimestampTZ || at == types.OIDDate)
-	if !(at == types.OIDTimestamp || (at == types.OIDDate && numeric) || inZone) {
+	if !(at == types.OIDTimestamp || at == types.OIDInterval || (at == types.OIDDate && numeric) || inZone) {
 		return "", false, nil
 	}
 	v, err := w.expr(f.Args[1], s)
@@ -296,6 +300,7 @@ func operatorFunctions() map[string]string {
 		"jsonb_element": "->", "jsonb_element_text": "->>", "json_path": "#>", "json_path_text": "#>>",
 		"jsonb_contains": "@>", "arraycontains": "@>", "byteacat": "||", "jsonb_concat": "||",
 		"jsonb_exists": "?", "jsonb_exists_any": "?|", "jsonb_exists_all": "?&",
+		"arraycontained": "<@", "jsonb_delete": "-",
 	}
 }
 
