@@ -427,10 +427,20 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 	collecting := w.d == PostgreSQL && a.Delim == nil && a.Arg != nil &&
 		(a.Func.Name == "array_agg" || a.Func.Name == "json_agg" || a.Func.Name == "jsonb_agg")
 	ordered := delimited || collecting
-	if (a.Delim != nil && !delimited) || len(a.RowArgs) > 0 || (len(a.OrderBy) > 0 && !ordered) || a.Direct != nil {
+	// PostgreSQL's two-argument aggregates (corr(Y, X), the other
+	// regressions, json_object_agg(key, value)) and ordered-set ones
+	// (mode, percentile_cont, percentile_disc) are SQE's.
+	paired := w.d == PostgreSQL && a.Delim != nil && a.Arg != nil && len(a.OrderBy) == 0 && !a.Distinct &&
+		(strings.HasPrefix(a.Func.Name, "regr_") || strings.HasPrefix(a.Func.Name, "covar_") || a.Func.Name == "corr" ||
+			a.Func.Name == "json_object_agg" || a.Func.Name == "jsonb_object_agg")
+	if w.d == PostgreSQL && a.Delim == nil && a.Arg != nil && len(a.OrderBy) == 1 && !a.Distinct &&
+		(a.Func.Name == "mode" || ((a.Func.Name == "percentile_cont" || a.Func.Name == "percentile_disc") && a.Direct != nil)) {
+		return w.orderedSetCall(a, s)
+	}
+	if (a.Delim != nil && !delimited && !paired) || len(a.RowArgs) > 0 || (len(a.OrderBy) > 0 && !ordered) || a.Direct != nil {
 		return "", pgerror.Unsupported("aggregate %s with these arguments cannot be written as SQL", a.Func.Name)
 	}
-	exact := false
+	exact := paired
 	switch a.Func.Name {
 	case "count", "min", "max":
 		exact = true
@@ -438,6 +448,8 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		exact = delimited
 	case "array_agg", "json_agg", "jsonb_agg":
 		exact = collecting
+	case "corr", "json_object_agg", "jsonb_object_agg":
+		exact = paired
 	case "bool_and", "bool_or", "every", "bit_and", "bit_or",
 		"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		// PostgreSQL's are SQE's; Trino's stddev of integers is a double
@@ -464,7 +476,7 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 			arg = "DISTINCT " + arg
 		}
 	}
-	if delimited {
+	if delimited || paired {
 		d, err := w.guarded(a.Delim, s)
 		if err != nil {
 			return "", err
@@ -479,6 +491,31 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		arg += ob
 	}
 	out := a.Func.Name + "(" + arg + ")"
+	if a.Filter != nil {
+		f, err := w.guarded(a.Filter, s)
+		if err != nil {
+			return "", err
+		}
+		out += " FILTER (WHERE " + f + ")"
+	}
+	return out, nil
+}
+
+// orderedSetCall writes an ordered-set aggregate, name(direct) WITHIN
+// GROUP (ORDER BY key), for PostgreSQL.
+func (w *writer) orderedSetCall(a *planner.AggCall, s *scope) (string, error) {
+	direct := ""
+	if a.Direct != nil {
+		var err error
+		if direct, err = w.guarded(a.Direct, s); err != nil {
+			return "", err
+		}
+	}
+	ob, err := w.orderBy(a.OrderBy, s)
+	if err != nil {
+		return "", err
+	}
+	out := a.Func.Name + "(" + direct + ") WITHIN GROUP (" + strings.TrimPrefix(ob, " ") + ")"
 	if a.Filter != nil {
 		f, err := w.guarded(a.Filter, s)
 		if err != nil {
