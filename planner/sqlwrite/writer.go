@@ -264,6 +264,8 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.values(x, top)
 	case *planner.ProjectSet:
 		return w.projectSet(x, top)
+	case *planner.Sample:
+		return w.sample(x, top)
 	case *planner.RecursiveUnion:
 		return w.recursiveUnion(x, top)
 	case *planner.WorkTable:
