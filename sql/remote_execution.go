@@ -124,6 +124,10 @@ func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (
 	}
 	eng, err := s.remoteEngine()
 	if err != nil {
+		if mode == "auto" {
+			// 'auto' with nowhere else to go runs here.
+			return placement{root: local.Root, note: pgerror.From(err).Message}, nil
+		}
 		return placement{}, err
 	}
 	reason := "sqe.execution = 'remote'"
