@@ -1,13 +1,11 @@
 package sqlwrite
 
 import (
-	"encoding/hex"
 	"fmt"
 	"github.com/cockroachdb/apd/v3"
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
@@ -124,15 +122,17 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		}
 		return "FALSE", nil
 	case int64:
-		if c.Typ.OID == types.OIDTimestamp || c.Typ.OID == types.OIDTimestampTZ {
-			lit = timestampLiteral(v, c.Typ.OID == types.OIDTimestampTZ)
-			break
+		switch c.Typ.OID {
+		case types.OIDTimestamp, types.OIDTimestampTZ:
+			if w.d == PostgreSQL || inTrinoYears(floorDiv(v, microsPerDay)) {
+				// An instant is written in UTC, with its offset.
+				zone := map[bool]string{true: "+00", false: ""}[c.Typ.OID == types.OIDTimestampTZ]
+				lit = "'" + string(types.AppendTimestamp(nil, v, zone)) + "'"
+			}
+		case types.OIDTime:
+			lit = "'" + string(types.AppendTime(nil, v)) + "'"
 		}
-		if c.Typ.OID == types.OIDTime && v >= 0 && v <= 24*3600*1_000_000 {
-			lit = "'" + strconv.FormatInt(v/3_600_000_000, 10) + ":" + fmt.Sprintf("%02d:%02d.%06d", v/60_000_000%60, v/1_000_000%60, v%1_000_000) + "'"
-			break
-		}
-		if !isInt(c.Typ) {
+		if lit != "" || !isInt(c.Typ) {
 			break
 		}
 		if c.Typ.OID == types.OIDInt4 {
@@ -149,14 +149,12 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 			return "CAST(nan() AS " + typ + ")", nil
 		case w.d == Trino && math.IsInf(v, 0):
 			return "CAST(" + map[bool]string{true: "-", false: ""}[v < 0] + "infinity() AS " + typ + ")", nil
-		case math.IsNaN(v):
-			lit = "'NaN'"
-		case math.IsInf(v, 1):
-			lit = "'Infinity'"
-		case math.IsInf(v, -1):
-			lit = "'-Infinity'"
 		default:
-			lit = "'" + strconv.FormatFloat(v, 'g', -1, 64) + "'"
+			bits := 64
+			if c.Typ.OID == types.OIDFloat4 {
+				bits = 32
+			}
+			lit = "'" + string(types.AppendFloat(nil, v, bits)) + "'"
 		}
 	case decimal128.Num:
 		lit = "'" + v.ToString(c.Typ.Scale) + "'"
@@ -167,7 +165,16 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 			lit = "'" + types.NumericString(v) + "'"
 		}
 	case []byte:
-		lit = w.bytesLiteral(c.Typ, v)
+		switch {
+		case c.Typ.OID == types.OIDUUID && len(v) == 16:
+			lit = "'" + string(types.AppendUUID(nil, v)) + "'"
+		case c.Typ.OID == types.OIDBytea && w.d == PostgreSQL:
+			// Quoted as an escape string, whose backslash does not
+			// depend on standard_conforming_strings.
+			if lit, err = w.d.quoteString(string(types.AppendByteaHex(nil, v))); err != nil {
+				return "", err
+			}
+		}
 	case types.IntervalValue:
 		// PostgreSQL reads its IntervalStyle postgres text back exactly.
 		if w.d == PostgreSQL {
@@ -184,11 +191,14 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		if c.Typ.OID != types.OIDDate {
 			break
 		}
-		d := time.Unix(int64(v)*86400, 0).UTC()
-		if d.Year() < 1 || d.Year() > 9999 {
-			return "", pgerror.Unsupported("a date outside years 1 to 9999 cannot be written as SQL")
+		if w.d == Trino && !inTrinoYears(int64(v)) {
+			return "", pgerror.Unsupported("a date outside years 1 to 9999 cannot be written as SQL for %s", w.d)
 		}
-		return "DATE '" + d.Format("2006-01-02") + "'", nil
+		text, bc := types.AppendDate(nil, int64(v))
+		if bc {
+			text = append(text, " BC"...)
+		}
+		lit = "'" + string(text) + "'"
 	}
 	if lit == "" {
 		return "", pgerror.Unsupported("a %s literal cannot be written as SQL", c.Typ.Name())
@@ -526,34 +536,24 @@ func (w *writer) orderedSetCall(a *planner.AggCall, s *scope) (string, error) {
 	return out, nil
 }
 
-// timestampLiteral is the text of a timestamp (microseconds since 1970,
-// UTC for an instant) in years 1 to 9999, or "" outside them; an
-// instant is written with its offset, +00.
-func timestampLiteral(micros int64, instant bool) string {
-	t := time.UnixMicro(micros).UTC()
-	if t.Year() < 1 || t.Year() > 9999 {
-		return ""
+// microsPerDay is a day in microseconds.
+const microsPerDay = 86_400_000_000
+
+// floorDiv is a / b rounded down.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
 	}
-	text := t.Format("2006-01-02 15:04:05.999999")
-	if instant {
-		text += "+00"
-	}
-	return "'" + text + "'"
+	return q
 }
 
-// bytesLiteral is the text of a uuid, or for PostgreSQL of a bytea ("" for
-// another type or dialect).
-func (w *writer) bytesLiteral(t types.T, v []byte) string {
-	switch {
-	case t.OID == types.OIDUUID && len(v) == 16:
-		h := hex.EncodeToString(v)
-		return "'" + h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + "'"
-	case t.OID == types.OIDBytea && w.d == PostgreSQL:
-		// An escape string, whose backslash does not depend on
-		// standard_conforming_strings.
-		return `E'\\x` + hex.EncodeToString(v) + "'"
-	}
-	return ""
+// inTrinoYears reports whether the date days after 1970-01-01 is in years
+// 1 to 9999, whose text Trino reads as PostgreSQL does (it writes other
+// years, BC ones and the infinities otherwise, or has none).
+func inTrinoYears(days int64) bool {
+	y, _, _ := types.CivilFromDays(days)
+	return y >= 1 && y <= 9999
 }
 
 // arrayExpr writes ARRAY[...] of its type, for PostgreSQL, whose arrays
