@@ -112,64 +112,74 @@ type placement struct {
 	note string
 }
 
-// placeSelect decides where a SELECT, bound (and secured) as bound and
-// optimized for local execution as local, runs. Only what sqlwrite can
-// write exactly leaves SQE; under 'auto' anything else runs here, under
-// 'remote' it is an error naming what cannot be written, except a keyed
-// mask, which runs here (the key never leaves SQE).
-func (s *Session) placeSelect(ctx context.Context, bound, local *planner.Plan) (placement, error) {
+// placeSelect decides where a SELECT, bound (and secured) as bound, runs.
+// Only what sqlwrite can write exactly leaves SQE; under 'auto' anything
+// else runs here, under 'remote' it is an error naming what cannot be
+// written, except a keyed mask, which runs here (the key never leaves
+// SQE). The plan for here is optimized only when it may run.
+func (s *Session) placeSelect(ctx context.Context, bound *planner.Plan) (placement, error) {
 	mode := s.settings.values[executionSetting]
+	var serial, parallel *planner.Plan
+	local := func() planner.Node {
+		if parallel == nil {
+			if s.parallelOptions().Workers <= 1 && serial != nil {
+				parallel = serial
+			} else {
+				parallel = s.optimize(bound)
+			}
+		}
+		return parallel.Root
+	}
+	here := func(note string) (placement, error) { return placement{root: local(), note: note}, nil }
 	if mode == "local" || mode == "" {
-		return placement{root: local.Root}, nil
+		return here("")
 	}
 	eng, err := s.remoteEngine()
 	if err != nil {
 		if mode == "auto" {
 			// 'auto' with nowhere else to go runs here.
-			return placement{root: local.Root, note: pgerror.From(err).Message}, nil
+			return here(pgerror.From(err).Message)
 		}
 		return placement{}, err
 	}
+	// Sent and sized as the plan optimized serially: its scans read only
+	// the columns used and prune as locally, and it holds no exchange
+	// between workers.
+	serial = planner.Optimize(bound, planner.ParallelOptions{})
 	reason := "sqe.execution = 'remote'"
 	if mode == "auto" {
-		n, known := planner.ScanBytes(ctx, local.Root)
+		n, known := planner.ScanBytes(ctx, serial.Root)
 		if !known {
-			return placement{root: local.Root, note: "its tables' sizes are unknown"}, nil
+			return here("its tables' sizes are unknown")
 		}
 		if n < eng.MinScanBytes {
-			return placement{root: local.Root, note: fmt.Sprintf("its scans read %d bytes, under the engine's remote_min_scan_bytes (%d)", n, eng.MinScanBytes)}, nil
+			return here(fmt.Sprintf("its scans read %d bytes, under the engine's remote_min_scan_bytes (%d)", n, eng.MinScanBytes))
 		}
 		reason = fmt.Sprintf("its scans read %d bytes, at least remote_min_scan_bytes (%d)", n, eng.MinScanBytes)
 	}
-	// Written from the plan optimized serially: its scans read only the
-	// columns used, and it holds no exchange between workers.
-	sent := planner.Optimize(bound, planner.ParallelOptions{}).Root
 	zf, followsZone := eng.Engine.(remote.ZoneFollower)
 	followsZone = followsZone && zf.FollowsTimeZone()
-	text, err := sqlwrite.WriteWith(sent, eng.Engine.Dialect(), eng.Engine.Catalogs(), sqlwrite.Options{SessionZone: followsZone})
+	text, err := sqlwrite.WriteWith(serial.Root, eng.Engine.Dialect(), eng.Engine.Catalogs(), sqlwrite.Options{SessionZone: followsZone})
 	if err != nil {
 		var pe *pgerror.Error
 		if !errors.As(err, &pe) || pe.Code != pgerror.FeatureNotSupported {
 			return placement{}, err
 		}
 		if mode == "auto" || errors.Is(err, sqlwrite.ErrKeyedMask) {
-			return placement{root: local.Root, note: pe.Message}, nil
+			return here(pe.Message)
 		}
 		return placement{}, pgerror.New(pgerror.FeatureNotSupported, "cannot run this statement on remote engine \"%s\": %s", eng.Engine.Name(), pe.Message).
 			WithHint("SET sqe.execution = 'auto' runs such statements in SQE.")
 	}
-	return placement{root: &planner.Remote{
-		Input: sent, Engine: eng.Engine.Name(), Dialect: eng.Engine.Dialect().String(),
-		SQL: text, ShowSQL: s.superuser, Reason: reason,
-		Runner: &remoteRunner{s: s, eng: eng.Engine, fallback: fallbackFor(mode, local.Root), zone: s.settings.values["timezone"]},
-	}}, nil
-}
-
-func fallbackFor(mode string, local planner.Node) planner.Node {
+	var fallback planner.Node
 	if mode == "auto" {
-		return local
+		fallback = local()
 	}
-	return nil
+	return placement{root: &planner.Remote{
+		Input: serial.Root, Engine: eng.Engine.Name(), Dialect: eng.Engine.Dialect().String(),
+		SQL: text, ShowSQL: s.superuser, Reason: reason,
+		Runner: &remoteRunner{s: s, eng: eng.Engine, fallback: fallback, zone: s.settings.values["timezone"]},
+	}}, nil
 }
 
 // remoteRunner runs a Remote's statement on its engine, counting it;

@@ -399,7 +399,7 @@ func (s *Session) placedPlan(ctx context.Context, sel *pg_query.SelectStmt, quer
 	if err != nil {
 		return placement{}, err
 	}
-	return s.placeSelect(ctx, bound, s.optimize(bound))
+	return s.placeSelect(ctx, bound)
 }
 
 func (s *Session) runExplain(ctx context.Context, ex *pg_query.ExplainStmt, query string) (Result, error) {

@@ -66,16 +66,14 @@ func (o *remoteOp) cancelled(ctx context.Context, err error) error {
 }
 
 // Close cancels the query first, so that an engine still sending rows
-// stops rather than being read to its end.
+// stops rather than being read to its end (after the end it cancels
+// nothing).
 func (o *remoteOp) Close() {
-	if o.cancel != nil && !o.done {
+	if o.cancel != nil {
 		o.cancel()
 	}
 	if o.stream != nil {
 		_ = o.stream.Close()
 		o.stream = nil
-	}
-	if o.cancel != nil {
-		o.cancel()
 	}
 }

@@ -396,12 +396,7 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.patternCall(f, s); ok {
 		return sql, err
 	}
-	name := f.Name
-	if (name == "json_typeof" || name == "json_array_length") && len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSONB {
-		// SQE names json's and jsonb's alike; PostgreSQL prefixes jsonb's.
-		name = "jsonb" + strings.TrimPrefix(name, "json")
-	}
-	wf, known := writtenFunctions()[name]
+	wf, known := w.writtenFunction(f.Name)
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
 	}
@@ -411,7 +406,7 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	args := make([]string, len(f.Args))
 	for i, a := range f.Args {
 		var err error
-		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDInt8 && int4Arg(c) && int4Parameters()[name] {
+		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDInt8 && int4Arg(c) && takesInt4(f.Name) {
 			// An integer literal, bound as bigint, taken as integer.
 			args[i] = "(" + strconv.FormatInt(c.Value.(int64), 10) + ")"
 			continue
@@ -420,8 +415,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 			return "", err
 		}
 	}
-	if wf.name != "" {
-		name = wf.name
+	name := f.Name
+	if wf.spell != nil {
+		name = wf.spell(f)
 	}
 	return name + "(" + strings.Join(args, ", ") + ")", nil
 }

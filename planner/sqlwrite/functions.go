@@ -12,8 +12,9 @@ import (
 // dialects whose function of that spelling gives SQE's answer for every
 // argument it is given.
 type writtenFunction struct {
-	// name is the function's name in the dialect ("" : the plan's).
-	name string
+	// spell is the call's function name in the dialect (nil: the
+	// plan's).
+	spell func(f *planner.Func) string
 	// exact says whether the call f is exact in dialect d.
 	exact func(d Dialect, f *planner.Func) bool
 }
@@ -47,13 +48,13 @@ func writtenFunctions() map[string]writtenFunction {
 		return func(d Dialect, f *planner.Func) bool { return d == PostgreSQL && check(d, f) }
 	}
 	m := map[string]writtenFunction{
-		"abs": {exact: func(_ Dialect, f *planner.Func) bool {
-			return len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8)
+		"abs": {exact: func(d Dialect, f *planner.Func) bool {
+			return d == PostgreSQL || (len(f.Args) == 1 && (isInt(f.Typ) || f.Typ.OID == types.OIDFloat8))
 		}},
 		"length": {exact: func(d Dialect, f *planner.Func) bool {
 			return textArgs(1)(d, f) || (d == PostgreSQL && len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDBytea)
 		}},
-		"char_length": {name: "length", exact: textArgs(1)},
+		"char_length": {spell: func(*planner.Func) string { return "length" }, exact: textArgs(1)},
 		"coalesce":    {exact: func(Dialect, *planner.Func) bool { return true }},
 		"strpos":      {exact: textArgs(2)},
 		"replace": {exact: func(d Dialect, f *planner.Func) bool {
@@ -110,12 +111,17 @@ func writtenFunctions() map[string]writtenFunction {
 	// SQE names json's and jsonb's functions alike; PostgreSQL spells
 	// jsonb's with its prefix.
 	for _, name := range []string{"json_typeof", "json_array_length"} {
-		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
-			return len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSON
-		})}
-		m["jsonb"+strings.TrimPrefix(name, "json")] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
-			return len(f.Args) == 1 && f.Args[0].Type().OID == types.OIDJSONB
-		})}
+		m[name] = writtenFunction{
+			exact: postgresOnly(func(_ Dialect, f *planner.Func) bool {
+				return len(f.Args) == 1 && (f.Args[0].Type().OID == types.OIDJSON || f.Args[0].Type().OID == types.OIDJSONB)
+			}),
+			spell: func(f *planner.Func) string {
+				if f.Args[0].Type().OID == types.OIDJSONB {
+					return "jsonb" + strings.TrimPrefix(f.Name, "json")
+				}
+				return f.Name
+			},
+		}
 	}
 	// Transcendental functions of numeric are computed digit by digit
 	// alike; of floats, by each side's math library, which may differ in
@@ -130,11 +136,17 @@ func writtenFunctions() map[string]writtenFunction {
 			return true
 		})}
 	}
-	abs := m["abs"]
-	m["abs"] = writtenFunction{exact: func(d Dialect, f *planner.Func) bool {
-		return abs.exact(d, f) || d == PostgreSQL
-	}}
 	return m
+}
+
+// writtenFunction is the function written under the plan's name, built
+// once per statement.
+func (w *writer) writtenFunction(name string) (writtenFunction, bool) {
+	if w.functions == nil {
+		w.functions = writtenFunctions()
+	}
+	wf, ok := w.functions[name]
+	return wf, ok
 }
 
 // readsZone reports whether f's answer depends on the session's time
@@ -159,17 +171,18 @@ func readsZone(f *planner.Func) bool {
 	return false
 }
 
-// int4Parameters are the functions whose integer parameters PostgreSQL
-// declares as integer only: an integer literal (bound as bigint) is
-// passed to them as integer. Elsewhere it stays bigint, since a function
-// with both forms (pg_size_pretty(bigint | numeric)) would find an
-// integer ambiguous.
-func int4Parameters() map[string]bool {
-	return map[string]bool{
-		"substr": true, "substring": true, "left": true, "right": true, "lpad": true, "rpad": true,
-		"repeat": true, "round": true, "trunc": true, "split_part": true, "overlay": true, "make_date": true,
-		"make_timestamp": true, "chr": true, "width_bucket": true, "array_position": true,
+// takesInt4 reports whether PostgreSQL declares the integer parameters
+// of the function name as integer only: an integer literal (bound as
+// bigint) is passed to it as integer. Elsewhere it stays bigint, since a
+// function with both forms (pg_size_pretty(bigint | numeric)) would find
+// an integer ambiguous.
+func takesInt4(name string) bool {
+	switch name {
+	case "substr", "substring", "left", "right", "lpad", "rpad", "repeat", "round", "trunc", "split_part",
+		"overlay", "make_date", "make_timestamp", "chr", "width_bucket", "array_position":
+		return true
 	}
+	return false
 }
 
 // int4Arg reports whether e is an integer argument both dialects take as
@@ -292,23 +305,42 @@ func (w *writer) patternCall(f *planner.Func, s *scope) (string, bool, error) {
 	return w.infix(f, s, op, true)
 }
 
-// operatorFunctions are SQE's names for PostgreSQL operators over json,
-// jsonb, arrays and bytea, whose results there are SQE's.
-func operatorFunctions() map[string]string {
-	return map[string]string{
-		"json_field": "->", "json_field_text": "->>", "json_element": "->", "json_element_text": "->>",
-		"jsonb_element": "->", "jsonb_element_text": "->>", "json_path": "#>", "json_path_text": "#>>",
-		"jsonb_contains": "@>", "arraycontains": "@>", "byteacat": "||", "jsonb_concat": "||",
-		"jsonb_exists": "?", "jsonb_exists_any": "?|", "jsonb_exists_all": "?&",
-		"arraycontained": "<@", "jsonb_delete": "-",
+// operatorOf is the PostgreSQL operator over json, jsonb, arrays or
+// bytea that SQE's function name stands for ("" for none); its results
+// there are SQE's.
+func operatorOf(name string) string {
+	switch name {
+	case "json_field", "json_element", "jsonb_element":
+		return "->"
+	case "json_field_text", "json_element_text", "jsonb_element_text":
+		return "->>"
+	case "json_path":
+		return "#>"
+	case "json_path_text":
+		return "#>>"
+	case "jsonb_contains", "arraycontains":
+		return "@>"
+	case "arraycontained":
+		return "<@"
+	case "byteacat", "jsonb_concat":
+		return "||"
+	case "jsonb_exists":
+		return "?"
+	case "jsonb_exists_any":
+		return "?|"
+	case "jsonb_exists_all":
+		return "?&"
+	case "jsonb_delete":
+		return "-"
 	}
+	return ""
 }
 
 // operatorCall writes one of operatorFunctions as its PostgreSQL
 // operator.
 func (w *writer) operatorCall(f *planner.Func, s *scope) (string, bool, error) {
-	op, known := operatorFunctions()[f.Name]
-	if !known || w.d != PostgreSQL || len(f.Args) != 2 || f.Row != nil {
+	op := operatorOf(f.Name)
+	if op == "" || w.d != PostgreSQL || len(f.Args) != 2 || f.Row != nil {
 		return "", false, nil
 	}
 	return w.infix(f, s, op, false)

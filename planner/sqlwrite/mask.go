@@ -75,8 +75,14 @@ func (w *writer) maskText(f *planner.Func, s *scope) (sql string, ok bool, err e
 }
 
 // translateClasses returns what maps a text expression's letters and
-// digits to m's replacements (the identity when m keeps every class).
+// digits to m's replacements (the identity when m keeps every class). A
+// statement masking several columns alike builds the translate's
+// literals once.
 func (w *writer) translateClasses(m exec.TextMask) (func(string) string, error) {
+	key := [3]rune{m.Upper, m.Lower, m.Digit}
+	if tr, ok := w.translates[key]; ok {
+		return tr, nil
+	}
 	upper, lower, digit := exec.MaskClassRunes()
 	var from, to strings.Builder
 	for _, c := range []struct {
@@ -91,18 +97,23 @@ func (w *writer) translateClasses(m exec.TextMask) (func(string) string, error) 
 			to.WriteRune(c.by)
 		}
 	}
-	if from.Len() == 0 {
-		return func(e string) string { return e }, nil
+	tr := func(e string) string { return e }
+	if from.Len() > 0 {
+		fromLit, err := w.d.quoteString(from.String())
+		if err != nil {
+			return nil, err
+		}
+		toLit, err := w.d.quoteString(to.String())
+		if err != nil {
+			return nil, err
+		}
+		tr = func(e string) string { return "translate(" + e + ", " + fromLit + ", " + toLit + ")" }
 	}
-	fromLit, err := w.d.quoteString(from.String())
-	if err != nil {
-		return nil, err
+	if w.translates == nil {
+		w.translates = map[[3]rune]func(string) string{}
 	}
-	toLit, err := w.d.quoteString(to.String())
-	if err != nil {
-		return nil, err
-	}
-	return func(e string) string { return "translate(" + e + ", " + fromLit + ", " + toLit + ")" }, nil
+	w.translates[key] = tr
+	return tr, nil
 }
 
 // constantOf is the value of a constant option (through the casts the

@@ -7,15 +7,17 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// setReturningFunctions are the set-returning functions written in a
-// PostgreSQL select list, where its rules (the functions run in lockstep,
-// the shorter results padded with NULLs) are ProjectSet's.
-func setReturningFunctions() map[string]bool {
-	return map[string]bool{
-		"generate_series": true, "unnest": true, "regexp_split_to_table": true, "string_to_table": true,
-		"json_array_elements": true, "json_array_elements_text": true, "jsonb_array_elements": true,
-		"jsonb_array_elements_text": true, "json_object_keys": true, "jsonb_object_keys": true,
+// writtenSetReturning reports whether the set-returning function name is
+// written in a PostgreSQL select list, where its rules (the functions run
+// in lockstep, the shorter results padded with NULLs) are ProjectSet's.
+func writtenSetReturning(name string) bool {
+	switch name {
+	case "generate_series", "unnest", "regexp_split_to_table", "string_to_table", "json_array_elements",
+		"json_array_elements_text", "jsonb_array_elements", "jsonb_array_elements_text", "json_object_keys",
+		"jsonb_object_keys":
+		return true
 	}
+	return false
 }
 
 // projectSet writes set-returning functions over each row of the input,
@@ -38,7 +40,7 @@ func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
 		items = append(items, s.cols[c.ID])
 	}
 	for _, f := range p.Funcs {
-		if !setReturningFunctions()[f.Name] {
+		if !writtenSetReturning(f.Name) {
 			return nil, pgerror.Unsupported("set-returning function %s cannot be written as SQL", f.Name)
 		}
 		args := make([]string, len(f.Args))

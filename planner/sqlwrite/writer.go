@@ -72,6 +72,11 @@ type writer struct {
 	// outer names the enclosing rows' columns a correlated subquery
 	// being written reads.
 	outer map[planner.ColumnID]string
+	// functions are writtenFunctions, built at the first function call.
+	functions map[string]writtenFunction
+	// translates are the masks' translate calls, by the replacements of
+	// upper-case letters, lower-case letters and digits.
+	translates map[[3]rune]func(string) string
 }
 
 // visibility is a column holding whether a row of a secured relation is
