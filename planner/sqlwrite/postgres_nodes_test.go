@@ -2,16 +2,11 @@ package sqlwrite_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sqe-db/sqe/planner"
-	"github.com/sqe-db/sqe/planner/sqlwrite"
 )
 
 // costlyFilterPolicy keeps the rows peoplePolicy keeps, by a row filter
@@ -81,45 +76,6 @@ var nodeQueries = []struct {
 	{"SELECT title FROM dept WHERE dept NOT IN (SELECT dept FROM people WHERE 10 / (id - 2) > 1)", false},
 	{"SELECT id, (SELECT name FROM people WHERE 12 / (id - 2) = 3) FROM people", false},
 	{"SELECT * FROM (SELECT id, (SELECT ssn FROM people WHERE id = 3) AS s FROM people) t WHERE 12 / (id - 2) > 0", false},
-}
-
-// TestPostgresNodesMatchLocal runs the PostgreSQL statements written for
-// set operations and window functions on PostgreSQL 15 holding the same
-// rows, and compares their answers with the plans run by SQE.
-func TestPostgresNodesMatchLocal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts PostgreSQL")
-	}
-	if _, err := os.Stat(filepath.Join(postgresBin, "initdb")); err != nil {
-		t.Fatalf("PostgreSQL 15 is not installed (%v): install the postgresql-15 package (make test does this)", err)
-	}
-	ctx := context.Background()
-	conn := startPostgres(t, ctx)
-	loadRows(t, ctx, conn)
-	for _, sec := range []planner.Security{peoplePolicy{mask: ssnMask}, peoplePolicy{}, costlyFilterPolicy{}} {
-		for _, q := range nodeQueries {
-			name := fmt.Sprintf("%T%v: %s", sec, sec, q.sql)
-			root := bindIn(t, rowsCatalog{}, q.sql, sec)
-			sql, err := sqlwrite.Write(root, sqlwrite.PostgreSQL, sqlwrite.Catalogs{"lake": ""})
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-				continue
-			}
-			want := runLocal(t, ctx, root)
-			got, err := runPostgres(ctx, conn, sql)
-			if err != nil {
-				t.Errorf("%s: PostgreSQL: %v\n%s", name, err, sql)
-				continue
-			}
-			if !q.ordered {
-				slices.Sort(got)
-				slices.Sort(want)
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("%s:\nPostgreSQL %v\nSQE        %v\n%s", name, got, want, sql)
-			}
-		}
-	}
 }
 
 // loadRows creates hr.people and hr.dept holding peopleRows and deptRows.
