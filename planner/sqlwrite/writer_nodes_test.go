@@ -3,7 +3,6 @@ package sqlwrite_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,19 +46,7 @@ func TestWriteNodesGolden(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "-- %s\n-- %s\n%s;\n\n", q.name, q.sql, out)
 		}
-		if *update {
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(want) != b.String() {
-			t.Errorf("%s differs from the written SQL (run with -update to see):\n%s", path, b.String())
-		}
+		checkGolden(t, path, b.String())
 	}
 }
 

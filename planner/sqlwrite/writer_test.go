@@ -59,19 +59,7 @@ func TestWriteGolden(t *testing.T) {
 				fmt.Fprintf(&b, "-- %s (optimized=%v)\n-- %s\n%s;\n\n", q.name, opt, q.sql, out)
 			}
 		}
-		if *update {
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(want) != b.String() {
-			t.Errorf("%s differs from the written SQL (run with -update to see):\n%s", path, b.String())
-		}
+		checkGolden(t, path, b.String())
 	}
 }
 
@@ -185,3 +173,22 @@ func TestUnmappedCatalogRefused(t *testing.T) {
 }
 
 var _ = planner.Explain
+
+// checkGolden compares the written SQL with the golden file at path, or
+// writes the file under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the written SQL (run with -update to see):\n%s", path, got)
+	}
+}
