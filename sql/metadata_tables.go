@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
@@ -196,7 +192,7 @@ func (m *metadataTable) Scan(ctx context.Context, columns []int, _ iceberg.Boole
 	if err != nil {
 		return nil, err
 	}
-	b, err := metadataBatch(m.cols, columns, rows)
+	b, err := pgcatalog.BuildBatch(m.cols, columns, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -374,87 +370,6 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
-}
-
-// metadataBatch builds one batch of the columns asked (indices into cols,
-// in order) of rows.
-func metadataBatch(cols []planner.TableColumn, want []int, rows []map[string]any) (arrow.RecordBatch, error) {
-	fields := make([]arrow.Field, len(want))
-	arrays := make([]arrow.Array, 0, len(want))
-	defer func() {
-		for _, a := range arrays {
-			a.Release()
-		}
-	}()
-	for i, c := range want {
-		if c < 0 || c >= len(cols) {
-			return nil, pgerror.New(pgerror.InternalError, "column index %d out of range", c)
-		}
-		fields[i] = arrow.Field{Name: cols[c].Name, Type: cols[c].Type.Arrow(), Nullable: true}
-		b := array.NewBuilder(memory.DefaultAllocator, fields[i].Type)
-		for _, r := range rows {
-			if err := appendMetadataValue(b, r[cols[c].Name]); err != nil {
-				b.Release()
-				return nil, pgerror.Wrap(err, pgerror.InternalError, "column %s", cols[c].Name)
-			}
-		}
-		arrays = append(arrays, b.NewArray())
-		b.Release()
-	}
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, int64(len(rows))), nil
-}
-
-// appendMetadataValue appends one value; nil appends NULL. A value that
-// does not fit the builder is a programming error, reported.
-func appendMetadataValue(b array.Builder, v any) error {
-	if v == nil {
-		b.AppendNull()
-		return nil
-	}
-	switch b := b.(type) {
-	case *array.StringBuilder:
-		if s, ok := v.(string); ok {
-			b.Append(s)
-			return nil
-		}
-	case *array.BooleanBuilder:
-		if x, ok := v.(bool); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.Int32Builder:
-		if x, ok := v.(int32); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.Int64Builder:
-		if x, ok := v.(int64); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.BinaryBuilder:
-		if x, ok := v.([]byte); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.TimestampBuilder:
-		if x, ok := v.(time.Time); ok {
-			b.Append(arrow.Timestamp(x.UnixMicro()))
-			return nil
-		}
-	case *array.ListBuilder:
-		switch x := v.(type) {
-		case []int64:
-			b.Append(true)
-			b.ValueBuilder().(*array.Int64Builder).AppendValues(x, nil)
-			return nil
-		case []int32:
-			b.Append(true)
-			b.ValueBuilder().(*array.Int32Builder).AppendValues(x, nil)
-			return nil
-		}
-	}
-	return fmt.Errorf("value %v (%T) does not fit %s", v, v, b.Type())
 }
 
 // sessionSecurity is the session's gate two: inner's, except that a

@@ -13,9 +13,11 @@ import (
 	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
-// buildBatch builds one Arrow batch holding the given columns (indices
-// into cols, in the order asked) of rows.
-func buildBatch(cols []planner.TableColumn, want []int, rows []row) (arrow.RecordBatch, error) {
+// BuildBatch builds one Arrow batch holding the given columns (indices
+// into cols, in the order asked) of rows, each a column name to its Go
+// value (nil is NULL). The catalog relations and the metadata tables
+// build their batches with it.
+func BuildBatch(cols []planner.TableColumn, want []int, rows []map[string]any) (arrow.RecordBatch, error) {
 	fields := make([]arrow.Field, len(want))
 	arrays := make([]arrow.Array, 0, len(want))
 	defer func() {
@@ -131,6 +133,11 @@ func appendList(b *array.ListBuilder, v any) error {
 			elems[i] = x[i]
 		}
 	case []int32:
+		elems = make([]any, len(x))
+		for i := range x {
+			elems[i] = x[i]
+		}
+	case []int64:
 		elems = make([]any, len(x))
 		for i := range x {
 			elems[i] = x[i]

@@ -30,7 +30,7 @@ type shape struct {
 
 // row is one row of a relation by column name. A column a row does not
 // name is NULL, so a relation fills in only the columns it knows.
-type row map[string]any
+type row = map[string]any
 
 // rowFunc computes a relation's rows for one caller.
 type rowFunc func(ctx context.Context, src Source) ([]row, error)
@@ -103,7 +103,7 @@ func (t *table) build(ctx context.Context, columns []int) (arrow.RecordBatch, er
 	if err != nil {
 		return nil, err
 	}
-	batch, err := buildBatch(t.rel.columns, columns, rows)
+	batch, err := BuildBatch(t.rel.columns, columns, rows)
 	if err != nil {
 		return nil, err
 	}
