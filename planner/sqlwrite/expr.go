@@ -497,14 +497,19 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 		arg += ob
 	}
 	out := a.Func.Name + "(" + arg + ")"
-	if a.Filter != nil {
-		f, err := w.guarded(a.Filter, s)
-		if err != nil {
-			return "", err
-		}
-		out += " FILTER (WHERE " + f + ")"
+	return w.withFilter(out, a, s)
+}
+
+// withFilter appends a's FILTER clause, guarded, to its call.
+func (w *writer) withFilter(call string, a *planner.AggCall, s *scope) (string, error) {
+	if a.Filter == nil {
+		return call, nil
 	}
-	return out, nil
+	f, err := w.guarded(a.Filter, s)
+	if err != nil {
+		return "", err
+	}
+	return call + " FILTER (WHERE " + f + ")", nil
 }
 
 // orderedSetCall writes an ordered-set aggregate, name(direct) WITHIN
@@ -522,14 +527,7 @@ func (w *writer) orderedSetCall(a *planner.AggCall, s *scope) (string, error) {
 		return "", err
 	}
 	out := a.Func.Name + "(" + direct + ") WITHIN GROUP (" + strings.TrimPrefix(ob, " ") + ")"
-	if a.Filter != nil {
-		f, err := w.guarded(a.Filter, s)
-		if err != nil {
-			return "", err
-		}
-		out += " FILTER (WHERE " + f + ")"
-	}
-	return out, nil
+	return w.withFilter(out, a, s)
 }
 
 // microsPerDay is a day in microseconds.
