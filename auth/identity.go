@@ -18,6 +18,10 @@ type Identity struct {
 	Groups     []string
 	Token      string // the raw token, passed on to catalogs that act as the caller; never log it
 	Expiry     time.Time
+	// ClientAddr is the IP address the caller connected from, empty for
+	// a Unix socket or an identity not tied to a connection. Policy
+	// conditions on client addresses read it.
+	ClientAddr string
 }
 
 // String describes the identity without its token, so an Identity that

@@ -312,3 +312,60 @@ func TestRangerPolicyEngineRefusesUnevaluablePolicy(t *testing.T) {
 		t.Errorf("the server log holds a value of the data")
 	}
 }
+
+// TestRangerConditionOnClientAddress: a row filter whose items hold
+// Ranger's ip-range condition (which an administrator adds to the hive
+// service definition) is decided by the address the client connected
+// from: over loopback TCP the loopback item's filter applies, not the
+// office network's.
+func TestRangerConditionOnClientAddress(t *testing.T) {
+	admin, _, ctx, conn := startRangerPolicyServer(t, "(1, '111-11-1111'), (2, '222-22-2222'), (3, '333-33-3333')")
+	var def map[string]any
+	if err := json.Unmarshal(admin.serviceDef, &def); err != nil {
+		t.Fatal(err)
+	}
+	conditions, _ := def["policyConditions"].([]any)
+	def["policyConditions"] = append(conditions, map[string]any{"itemId": 100, "name": "ip-range",
+		"evaluator": "org.apache.ranger.plugin.conditionevaluator.RangerIpMatcher", "label": "IP range"})
+	withIPRange, err := json.Marshal(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := func(ipRange, filter string) map[string]any {
+		return map[string]any{
+			"accesses":      []any{map[string]any{"type": "select", "isAllowed": true}},
+			"users":         []string{"alice"},
+			"conditions":    []any{map[string]any{"type": "ip-range", "values": []string{ipRange}}},
+			"rowFilterInfo": map[string]any{"filterExpr": filter},
+		}
+	}
+	admin.set(func(a *policyDownloadAdmin) {
+		a.version, a.serviceDef = 6, withIPRange
+		a.extra = []any{map[string]any{
+			"id": 9, "name": "orders_by_network", "service": "query", "policyType": 2, "isEnabled": true,
+			"resources": map[string]any{
+				"database": map[string]any{"values": []string{"acdemo"}},
+				"table":    map[string]any{"values": []string{"orders"}},
+			},
+			"rowFilterPolicyItems": []any{item("10.20.*", "id = 1"), item("127.0.0.0/8", "id > 1")},
+		}}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows, err := textRowsOf(ctx, conn, "SELECT id FROM acdemo.orders ORDER BY id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]string, len(rows))
+		for i, r := range rows {
+			got[i] = *r[0]
+		}
+		if strings.Join(got, ",") == "2,3" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("alice over loopback reads ids %v, want the loopback item's filter (2,3)", got)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

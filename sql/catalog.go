@@ -37,6 +37,7 @@ func (s *Session) callerContext(ctx context.Context) context.Context {
 	ctx = exec.WithMaskKey(ctx, s.engine.cfg.MaskKey)
 	return storage.WithPrincipal(ctx, storage.Principal{
 		User: s.identity.User, Roles: s.identity.Roles, Groups: s.identity.Groups, Token: s.identity.Token,
+		ClientAddr: s.identity.ClientAddr,
 	})
 }
 

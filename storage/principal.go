@@ -12,6 +12,9 @@ type Principal struct {
 	Roles  []string
 	Groups []string
 	Token  string
+	// ClientAddr is the caller's IP address, for policy conditions on
+	// client addresses; empty when unknown.
+	ClientAddr string
 }
 
 // String names the principal without its token, so that printing one in a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/netip"
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance"
@@ -52,16 +53,31 @@ type sessionFactory struct {
 }
 
 func (f sessionFactory) NewSession(ctx context.Context, id auth.Identity, st pgwire.Startup) (pgwire.Session, error) {
+	host := ""
+	if st.RemoteAddr != nil {
+		var err error
+		if host, _, err = net.SplitHostPort(st.RemoteAddr.String()); err != nil {
+			host = st.RemoteAddr.String() // a Unix socket's path
+		}
+		id.ClientAddr = clientIP(host)
+	}
 	s, err := f.engine.NewSession(ctx, id, st.Database, st.Settings)
 	if err != nil {
 		return nil, err
 	}
-	if st.RemoteAddr != nil {
-		host, _, err := net.SplitHostPort(st.RemoteAddr.String())
-		if err != nil {
-			host = st.RemoteAddr.String() // a Unix socket's path
-		}
+	if host != "" {
 		s.SetClientAddr(host)
 	}
 	return s, nil
+}
+
+// clientIP is host as the IP address policy conditions compare (an IPv4
+// client of a dual-stack listener as IPv4, without an IPv6 zone), or ""
+// when host is not an address (a Unix socket's path).
+func clientIP(host string) string {
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return ""
+	}
+	return addr.Unmap().WithZone("").String()
 }

@@ -30,7 +30,7 @@ func (s *Service) Authorize(ctx context.Context, p storage.Principal, a storage.
 	}
 	req := &ranger.Request{
 		Resource: res, AccessType: op.accesses[0], AccessTypes: op.accesses,
-		User: p.User, Roles: p.Roles, Groups: p.Groups,
+		User: p.User, Roles: p.Roles, Groups: p.Groups, ClientIPAddress: p.ClientAddr,
 	}
 	note := func(allowed bool, policy int64, reason string) {
 		audit.Note(ctx, audit.Decision{Gate: audit.GateOne, Access: op.accesses[0], Resource: auditResource(target),

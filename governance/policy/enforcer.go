@@ -239,7 +239,8 @@ func (e *Enforcer) evaluate(ctx context.Context, id auth.Identity, t planner.Tab
 	}
 	ev.roles = sessionRoles(id, c.snap)
 	values := sessionValues{user: id.User, roles: ev.roles}
-	base := ranger.Request{AccessType: "select", User: id.User, Groups: id.Groups, Roles: id.Roles, TagsGiven: true}
+	base := ranger.Request{AccessType: "select", User: id.User, Groups: id.Groups, Roles: id.Roles, TagsGiven: true,
+		ClientIPAddress: id.ClientAddr}
 	if ot, ok := t.(planner.OwnedTable); ok {
 		// Items granting {OWNER}, and {OWNER} in resources, name the
 		// table's owner.
