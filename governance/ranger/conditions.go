@@ -21,6 +21,7 @@ const (
 	scriptClass              = "RangerScriptConditionEvaluator"
 	scriptTemplateClass      = "RangerScriptTemplateConditionEvaluator"
 	ipMatcherClass           = "RangerIpMatcher"
+	timeOfDayClass           = "RangerTimeOfDayMatcher"
 	simpleMatcherClass       = "RangerSimpleMatcher"
 	contextValueInClass      = "RangerContextAttributeValueInCondition"
 	contextValueNotInClass   = "RangerContextAttributeValueNotInCondition"
@@ -203,6 +204,8 @@ func (c *conditionCompiler) compile(pc PolicyItemCondition) (condition, error) {
 		return c.script(tmpl, opts, strings.EqualFold(v, "false") || strings.EqualFold(v, "no"))
 	case ipMatcherClass:
 		return compileIPMatcher(pc.Values)
+	case timeOfDayClass:
+		return compileTimeOfDay(pc.Values)
 	case simpleMatcherClass:
 		name := opts["CONTEXT_NAME"]
 		if len(pc.Values) == 0 || name == "" {
@@ -347,6 +350,59 @@ func (m ipMatcher) eval(ec *evalContext) (bool, error) {
 					return true, nil
 				}
 			}
+		}
+	}
+	return false, nil
+}
+
+// timeOfDay is RangerTimeOfDayMatcher: the access's time of day, in the
+// server's local time zone as Ranger's plugin reads it in its JVM's, lies
+// in one of the durations ("9am-5pm", "9:30 A.M. - 4:00pm"; both ends
+// inclusive; a start after the end wraps past midnight).
+type timeOfDay struct {
+	durations [][2]int // minutes of the day
+}
+
+// timeOfDayPattern is Ranger's pattern for a duration.
+var timeOfDayPattern = regexp.MustCompile(`^ *(\d{1,2})(:(\d{1,2}))? *([aApP])\.?[mM]\.? *- *(\d{1,2})(:(\d{1,2}))? *([aApP])\.?[mM]\.? *$`)
+
+func compileTimeOfDay(values []string) (condition, error) {
+	var c timeOfDay
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		m := timeOfDayPattern.FindStringSubmatch(v)
+		if m == nil {
+			// Ranger skips such a value, and matches always when none is
+			// left; SQE refuses the policy rather than widen it.
+			return nil, fmt.Errorf("time of day %q: want a duration such as 9am-5pm", v)
+		}
+		clock := func(hour, minute, half string) int {
+			h, _ := strconv.Atoi(hour)
+			mi, _ := strconv.Atoi(minute)
+			switch {
+			case h == 12 && strings.EqualFold(half, "a"):
+				h = 0
+			case h != 12 && strings.EqualFold(half, "p"):
+				h += 12
+			}
+			return h*60 + mi
+		}
+		c.durations = append(c.durations, [2]int{clock(m[1], m[3], m[4]), clock(m[5], m[7], m[8])})
+	}
+	if len(c.durations) == 0 {
+		return nil, nil // no values: Ranger's condition always holds
+	}
+	return c, nil
+}
+
+func (c timeOfDay) eval(ec *evalContext) (bool, error) {
+	local := ec.now.In(time.Local)
+	now := local.Hour()*60 + local.Minute()
+	for _, d := range c.durations {
+		if d[0] < d[1] && d[0] <= now && now <= d[1] || d[0] >= d[1] && (d[0] <= now || now <= d[1]) {
+			return true, nil
 		}
 	}
 	return false, nil

@@ -22,8 +22,10 @@
 //
 // Conditions are Ranger's: JavaScript condition scripts and script
 // templates, run by goja in a sandbox with the bindings and macros
-// Ranger gives them (script.go), IP ranges, context-value matchers, tag
-// presence and accessed-together. A geolocation enricher adds the client's
+// Ranger gives them (script.go), IP ranges (the client's address, which
+// both gates pass), times of day, context-value matchers, tag presence and
+// accessed-together. Validity schedules take their time zone and their
+// recurrences (cron-like fields, each starting an interval; schedule.go). A geolocation enricher adds the client's
 // location to the request's context values. A condition that cannot be
 // decided for a request (a script that throws or runs out of time, an
 // input the request lacks) fails closed by what its item does: an allow

@@ -110,12 +110,40 @@ type RowFilterInfo struct {
 }
 
 // ValiditySchedule is RangerValiditySchedule: the window, written
-// "yyyy/MM/dd HH:mm:ss" in TimeZone, in which a policy applies.
+// "yyyy/MM/dd HH:mm:ss" in TimeZone, in which a policy applies, and
+// within it the recurring intervals, if any, in which it does.
 type ValiditySchedule struct {
-	StartTime   string           `json:"startTime,omitempty"`
-	EndTime     string           `json:"endTime,omitempty"`
-	TimeZone    string           `json:"timeZone,omitempty"`
-	Recurrences []map[string]any `json:"recurrences,omitempty"`
+	StartTime   string               `json:"startTime,omitempty"`
+	EndTime     string               `json:"endTime,omitempty"`
+	TimeZone    string               `json:"timeZone,omitempty"`
+	Recurrences []ValidityRecurrence `json:"recurrences,omitempty"`
+}
+
+// ValidityRecurrence is RangerValidityRecurrence: an interval that starts
+// at every time the schedule's fields match.
+type ValidityRecurrence struct {
+	Schedule RecurrenceSchedule `json:"schedule"`
+	Interval ValidityInterval   `json:"interval"`
+}
+
+// RecurrenceSchedule is RangerValidityRecurrence.RecurrenceSchedule: each
+// field a comma-separated list of values, ranges ("1-5") or "*"; month
+// counts from 1 and dayOfWeek from 1 = Sunday, as Ranger writes them.
+type RecurrenceSchedule struct {
+	Minute     string `json:"minute,omitempty"`
+	Hour       string `json:"hour,omitempty"`
+	DayOfMonth string `json:"dayOfMonth,omitempty"`
+	DayOfWeek  string `json:"dayOfWeek,omitempty"`
+	Month      string `json:"month,omitempty"`
+	Year       string `json:"year,omitempty"`
+}
+
+// ValidityInterval is RangerValidityRecurrence.ValidityInterval: how long
+// each recurrence lasts.
+type ValidityInterval struct {
+	Days    int `json:"days,omitempty"`
+	Hours   int `json:"hours,omitempty"`
+	Minutes int `json:"minutes,omitempty"`
 }
 
 // Conditional reports whether any enabled policy's decision can depend on

@@ -188,7 +188,7 @@ func TestAudit(t *testing.T) {
 	}
 }
 
-// A policy applies only within its validity schedule.
+// A policy applies only within its validity schedule, both ends included.
 func TestValiditySchedule(t *testing.T) {
 	e := hive(t, `[{"id":1,"name":"p","resources":{"database":{"values":["db"]}},
 	  "validitySchedules":[{"startTime":"2030/01/01 00:00:00","endTime":"2030/02/01 00:00:00","timeZone":"UTC"}],
@@ -200,7 +200,9 @@ func TestValiditySchedule(t *testing.T) {
 		{"2029-12-31T23:59:59Z", false},
 		{"2030-01-01T00:00:00Z", true},
 		{"2030-01-31T12:00:00Z", true},
-		{"2030-02-01T00:00:00Z", false},
+		// Ranger's end time is inclusive (accessTime <= endTime).
+		{"2030-02-01T00:00:00Z", true},
+		{"2030-02-01T00:00:01Z", false},
 	}
 	for _, tc := range tests {
 		at, err := time.Parse(time.RFC3339, tc.at)

@@ -12,6 +12,7 @@ func TestRefusedPolicy(t *testing.T) {
 	def := serviceDef(t, "hive")
 	def.PolicyConditions = append(def.PolicyConditions,
 		PolicyConditionDef{Name: "time-of-day", Evaluator: "org.apache.ranger.plugin.conditionevaluator.RangerTimeOfDayMatcher"},
+		PolicyConditionDef{Name: "from-cluster", Evaluator: "org.apache.ranger.plugin.conditionevaluator.RangerAccessedFromClusterCondition"},
 		PolicyConditionDef{Name: "expression", Evaluator: "org.apache.ranger.plugin.conditionevaluator.RangerScriptConditionEvaluator"})
 	allowAll := `"policyItems":[{"accesses":[{"type":"select"}],"groups":["public"]}]`
 	tests := []struct {
@@ -20,11 +21,15 @@ func TestRefusedPolicy(t *testing.T) {
 		{"undefined condition type", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
 			`"policyItems":[{"accesses":[{"type":"select"}],"users":["u"],"conditions":[{"type":"ip-range","values":["10.*"]}]}]}`, "not defined by the service definition"},
 		{"evaluator SQE lacks", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
-			`"denyPolicyItems":[{"accesses":[{"type":"select"}],"users":["u"],"conditions":[{"type":"time-of-day","values":["9am-5pm"]}]}]}`, "RangerTimeOfDayMatcher is not supported"},
+			`"denyPolicyItems":[{"accesses":[{"type":"select"}],"users":["u"],"conditions":[{"type":"from-cluster","values":["c1"]}]}]}`, "RangerAccessedFromClusterCondition is not supported"},
+		{"time of day Ranger would skip", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
+			`"denyPolicyItems":[{"accesses":[{"type":"select"}],"users":["u"],"conditions":[{"type":"time-of-day","values":["9-17"]}]}]}`, `time of day "9-17"`},
 		{"script that does not compile", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
 			`"conditions":[{"type":"expression","values":["USER.dept == 'x"]}]}`, "does not compile"},
-		{"recurring schedule", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
-			`"validitySchedules":[{"startTime":"2030/01/01 00:00:00","recurrences":[{"interval":{"hours":1}}]}]}`, "recurrences are not supported"},
+		{"recurrence without a day", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
+			`"validitySchedules":[{"startTime":"2030/01/01 00:00:00","recurrences":[{"schedule":{"hour":"9"},"interval":{"hours":1}}]}]}`, "neither dayOfMonth nor dayOfWeek"},
+		{"recurrence out of range", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
+			`"validitySchedules":[{"recurrences":[{"schedule":{"dayOfWeek":"2-8"},"interval":{"hours":1}}]}]}`, `dayOfWeek "2-8"`},
 		{"unknown time zone", `{"id":7,"name":"p","resources":{"database":{"values":["hr"]},"table":{"values":["*"]},"column":{"values":["*"]}},` +
 			`"validitySchedules":[{"startTime":"2030/01/01 00:00:00","timeZone":"Mars/Olympus"}]}`, "time zone"},
 	}
