@@ -386,9 +386,9 @@ func metadataVersion(loc string) (int, bool) {
 	return v, err == nil
 }
 
-// errNotListable: the table's file system cannot list a folder (object
-// stores through iceberg-go's blob IO), so the steps that must list are
-// skipped.
+// errNotListable: the table's file system cannot list a folder (an IO
+// without iceberg-go's ListableIO; its local and object-store IOs both
+// list), so the steps that must list are skipped.
 var errNotListable = errors.New("the table's file system cannot list files")
 
 // walkFiles calls fn for every file under root.

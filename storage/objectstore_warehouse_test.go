@@ -443,3 +443,61 @@ func TestFileWarehouseOutsideDataDir(t *testing.T) {
 		t.Fatalf("the default warehouse folder was created too (%v)", err)
 	}
 }
+
+// TestS3WarehouseMaintenance: a scheduled maintenance pass over a table
+// in an object store lists the table's folders as it does on disk:
+// it compacts the small files, deletes old metadata files and removes
+// the orphan files older than the window, not a younger one, and the
+// rows stay.
+func TestS3WarehouseMaintenance(t *testing.T) {
+	isolateAWSEnvironment(t)
+	fake := s3fake.Start(t, "bucket")
+	cat, _ := openS3Catalog(t, fakeS3Properties(fake))
+	ctx := adminCtx(t)
+
+	// Everything but the young orphan was written four days ago.
+	fake.SetDatedBehind(4 * 24 * time.Hour)
+	tbl := setProps(t, createIDTable(t, cat, "ns", "t"), map[string]string{"write.metadata.previous-versions-max": "3"})
+	tbl = appendOneByOne(t, tbl, 0, 12)
+	fsys, err := tbl.tbl.FS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := fsys.(icebergio.WriteFileIO)
+	if !ok {
+		t.Fatalf("the object store's file IO %T cannot write", fsys)
+	}
+	data := tbl.tbl.Location() + "/data/"
+	if err := w.WriteFile(data+"old-orphan.parquet", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	fake.SetDatedBehind(0)
+	if err := w.WriteFile(data+"young-orphan.parquet", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	metadataBefore := len(keysUnder(fake.Keys(t, "bucket", ""), "wh/ns.db/t/metadata/", ".metadata.json"))
+
+	m := newTestMaintainer("a", newFakeClock(), nil, cat)
+	r, err := m.MaintainTable(t.Context(), "wh", "ns", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFailures(t, r)
+	if s, ok := step(r, StepOrphanFiles); !ok || s.Outcome != OutcomeDone || s.FilesRemoved < 1 {
+		t.Errorf("orphan step %+v, want done, the old orphan removed", s)
+	}
+	keys := fake.Keys(t, "bucket", "wh/ns.db/t/data/")
+	if slices.Contains(keys, "wh/ns.db/t/data/old-orphan.parquet") {
+		t.Errorf("the old orphan is still stored: %v", keys)
+	}
+	if !slices.Contains(keys, "wh/ns.db/t/data/young-orphan.parquet") {
+		t.Errorf("the young orphan was removed: %v", keys)
+	}
+	if after := len(keysUnder(fake.Keys(t, "bucket", ""), "wh/ns.db/t/metadata/", ".metadata.json")); after >= metadataBefore || after > 5 {
+		t.Errorf("metadata files: %d before the pass, %d after", metadataBefore, after)
+	}
+	for _, s := range r.Steps {
+		t.Logf("%s: %s, %d files removed", s.Step, s.Outcome, s.FilesRemoved)
+	}
+	wantIDs(t, cat, "t", idRange(0, 12))
+}

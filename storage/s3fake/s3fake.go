@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -26,13 +27,26 @@ type Server struct {
 	backend  *s3mem.Backend
 	readOnly atomic.Bool
 	revoked  atomic.Bool
+	// behind is how far in the past objects written now are dated.
+	behind atomic.Int64
 }
+
+// clock dates objects: the wall clock, less the server's setting.
+type clock struct{ s *Server }
+
+func (c clock) Now() time.Time                  { return time.Now().Add(-time.Duration(c.s.behind.Load())) }
+func (c clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// SetDatedBehind dates the objects written from now on d in the past, as
+// if they had been written then (0: now), for tests of what ages files.
+func (s *Server) SetDatedBehind(d time.Duration) { s.behind.Store(int64(d)) }
 
 // Start serves a store holding the given (empty) buckets until the test
 // ends.
 func Start(t testing.TB, buckets ...string) *Server {
 	t.Helper()
-	s := &Server{backend: s3mem.New()}
+	s := &Server{}
+	s.backend = s3mem.New(s3mem.WithTimeSource(clock{s}))
 	for _, b := range buckets {
 		if err := s.backend.CreateBucket(b); err != nil {
 			t.Fatalf("s3fake: create bucket %s: %v", b, err)
