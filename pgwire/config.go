@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,18 @@ type Config struct {
 	IdleTimeout      time.Duration
 	SessionLifetime  time.Duration
 	TokenExpiryGrace time.Duration
+
+	// ProxyProtocolFrom are the load balancers (addresses or CIDR
+	// ranges) whose connections start with a PROXY protocol header (v1 or
+	// v2, as HAProxy's send-proxy, nginx's proxy_protocol and cloud
+	// network load balancers send it). Such a connection's client is the
+	// header's source address: the address logins are limited by, the
+	// plaintext-from-loopback rule reads, policy conditions on client
+	// addresses compare and pg_stat_activity shows. A connection from one
+	// of them without a header is closed. Connections from any other
+	// address are served as they arrive; a header they send is not read,
+	// so no client can claim another address.
+	ProxyProtocolFrom []netip.Prefix
 }
 
 // withDefaults returns cfg with every zero field set to its default and

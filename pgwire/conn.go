@@ -35,8 +35,13 @@ const closeWriteGrace = time.Second
 // pgproto3.Backend after startup. Other goroutines touch only ctx/cancel,
 // the statement cancel func (under stmtMu) and raw (to close it).
 type conn struct {
-	srv    *Server
-	raw    net.Conn // the accepted socket; closing it unblocks every read and write
+	srv *Server
+	raw net.Conn // the accepted socket; closing it unblocks every read and write
+	// transport is what the protocol (TLS included) runs over: raw, or
+	// the PROXY protocol connection over it (proxy_protocol.go).
+	transport net.Conn
+	// client is the address the connection is from, set before startup.
+	client net.Addr
 	logger *slog.Logger
 
 	// ctx lives as long as the connection; its cause says why it ended.
@@ -72,7 +77,7 @@ type conn struct {
 	activity activity
 
 	// Owned by the handler goroutine.
-	rw       net.Conn // raw, or the TLS connection over it
+	rw       net.Conn // transport, or the TLS connection over it
 	tls      bool
 	w        *messageWriter
 	guard    *frameGuard
@@ -95,13 +100,14 @@ type conn struct {
 func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancelCause(s.baseCtx)
 	c := &conn{
-		srv:     s,
-		raw:     nc,
-		rw:      nc,
-		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
-		ctx:     ctx,
-		cancel:  cancel,
-		started: time.Now(),
+		srv:       s,
+		raw:       nc,
+		transport: nc,
+		rw:        nc,
+		logger:    s.logger.With("remote", nc.RemoteAddr().String()),
+		ctx:       ctx,
+		cancel:    cancel,
+		started:   time.Now(),
 	}
 	context.AfterFunc(ctx, c.expireDeadlines)
 	return c

@@ -44,7 +44,10 @@
 //
 //  1. Accept. Serve accepts a socket and starts its handler goroutine. From
 //     here until phase 5 one deadline, StartupTimeout, bounds everything: a
-//     client that has not logged in by then is dropped.
+//     client that has not logged in by then is dropped. A connection from
+//     a load balancer in ProxyProtocolFrom first gives its client's
+//     address in a PROXY protocol header, read here by the handler, never
+//     by the accept loop (proxy_protocol.go); without one it is closed.
 //  2. Negotiate. The handler reads startup packets. SSLRequest is answered
 //     'S' followed by a TLS handshake (TLS 1.2 or later), or 'N' when the
 //     server has no certificate; a second one is a protocol violation. A

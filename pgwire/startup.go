@@ -22,6 +22,9 @@ func (c *conn) handshake() Session {
 	if err := c.raw.SetDeadline(deadline); err != nil {
 		return nil
 	}
+	if !c.acceptProxyHeader(deadline) {
+		return nil
+	}
 	ctx, cancel := context.WithDeadline(c.ctx, deadline)
 	defer cancel()
 
@@ -173,7 +176,7 @@ func (c *conn) startTLS(ctx context.Context) error {
 	if _, err := c.rw.Write([]byte{'S'}); err != nil {
 		return fmt.Errorf("answer SSLRequest: %w", err)
 	}
-	tc := tls.Server(c.raw, c.srv.tlsConfig)
+	tc := tls.Server(c.transport, c.srv.tlsConfig)
 	if err := tc.HandshakeContext(ctx); err != nil {
 		return &tlsHandshakeError{err: err}
 	}
@@ -191,7 +194,7 @@ func (c *conn) checkStartup(m *pgproto3.StartupMessage) (Startup, error) {
 		User:       params["user"],
 		Database:   params["database"],
 		Params:     params,
-		RemoteAddr: c.raw.RemoteAddr(),
+		RemoteAddr: c.client,
 		TLS:        c.tls,
 	}
 	if st.User == "" {

@@ -58,6 +58,10 @@ type Config struct {
 		MaxMessageSize ByteSize `toml:"max_message_size"`
 		// StartupTimeoutSecs bounds TLS negotiation, startup and login.
 		StartupTimeoutSecs int `toml:"startup_timeout_secs"`
+		// ProxyProtocolFrom are the load balancers (addresses or CIDR
+		// ranges) whose connections start with a PROXY protocol header
+		// giving the client's address.
+		ProxyProtocolFrom []string `toml:"proxy_protocol_from"`
 	} `toml:"pgwire"`
 
 	Auth struct {
@@ -383,6 +387,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.PGWire.StartupTimeoutSecs < 1 || cfg.PGWire.StartupTimeoutSecs > 3600 {
 		return Config{}, fmt.Errorf("config: [pgwire] startup_timeout_secs must be between 1 and 3600, not %d", cfg.PGWire.StartupTimeoutSecs)
+	}
+	if _, err := cfg.proxyProtocolFrom(); err != nil {
+		return Config{}, err
 	}
 	if err := cfg.validateClientCerts(); err != nil {
 		return Config{}, err

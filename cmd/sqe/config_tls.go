@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/netip"
+	"strings"
 
 	"github.com/sqe-db/sqe/pgwire"
 )
@@ -24,4 +26,28 @@ func (cfg Config) validateClientCerts() error {
 		}
 	}
 	return nil
+}
+
+// proxyProtocolFrom reads [pgwire] proxy_protocol_from: each entry an
+// address ("10.0.0.5", one host) or a CIDR range ("10.0.0.0/24").
+func (cfg Config) proxyProtocolFrom() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range cfg.PGWire.ProxyProtocolFrom {
+		v = strings.TrimSpace(v)
+		if strings.Contains(v, "/") {
+			p, err := netip.ParsePrefix(v)
+			if err != nil {
+				return nil, fmt.Errorf("config: [pgwire] proxy_protocol_from: %w", err)
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(v)
+		if err != nil {
+			return nil, fmt.Errorf("config: [pgwire] proxy_protocol_from: %q is neither an address nor a CIDR range", v)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }

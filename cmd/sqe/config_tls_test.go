@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -37,4 +38,29 @@ func TestClientCertConfig(t *testing.T) {
 		{name: "CA file is a key", env: []string{"SQE_PGWIRE__TLS_CLIENT_CA=" + keyFile}, wantErr: `[pgwire] tls_client_ca: client CA file ` + keyFile + `: a "PRIVATE KEY" block`},
 	}
 	runConfigCases(t, tests)
+}
+
+func TestProxyProtocolConfig(t *testing.T) {
+	runConfigCases(t, []configCase{
+		{name: "off by default", check: func(t *testing.T, c Config) {
+			if p, err := c.proxyProtocolFrom(); err != nil || len(p) != 0 {
+				t.Errorf("proxies %v, %v", p, err)
+			}
+		}},
+		{name: "addresses and ranges", file: "[pgwire]\nproxy_protocol_from = [\"10.0.0.5\", \"192.168.0.0/16\", \"::ffff:10.9.9.9\", \"2001:db8::/32\"]\n",
+			check: func(t *testing.T, c Config) {
+				p, err := c.proxyProtocolFrom()
+				if err != nil || fmt.Sprint(p) != "[10.0.0.5/32 192.168.0.0/16 10.9.9.9/32 2001:db8::/32]" {
+					t.Errorf("proxies %v, %v", p, err)
+				}
+			}},
+		{name: "from the environment", env: []string{`SQE_PGWIRE__PROXY_PROTOCOL_FROM=["10.1.0.0/16"]`},
+			check: func(t *testing.T, c Config) {
+				if p, err := c.proxyProtocolFrom(); err != nil || fmt.Sprint(p) != "[10.1.0.0/16]" {
+					t.Errorf("proxies %v, %v", p, err)
+				}
+			}},
+		{name: "a host name", file: "[pgwire]\nproxy_protocol_from = [\"lb.internal\"]\n", wantErr: `proxy_protocol_from: "lb.internal" is neither an address nor a CIDR range`},
+		{name: "a bad range", file: "[pgwire]\nproxy_protocol_from = [\"10.0.0.0/33\"]\n", wantErr: "proxy_protocol_from"},
+	})
 }

@@ -195,6 +195,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			logger.Info("garbage collector memory limit", "bytes", limit)
 		}
 	}
+	proxies, err := cfg.proxyProtocolFrom()
+	if err != nil {
+		return err
+	}
 	srv, err := pgwire.NewServer(pgwire.Config{
 		Listen: cfg.PGWire.Listen, DataDir: cfg.DataDir, TLSCertFile: cfg.PGWire.TLSCert, TLSKeyFile: cfg.PGWire.TLSKey,
 		RequireTLS: cfg.PGWire.RequireTLS, MaxConnections: cfg.PGWire.MaxConnections, ServerVersion: serverVersion,
@@ -203,7 +207,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		Observer:              wireObserver(m),
 		MaxConnectionsPerUser: cfg.PGWire.MaxConnectionsPerUser, QueryLimiter: cfg.RateLimit.queryLimiter(), Debug: cfg.Debug,
 		IdleTimeout: seconds(cfg.Session.IdleTimeoutSecs), SessionLifetime: seconds(cfg.Session.AbsoluteTimeoutSecs),
-		TokenExpiryGrace: seconds(cfg.Session.TokenExpiryGraceSecs),
+		TokenExpiryGrace: seconds(cfg.Session.TokenExpiryGraceSecs), ProxyProtocolFrom: proxies,
 	}, &authenticator{
 		verifier: verifier, roles: gov, logger: logger, limiter: limiter,
 	}, sessionFactory{engine: engine}, logger)
