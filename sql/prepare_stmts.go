@@ -44,6 +44,11 @@ func (s *Session) runPrepare(ctx context.Context, p *pg_query.PrepareStmt, stmt 
 	// A parameter whose type PREPARE did not declare and the statement
 	// never refers to has none; one only the select list uses is text.
 	refs := planner.ParamsReferenced(p.Query)
+	for _, c := range stmt.node.versions {
+		for _, n := range c.params {
+			refs[n] = true
+		}
+	}
 	for i, t := range ps.ParamTypes {
 		if i >= len(p.Argtypes) && !refs[int32(i+1)] {
 			return nil, pgerror.New(pgerror.IndeterminateDatatype, "could not determine data type of parameter $%d", i+1)
@@ -88,7 +93,7 @@ func (s *Session) runExecute(ctx context.Context, e *pg_query.ExecuteStmt, query
 	}
 	ps.runs++
 	// The prepared statement's own version clauses, not EXECUTE's.
-	ctx, err = s.withTableVersions(ctx, ps.stmt)
+	ctx, err = s.withTableVersions(ctx, ps.stmt, bound)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (s *Session) prepare(ctx context.Context, query string, paramOIDs []uint32)
 // inferred ones; a parameter nothing says the type of stays Unknown.
 func (s *Session) prepareStatement(ctx context.Context, stmt *Statement, params *planner.Params) (*PreparedStatement, error) {
 	ps := &PreparedStatement{SQL: stmt.SQL, stmt: stmt, Prepared: time.Now()}
-	ctx, err := s.withTableVersions(ctx, stmt)
+	ctx, err := s.withTableVersions(ctx, stmt, params)
 	if err != nil {
 		return nil, err
 	}

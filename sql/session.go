@@ -200,7 +200,7 @@ func (s *Session) executeWithParams(ctx context.Context, stmt *Statement, params
 		s.failTransaction()
 		return nil, err
 	}
-	ctx, err := s.withTableVersions(ctx, stmt)
+	ctx, err := s.withTableVersions(ctx, stmt, params)
 	var res Result
 	if err == nil {
 		res, err = s.execute(ctx, stmt, params)

@@ -36,8 +36,16 @@ type tableVersionsKey struct{}
 // withTableVersions evaluates the statement's version clauses and the
 // session's default version, and returns ctx carrying them for the
 // binders of the statement (newBinder) and its write target
-// (resolveWriteTarget).
-func (s *Session) withTableVersions(ctx context.Context, stmt *Statement) (context.Context, error) {
+// (resolveWriteTarget). params are the statement's parameters: while a
+// statement is prepared (no values yet) a clause using them is only
+// bound, for their types, and the reference reads the current state,
+// which has the same columns (a past version reads with today's schema).
+func (s *Session) withTableVersions(ctx context.Context, stmt *Statement, params *planner.Params) (context.Context, error) {
+	if stmt.node.raw.GetPrepareStmt() != nil {
+		// Its clauses are the prepared statement's, evaluated when that
+		// is prepared and at each EXECUTE, with its parameters.
+		return ctx, nil
+	}
 	def, err := s.defaultTableVersion()
 	if err != nil {
 		return nil, err
@@ -57,9 +65,12 @@ func (s *Session) withTableVersions(ctx context.Context, stmt *Statement) (conte
 	}
 	tv := &tableVersions{def: def}
 	for _, c := range stmt.node.versions {
-		v, err := s.evalVersionClause(ctx, stmt.node.query, c)
+		v, err := s.evalVersionClause(ctx, stmt.node.query, c, params)
 		if err != nil {
 			return nil, err
+		}
+		if v == nil {
+			continue // prepared, to be evaluated at each execution
 		}
 		if tv.byLocation == nil {
 			tv.byLocation = map[int32]*planner.TableVersion{}
@@ -104,8 +115,13 @@ func (s *Session) defaultTableVersion() (*planner.TableVersion, error) {
 // evalVersionClause computes the value of a FOR ... AS OF clause, as the
 // caller, once per statement: a snapshot id (an integer) or a branch or
 // tag name (text) for FOR VERSION, an instant for FOR TIMESTAMP (a
-// timestamp without time zone is read in the session's TimeZone).
-func (s *Session) evalVersionClause(ctx context.Context, query string, c versionClause) (*planner.TableVersion, error) {
+// timestamp without time zone is read in the session's TimeZone). A
+// clause using parameters is evaluated with their values; while the
+// statement is being prepared it is only bound, and the result is nil.
+// A parameter nothing else types is text, and a text value from a clause
+// with parameters that is an integer is a snapshot id, as sqe.read_as_of
+// reads it, so a driver may pass either.
+func (s *Session) evalVersionClause(ctx context.Context, query string, c versionClause, params *planner.Params) (*planner.TableVersion, error) {
 	kind := "VERSION"
 	if c.byTime {
 		kind = "TIMESTAMP"
@@ -123,7 +139,14 @@ func (s *Session) evalVersionClause(ctx context.Context, query string, c version
 		return nil, pgerror.New(pgerror.SyntaxError, "FOR %s AS OF takes one value", kind).
 			WithPosition(queryPosition(query, int32(c.exprStart)))
 	}
-	p, err := s.plan(ctx, tree.Stmts[0].Stmt.GetSelectStmt(), text, nil)
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if len(c.params) == 0 {
+		params = nil
+	} else if params != nil && params.Values == nil {
+		_, err := s.bindSelect(ctx, sel, text, params)
+		return nil, err
+	}
+	p, err := s.plan(ctx, sel, text, params)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +172,9 @@ func (s *Session) evalVersionClause(ctx context.Context, query string, c version
 	case int64:
 		return &planner.TableVersion{SnapshotID: v}, nil
 	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && len(c.params) > 0 {
+			return &planner.TableVersion{SnapshotID: n}, nil
+		}
 		return &planner.TableVersion{Ref: v}, nil
 	}
 	return nil, pgerror.New(pgerror.DatatypeMismatch, "FOR VERSION AS OF takes a snapshot id (bigint) or a branch or tag name (text), not %s", typ.Name()).

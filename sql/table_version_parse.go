@@ -2,6 +2,7 @@ package sql
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -31,6 +32,9 @@ type versionClause struct {
 	byTime bool
 	// start and end delimit the whole clause, exprStart the expression.
 	start, exprStart, end int
+	// params are the statement parameters ($n) the expression uses: it
+	// is then evaluated at each execution of a prepared statement.
+	params []int32
 }
 
 // mayHoldVersionClause is a cheap test that spares the lexer for the
@@ -74,12 +78,22 @@ func findVersionClauses(query string) ([]versionClause, error) {
 			return nil, pgerror.New(pgerror.SyntaxError, "FOR %s AS OF needs a value", strings.ToUpper(tokenText(query, toks[i+1]))).
 				WithPosition(positionOf(query, int32(at)))
 		}
+		var params []int32
+		for _, t := range toks[exprFrom:exprTo] {
+			if t.Token != pg_query.Token_PARAM {
+				continue
+			}
+			if n, err := strconv.ParseInt(tokenText(query, t)[1:], 10, 32); err == nil {
+				params = append(params, int32(n))
+			}
+		}
 		out = append(out, versionClause{
 			relation:  rel,
 			byTime:    byTime,
 			start:     int(toks[i].Start),
 			exprStart: int(toks[exprFrom].Start),
 			end:       int(toks[exprTo-1].End),
+			params:    params,
 		})
 		i = exprTo - 1
 	}

@@ -1,9 +1,12 @@
 package sql
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // callSnapshot runs a CALL of create_tag or create_branch and returns the
@@ -89,11 +92,44 @@ func TestTimeTravelUnderTodaysPolicies(t *testing.T) {
 		{s: bob, sql: "PREPARE old AS SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'before' WHERE id > $1", anyRows: true},
 		{s: bob, sql: "EXECUTE old(0)", rows: []string{"2"}},
 		{s: bob, sql: "DEALLOCATE old", anyRows: true},
+		// The version as a parameter: a tag's name or a snapshot id (a
+		// parameter nothing else types is text), an instant.
+		{s: bob, sql: "PREPARE byv AS SELECT id, ssn FROM acdemo.orders FOR VERSION AS OF $1 ORDER BY id", anyRows: true},
+		{s: bob, sql: "EXECUTE byv('before')", rows: []string{"1|xxx-xx-1111", "3|xxx-xx-3333"}},
+		{s: bob, sql: "EXECUTE byv(" + before + ")", rows: []string{"1|xxx-xx-1111", "3|xxx-xx-3333"}},
+		{s: bob, sql: "EXECUTE byv('" + updated + "')", rows: []string{"1|xxx-xx-9999", "3|xxx-xx-3333"}},
+		{s: bob, sql: "EXECUTE byv('nope')", code: "42704", msg: `no branch or tag "nope"`},
+		{s: bob, sql: "EXECUTE byv(NULL)", code: "22004"},
+		{s: bob, sql: "PREPARE byt AS SELECT count(*) FROM acdemo.orders FOR TIMESTAMP AS OF $1 WHERE id > $2", anyRows: true},
+		{s: bob, sql: "SELECT parameter_types::text FROM pg_prepared_statements WHERE name IN ('byv', 'byt') ORDER BY name",
+			rows: []string{`{"timestamp with time zone",bigint}`, "{text}"}},
+		{s: bob, sql: "EXECUTE byt(now(), 0)", rows: []string{"3"}},
+		{s: bob, sql: "EXECUTE byt('2000-01-01', 0)", code: "22023", msg: "no snapshot at or before 2000-01-01"},
+		{s: bob, sql: "SELECT count(*) FROM acdemo.orders FOR VERSION AS OF $1", code: "42P02"},
 		{s: bob, sql: "SELECT count(*) FROM acdemo.orders FOR VERSION AS OF 'before' TABLESAMPLE BERNOULLI (100)", rows: []string{"2"}},
 		// Text that only looks like a clause is left alone.
 		{s: bob, sql: "SELECT substring('abcdef' from 2 for 3) AS of", rows: []string{"bcd"}},
 	}
 	runGateTwoSteps(t, steps)
+
+	// Through the protocol's Parse and Bind: the version's parameter is
+	// described as text, and takes a tag's name or a snapshot id.
+	ps, err := bob.Prepare(context.Background(), "SELECT id, ssn FROM acdemo.orders FOR VERSION AS OF $1 WHERE id > $2 ORDER BY id", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.ParamTypes) != 2 || ps.ParamTypes[0] != types.Text || ps.ParamTypes[1].OID != types.OIDInt8 {
+		t.Fatalf("parameter types %v, want text and bigint", ps.ParamTypes)
+	}
+	for _, version := range []string{"before", before} {
+		res, err := bob.Bind(context.Background(), ps, [][]byte{[]byte(version), []byte("0")}, nil)
+		if err != nil {
+			t.Fatalf("Bind(%s): %v", version, err)
+		}
+		if got := drain(t, res); strings.Join(got, ",") != "1|xxx-xx-1111,3|xxx-xx-3333" {
+			t.Errorf("Bind(%s): rows %q", version, got)
+		}
+	}
 
 	// A policy added today hides the rows of yesterday's snapshot; a
 	// column renamed since is read, and masked, under its current name.
