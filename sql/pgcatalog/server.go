@@ -8,12 +8,21 @@ import (
 // pg_database, pg_roles, pg_auth_members, pg_user and pg_settings: the
 // server as the caller sees it (pg_stat_activity: activity.go).
 
-func databaseRows(_ context.Context, src Source) ([]row, error) {
+func databaseRows(ctx context.Context, src Source) ([]row, error) {
+	grants, err := sourceGrants(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	dbs := src.Databases()
 	out := make([]row, len(dbs))
 	for i, db := range dbs {
+		var acl any
+		if grants != nil {
+			acl = objectACL('d', grants.Database(db))
+		}
 		out[i] = row{
-			"oid": DatabaseOID(db), "datname": db, "datdba": oidBootstrapOwner,
+			"datacl": acl,
+			"oid":    DatabaseOID(db), "datname": db, "datdba": oidBootstrapOwner,
 			"encoding":       int32(6), // UTF8
 			"datlocprovider": "c", "datistemplate": false, "datallowconn": true,
 			"datconnlimit": int32(-1), "datfrozenxid": uint32(0), "datminmxid": uint32(1),
