@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -249,4 +250,87 @@ func sourceGrants(ctx context.Context, src Source) (Grants, error) {
 		return nil, fmt.Errorf("list grants: %w", err)
 	}
 	return g, nil
+}
+
+// tablePrivilegeLetters are the privileges information_schema lists for
+// tables and views.
+const tablePrivilegeLetters = "arwdDxt"
+
+// relationEntries are a relation's aclitems as aclexplode(coalesce(relacl,
+// acldefault('r', relowner))) sees them: the owner's defaults at least.
+func relationEntries(grants Grants, r relInfo) []ACLItem {
+	def, _ := ACLDefault('r', ownerName)
+	if !r.user {
+		return append(def, ACLItem{Grantor: ownerName, Privileges: "r"})
+	}
+	if grants == nil {
+		return def
+	}
+	return append(def, grants.Relation(r.namespace.name, r.name, r.kind == 'v')...)
+}
+
+// tablePrivilegeRows is information_schema.table_privileges: one row per
+// privilege of each aclitem of the tables and views the caller sees,
+// where PostgreSQL's view keeps it: the grantor or the grantee is the
+// caller or one of its roles, or the grantee is PUBLIC; a superuser, who
+// has every role, sees every row.
+func tablePrivilegeRows(ctx context.Context, src Source) ([]row, error) {
+	return privilegeRows(ctx, src, true)
+}
+
+// roleTableGrantRows is information_schema.role_table_grants: the rows of
+// table_privileges whose grantor or grantee is an enabled role of the
+// caller (not PUBLIC).
+func roleTableGrantRows(ctx context.Context, src Source) ([]row, error) {
+	return privilegeRows(ctx, src, false)
+}
+
+func privilegeRows(ctx context.Context, src Source, public bool) ([]row, error) {
+	rels, err := allRelations(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	grants, err := sourceGrants(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	mine := func(name string) bool {
+		return src.Superuser() || name == src.User() || (name != "" && slices.Contains(src.Roles(), name))
+	}
+	var out []row
+	for _, r := range rels {
+		if r.kind != 'r' && r.kind != 'v' {
+			continue
+		}
+		for _, e := range relationEntries(grants, r) {
+			if !mine(e.Grantor) && !mine(e.Grantee) && !(public && e.Grantee == "") {
+				continue
+			}
+			grantee := e.Grantee
+			if grantee == "" {
+				grantee = "PUBLIC"
+			}
+			for _, p := range aclPrivilegeLetters {
+				if strings.IndexByte(tablePrivilegeLetters, p.letter) < 0 || strings.IndexByte(e.Privileges, p.letter) < 0 {
+					continue
+				}
+				// The owner may grant whatever it holds.
+				grantable := strings.IndexByte(e.GrantOptions, p.letter) >= 0 || e.Grantee == ownerName
+				out = append(out, row{
+					"grantor": e.Grantor, "grantee": grantee, "table_catalog": src.Database(),
+					"table_schema": r.namespace.name, "table_name": r.name, "privilege_type": p.name,
+					"is_grantable": yesNo(grantable), "with_hierarchy": yesNo(p.letter == 'r'),
+				})
+			}
+		}
+	}
+	return out, nil
+}
+
+// yesNo is information_schema's yes_or_no.
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
 }

@@ -175,6 +175,16 @@ var pg15Shapes = []shape{
 		{Name: "enforced", Type: types.VarcharN(3), Nullable: true},
 		{Name: "nulls_distinct", Type: types.VarcharN(3), Nullable: true},
 	}},
+	{schema: "information_schema", name: "role_table_grants", oid: 13421, kind: 'v', columns: []planner.TableColumn{
+		{Name: "grantor", Type: types.Name, Nullable: true},
+		{Name: "grantee", Type: types.Name, Nullable: true},
+		{Name: "table_catalog", Type: types.Name, Nullable: true},
+		{Name: "table_schema", Type: types.Name, Nullable: true},
+		{Name: "table_name", Type: types.Name, Nullable: true},
+		{Name: "privilege_type", Type: types.Varchar, Nullable: true},
+		{Name: "is_grantable", Type: types.VarcharN(3), Nullable: true},
+		{Name: "with_hierarchy", Type: types.VarcharN(3), Nullable: true},
+	}},
 	{schema: "information_schema", name: "table_privileges", oid: 13416, kind: 'v', columns: []planner.TableColumn{
 		{Name: "grantor", Type: types.Name, Nullable: true},
 		{Name: "grantee", Type: types.Name, Nullable: true},
