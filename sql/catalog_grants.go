@@ -96,6 +96,7 @@ func (c catalogSource) Grants(ctx context.Context) (pgcatalog.Grants, error) {
 type grantSet struct {
 	resource  grants.Resource
 	grantee   string
+	user      bool // the grantee is a user rather than a role or group
 	grantor   string
 	deny      bool
 	grantable bool
@@ -113,6 +114,7 @@ func newCatalogGrants(database string, rules *aclRules, rows []access.GrantRow) 
 	type key struct {
 		resource         grants.Resource
 		grantee, grantor string
+		user             bool
 		deny, grantable  bool
 	}
 	byKey := map[key][]string{}
@@ -122,7 +124,7 @@ func newCatalogGrants(database string, rules *aclRules, rows []access.GrantRow) 
 		if grantor == "" {
 			grantor = pgcatalog.OwnerName
 		}
-		k := key{resource: r.Resource, grantee: r.Grantee, grantor: grantor, deny: r.Effect == "DENY", grantable: r.Grantable}
+		k := key{resource: r.Resource, grantee: r.Grantee, grantor: grantor, user: r.GranteeKind == string(grants.GranteeUser), deny: r.Effect == "DENY", grantable: r.Grantable}
 		if _, ok := byKey[k]; !ok {
 			order = append(order, k)
 		}
@@ -134,7 +136,7 @@ func newCatalogGrants(database string, rules *aclRules, rows []access.GrantRow) 
 		if closed, err := rules.profile.Closure(accesses...); err == nil {
 			accesses = closed
 		}
-		g.sets = append(g.sets, grantSet{resource: k.resource, grantee: k.grantee, grantor: k.grantor,
+		g.sets = append(g.sets, grantSet{resource: k.resource, grantee: k.grantee, user: k.user, grantor: k.grantor,
 			deny: k.deny, grantable: k.grantable, accesses: accesses})
 	}
 	return g
@@ -154,6 +156,19 @@ func (g *catalogGrants) Namespace(name string) []pgcatalog.ACLItem {
 
 func (g *catalogGrants) Database(name string) []pgcatalog.ACLItem {
 	return g.entries(grants.ObjectCatalog, grants.Resource{Catalog: name})
+}
+
+// Grantees are the grantees of the allow items, in the order first seen.
+func (g *catalogGrants) Grantees() []pgcatalog.Grantee {
+	var out []pgcatalog.Grantee
+	seen := map[string]bool{}
+	for _, s := range g.sets {
+		if !s.deny && !seen[s.grantee] {
+			seen[s.grantee] = true
+			out = append(out, pgcatalog.Grantee{Name: s.grantee, Login: s.user})
+		}
+	}
+	return out
 }
 
 // entries are the grantees' aclitems on the object at target, sorted by

@@ -45,13 +45,6 @@ var aclPrivilegeLetters = []struct {
 	{'T', "TEMPORARY"}, {'c', "CONNECT"}, {'s', "SET"}, {'A', "ALTER SYSTEM"},
 }
 
-// The owner's default privileges per kind of object (acldefault).
-const (
-	ownerRelationPrivileges  = "arwdDxt"
-	ownerNamespacePrivileges = "UC"
-	ownerDatabasePrivileges  = "CTc"
-)
-
 // String is the aclitem as aclitemout writes it:
 // grantee=privileges/grantor, each privilege letter followed by * when
 // held with grant option, names quoted as putid quotes them.
@@ -196,23 +189,38 @@ type Grants interface {
 	Namespace(name string) []ACLItem
 	// Database is the grantees' entries of a database (a catalog).
 	Database(name string) []ACLItem
+	// Grantees are the users and roles the grants name, for pg_roles to
+	// resolve the grantee OIDs of aclexplode.
+	Grantees() []Grantee
 }
 
-// ACLDefault is acldefault(kind, owner) for the kinds SQE has objects of:
-// 'r' (relation), 'n' (schema), 'd' (database); false for others.
-// PostgreSQL's databases also give PUBLIC TEMPORARY: SQE has no
-// temporary tables, so PUBLIC holds CONNECT only.
+// Grantee is a user (a login role) or a role that grants name.
+type Grantee struct {
+	Name  string
+	Login bool
+}
+
+// aclDefaults are acldefault's privileges of PUBLIC and of the owner per
+// object type abbreviation, as PostgreSQL 15 has them, except that on a
+// database PUBLIC holds CONNECT only: SQE has no temporary tables.
+var aclDefaults = map[byte][2]string{
+	'r': {"", "arwdDxt"}, 's': {"", "rwU"}, 'f': {"X", "X"}, 'l': {"U", "U"},
+	'L': {"", "rw"}, 'n': {"", "UC"}, 't': {"", "C"}, 'F': {"", "U"},
+	'S': {"", "U"}, 'T': {"U", "U"}, 'd': {"c", "CTc"}, 'p': {"", "sA"},
+}
+
+// ACLDefault is acldefault(kind, owner): PUBLIC's default entry, if any,
+// then the owner's; false for an unknown kind.
 func ACLDefault(kind byte, owner string) ([]ACLItem, bool) {
-	switch kind {
-	case 'r':
-		return []ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerRelationPrivileges}}, true
-	case 'n':
-		return []ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerNamespacePrivileges}}, true
-	case 'd':
-		return []ACLItem{{Grantor: owner, Privileges: "c"},
-			{Grantee: owner, Grantor: owner, Privileges: ownerDatabasePrivileges}}, true
+	d, ok := aclDefaults[kind]
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	var out []ACLItem
+	if d[0] != "" {
+		out = append(out, ACLItem{Grantor: owner, Privileges: d[0]})
+	}
+	return append(out, ACLItem{Grantee: owner, Grantor: owner, Privileges: d[1]}), true
 }
 
 // objectACL is an object's aclitem[] as text: NULL (nil) when there are

@@ -32,14 +32,26 @@ func databaseRows(ctx context.Context, src Source) ([]row, error) {
 	return out, nil
 }
 
-// roleRows lists the caller (a login role) and then its effective roles.
-func roleRows(_ context.Context, src Source) ([]row, error) {
+// roleRows lists the caller (a login role), then its effective roles,
+// then the other grantees of the grants it sees (relacl and the like
+// name them by OID).
+func roleRows(ctx context.Context, src Source) ([]row, error) {
 	out := []row{roleRow(src.User(), true, src.Superuser())}
 	seen := map[string]bool{src.User(): true}
 	for _, r := range src.Roles() {
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, roleRow(r, false, false))
+		}
+	}
+	grants, err := sourceGrants(ctx, src)
+	if err != nil || grants == nil {
+		return out, err
+	}
+	for _, g := range grants.Grantees() {
+		if !seen[g.Name] {
+			seen[g.Name] = true
+			out = append(out, roleRow(g.Name, g.Login, false))
 		}
 	}
 	return out, nil
