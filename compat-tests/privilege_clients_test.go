@@ -177,7 +177,7 @@ func TestPrivilegeClientQueries(t *testing.T) {
 
 // TestACLItemsMatchPostgres makes the same grants in SQE and in
 // PostgreSQL 15 and compares each grantee's aclitem on acdemo.orders and
-// on the schema acdemo. The owners (sqe, alice) and the grantors differ
+// on the schema acdemo, and their table and column privileges. The owners (sqe, alice) and the grantors differ
 // between the two and are left out. SQE's INSERT, UPDATE, DELETE and
 // MODIFY share one access type, so PostgreSQL is granted all of them
 // where SQE grants MODIFY; and a table grant in SQE gives USAGE on its
@@ -228,6 +228,10 @@ func TestACLItemsMatchPostgres(t *testing.T) {
 	for _, q := range []struct{ name, sql string }{
 		{"relacl of orders", fmt.Sprintf(items, "relacl", "pg_class", "oid = 'acdemo.orders'::regclass")},
 		{"nspacl of acdemo", fmt.Sprintf(items, "nspacl", "pg_namespace", "nspname = 'acdemo'")},
+		{"table_privileges of orders", `SELECT grantee, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges
+			WHERE table_schema = 'acdemo' AND table_name = 'orders' AND grantee IN ('analyst', 'frank', 'Grace', 'data-eng')`},
+		{"column_privileges of orders", `SELECT grantee, column_name, privilege_type, is_grantable FROM information_schema.column_privileges
+			WHERE table_schema = 'acdemo' AND table_name = 'orders' AND grantee IN ('analyst', 'frank', 'Grace', 'data-eng')`},
 	} {
 		t.Run(q.name, func(t *testing.T) {
 			got := queryRows(t, ctx, carol, true, q.sql)

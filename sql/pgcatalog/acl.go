@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -283,17 +284,39 @@ func relationEntries(grants Grants, r relInfo) []ACLItem {
 // caller or one of its roles, or the grantee is PUBLIC; a superuser, who
 // has every role, sees every row.
 func tablePrivilegeRows(ctx context.Context, src Source) ([]row, error) {
-	return privilegeRows(ctx, src, true)
+	return privilegeRows(ctx, src, true, false)
 }
 
 // roleTableGrantRows is information_schema.role_table_grants: the rows of
 // table_privileges whose grantor or grantee is an enabled role of the
 // caller (not PUBLIC).
 func roleTableGrantRows(ctx context.Context, src Source) ([]row, error) {
-	return privilegeRows(ctx, src, false)
+	return privilegeRows(ctx, src, false, false)
 }
 
-func privilegeRows(ctx context.Context, src Source, public bool) ([]row, error) {
+// columnPrivilegeRows is information_schema.column_privileges: SQE has no
+// column grants, so as in PostgreSQL for a table without them, each
+// column has the SELECT, INSERT, UPDATE and REFERENCES its table's
+// aclitems give, under table_privileges' rule of who sees a row. A
+// column gate two denies a caller is absent from that caller's view only:
+// an administrator sees the grantee's table privileges on every column.
+func columnPrivilegeRows(ctx context.Context, src Source) ([]row, error) {
+	return privilegeRows(ctx, src, true, true)
+}
+
+// roleColumnGrantRows is information_schema.role_column_grants: the rows
+// of column_privileges whose grantor or grantee is an enabled role of the
+// caller.
+func roleColumnGrantRows(ctx context.Context, src Source) ([]row, error) {
+	return privilegeRows(ctx, src, false, true)
+}
+
+// columnPrivilegeLetters are the privileges a column can hold.
+const columnPrivilegeLetters = "arwx"
+
+// privilegeRows lists table (or, with columns, column) privileges; public
+// keeps PUBLIC's rows.
+func privilegeRows(ctx context.Context, src Source, public, columns bool) ([]row, error) {
 	rels, err := allRelations(ctx, src)
 	if err != nil {
 		return nil, err
@@ -304,6 +327,10 @@ func privilegeRows(ctx context.Context, src Source, public bool) ([]row, error) 
 	}
 	mine := func(name string) bool {
 		return src.Superuser() || name == src.User() || (name != "" && slices.Contains(src.Roles(), name))
+	}
+	letters := tablePrivilegeLetters
+	if columns {
+		letters = columnPrivilegeLetters
 	}
 	var out []row
 	for _, r := range rels {
@@ -319,16 +346,26 @@ func privilegeRows(ctx context.Context, src Source, public bool) ([]row, error) 
 				grantee = "PUBLIC"
 			}
 			for _, p := range aclPrivilegeLetters {
-				if strings.IndexByte(tablePrivilegeLetters, p.letter) < 0 || strings.IndexByte(e.Privileges, p.letter) < 0 {
+				if strings.IndexByte(letters, p.letter) < 0 || strings.IndexByte(e.Privileges, p.letter) < 0 {
 					continue
 				}
 				// The owner may grant whatever it holds.
-				grantable := strings.IndexByte(e.GrantOptions, p.letter) >= 0 || e.Grantee == ownerName
-				out = append(out, row{
+				grantable := yesNo(strings.IndexByte(e.GrantOptions, p.letter) >= 0 || e.Grantee == ownerName)
+				base := row{
 					"grantor": e.Grantor, "grantee": grantee, "table_catalog": src.Database(),
 					"table_schema": r.namespace.name, "table_name": r.name, "privilege_type": p.name,
-					"is_grantable": yesNo(grantable), "with_hierarchy": yesNo(p.letter == 'r'),
-				})
+					"is_grantable": grantable,
+				}
+				if !columns {
+					base["with_hierarchy"] = yesNo(p.letter == 'r')
+					out = append(out, base)
+					continue
+				}
+				for _, c := range r.columns {
+					cr := maps.Clone(base)
+					cr["column_name"] = c.Name
+					out = append(out, cr)
+				}
 			}
 		}
 	}

@@ -165,3 +165,47 @@ func TestTablePrivilegeRows(t *testing.T) {
 		})
 	}
 }
+
+func TestColumnPrivilegeRows(t *testing.T) {
+	tests := []struct {
+		name string
+		src  fakeSource
+		rows func(context.Context, Source) ([]row, error)
+		want []string
+	}{
+		// alice's SELECT on orders reaches each of its columns.
+		{"alice", fakeSource{grants: fakeGrants{}}, columnPrivilegeRows, []string{
+			"alice|amount|SELECT|NO", "alice|id|SELECT|NO", "alice|region|SELECT|NO",
+		}},
+		// dave's arwdD gives SELECT, INSERT and UPDATE on columns (DELETE
+		// and TRUNCATE are table privileges only).
+		{"superuser", fakeSource{super: true, grants: fakeGrants{}}, roleColumnGrantRows, []string{
+			"alice|amount|SELECT|NO", "alice|id|SELECT|NO", "alice|region|SELECT|NO",
+			"dave|amount|INSERT|NO", "dave|amount|SELECT|YES", "dave|amount|UPDATE|NO",
+			"dave|id|INSERT|NO", "dave|id|SELECT|YES", "dave|id|UPDATE|NO",
+			"dave|region|INSERT|NO", "dave|region|SELECT|YES", "dave|region|UPDATE|NO",
+			"sqe|amount|INSERT|YES", "sqe|amount|REFERENCES|YES", "sqe|amount|SELECT|YES", "sqe|amount|UPDATE|YES",
+			"sqe|id|INSERT|YES", "sqe|id|REFERENCES|YES", "sqe|id|SELECT|YES", "sqe|id|UPDATE|YES",
+			"sqe|region|INSERT|YES", "sqe|region|REFERENCES|YES", "sqe|region|SELECT|YES", "sqe|region|UPDATE|YES",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows, err := tt.rows(context.Background(), tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range rows {
+				if r["table_schema"] == "acdemo" && r["table_name"] == "orders" {
+					got = append(got, r["grantee"].(string)+"|"+r["column_name"].(string)+"|"+
+						r["privilege_type"].(string)+"|"+r["is_grantable"].(string))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v\nwant %v", got, tt.want)
+			}
+		})
+	}
+}
