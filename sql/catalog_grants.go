@@ -19,9 +19,9 @@ import (
 // grant profile's closed set at the privilege's level), and with grant
 // option when a delegate-admin item alone does; a deny item of the same
 // grantee covering those access types takes the letter away. Because
-// INSERT, UPDATE, DELETE and MODIFY write the same access type, holding
-// any of them shows as all of a, w, d and D (TRUNCATE is DELETE's, as in
-// has_table_privilege); granting on a table also writes USAGE's access
+// INSERT, UPDATE, DELETE and MODIFY write the same access type, which
+// implies the read one, holding any of them shows as arwdD (TRUNCATE is
+// DELETE's, as in has_table_privilege); granting on a table also writes USAGE's access
 // types on its schema, which then shows U for the grantee, as
 // has_schema_privilege answers.
 
