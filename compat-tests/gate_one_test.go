@@ -290,3 +290,12 @@ func TestMetadataTablesWalkthrough(t *testing.T) {
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "metadata_tables.txt"))
 	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "time_travel.txt"))
 }
+
+// TestPrivilegeViewsWalkthrough replays, through psql against sqe serve
+// --demo, grants by an administrator and what \dp, \dn+, \l+,
+// information_schema.table_privileges and has_*_privilege show of them to
+// each user.
+func TestPrivilegeViewsWalkthrough(t *testing.T) {
+	srv := startTestServer(t, true)
+	runTranscript(t, srv, filepath.Join("testdata", "transcripts", "privilege_views.txt"))
+}

@@ -43,12 +43,33 @@ var compositeSRFs = map[string]map[string]compositeSRFField{
 				Args: append(append([]*pg_query.Node(nil), args...), pg_query.MakeAConstIntNode(1, -1))}
 		},
 	},
+	// aclexplode(aclitem[]) returns SETOF record (grantor oid, grantee
+	// oid, privilege_type text, is_grantable bool): a row per privilege of
+	// each aclitem, as pgAdmin's privilege queries read them.
+	"aclexplode": {
+		"grantor":        aclexplodeField("aclexplode_grantors"),
+		"grantee":        aclexplodeField("aclexplode_grantees"),
+		"privilege_type": aclexplodeField("aclexplode_privilege_types"),
+		"is_grantable":   aclexplodeField("aclexplode_grantable"),
+	},
 }
 
 // compositeFieldOrder is the order of each composite function's fields
 // in its record type.
 var compositeFieldOrder = map[string][]string{
 	"information_schema._pg_expandarray": {"x", "n"},
+	"aclexplode":                         {"grantor", "grantee", "privilege_type", "is_grantable"},
+}
+
+// aclexplodeField is a field of aclexplode: the unnest of the session
+// function fn, which computes that field of every row aclexplode returns
+// as an array (the session knows the role names' OIDs).
+func aclexplodeField(fn string) compositeSRFField {
+	return func(args []*pg_query.Node) *pg_query.FuncCall {
+		inner := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(fn)}, Args: args}
+		return &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("unnest")},
+			Args: []*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: inner}}}}
+	}
 }
 
 // expandCompositeTarget binds a select-list entry that is a whole

@@ -281,6 +281,9 @@ func (i sessionInfo) catalogFunction(name string, args []types.T) (*planner.Sess
 	case "has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege",
 		"has_any_column_privilege", "has_function_privilege", "has_sequence_privilege":
 		return i.privilegeFunction(name, args)
+	case "aclexplode_grantors", "aclexplode_grantees", "aclexplode_privilege_types", "aclexplode_grantable",
+		"acldefault", "makeaclitem":
+		return i.aclFunction(name, args)
 	}
 	return i.regFunction(name, args)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/sqe-db/sqe/auth"
@@ -77,6 +78,9 @@ type Engine struct {
 	catalogViews *catalogViews
 	// parses are the parser's outputs for recent query texts.
 	parses *parseCache
+	// aclRules reads the grant profile once, for the access privileges
+	// pg_catalog shows (catalog_grants.go).
+	aclRules func() (*aclRules, error)
 }
 
 // NewEngine returns an Engine over the given catalogs (by name).
@@ -86,7 +90,7 @@ func NewEngine(cfg EngineConfig, catalogs []storage.Catalog, security SecurityPr
 		m[c.Name()] = c
 	}
 	return &Engine{cfg: cfg, catalogs: m, security: security, started: startTime(), procedures: newProcedures(),
-		catalogViews: newCatalogViews(), parses: newParseCache()}
+		catalogViews: newCatalogViews(), parses: newParseCache(), aclRules: sync.OnceValues(loadACLRules)}
 }
 
 // CatalogNames lists the catalogs (PostgreSQL databases) sorted.

@@ -12,8 +12,11 @@ import (
 // GrantRow is one line of SHOW GRANTS: one access type held (or denied)
 // by one grantee on one resource.
 type GrantRow struct {
-	AccessType  string
-	Object      string // catalog[.namespace[.table]]
+	AccessType string
+	Object     string // catalog[.namespace[.table]]
+	// Resource is the policy's resource Object renders, with its
+	// patterns, for matching it against objects.
+	Resource    grants.Resource
 	GranteeKind string // USER, ROLE or GROUP
 	Grantee     string
 	Effect      string // ALLOW or DENY
@@ -63,7 +66,7 @@ func GrantRows(policies []grants.Policy, caller Caller, admin bool, f GrantFilte
 						continue
 					}
 					for _, a := range it.Accesses {
-						out = append(out, GrantRow{AccessType: a, Object: obj, GranteeKind: string(g.Kind), Grantee: g.Name,
+						out = append(out, GrantRow{AccessType: a, Object: obj, Resource: p.Resource, GranteeKind: string(g.Kind), Grantee: g.Name,
 							Effect: effect, Grantable: it.DelegateAdmin, GrantedBy: grantor})
 					}
 				}

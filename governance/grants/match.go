@@ -5,6 +5,11 @@ import (
 	"unicode/utf8"
 )
 
+// Covers reports whether a policy on resource policy applies to a request
+// for resource request, under the same matching rules as covers: what an
+// object's access privileges are listed from.
+func Covers(policy, request Resource) bool { return covers(policy, request) }
+
 // covers reports whether a policy on resource pr applies to a request for
 // resource r under Ranger's matching rules, with the polaris service
 // definition's defaults (wildcards on, case ignored): each level's value

@@ -12,6 +12,10 @@ func classRows(ctx context.Context, src Source) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
+	grants, err := sourceGrants(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]row, len(rels))
 	for i, r := range rels {
 		am, replident := oidHeapAM, "d"
@@ -31,6 +35,7 @@ func classRows(ctx context.Context, src Source) ([]row, error) {
 			"relhassubclass": false, "relrowsecurity": false, "relforcerowsecurity": false,
 			"relispopulated": true, "relreplident": replident, "relispartition": false,
 			"relrewrite": uint32(0), "relfrozenxid": uint32(0), "relminmxid": uint32(0),
+			"relacl": relationACL(grants, r),
 		}
 	}
 	return out, nil
@@ -100,4 +105,16 @@ func infoTablesRows(ctx context.Context, src Source) ([]row, error) {
 		}
 	}
 	return out, nil
+}
+
+// relationACL is a relation's relacl: PostgreSQL's for a system catalog,
+// otherwise built from the grants on it.
+func relationACL(grants Grants, r relInfo) any {
+	if !r.user {
+		return systemACL('r')
+	}
+	if grants == nil {
+		return nil
+	}
+	return objectACL('r', grants.Relation(r.namespace.name, r.name, r.kind == 'v'))
 }

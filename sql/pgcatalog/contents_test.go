@@ -24,6 +24,8 @@ type fakeSource struct {
 	live []Activity
 	// prepared are the session's named prepared statements.
 	prepared []PreparedStatement
+	// grants are the grants the caller sees; nil: the server keeps none.
+	grants Grants
 }
 
 // regionDefault is orders.region's DEFAULT 'EU' as adbin holds it.
@@ -46,7 +48,13 @@ func (f fakeSource) Databases() []string { return []string{"other", "sales_wh"} 
 func (f fakeSource) User() string        { return "alice" }
 func (f fakeSource) Roles() []string     { return []string{"analyst", "engineer"} }
 func (f fakeSource) Superuser() bool     { return f.super }
-func (f fakeSource) BackendPID() int32   { return 4242 }
+func (f fakeSource) Grants(context.Context) (Grants, error) {
+	if f.grants == nil {
+		return nil, nil
+	}
+	return f.grants, nil
+}
+func (f fakeSource) BackendPID() int32 { return 4242 }
 func (f fakeSource) Activity() ([]Activity, bool) {
 	return f.live, f.live != nil
 }

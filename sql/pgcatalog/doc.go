@@ -13,6 +13,10 @@
 // each caller only its own objects; results are therefore never cached or
 // shared between callers.
 //
+// Access privileges (relacl, nspacl, datacl, aclexplode's input and
+// information_schema's table and column privileges) are gate one's grants
+// as the caller may see them, in PostgreSQL's aclitem format (acl.go).
+//
 // Objects SQE has no equivalent for (indexes, constraints, triggers,
 // policies, inheritance, ...) are present with their columns and no rows,
 // so that client queries against them succeed and find nothing. A few

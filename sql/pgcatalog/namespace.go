@@ -10,9 +10,14 @@ func namespaceRows(ctx context.Context, src Source) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
+	grants, err := sourceGrants(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]row, len(nss))
 	for i, ns := range nss {
-		out[i] = row{"oid": ns.oid, "nspname": ns.name, "nspowner": oidBootstrapOwner}
+		out[i] = row{"oid": ns.oid, "nspname": ns.name, "nspowner": oidBootstrapOwner,
+			"nspacl": namespaceACL(grants, ns.name)}
 	}
 	return out, nil
 }
@@ -29,4 +34,16 @@ func schemataRows(ctx context.Context, src Source) ([]row, error) {
 		}
 	}
 	return out, nil
+}
+
+// namespaceACL is a schema's nspacl: PostgreSQL's for pg_catalog and
+// information_schema, otherwise built from the grants on it.
+func namespaceACL(grants Grants, name string) any {
+	if name == "pg_catalog" || name == "information_schema" {
+		return systemACL('n')
+	}
+	if grants == nil {
+		return nil
+	}
+	return objectACL('n', grants.Namespace(name))
 }

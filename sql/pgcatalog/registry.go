@@ -3,35 +3,40 @@ package pgcatalog
 // rowFuncs says how each relation with contents is filled; every other
 // relation of pg15Shapes has no rows.
 var rowFuncs = map[string]rowFunc{
-	"pg_catalog.pg_namespace":           namespaceRows,
-	"pg_catalog.pg_class":               classRows,
-	"pg_catalog.pg_attribute":           attributeRows,
-	"pg_catalog.pg_attrdef":             attrdefRows,
-	"pg_catalog.pg_type":                fixedRows(builtinTypes),
-	"pg_catalog.pg_proc":                fixedRows(builtinProcs),
-	"pg_catalog.pg_am":                  fixedRows(builtinAccessMethods),
-	"pg_catalog.pg_collation":           fixedRows(builtinCollations),
-	"pg_catalog.pg_tablespace":          fixedRows(builtinTablespaces),
-	"pg_catalog.pg_database":            databaseRows,
-	"pg_catalog.pg_roles":               roleRows,
-	"pg_catalog.pg_auth_members":        authMembersRows,
-	"pg_catalog.pg_user":                userRows,
-	"pg_catalog.pg_settings":            settingsRows,
-	"pg_catalog.pg_tables":              pgTablesRows,
-	"pg_catalog.pg_stat_user_tables":    statUserTablesRows,
-	"pg_catalog.pg_stat_activity":       activityRows,
-	"pg_catalog.pg_prepared_statements": preparedStatementRows,
-	"pg_catalog.pg_stats":               statsRows,
-	"pg_catalog.pg_description":         descriptionRows,
-	"information_schema.schemata":       schemataRows,
-	"information_schema.tables":         infoTablesRows,
-	"information_schema.columns":        infoColumnsRows,
-	"information_schema.views":          infoViewsRows,
-	"pg_catalog.pg_views":               pgViewsRows,
+	"pg_catalog.pg_namespace":               namespaceRows,
+	"pg_catalog.pg_class":                   classRows,
+	"pg_catalog.pg_attribute":               attributeRows,
+	"pg_catalog.pg_attrdef":                 attrdefRows,
+	"pg_catalog.pg_type":                    fixedRows(builtinTypes),
+	"pg_catalog.pg_proc":                    fixedRows(builtinProcs),
+	"pg_catalog.pg_am":                      fixedRows(builtinAccessMethods),
+	"pg_catalog.pg_collation":               fixedRows(builtinCollations),
+	"pg_catalog.pg_tablespace":              fixedRows(builtinTablespaces),
+	"pg_catalog.pg_database":                databaseRows,
+	"pg_catalog.pg_roles":                   roleRows,
+	"pg_catalog.pg_auth_members":            authMembersRows,
+	"pg_catalog.pg_user":                    userRows,
+	"pg_catalog.pg_settings":                settingsRows,
+	"pg_catalog.pg_tables":                  pgTablesRows,
+	"pg_catalog.pg_stat_user_tables":        statUserTablesRows,
+	"pg_catalog.pg_stat_activity":           activityRows,
+	"pg_catalog.pg_prepared_statements":     preparedStatementRows,
+	"pg_catalog.pg_stats":                   statsRows,
+	"pg_catalog.pg_description":             descriptionRows,
+	"information_schema.schemata":           schemataRows,
+	"information_schema.tables":             infoTablesRows,
+	"information_schema.columns":            infoColumnsRows,
+	"information_schema.views":              infoViewsRows,
+	"pg_catalog.pg_views":                   pgViewsRows,
+	"information_schema.table_privileges":   tablePrivilegeRows,
+	"information_schema.role_table_grants":  roleTableGrantRows,
+	"information_schema.column_privileges":  columnPrivilegeRows,
+	"information_schema.role_column_grants": roleColumnGrantRows,
 }
 
 // objectRelations are the relations whose rows come from nothing but
-// the caller's database, namespaces and tables (or from nothing at all):
+// the caller's database, namespaces and tables and the grants on them
+// (or from nothing at all), which the view's versions follow:
 // an ObjectBatches source may remember their batches.
 var objectRelations = map[string]bool{
 	"pg_catalog.pg_namespace": true, "pg_catalog.pg_class": true,
@@ -43,6 +48,8 @@ var objectRelations = map[string]bool{
 	"pg_catalog.pg_description": true, "pg_catalog.pg_views": true,
 	"information_schema.schemata": true, "information_schema.tables": true,
 	"information_schema.columns": true, "information_schema.views": true,
+	"information_schema.table_privileges": true, "information_schema.role_table_grants": true,
+	"information_schema.column_privileges": true, "information_schema.role_column_grants": true,
 }
 
 // registry holds every relation by "schema.name". It is built once and

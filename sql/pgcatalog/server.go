@@ -8,12 +8,21 @@ import (
 // pg_database, pg_roles, pg_auth_members, pg_user and pg_settings: the
 // server as the caller sees it (pg_stat_activity: activity.go).
 
-func databaseRows(_ context.Context, src Source) ([]row, error) {
+func databaseRows(ctx context.Context, src Source) ([]row, error) {
+	grants, err := sourceGrants(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	dbs := src.Databases()
 	out := make([]row, len(dbs))
 	for i, db := range dbs {
+		var acl any
+		if grants != nil {
+			acl = objectACL('d', grants.Database(db))
+		}
 		out[i] = row{
-			"oid": DatabaseOID(db), "datname": db, "datdba": oidBootstrapOwner,
+			"datacl": acl,
+			"oid":    DatabaseOID(db), "datname": db, "datdba": oidBootstrapOwner,
 			"encoding":       int32(6), // UTF8
 			"datlocprovider": "c", "datistemplate": false, "datallowconn": true,
 			"datconnlimit": int32(-1), "datfrozenxid": uint32(0), "datminmxid": uint32(1),
@@ -23,14 +32,26 @@ func databaseRows(_ context.Context, src Source) ([]row, error) {
 	return out, nil
 }
 
-// roleRows lists the caller (a login role) and then its effective roles.
-func roleRows(_ context.Context, src Source) ([]row, error) {
+// roleRows lists the caller (a login role), then its effective roles,
+// then the other grantees of the grants it sees (relacl and the like
+// name them by OID).
+func roleRows(ctx context.Context, src Source) ([]row, error) {
 	out := []row{roleRow(src.User(), true, src.Superuser())}
 	seen := map[string]bool{src.User(): true}
 	for _, r := range src.Roles() {
 		if !seen[r] {
 			seen[r] = true
 			out = append(out, roleRow(r, false, false))
+		}
+	}
+	grants, err := sourceGrants(ctx, src)
+	if err != nil || grants == nil {
+		return out, err
+	}
+	for _, g := range grants.Grantees() {
+		if !seen[g.Name] {
+			seen[g.Name] = true
+			out = append(out, roleRow(g.Name, g.Login, false))
 		}
 	}
 	return out, nil

@@ -22,7 +22,7 @@ var wantRelations = []string{
 	"pg_catalog.pg_partitioned_table", "pg_catalog.pg_foreign_table",
 	"information_schema.schemata", "information_schema.tables", "information_schema.columns",
 	"information_schema.views", "information_schema.table_constraints", "information_schema.key_column_usage",
-	"information_schema.table_privileges", "information_schema.routines",
+	"information_schema.table_privileges", "information_schema.role_table_grants", "information_schema.column_privileges", "information_schema.role_column_grants", "information_schema.routines",
 }
 
 // goldenColumn is one line of testdata/columns/<schema>.<relation>.tsv,

@@ -22,6 +22,10 @@ type Source interface {
 	// applies behind these calls.
 	Namespaces(ctx context.Context) ([]string, error)
 	Tables(ctx context.Context, namespace string) ([]TableInfo, error)
+	// Grants is what the caller may see of gate one's grants on the
+	// objects it sees (relacl, nspacl, datacl); nil when the server
+	// keeps no grants.
+	Grants(ctx context.Context) (Grants, error)
 	Settings() [][2]string // name, value (pg_settings)
 	// BackendPID is the process id the caller's connection announced in
 	// BackendKeyData (pg_stat_activity.pid), or 0 when it has none.
