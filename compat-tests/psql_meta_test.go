@@ -16,7 +16,8 @@ var updatePsqlGolden = flag.Bool("update-psql-golden", false, "rewrite testdata/
 // PostgreSQL shows objects SQE does not have, SQE shows its own: every
 // object is owned by the role "sqe" (Iceberg records no owners), \l lists
 // the configured catalogs only, and \du lists the caller and the roles its
-// token grants, with the token's memberships.
+// token grants, with the token's memberships, the owner "sqe", and the
+// grantees and grantors of the grants the caller may see.
 var psqlMetaCommands = []struct {
 	name string
 	args []string

@@ -168,6 +168,13 @@ func (g *catalogGrants) Grantees() []pgcatalog.Grantee {
 			out = append(out, pgcatalog.Grantee{Name: s.grantee, Login: s.user})
 		}
 	}
+	// Grantors are users: whoever wrote the grant.
+	for _, s := range g.sets {
+		if !s.deny && !seen[s.grantor] {
+			seen[s.grantor] = true
+			out = append(out, pgcatalog.Grantee{Name: s.grantor, Login: true})
+		}
+	}
 	return out
 }
 

@@ -190,8 +190,8 @@ type Grants interface {
 	Namespace(name string) []ACLItem
 	// Database is the grantees' entries of a database (a catalog).
 	Database(name string) []ACLItem
-	// Grantees are the users and roles the grants name, for pg_roles to
-	// resolve the grantee OIDs of aclexplode.
+	// Grantees are the users and roles the grants name, as grantees or
+	// grantors, for pg_roles to resolve the OIDs of aclexplode.
 	Grantees() []Grantee
 }
 

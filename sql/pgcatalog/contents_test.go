@@ -199,8 +199,10 @@ func TestContents(t *testing.T) {
 		{"pg_tables", "pg_catalog", "pg_tables", "tablename", "schemaname", "hr", []string{"salaries"}},
 		{"stat live tuples", "pg_catalog", "pg_stat_user_tables", "n_live_tup", "", "", []string{"3", "7"}},
 		{"databases", "pg_catalog", "pg_database", "datname", "", "", []string{"other", "sales_wh"}},
-		{"roles", "pg_catalog", "pg_roles", "rolname", "", "", []string{"alice", "analyst", "engineer"}},
-		{"role login", "pg_catalog", "pg_roles", "rolcanlogin", "", "", []string{"true", "false", "false"}},
+		// The caller, its roles, and the owner of every object.
+		{"roles", "pg_catalog", "pg_roles", "rolname", "", "", []string{"alice", "analyst", "engineer", "sqe"}},
+		{"role login", "pg_catalog", "pg_roles", "rolcanlogin", "", "", []string{"true", "false", "false", "false"}},
+		{"owner role", "pg_catalog", "pg_roles", "oid", "rolname", "sqe", []string{"10"}},
 		{"memberships", "pg_catalog", "pg_auth_members", "roleid", "member", fmt.Sprint(RoleOID("alice")), []string{fmt.Sprint(RoleOID("analyst")), fmt.Sprint(RoleOID("engineer"))}},
 		{"membership grantor", "pg_catalog", "pg_auth_members", "grantor", "", "", []string{"10", "10"}},
 		{"no publications by schema", "pg_catalog", "pg_publication_namespace", "pnpubid", "", "", nil},

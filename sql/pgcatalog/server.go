@@ -33,8 +33,10 @@ func databaseRows(ctx context.Context, src Source) ([]row, error) {
 }
 
 // roleRows lists the caller (a login role), then its effective roles,
-// then the other grantees of the grants it sees (relacl and the like
-// name them by OID).
+// then the owner of every object (PostgreSQL's bootstrap superuser,
+// whose OID the catalogs' owner columns hold), then the other grantees
+// and grantors of the grants it sees (relacl and the like name them by
+// OID, and clients such as pgAdmin join them to pg_roles).
 func roleRows(ctx context.Context, src Source) ([]row, error) {
 	out := []row{roleRow(src.User(), true, src.Superuser())}
 	seen := map[string]bool{src.User(): true}
@@ -43,6 +45,12 @@ func roleRows(ctx context.Context, src Source) ([]row, error) {
 			seen[r] = true
 			out = append(out, roleRow(r, false, false))
 		}
+	}
+	if !seen[ownerName] {
+		seen[ownerName] = true
+		owner := roleRow(ownerName, false, true)
+		owner["oid"] = oidBootstrapOwner
+		out = append(out, owner)
 	}
 	grants, err := sourceGrants(ctx, src)
 	if err != nil || grants == nil {
