@@ -56,7 +56,6 @@ const (
 type hydraBuild struct {
 	once sync.Once
 	path string
-	took time.Duration
 	err  error
 }
 
@@ -68,8 +67,12 @@ func (b *hydraBuild) binary(t *testing.T) string {
 	t.Helper()
 	b.once.Do(func() {
 		start := time.Now()
-		b.path, b.err = buildHydra()
-		b.took = time.Since(start)
+		var built bool
+		b.path, built, b.err = buildHydra()
+		if built {
+			// The test that waited for the build says how long it took.
+			t.Logf("built Ory Hydra into %s in %s", b.path, time.Since(start).Round(time.Second))
+		}
 	})
 	if b.err != nil {
 		if os.Getenv("CI") == "true" {
@@ -81,49 +84,49 @@ func (b *hydraBuild) binary(t *testing.T) string {
 }
 
 // buildHydra returns the path of the cached binary for the tools
-// module's Hydra version, building it there if it is missing.
-func buildHydra() (string, error) {
+// module's Hydra version, building it there if it is missing (built).
+func buildHydra() (path string, built bool, err error) {
 	modDir, err := filepath.Abs(hydraToolDir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	version, sumHash, err := hydraToolVersion(modDir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("user cache dir: %w", err)
+		return "", false, fmt.Errorf("user cache dir: %w", err)
 	}
 	dir := filepath.Join(cache, "sqe-compat-tests", fmt.Sprintf("hydra-%s-%s-%s-%s", version, runtime.GOOS, runtime.GOARCH, sumHash))
 	bin := filepath.Join(dir, "hydra")
 	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return bin, nil
+		return bin, false, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("hydra cache dir: %w", err)
+		return "", false, fmt.Errorf("hydra cache dir: %w", err)
 	}
 	// Built under a name of its own and renamed into place, so that a
 	// build that dies half way, or two test processes building at once,
 	// never leave a broken binary under the cached name.
-	tmp, err := os.CreateTemp(dir, "hydra-build-*")
+	tmpDir, err := os.MkdirTemp(dir, "build-")
 	if err != nil {
-		return "", fmt.Errorf("hydra build file: %w", err)
+		return "", false, fmt.Errorf("hydra build dir: %w", err)
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	cmd := exec.Command("go", "build", "-mod=readonly", "-tags", hydraBuildTags, "-o", tmp.Name(), hydraModule)
+	defer os.RemoveAll(tmpDir)
+	tmp := filepath.Join(tmpDir, "hydra")
+	cmd := exec.Command("go", "build", "-mod=readonly", "-tags", hydraBuildTags, "-o", tmp, hydraModule)
 	cmd.Dir = modDir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "GOWORK=off", "GOFLAGS=-buildvcs=false")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build %s %s in %s: %w\n%s", hydraModule, version, hydraToolDir, err, out.String())
+		return "", false, fmt.Errorf("go build %s %s in %s: %w\n%s", hydraModule, version, hydraToolDir, err, out.String())
 	}
-	if err := os.Rename(tmp.Name(), bin); err != nil {
-		return "", fmt.Errorf("hydra binary into the cache: %w", err)
+	if err := os.Rename(tmp, bin); err != nil {
+		return "", false, fmt.Errorf("hydra binary into the cache: %w", err)
 	}
-	return bin, nil
+	return bin, true, nil
 }
 
 // hydraToolVersion reads Hydra's version from the tools module's go.mod
@@ -386,14 +389,14 @@ func (h *hydra) accessToken(t *testing.T, c hydraClient, req tokenRequest) strin
 		"state":         {state},
 	}.Encode()
 
-	loginChallenge := redirectParam(t, browser, authURL, "login_challenge")
+	loginChallenge := redirectParam(t, browser, authURL, "login_challenge").Get("login_challenge")
 	var accepted struct {
 		RedirectTo string `json:"redirect_to"`
 	}
 	h.admin(t, http.MethodPut, "/admin/oauth2/auth/requests/login/accept?login_challenge="+url.QueryEscape(loginChallenge),
 		map[string]any{"subject": req.subject}, http.StatusOK, &accepted)
 
-	consentChallenge := redirectParam(t, browser, accepted.RedirectTo, "consent_challenge")
+	consentChallenge := redirectParam(t, browser, accepted.RedirectTo, "consent_challenge").Get("consent_challenge")
 	h.admin(t, http.MethodPut, "/admin/oauth2/auth/requests/consent/accept?consent_challenge="+url.QueryEscape(consentChallenge),
 		map[string]any{
 			"grant_scope":                 []string{"openid"},
@@ -401,7 +404,11 @@ func (h *hydra) accessToken(t *testing.T, c hydraClient, req tokenRequest) strin
 			"session":                     map[string]any{"access_token": req.claims},
 		}, http.StatusOK, &accepted)
 
-	code := redirectParam(t, browser, accepted.RedirectTo, "code")
+	callback := redirectParam(t, browser, accepted.RedirectTo, "code")
+	if got := callback.Get("state"); got != state {
+		t.Fatalf("callback state = %q, want the request's %q", got, state)
+	}
+	code := callback.Get("code")
 
 	form := url.Values{
 		"grant_type":   {"authorization_code"},
@@ -436,9 +443,9 @@ func (h *hydra) accessToken(t *testing.T, c hydraClient, req tokenRequest) strin
 	return tok.AccessToken
 }
 
-// redirectParam GETs u, which must answer with a redirect, and returns
-// the named query parameter of its Location.
-func redirectParam(t *testing.T, browser *http.Client, u, param string) string {
+// redirectParam GETs u, which must answer with a redirect whose Location
+// carries the query parameter param, and returns that query.
+func redirectParam(t *testing.T, browser *http.Client, u, param string) url.Values {
 	t.Helper()
 	resp, err := browser.Get(u)
 	if err != nil {
@@ -450,12 +457,11 @@ func redirectParam(t *testing.T, browser *http.Client, u, param string) string {
 	if err != nil {
 		t.Fatalf("GET %s answered %s without a redirect: %s", u, resp.Status, body)
 	}
-	v := loc.Query().Get(param)
-	if v == "" {
-		t.Fatalf("redirect to %s carries no %s (error %q: %q)", loc.Redacted(), param,
-			loc.Query().Get("error"), loc.Query().Get("error_description"))
+	q := loc.Query()
+	if q.Get(param) == "" {
+		t.Fatalf("redirect to %s carries no %s (error %q: %q)", loc.Redacted(), param, q.Get("error"), q.Get("error_description"))
 	}
-	return v
+	return q
 }
 
 // admin calls Hydra's admin API with a JSON body, checks the status and
@@ -521,24 +527,39 @@ func (h *hydra) deleteAccessTokenKey(t *testing.T, kid string) {
 // document SQE fetches.
 func (h *hydra) publishedKeyIDs(t *testing.T) []string {
 	t.Helper()
-	resp, err := http.Get(h.issuer + "/.well-known/jwks.json")
-	if err != nil {
-		t.Fatalf("GET jwks: %v", err)
-	}
-	defer resp.Body.Close()
 	var set struct {
 		Keys []struct {
 			KID string `json:"kid"`
 		} `json:"keys"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil {
-		t.Fatalf("decode jwks: %v", err)
-	}
+	getJSON(t, h.issuer+"/.well-known/jwks.json", &set)
 	ids := make([]string, len(set.Keys))
 	for i, k := range set.Keys {
 		ids[i] = k.KID
 	}
 	return ids
+}
+
+// getJSON GETs u and decodes its JSON answer into out.
+func getJSON(t *testing.T, u string, out any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s answered %s", u, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		t.Fatalf("GET %s: decode: %v", u, err)
+	}
 }
 
 // jwtParts decodes a JWT's header and payload without verifying it: the
