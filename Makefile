@@ -28,7 +28,10 @@ run: build
 # PostgreSQL's server binaries (the reference the wire scripts and
 # differential tests compare with), shellcheck, curl and wget (the docker
 # quickstart's setup scripts, which its tests run). The npm package itself is installed
-# by its test with `npm ci` from compat-tests/node/package-lock.json.
+# by its test with `npm ci` from compat-tests/node/package-lock.json. Ory Hydra,
+# the OpenID provider of the OIDC tests, needs nothing here: those tests build it
+# with go from its own module (compat-tests/tools/hydra, outside ./...) into the
+# user's cache directory, once per version.
 test-deps: build-deps
 	@missing=""; \
 	command -v psql >/dev/null || missing="$$missing postgresql-client"; \

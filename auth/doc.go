@@ -10,9 +10,12 @@
 // configured, the Verifier discovers the provider through
 // /.well-known/openid-configuration and checks signatures against the
 // provider's JWKS, which go-oidc caches and refetches when a token names a
-// key id it has not seen (key rotation). Discovery is retried lazily, so a
-// provider that is down when the server starts only fails the logins made
-// while it is down.
+// key id it has not seen (key rotation; compat-tests rotates Ory Hydra's
+// keys under a running server). The refetch replaces the cached keys, so
+// a key the provider has deleted is trusted until a token with a key id
+// new to the cache arrives. Discovery is retried lazily, so a provider
+// that is down when the server starts only fails the logins made while
+// it is down.
 //
 // After the signature, issuer, audience and validity window are checked,
 // the claims are mapped: the user from a configurable claim (default

@@ -45,6 +45,8 @@ type env struct {
 	token string
 	// analystToken is alice as the demo has her: the analyst role only.
 	analystToken string
+	// hydra builds the OpenID provider of the OIDC tests, on first use.
+	hydra *hydraBuild
 }
 
 // shared is set once by TestMain before any test runs and only read after.
@@ -84,7 +86,7 @@ func runMain(m *testing.M) int {
 		_ = srv.stop()
 		return 1
 	}
-	shared = env{binary: binary, server: srv, token: token, analystToken: analystToken}
+	shared = env{binary: binary, server: srv, token: token, analystToken: analystToken, hydra: &hydraBuild{}}
 
 	code := m.Run()
 	if err := srv.stop(); err != nil {
