@@ -30,7 +30,15 @@ type Config struct {
 	// ClockSkew is how far exp and nbf may be off the server clock. Zero
 	// means none; negative values count as zero.
 	ClockSkew time.Duration
+	// KeysMaxAge is how long an external provider's discovered keys are
+	// trusted before the next login fetches them again (default
+	// DefaultKeysMaxAge), so that a key the provider removed stops
+	// verifying tokens even when no token names a new key.
+	KeysMaxAge time.Duration
 }
+
+// DefaultKeysMaxAge is Config.KeysMaxAge's default.
+const DefaultKeysMaxAge = 5 * time.Minute
 
 // withDefaults fills the unset fields.
 func (c Config) withDefaults() Config {
@@ -42,6 +50,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RolesClaim == "" {
 		c.RolesClaim = DefaultRolesClaim
+	}
+	if c.KeysMaxAge <= 0 {
+		c.KeysMaxAge = DefaultKeysMaxAge
 	}
 	if c.ClockSkew < 0 {
 		c.ClockSkew = 0

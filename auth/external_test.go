@@ -209,6 +209,59 @@ func TestExternalIssuerKeyRotation(t *testing.T) {
 	}
 }
 
+// TestExternalIssuerKeysMaxAge: a key the provider stops publishing is
+// trusted only until the keys are older than KeysMaxAge, even when no
+// token names a new key; past that age the next login discovers the
+// provider again. While the provider is down the last keys are kept.
+func TestExternalIssuerKeysMaxAge(t *testing.T) {
+	l := listenLoopback(t, "127.0.0.1:0")
+	p := newFakeProvider(t, "http://"+l.Addr().String())
+	first, second := newRSASigner(t, "key-1"), newRSASigner(t, "key-2")
+	p.publish(first)
+	var down atomic.Bool
+	startProvider(t, l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		p.ServeHTTP(w, r)
+	}))
+	v, err := NewVerifier(t.Context(), Config{Issuer: p.issuer, KeysMaxAge: time.Minute}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.source.(*discovery)
+	var clock atomic.Int64
+	start := time.Now()
+	d.mu.Lock()
+	d.now = func() time.Time { return start.Add(time.Duration(clock.Load())) }
+	d.discoveredAt = d.now()
+	d.mu.Unlock()
+	verify := func(step string, s rsaSigner, ok bool) {
+		t.Helper()
+		_, err := v.Verify(t.Context(), p.token(s, "alice", nil), "alice")
+		if (err == nil) != ok {
+			t.Fatalf("%s: Verify error = %v, want ok=%v", step, err, ok)
+		}
+		time.Sleep(jwksCacheSettle)
+	}
+	verify("the first key", first, true)
+	p.publish(second)
+	verify("a removed key, within the keys' age", first, true)
+
+	// The provider is down when the keys age out: the last keys stay.
+	clock.Add(int64(2 * time.Minute))
+	down.Store(true)
+	verify("a removed key while the provider is down", first, true)
+	down.Store(false)
+	clock.Add(int64(time.Minute)) // past the retry interval too
+	verify("a removed key once the provider is back", first, false)
+	verify("the provider's current key", second, true)
+	if got := p.discoHits.Load(); got != 2 {
+		t.Errorf("discovery ran %d times, want twice (at start, and once the keys aged out)", got)
+	}
+}
+
 // hs256WithRSAPublic forges a token "signed" with HS256 using the
 // provider's public key bytes as the shared secret.
 func hs256WithRSAPublic(t *testing.T, p *fakeProvider, s rsaSigner) string {

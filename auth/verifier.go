@@ -83,6 +83,7 @@ func NewVerifier(ctx context.Context, cfg Config, embedded *EmbeddedIssuer, logg
 	}
 	oidcConfig.SupportedSigningAlgs = externalSigningAlgs()
 	d := newDiscovery(cfg.Issuer, oidcConfig, logger)
+	d.maxAge = cfg.KeysMaxAge
 	v.source = d
 	// A failure here is logged by discover and retried on the next login.
 	_, _ = d.discover(ctx)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance/audit"
 	"github.com/sqe-db/sqe/pgwire"
 	"github.com/sqe-db/sqe/storage"
@@ -72,6 +73,9 @@ type Config struct {
 		GroupsClaim string   `toml:"groups_claim"`
 		AdminRoles  []string `toml:"admin_roles"`
 		ClockSkew   string   `toml:"clock_skew"`
+		// KeysMaxAgeSecs is how long an external issuer's keys are
+		// trusted before they are fetched again.
+		KeysMaxAgeSecs int `toml:"keys_max_age_secs"`
 		// FailedLoginsPerMinute limits failed logins per client address.
 		FailedLoginsPerMinute int `toml:"failed_logins_per_minute"`
 	} `toml:"auth"`
@@ -303,6 +307,7 @@ func defaultConfig() Config {
 	c.PGWire.StartupTimeoutSecs = int(pgwire.DefaultStartupTimeout / time.Second)
 	c.Auth.AdminRoles = []string{"sqe_admin"}
 	c.Auth.ClockSkew = "30s"
+	c.Auth.KeysMaxAgeSecs = int(auth.DefaultKeysMaxAge / time.Second)
 	c.Auth.FailedLoginsPerMinute = 30
 	c.RateLimit.PerUserQueriesPerMinute = 60
 	c.RateLimit.GlobalQueriesPerMinute = 1000
@@ -384,6 +389,9 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 	}
 	if cfg.PGWire.MaxMessageSize < 1024 || cfg.PGWire.MaxMessageSize > 1<<30 {
 		return Config{}, fmt.Errorf("config: [pgwire] max_message_size must be between 1KiB and 1GiB, not %d", cfg.PGWire.MaxMessageSize)
+	}
+	if cfg.Auth.KeysMaxAgeSecs < 1 || cfg.Auth.KeysMaxAgeSecs > 86400 {
+		return Config{}, fmt.Errorf("config: [auth] keys_max_age_secs must be between 1 and 86400, not %d", cfg.Auth.KeysMaxAgeSecs)
 	}
 	if cfg.PGWire.StartupTimeoutSecs < 1 || cfg.PGWire.StartupTimeoutSecs > 3600 {
 		return Config{}, fmt.Errorf("config: [pgwire] startup_timeout_secs must be between 1 and 3600, not %d", cfg.PGWire.StartupTimeoutSecs)

@@ -109,6 +109,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	verifier, err := auth.NewVerifier(ctx, auth.Config{
 		Issuer: cfg.Auth.Issuer, Audience: cfg.Auth.Audience, UserClaim: cfg.Auth.UserClaim,
 		RolesClaim: cfg.Auth.RolesClaim, GroupsClaim: cfg.Auth.GroupsClaim, ClockSkew: skew,
+		KeysMaxAge: seconds(cfg.Auth.KeysMaxAgeSecs),
 	}, issuer, logger)
 	if err != nil {
 		return err
