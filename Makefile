@@ -27,7 +27,8 @@ run: build
 # with a JDK),
 # PostgreSQL's server binaries (the reference the wire scripts and
 # differential tests compare with), shellcheck, curl and wget (the docker
-# quickstart's setup scripts, which its tests run). The npm package itself is installed
+# quickstart's setup scripts, which its tests run), chromium (the access
+# page's test drives it headless). The npm package itself is installed
 # by its test with `npm ci` from compat-tests/node/package-lock.json. Ory Hydra,
 # the OpenID provider of the OIDC tests, needs nothing here: those tests build it
 # with go from its own module (compat-tests/tools/hydra, outside ./...) into the
@@ -45,6 +46,7 @@ test-deps: build-deps
 	command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
 	command -v wget >/dev/null || missing="$$missing wget"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \

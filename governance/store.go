@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/uptrace/bun/driver/sqliteshim"
@@ -167,12 +168,55 @@ func (s *Store) rolesOf(ctx context.Context, kind MemberKind, member string) ([]
 	return out, rows.Err()
 }
 
+// Principals are the users the store names as role members and its
+// roles, each sorted.
+func (s *Store) Principals(ctx context.Context) (users, roles []string, err error) {
+	if users, err = s.names(ctx, "SELECT DISTINCT member FROM role_members WHERE member_kind = 'USER' ORDER BY member"); err != nil {
+		return nil, nil, fmt.Errorf("list role members: %w", err)
+	}
+	if roles, err = s.names(ctx, "SELECT name FROM roles ORDER BY name"); err != nil {
+		return nil, nil, fmt.Errorf("list roles: %w", err)
+	}
+	return users, roles, nil
+}
+
+// names is the one-column result of query.
+func (s *Store) names(ctx context.Context, query string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 // demoMembers are the roles of the demo (spec/001): analyst = alice, bob,
 // carol; engineer = bob, carol; sqe_admin = carol; dave has none.
 var demoMembers = []struct{ role, user string }{
 	{"analyst", "alice"}, {"analyst", "bob"}, {"analyst", "carol"},
 	{"engineer", "bob"}, {"engineer", "carol"},
 	{"sqe_admin", "carol"},
+}
+
+// DemoUsers are the demo's users, dave, in no role, among them: the
+// role store names only those it makes members of a role.
+func DemoUsers() []string {
+	users := []string{"dave"}
+	for _, m := range demoMembers {
+		if !slices.Contains(users, m.user) {
+			users = append(users, m.user)
+		}
+	}
+	slices.Sort(users)
+	return users
 }
 
 // LoadDemoRoles creates the demo's roles and members (idempotent).

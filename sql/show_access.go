@@ -47,39 +47,111 @@ type accessExplainer interface {
 	Explain(ctx context.Context, id auth.Identity, t planner.Table) *policy.Explanation
 }
 
-// runShowAccess answers SHOW ACCESS. Only an administrator may ask about
-// another user; the question is refused before the table is looked up,
-// so that a refusal says nothing about the table.
+// runShowAccess answers SHOW ACCESS: TableAccess's answer, a row per
+// decision.
 func (s *Session) runShowAccess(ctx context.Context, x *extgrammar.ShowAccess) (Result, error) {
+	a, err := s.TableAccess(ctx, x.Table, x.User)
+	if err != nil {
+		return nil, err
+	}
+	return newTextResult(showAccessColumns, a.showRows(), "SHOW")
+}
+
+// TableAccess is what one user sees of one table and what decided it:
+// SHOW ACCESS's answer, which the operator's access page shows too.
+type TableAccess struct {
+	// Catalog, Schema and Table name the table as gate one resolved it.
+	Catalog string `json:"catalog"`
+	Schema  string `json:"schema"`
+	Table   string `json:"table"`
+	// User is who the answer is about.
+	User string `json:"user"`
+	// Columns are the table's columns, in table order (Kind column).
+	Columns []AccessDecision `json:"columns"`
+	// RowFilters all apply (Kind rows); none when every row is seen.
+	RowFilters []AccessDecision `json:"row_filters"`
+	// GateOne is gate one's decision on SELECT from the table (Kind
+	// table): when it is denied the user opens the table not at all,
+	// whatever the columns say.
+	GateOne AccessDecision `json:"gate_one"`
+	// Roles are the roles the policies were evaluated with.
+	Roles []string `json:"roles"`
+	// Notes say what the answer was computed from.
+	Notes []string `json:"notes"`
+}
+
+// AccessDecision is one decision of a TableAccess, with the policy and
+// store that made it.
+type AccessDecision struct {
+	// Name is the column's name, or "(rows)" / "(table)".
+	Name string `json:"name"`
+	// Access is raw, masked or hidden for a column; filtered or "no
+	// rows" for the rows; allowed or denied for the table.
+	Access     string `json:"access"`
+	MaskType   string `json:"mask_type,omitempty"`
+	Expression string `json:"expression,omitempty"`
+	Policy     string `json:"policy,omitempty"`
+	// Source is "resource" or "tag <name>": what the policy names.
+	Source string `json:"source,omitempty"`
+	Store  string `json:"store,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// TableAccess answers for user and the table named by parts (as SHOW
+// ACCESS names it). Only an administrator may ask about another user;
+// the question is refused before the table is looked up, so that a
+// refusal says nothing about the table, and a table the asker cannot
+// see does not exist for it.
+func (s *Session) TableAccess(ctx context.Context, parts []string, user string) (*TableAccess, error) {
 	caller := s.caller()
-	if err := access.MayAskAbout(caller, s.superuser, x.User); err != nil {
+	if err := access.MayAskAbout(caller, s.superuser, user); err != nil {
 		return nil, err
 	}
-	obj, t, err := s.policyTable(ctx, x.Table)
+	obj, t, err := s.policyTable(ctx, parts)
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.accessIdentity(ctx, x.User)
+	id, err := s.accessIdentity(ctx, user)
 	if err != nil {
 		return nil, err
 	}
-	rows, roles, notes := s.gateTwoRows(ctx, id, t)
-	gateOne, err := s.gateOneRow(ctx, caller, obj, x.User)
-	if err != nil {
+	a := &TableAccess{Catalog: obj.Catalog, Schema: obj.Namespace, Table: obj.Name, User: user}
+	var roles []string
+	a.Columns, a.RowFilters, roles, a.Notes = s.gateTwoDecisions(ctx, id, t)
+	a.Roles = roles
+	if a.GateOne, err = s.gateOneDecision(ctx, caller, obj, user); err != nil {
 		return nil, err
 	}
-	rows = append(rows, gateOne)
-	if x.User == s.identity.User {
-		notes = append(notes, "roles: "+listOrNone(roles)+" (this session's)",
+	if user == s.identity.User {
+		a.Notes = append(a.Notes, "roles: "+listOrNone(roles)+" (this session's)",
 			"groups: "+listOrNone(id.Groups)+" (this session's)")
 	} else {
-		notes = append(notes, "roles: "+listOrNone(roles)+" ("+s.roleOrigin()+"; a login token may add more)",
+		a.Notes = append(a.Notes, "roles: "+listOrNone(roles)+" ("+s.roleOrigin()+"; a login token may add more)",
 			"groups: unknown for another user, as only a login token carries them: policies naming groups are not applied")
 	}
-	for _, n := range notes {
+	return a, nil
+}
+
+// showRows are SHOW ACCESS's rows: the columns, the row filters, gate
+// one's decision, then the notes.
+func (a *TableAccess) showRows() [][]string {
+	rows := make([][]string, 0, len(a.Columns)+len(a.RowFilters)+1+len(a.Notes))
+	for _, d := range a.Columns {
+		rows = append(rows, d.cells())
+	}
+	for _, d := range a.RowFilters {
+		rows = append(rows, d.cells())
+	}
+	rows = append(rows, a.GateOne.cells())
+	for _, n := range a.Notes {
 		rows = append(rows, []string{accessNoteName, "note", "", "", "", "", "", n})
 	}
-	return newTextResult(showAccessColumns, rows, "SHOW")
+	return rows
+}
+
+// cells is d as a SHOW ACCESS row.
+func (d AccessDecision) cells() []string {
+	return []string{d.Name, d.Access, d.MaskType, d.Expression, d.Policy, d.Source, d.Store, d.Detail}
 }
 
 // accessIdentity is who gate two evaluates: the session's own identity
@@ -115,35 +187,36 @@ func (s *Session) roleOrigin() string {
 	return origin
 }
 
-// gateTwoRows are the rows of the columns and the row filters, the roles
-// the policies were evaluated with, and notes on the evaluation.
-func (s *Session) gateTwoRows(ctx context.Context, id auth.Identity, t planner.Table) (rows [][]string, roles, notes []string) {
+// gateTwoDecisions are the decisions on the columns and the row
+// filters, the roles the policies were evaluated with, and notes on the
+// evaluation.
+func (s *Session) gateTwoDecisions(ctx context.Context, id auth.Identity, t planner.Table) (columns, rows []AccessDecision, roles, notes []string) {
 	ex, ok := s.engine.security.(accessExplainer)
 	if !ok {
 		for _, c := range t.Columns() {
-			rows = append(rows, []string{c.Name, policy.AccessRaw, "", "", "", "", "", ""})
+			columns = append(columns, AccessDecision{Name: c.Name, Access: policy.AccessRaw})
 		}
-		return rows, id.Roles, []string{`[policy] engine is "passthrough": SQE enforces no row filters or column masks`}
+		return columns, nil, id.Roles, []string{`[policy] engine is "passthrough": SQE enforces no row filters or column masks`}
 	}
 	x := ex.Explain(ctx, id, t)
 	for _, c := range x.Columns {
-		detail := ""
+		d := AccessDecision{Name: c.Name, Access: c.Access, MaskType: c.MaskType, Expression: c.Expression}
 		if c.Failure != "" {
-			detail = "the mask cannot be built, so the column is NULL: " + c.Failure
+			d.Detail = "the mask cannot be built, so the column is NULL: " + c.Failure
 		}
-		rows = append(rows, append([]string{c.Name, c.Access, c.MaskType, c.Expression}, decidedBy(c.Decider, x.Store, detail)...))
+		columns = append(columns, d.decidedBy(c.Decider, x.Store))
 	}
 	for _, f := range x.RowFilters {
-		detail := ""
+		d := AccessDecision{Name: accessRowsName, Access: "filtered", Expression: f.Expression}
 		if f.Expression == "" {
-			detail = "a filter without an expression admits every row"
+			d.Detail = "a filter without an expression admits every row"
 		}
-		rows = append(rows, append([]string{accessRowsName, "filtered", "", f.Expression}, decidedBy(f.Decider, x.Store, detail)...))
+		rows = append(rows, d.decidedBy(f.Decider, x.Store))
 	}
 	if x.NoRows != "" {
-		rows = append(rows, []string{accessRowsName, "no rows", "", "false", "", "", x.Store, "fail closed: " + x.NoRows})
+		rows = append(rows, AccessDecision{Name: accessRowsName, Access: "no rows", Expression: "false", Store: x.Store, Detail: "fail closed: " + x.NoRows})
 	}
-	return rows, x.Roles, nil
+	return columns, rows, x.Roles, nil
 }
 
 // listOrNone is names joined, or "none".
@@ -154,37 +227,36 @@ func listOrNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// decidedBy is the policy, source, store and detail cells of a row
-// decided by d; a row no policy decided has none but the detail.
-func decidedBy(d policy.Decider, store, detail string) []string {
-	if d.Policy == "" {
-		return []string{"", "", "", detail}
+// decidedBy is d with the policy, source and store of decider; a
+// decision no policy made names none.
+func (d AccessDecision) decidedBy(decider policy.Decider, store string) AccessDecision {
+	if decider.Policy == "" {
+		return d
 	}
-	source := "resource"
-	if d.Tag != "" {
-		source = "tag " + d.Tag
+	d.Policy, d.Source, d.Store = decider.Policy, "resource", store
+	if decider.Tag != "" {
+		d.Source = "tag " + decider.Tag
 	}
-	return []string{d.Policy, source, store, detail}
+	return d
 }
 
-// gateOneRow is gate one's decision on SELECT from the table for user,
-// as CHECK ACCESS words it.
-func (s *Session) gateOneRow(ctx context.Context, caller access.Caller, obj grants.Object, user string) ([]string, error) {
+// gateOneDecision is gate one's decision on SELECT from the table for
+// user, as CHECK ACCESS words it.
+func (s *Session) gateOneDecision(ctx context.Context, caller access.Caller, obj grants.Object, user string) (AccessDecision, error) {
 	ac := s.engine.cfg.Access
 	if ac == nil {
-		return []string{accessTableName, "allowed", "", "", "", "", "", `[access_control] backend is "none": every authenticated user opens every table`}, nil
+		return AccessDecision{Name: accessTableName, Access: "allowed", Detail: `[access_control] backend is "none": every authenticated user opens every table`}, nil
 	}
 	d, err := ac.CheckAccess(ctx, caller, privilegeName(extgrammar.Privilege{Kind: extgrammar.PrivilegeSelect}), obj, user)
 	if err != nil {
-		return nil, err
+		return AccessDecision{}, err
 	}
-	verdict := "denied"
+	out := AccessDecision{Name: accessTableName, Access: "denied", Policy: d.Policy, Store: d.Store, Detail: d.Reason}
 	if d.Allowed {
-		verdict = "allowed"
+		out.Access = "allowed"
 	}
-	source := ""
 	if d.Policy != "" {
-		source = "resource"
+		out.Source = "resource"
 	}
-	return []string{accessTableName, verdict, "", "", d.Policy, source, d.Store, d.Reason}, nil
+	return out, nil
 }

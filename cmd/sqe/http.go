@@ -13,16 +13,20 @@ import (
 
 // opsServer is the operator's HTTP endpoint ([http] listen): /healthz
 // (the process is alive), /readyz (stores and catalogs are open and the
-// PostgreSQL listener accepts; 503 otherwise), /metrics (Prometheus) and,
-// with [http] pprof on, /debug/pprof/ for administrators (http_pprof.go).
+// PostgreSQL listener accepts; 503 otherwise), /metrics (Prometheus), the
+// access page /access for administrators (http_access.go) and, with
+// [http] pprof on, /debug/pprof/ for administrators (http_pprof.go).
 type opsServer struct {
 	srv    *http.Server
 	ln     net.Listener
 	ready  atomic.Bool
 	served chan error
-	// profileGate admits callers to /debug/pprof/; until it is set the
-	// profiles answer 503.
-	profileGate atomic.Pointer[profileGate]
+	// adminGate admits callers to /debug/pprof/ and /access; until it
+	// is set they answer 503.
+	adminGate atomic.Pointer[adminGate]
+	// accessReport answers /access/api/; until it is set the API
+	// answers 503.
+	accessReport atomic.Pointer[accessReport]
 }
 
 // opsReadHeaderTimeout bounds a slow client's request headers.
@@ -30,7 +34,7 @@ const opsReadHeaderTimeout = 10 * time.Second
 
 // startOpsServer binds listen and serves in the background; it is not
 // ready until setReady. With profiling, /debug/pprof/ is served to the
-// callers setProfileGate admits; without it the path does not exist.
+// callers setAdminGate admits; without it the path does not exist.
 func startOpsServer(listen string, metricsHandler http.Handler, profiling bool, logger *slog.Logger) (*opsServer, error) {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
@@ -49,7 +53,11 @@ func startOpsServer(listen string, metricsHandler http.Handler, profiling bool, 
 		_, _ = fmt.Fprintln(w, "ready")
 	})
 	mux.Handle("GET /metrics", metricsHandler)
-	paths := "/healthz /readyz /metrics"
+	page := o.serveAccessPage()
+	mux.Handle("GET "+accessPath, page)
+	mux.Handle("GET "+accessPath+"/", page)
+	mux.Handle("GET "+accessAPIPrefix, o.serveAccessAPI())
+	paths := "/healthz /readyz /metrics " + accessPath + " (administrators)"
 	if profiling {
 		mux.Handle(profilePrefix, o.serveProfiles(profileHandlers()))
 		paths += " " + profilePrefix + " (administrators)"
@@ -61,8 +69,8 @@ func startOpsServer(listen string, metricsHandler http.Handler, profiling bool, 
 	return o, nil
 }
 
-// setProfileGate starts admitting the callers g admits to /debug/pprof/.
-func (o *opsServer) setProfileGate(g *profileGate) { o.profileGate.Store(g) }
+// setAdminGate starts admitting the callers g admits to /debug/pprof/.
+func (o *opsServer) setAdminGate(g *adminGate) { o.adminGate.Store(g) }
 
 // setReady says whether the server can take queries.
 func (o *opsServer) setReady(ready bool) { o.ready.Store(ready) }

@@ -33,11 +33,11 @@ func startTestOps(t *testing.T, profiling bool) (*opsServer, string) {
 	return ops, "http://" + ops.ln.Addr().String()
 }
 
-// testProfileGate is the gate serve builds, over a fresh embedded issuer
+// testAdminGate is the gate serve builds, over a fresh embedded issuer
 // and governance store in which the user "dana" holds sqe_admin through
 // a role grant (her tokens carry no role). It returns the issuer to mint
 // tokens with.
-func testProfileGate(t *testing.T) (*profileGate, *auth.EmbeddedIssuer) {
+func testAdminGate(t *testing.T) (*adminGate, *auth.EmbeddedIssuer) {
 	t.Helper()
 	ctx := t.Context()
 	dir := t.TempDir()
@@ -60,7 +60,7 @@ func testProfileGate(t *testing.T) (*profileGate, *auth.EmbeddedIssuer) {
 	if err := gov.GrantRole(ctx, "sqe_admin", governance.MemberUser, "dana"); err != nil {
 		t.Fatal(err)
 	}
-	return &profileGate{verifier: verifier, roles: gov, adminRoles: []string{"sqe_admin"},
+	return &adminGate{verifier: verifier, roles: gov, adminRoles: []string{"sqe_admin"},
 		limiter: auth.NewLoginLimiter(1000, 1000), logger: slog.New(slog.DiscardHandler)}, iss
 }
 
@@ -114,7 +114,7 @@ func isProfile(body []byte) bool {
 // administrators only: no token or a bad one is 401, a valid token
 // without an admin role 403, and neither gets a profile.
 func TestOpsServerProfiles(t *testing.T) {
-	gate, iss := testProfileGate(t)
+	gate, iss := testAdminGate(t)
 	other, err := auth.OpenEmbeddedIssuer(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestOpsServerProfiles(t *testing.T) {
 	_, offBase := startTestOps(t, false)
 	onOps, onBase := startTestOps(t, true)
 	_, ungatedBase := startTestOps(t, true)
-	onOps.setProfileGate(gate)
+	onOps.setAdminGate(gate)
 
 	tests := []struct {
 		name          string

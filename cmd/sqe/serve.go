@@ -121,8 +121,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	defer gov.Close()
 
 	limiter := auth.NewLoginLimiter(cfg.Auth.FailedLoginsPerMinute, max(cfg.Auth.FailedLoginsPerMinute, 1))
-	if ops != nil && cfg.HTTP.Pprof {
-		ops.setProfileGate(&profileGate{verifier: verifier, roles: gov, adminRoles: cfg.Auth.AdminRoles,
+	if ops != nil {
+		ops.setAdminGate(&adminGate{verifier: verifier, roles: gov, adminRoles: cfg.Auth.AdminRoles,
 			limiter: limiter, logger: logger})
 	}
 
@@ -186,6 +186,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 	engine := sql.NewEngine(engineCfg, timedCatalogs(catalogs, m), gateTwo)
+	if ops != nil {
+		report := &accessReport{engine: engine, logger: logger}
+		if cfg.Demo {
+			report.demoUsers = governance.DemoUsers()
+		}
+		ops.setAccessReport(report)
+	}
 	// Stopped before the catalogs close (deferred earlier, run later).
 	stopMaintenance := startMaintenance(ctx, cfg, catalogs, engine.RowSorter(), maintenance, logger)
 	defer stopMaintenance()
