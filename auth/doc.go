@@ -11,11 +11,13 @@
 // /.well-known/openid-configuration and checks signatures against the
 // provider's JWKS, which go-oidc caches and refetches when a token names a
 // key id it has not seen (key rotation; compat-tests rotates Ory Hydra's
-// keys under a running server). The refetch replaces the cached keys, so
-// a key the provider has deleted is trusted until a token with a key id
-// new to the cache arrives. Discovery is retried lazily, so a provider
-// that is down when the server starts only fails the logins made while
-// it is down.
+// keys under a running server). The refetch replaces the cached keys; and
+// since a key the provider deleted would otherwise be trusted until a token
+// with a key id new to the cache arrived, the discovered keys are trusted
+// for Config.KeysMaxAge only, after which the next login discovers the
+// provider again (discovery.go). Discovery is retried lazily, so a
+// provider that is down when the server starts only fails the logins made
+// while it is down.
 //
 // After the signature, issuer, audience and validity window are checked,
 // the claims are mapped: the user from a configurable claim (default
