@@ -88,11 +88,13 @@ func TestAccessPage(t *testing.T) {
 			t.Fatalf("CSV = %d: %s", status, body)
 		}
 		for _, want := range []string{
-			"catalog,schema,table,user,column_name,access,mask_type,expression,policy,source,store,detail\n",
-			",acdemo,orders,bob,ssn,masked,MASK_SHOW_LAST_4,",
-			",acdemo,orders,bob,(rows),filtered,,region = 'EU',acdemo_rowfilter_eu,resource,embedded,",
-			",acdemo,orders,alice,ssn,raw,",
-			",acdemo,orders,dave,(table),denied,",
+			"catalog,schema,table,user,role,column_name,access,mask_type,expression,policy,source,store,detail\n",
+			",acdemo,orders,bob,,ssn,masked,MASK_SHOW_LAST_4,",
+			",acdemo,orders,bob,,(rows),filtered,,region = 'EU',acdemo_rowfilter_eu,resource,embedded,",
+			",acdemo,orders,alice,,ssn,raw,",
+			",acdemo,orders,dave,,(table),denied,",
+			",acdemo,orders,,engineer,ssn,masked,MASK_SHOW_LAST_4,",
+			",acdemo,orders,,analyst,(table),allowed,",
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("the CSV lacks %q:\n%s", want, body)
@@ -116,6 +118,12 @@ func TestAccessPage(t *testing.T) {
 		{"dave", "ssn", accessCell{Access: "no access"}, []string{"NO ACCESS"}},
 		{"dave", "(rows)", accessCell{Access: "no access"}, []string{"NO ACCESS"}},
 		{"dave", "(table)", accessCell{Access: "denied"}, []string{"No matching grant for dave"}},
+		// The roles' rows: what a member holding nothing else sees.
+		{"role engineer", "ssn", accessCell{Access: "no access"}, []string{"NO ACCESS"}},
+		{"role engineer", "(table)", accessCell{Access: "denied"}, []string{"No matching grant for a member of role engineer"}},
+		{"role analyst", "ssn", accessCell{Access: "raw"}, []string{"RAW"}},
+		{"role analyst", "(table)", accessCell{Access: "allowed"}, []string{"ALLOWED"}},
+		{"role sqe_admin", "(table)", accessCell{Access: "allowed"}, []string{"administrator role"}},
 	}
 	for _, tc := range tests {
 		got, ok := cells[tc.user+"/"+tc.column]
@@ -225,7 +233,7 @@ func browseAccessPage(t *testing.T, chromium, base, token string) (map[string]ac
 	}
 	raw, err := chromedp.Run(step, chromedp.Evaluate[string](`JSON.stringify(Object.fromEntries(
 		Array.from(document.querySelectorAll("#matrix td.cell")).map((td) => [
-			td.dataset.user + "/" + td.dataset.column,
+			(td.dataset.role ? "role " + td.dataset.role : td.dataset.user) + "/" + td.dataset.column,
 			{Access: td.dataset.access || "", Mask: td.dataset.mask || "", Policy: td.dataset.policy || "",
 			 Store: td.dataset.store || "", Filter: td.dataset.filter || "", Text: td.innerText}])))`))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -90,6 +91,59 @@ func TestTableAccessStructured(t *testing.T) {
 	}
 	if _, err := carol.TableAccess(ctx, []string{"acdemo", "nowhere"}, "bob"); pgerror.Code(err) != pgerror.UndefinedTable {
 		t.Errorf("a missing table: %v, want %s", err, pgerror.UndefinedTable)
+	}
+}
+
+// TestRoleAccess: a role's answer is what a member holding nothing else
+// sees: its own grants and policies (and its parent roles'), decided by
+// the same evaluation as a user's, and only an administrator may ask.
+func TestRoleAccess(t *testing.T) {
+	e, _ := newGatedEngine(t)
+	carol, bob := openAs(t, e, "carol", "sqe_admin"), openAs(t, e, "bob", "analyst", "engineer")
+	runGateTwoSteps(t, append(showAccessSetup(carol),
+		gateTwoStep{s: carol, sql: "CREATE ROLE eu_analyst", anyRows: true},
+		gateTwoStep{s: carol, sql: "GRANT engineer TO ROLE eu_analyst", anyRows: true}))
+	ctx := context.Background()
+	orders := []string{"sales_wh", "acdemo", "orders"}
+	tests := []struct {
+		role            string
+		ssn             string
+		filters         int
+		gateOne, reason string
+		roles           []string
+	}{
+		{role: "analyst", ssn: "raw", gateOne: "allowed", reason: "Allowed via ROLE 'analyst'", roles: []string{"analyst"}},
+		{role: "engineer", ssn: "masked", filters: 1, gateOne: "denied",
+			reason: "No matching grant for a member of role engineer", roles: []string{"engineer"}},
+		// A role granted another role is evaluated with both.
+		{role: "eu_analyst", ssn: "masked", filters: 1, gateOne: "denied", roles: []string{"engineer", "eu_analyst"}},
+		{role: "sqe_admin", ssn: "raw", gateOne: "allowed", reason: "Allowed: a member of role sqe_admin holds an administrator role", roles: []string{"sqe_admin"}},
+	}
+	for _, tc := range tests {
+		a, err := carol.RoleAccess(ctx, orders, tc.role)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.role, err)
+		}
+		if a.Role != tc.role || a.User != "" || a.Table != "orders" {
+			t.Errorf("%s: answer about role %q, user %q, table %s", tc.role, a.Role, a.User, a.Table)
+		}
+		for _, c := range a.Columns {
+			if c.Name == "ssn" && c.Access != tc.ssn {
+				t.Errorf("%s: ssn %+v, want %s", tc.role, c, tc.ssn)
+			}
+		}
+		if len(a.RowFilters) != tc.filters {
+			t.Errorf("%s: row filters %+v, want %d", tc.role, a.RowFilters, tc.filters)
+		}
+		if a.GateOne.Access != tc.gateOne || !strings.HasPrefix(a.GateOne.Detail, tc.reason) {
+			t.Errorf("%s: gate one %+v, want %s (%s)", tc.role, a.GateOne, tc.gateOne, tc.reason)
+		}
+		if !slices.Equal(a.Roles, tc.roles) {
+			t.Errorf("%s: evaluated with roles %v, want %v", tc.role, a.Roles, tc.roles)
+		}
+	}
+	if _, err := bob.RoleAccess(ctx, orders, "engineer"); pgerror.Code(err) != pgerror.InsufficientPrivilege {
+		t.Errorf("bob asking about a role: %v, want %s", err, pgerror.InsufficientPrivilege)
 	}
 }
 

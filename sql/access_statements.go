@@ -24,6 +24,9 @@ type AccessControl interface {
 	RevokeRoles(ctx context.Context, caller access.Caller, roles []string, members []access.RoleMember) error
 	ShowGrants(ctx context.Context, caller access.Caller, f access.GrantFilter) ([]access.GrantRow, error)
 	CheckAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, user string) (access.Decision, error)
+	// CheckRoleAccess is CheckAccess for a member of role who holds
+	// nothing else; administrators only.
+	CheckRoleAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, role string) (access.Decision, error)
 	EffectiveGrants(ctx context.Context, caller access.Caller, user string) ([]access.GrantRow, error)
 }
 

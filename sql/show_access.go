@@ -7,10 +7,10 @@ import (
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance/access"
-	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/extgrammar"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // SHOW ACCESS ON t FOR USER u answers the auditor's question, "what does
@@ -64,8 +64,11 @@ type TableAccess struct {
 	Catalog string `json:"catalog"`
 	Schema  string `json:"schema"`
 	Table   string `json:"table"`
-	// User is who the answer is about.
+	// User is who the answer is about; empty for a role's answer.
 	User string `json:"user"`
+	// Role, for a role's answer (RoleAccess), is the role: what a member
+	// holding nothing else sees.
+	Role string `json:"role,omitempty"`
 	// Columns are the table's columns, in table order (Kind column).
 	Columns []AccessDecision `json:"columns"`
 	// RowFilters all apply (Kind rows); none when every row is seen.
@@ -116,10 +119,11 @@ func (s *Session) TableAccess(ctx context.Context, parts []string, user string) 
 		return nil, err
 	}
 	a := &TableAccess{Catalog: obj.Catalog, Schema: obj.Namespace, Table: obj.Name, User: user}
-	var roles []string
-	a.Columns, a.RowFilters, roles, a.Notes = s.gateTwoDecisions(ctx, id, t)
-	a.Roles = roles
-	if a.GateOne, err = s.gateOneDecision(ctx, caller, obj, user); err != nil {
+	check := func(ac AccessControl, privilege string) (access.Decision, error) {
+		return ac.CheckAccess(ctx, caller, privilege, obj, user)
+	}
+	roles, err := s.decideAccess(ctx, a, id, t, check)
+	if err != nil {
 		return nil, err
 	}
 	if user == s.identity.User {
@@ -130,6 +134,50 @@ func (s *Session) TableAccess(ctx context.Context, parts []string, user string) 
 			"groups: unknown for another user, as only a login token carries them: policies naming groups are not applied")
 	}
 	return a, nil
+}
+
+// RoleAccess is TableAccess for a member of role who holds nothing else:
+// the role's grants and policies, and those of the roles it is a member
+// of. Only an administrator may ask, before the table is looked up.
+func (s *Session) RoleAccess(ctx context.Context, parts []string, role string) (*TableAccess, error) {
+	caller := s.caller()
+	if !s.superuser {
+		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role").
+			WithDetail("Only roles listed in [auth] admin_roles may inspect the access a role gives.")
+	}
+	obj, t, err := s.policyTable(ctx, parts)
+	if err != nil {
+		return nil, err
+	}
+	id := auth.Identity{Roles: []string{role}}
+	if src := s.engine.cfg.Roles; src != nil {
+		if id.Roles, err = src.EffectiveRoles(ctx, "", id.Roles); err != nil {
+			return nil, fmt.Errorf("roles of role %s: %w", role, err)
+		}
+	}
+	a := &TableAccess{Catalog: obj.Catalog, Schema: obj.Namespace, Table: obj.Name, Role: role}
+	check := func(ac AccessControl, privilege string) (access.Decision, error) {
+		return ac.CheckRoleAccess(ctx, caller, privilege, obj, role)
+	}
+	roles, err := s.decideAccess(ctx, a, id, t, check)
+	if err != nil {
+		return nil, err
+	}
+	a.Notes = append(a.Notes, "roles: "+listOrNone(roles)+" (the role and the roles it is a member of, "+s.roleOrigin()+")")
+	return a, nil
+}
+
+// decideAccess fills a's decisions for id: gate two's on t's columns and
+// rows, and gate one's on SELECT from it, which check asks. It returns
+// the roles gate two evaluated with.
+func (s *Session) decideAccess(ctx context.Context, a *TableAccess, id auth.Identity, t planner.Table,
+	check func(ac AccessControl, privilege string) (access.Decision, error)) ([]string, error) {
+	var roles []string
+	a.Columns, a.RowFilters, roles, a.Notes = s.gateTwoDecisions(ctx, id, t)
+	a.Roles = roles
+	var err error
+	a.GateOne, err = s.gateOneDecision(check)
+	return roles, err
 }
 
 // showRows are SHOW ACCESS's rows: the columns, the row filters, gate
@@ -240,14 +288,14 @@ func (d AccessDecision) decidedBy(decider policy.Decider, store string) AccessDe
 	return d
 }
 
-// gateOneDecision is gate one's decision on SELECT from the table for
-// user, as CHECK ACCESS words it.
-func (s *Session) gateOneDecision(ctx context.Context, caller access.Caller, obj grants.Object, user string) (AccessDecision, error) {
+// gateOneDecision is gate one's decision on SELECT from the table, as
+// CHECK ACCESS words it; check asks the backend.
+func (s *Session) gateOneDecision(check func(ac AccessControl, privilege string) (access.Decision, error)) (AccessDecision, error) {
 	ac := s.engine.cfg.Access
 	if ac == nil {
 		return AccessDecision{Name: accessTableName, Access: "allowed", Detail: `[access_control] backend is "none": every authenticated user opens every table`}, nil
 	}
-	d, err := ac.CheckAccess(ctx, caller, privilegeName(extgrammar.Privilege{Kind: extgrammar.PrivilegeSelect}), obj, user)
+	d, err := check(ac, privilegeName(extgrammar.Privilege{Kind: extgrammar.PrivilegeSelect}))
 	if err != nil {
 		return AccessDecision{}, err
 	}

@@ -313,12 +313,13 @@ func (a *principalsAnswer) csvRecords() [][]string {
 	return out
 }
 
-// tableAnswer is one table's matrix: every known user's TableAccess.
+// tableAnswer is one table's matrix: every known user's TableAccess,
+// then every known role's (RoleAccess).
 type tableAnswer struct {
-	Table   sql.TableRef       `json:"table"`
-	Columns []string           `json:"columns"`
-	Users   []*sql.TableAccess `json:"users"`
-	Roles   []string           `json:"roles"`
+	Table    sql.TableRef       `json:"table"`
+	Columns  []string           `json:"columns"`
+	Users    []*sql.TableAccess `json:"users"`
+	RoleRows []*sql.TableAccess `json:"role_rows"`
 }
 
 func (rep *accessReport) table(ctx context.Context, id auth.Identity, t sql.TableRef) (*tableAnswer, error) {
@@ -334,13 +335,20 @@ func (rep *accessReport) table(ctx context.Context, id auth.Identity, t sql.Tabl
 	if err != nil {
 		return nil, err
 	}
-	ans := &tableAnswer{Table: t, Columns: []string{}, Users: []*sql.TableAccess{}, Roles: p.Roles}
+	ans := &tableAnswer{Table: t, Columns: []string{}, Users: []*sql.TableAccess{}, RoleRows: []*sql.TableAccess{}}
 	for _, u := range p.Users {
 		a, err := s.TableAccess(ctx, t.Parts(), u)
 		if err != nil {
 			return nil, err
 		}
 		ans.Users = append(ans.Users, a)
+	}
+	for _, r := range p.Roles {
+		a, err := s.RoleAccess(ctx, t.Parts(), r)
+		if err != nil {
+			return nil, err
+		}
+		ans.RoleRows = append(ans.RoleRows, a)
 	}
 	if len(ans.Users) > 0 {
 		a := ans.Users[0]
@@ -354,14 +362,14 @@ func (rep *accessReport) table(ctx context.Context, id auth.Identity, t sql.Tabl
 
 // accessCSVHeader heads the CSV of TableAccess answers: SHOW ACCESS's
 // columns after the table and the user.
-var accessCSVHeader = []string{"catalog", "schema", "table", "user", "column_name", "access", "mask_type", "expression", "policy", "source", "store", "detail"}
+var accessCSVHeader = []string{"catalog", "schema", "table", "user", "role", "column_name", "access", "mask_type", "expression", "policy", "source", "store", "detail"}
 
 // accessRecords are a's decisions as CSV records: columns, row filters,
 // then gate one's, as SHOW ACCESS orders them.
 func accessRecords(a *sql.TableAccess) [][]string {
 	var out [][]string
 	add := func(d sql.AccessDecision) {
-		out = append(out, []string{a.Catalog, a.Schema, a.Table, a.User, d.Name, d.Access, d.MaskType, d.Expression, d.Policy, d.Source, d.Store, d.Detail})
+		out = append(out, []string{a.Catalog, a.Schema, a.Table, a.User, a.Role, d.Name, d.Access, d.MaskType, d.Expression, d.Policy, d.Source, d.Store, d.Detail})
 	}
 	for _, d := range a.Columns {
 		add(d)
@@ -375,7 +383,7 @@ func accessRecords(a *sql.TableAccess) [][]string {
 
 func (a *tableAnswer) csvRecords() [][]string {
 	out := [][]string{accessCSVHeader}
-	for _, u := range a.Users {
+	for _, u := range append(slices.Clone(a.Users), a.RoleRows...) {
 		out = append(out, accessRecords(u)...)
 	}
 	return out

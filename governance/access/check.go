@@ -7,6 +7,7 @@ import (
 
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/ranger"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // CHECK ACCESS is answered the same way by every gate-one backend: the
@@ -32,6 +33,16 @@ func CheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, pri
 		}
 	}
 	return grants.Write{}, fmt.Errorf("check access: %s on %s names no access type", privilege, obj)
+}
+
+// RoleCheckTarget is CheckTarget for a role rather than a user: only an
+// administrator may ask about a role.
+func RoleCheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, privilege string, obj grants.Object, realm string) (grants.Write, error) {
+	if !callerIsAdmin {
+		return grants.Write{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role").
+			WithDetail("Only roles listed in [auth] admin_roles may inspect the access a role gives.")
+	}
+	return CheckTarget(profile, caller, true, privilege, obj, caller.User, realm)
 }
 
 // Decision is gate one's answer to CHECK ACCESS.
@@ -71,8 +82,17 @@ func Decide(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Write, us
 		via, policy := viaOf(policies, res.PolicyID, false, user, roles)
 		return Decision{Reason: "Denied via " + via, Policy: policy}
 	default:
-		return Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", user, strings.Join(w.Accesses, ", "), w.Resource)}
+		return Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", subject(user, roles), strings.Join(w.Accesses, ", "), w.Resource)}
 	}
+}
+
+// subject names who a decision is about: the user, or for a role's
+// decision (no user) a member of the role asked about, roles' first.
+func subject(user string, roles []string) string {
+	if user != "" || len(roles) == 0 {
+		return user
+	}
+	return "a member of role " + roles[0]
 }
 
 // decideAdmin is Decide for a user holding an administrator role of the
@@ -84,7 +104,7 @@ func decideAdmin(eval *ranger.Evaluator, policies []ranger.Policy, w grants.Writ
 		via, policy := viaOf(policies, id, false, user, roles)
 		return Decision{Reason: "Denied via " + via, Policy: policy}
 	}
-	return Decision{Allowed: true, Reason: fmt.Sprintf("Allowed: %s holds an administrator role", user)}
+	return Decision{Allowed: true, Reason: fmt.Sprintf("Allowed: %s holds an administrator role", subject(user, roles))}
 }
 
 // checkRequest is the Ranger request CHECK ACCESS evaluates for w.

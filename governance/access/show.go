@@ -180,10 +180,32 @@ func (s *Service) CheckAccess(ctx context.Context, caller Caller, privilege stri
 	if caller.User == user {
 		tokenRoles = caller.Roles
 	}
-	roles, err := s.store.EffectiveRoles(ctx, user, tokenRoles)
+	return s.decideFor(ctx, named, user, tokenRoles)
+}
+
+// CheckRoleAccess is CheckAccess for a member of role who holds nothing
+// else: the role's own grants, and those of the roles it is a member of.
+// Only an administrator may ask.
+func (s *Service) CheckRoleAccess(ctx context.Context, caller Caller, privilege string, obj grants.Object, role string) (Decision, error) {
+	named, err := RoleCheckTarget(s.profile, caller, s.isAdmin(caller.Roles), privilege, obj, s.cfg.Realm)
 	if err != nil {
 		return Decision{}, err
 	}
+	return s.decideFor(ctx, named, "", []string{role})
+}
+
+// decideFor decides named for user (none: "") holding roles and the roles
+// the store nests them in; without a user, roles' first stays first, as
+// the decision names it.
+func (s *Service) decideFor(ctx context.Context, named grants.Write, user string, roles []string) (Decision, error) {
+	all, err := s.store.EffectiveRoles(ctx, user, roles)
+	if err != nil {
+		return Decision{}, err
+	}
+	if user == "" && len(roles) > 0 {
+		all = append([]string{roles[0]}, slices.DeleteFunc(all, func(r string) bool { return r == roles[0] })...)
+	}
+	roles = all
 	c, err := s.current(ctx)
 	if err != nil {
 		return Decision{}, err

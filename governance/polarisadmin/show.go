@@ -9,6 +9,7 @@ import (
 
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/grants"
+	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // heldGrant is one grant of a catalog role, read back: the securable as a
@@ -119,6 +120,12 @@ func (s *Service) reachableGrants(ctx context.Context, user string) ([]heldGrant
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.principalRoleGrants(ctx, prs)
+}
+
+// principalRoleGrants are the grants the principal roles prs reach, and
+// the names of the catalog roles that hold them.
+func (s *Service) principalRoleGrants(ctx context.Context, prs []string) ([]heldGrant, []string, error) {
 	var held []heldGrant
 	var names []string
 	for _, c := range s.sqeCatalogs() {
@@ -213,8 +220,29 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 	if err := access.MayAskAbout(caller, s.isAdmin(caller.Roles), user); err != nil {
 		return access.Decision{}, err
 	}
+	return s.decideFor(ctx, privilege, obj, grants.Grantee{Kind: grants.GranteeUser, Name: user}, func() ([]heldGrant, error) {
+		held, _, err := s.reachableGrants(ctx, user)
+		return held, err
+	})
+}
+
+// CheckRoleAccess is CheckAccess for a member of role who holds nothing
+// else: what principal role role reaches (administrators only).
+func (s *Service) CheckRoleAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, role string) (access.Decision, error) {
+	if !s.isAdmin(caller.Roles) {
+		return access.Decision{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role")
+	}
+	return s.decideFor(ctx, privilege, obj, grants.Grantee{Kind: grants.GranteeRole, Name: role}, func() ([]heldGrant, error) {
+		held, _, err := s.principalRoleGrants(ctx, []string{role})
+		return held, err
+	})
+}
+
+// decideFor decides privilege on obj for who, holding the grants
+// reachable finds.
+func (s *Service) decideFor(ctx context.Context, privilege string, obj grants.Object, who grants.Grantee, reachable func() ([]heldGrant, error)) (access.Decision, error) {
 	plan, err := s.profile.PlanGrant(grants.Statement{Privileges: []string{privilege}, Object: obj,
-		Grantees: []grants.Grantee{{Kind: grants.GranteeUser, Name: user}}})
+		Grantees: []grants.Grantee{who}})
 	if err != nil {
 		return access.Decision{}, err
 	}
@@ -234,7 +262,7 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 	if _, err := s.polarisCatalog(obj.Catalog); err != nil {
 		return access.Decision{}, err
 	}
-	held, _, err := s.reachableGrants(ctx, user)
+	held, err := reachable()
 	if err != nil {
 		return access.Decision{}, err
 	}
@@ -251,7 +279,7 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 			}
 		}
 		if !found {
-			return access.Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", user,
+			return access.Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", who.Name,
 				strings.Join(target.Privileges, ", "), target.Resource), Store: StorePolaris}, nil
 		}
 	}

@@ -198,12 +198,24 @@ func nonNilMembers(m []roleMember) []roleMember {
 // seen-set because Ranger lets an operator make a cycle. Groups are not
 // resolved: Ranger knows a user's groups only where usersync runs.
 func effectiveRoles(roles []storedRole, user string) []string {
+	var direct []string
+	for _, r := range roles {
+		if slices.ContainsFunc(r.Users, func(m roleMember) bool { return m.Name == user }) {
+			direct = append(direct, r.Name)
+		}
+	}
+	return rolesWithParents(roles, direct)
+}
+
+// rolesWithParents is held and every role that has one of them as a
+// member, nested roles followed once each.
+func rolesWithParents(roles []storedRole, held []string) []string {
 	seen := map[string]bool{}
 	var out, queue []string
-	for _, r := range roles {
-		if slices.ContainsFunc(r.Users, func(m roleMember) bool { return m.Name == user }) && !seen[r.Name] {
-			seen[r.Name] = true
-			queue = append(queue, r.Name)
+	for _, r := range held {
+		if !seen[r] {
+			seen[r] = true
+			queue = append(queue, r)
 		}
 	}
 	for len(queue) > 0 {

@@ -52,17 +52,34 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 	if err != nil {
 		return access.Decision{}, err
 	}
+	return s.decideFor(ctx, named, user, func(all []storedRole) []string { return effectiveRoles(all, user) })
+}
+
+// CheckRoleAccess is CheckAccess for a member of role who holds nothing
+// else (administrators only).
+func (s *Service) CheckRoleAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, role string) (access.Decision, error) {
+	named, err := access.RoleCheckTarget(s.profile, caller, s.isAdmin(caller.Roles), privilege, obj, s.cfg.Realm)
+	if err != nil {
+		return access.Decision{}, err
+	}
+	return s.decideFor(ctx, named, "", func(all []storedRole) []string { return rolesWithParents(all, []string{role}) })
+}
+
+// decideFor decides named for user (none: "") with the roles rolesOf
+// finds in Ranger's role store.
+func (s *Service) decideFor(ctx context.Context, named grants.Write, user string, rolesOf func([]storedRole) []string) (access.Decision, error) {
 	snap, err := s.policies(ctx)
 	if err != nil {
 		return access.Decision{}, err
 	}
 	var roleNote string
 	var roles []string
-	if all, err := s.roles(ctx); err != nil {
-		roleNote = fmt.Sprintf(" (roles could not be read from Ranger Admin, so grants through roles were not considered: %v)", err)
-	} else {
-		roles = effectiveRoles(all, user)
+	all, err := s.roles(ctx)
+	if err != nil {
+		roleNote = fmt.Sprintf(" (roles could not be read from Ranger Admin, so grants through nested roles were not considered: %v)", err)
+		all = nil
 	}
+	roles = rolesOf(all)
 	policies := make([]ranger.Policy, 0, len(snap.raw))
 	for _, data := range snap.raw {
 		var p ranger.Policy

@@ -123,7 +123,7 @@
   // columnCell draws one user's access to one column; gate one's refusal
   // of the table wins over what gate two would do.
   function columnCell(a, d) {
-    const attrs = { "data-user": a.user, "data-column": d.name };
+    const attrs = Object.assign(principalAttrs(a), { "data-column": d.name });
     if (a.gate_one.access !== "allowed") {
       attrs["data-access"] = "no access";
       return el("td", Object.assign({ class: "cell denied" }, attrs), badge("denied"));
@@ -140,7 +140,7 @@
   }
 
   function rowsCell(a) {
-    const attrs = { "data-user": a.user, "data-column": "(rows)" };
+    const attrs = Object.assign(principalAttrs(a), { "data-column": "(rows)" });
     if (a.gate_one.access !== "allowed") {
       attrs["data-access"] = "no access";
       return el("td", Object.assign({ class: "cell denied" }, attrs), badge("denied"));
@@ -162,7 +162,7 @@
 
   function gateOneCell(a) {
     const g = a.gate_one;
-    const td = el("td", { class: "cell " + (g.access === "allowed" ? "raw" : "denied"), "data-user": a.user, "data-column": "(table)", "data-access": g.access },
+    const td = el("td", Object.assign({ class: "cell " + (g.access === "allowed" ? "raw" : "denied"), "data-column": "(table)", "data-access": g.access }, principalAttrs(a)),
       badge(g.access === "allowed" ? "allowed" : "denied"));
     if (g.policy) td.append(decidedBy(g));
     if (g.detail) td.append(el("span", { class: "detail" }, g.detail));
@@ -173,12 +173,24 @@
     const head = el("tr", {}, el("th", {}, firstHeader), ...columns.map((c) => el("th", { scope: "col" }, c)),
       el("th", { scope: "col", class: "meta" }, "Rows"), el("th", { scope: "col", class: "meta" }, "Table (gate one)"));
     const body = accesses.map((a) =>
-      el("tr", { "data-user": a.user },
+      el("tr", principalAttrs(a),
         firstCell(a),
         ...a.columns.map((d) => columnCell(a, d)),
         rowsCell(a),
         gateOneCell(a)));
     return el("table", { class: "matrix" }, el("thead", {}, head), el("tbody", {}, ...body));
+  }
+
+  // principalAttrs names a row's principal: a user, or a role (what a
+  // member holding nothing else sees).
+  function principalAttrs(a) {
+    return a.role ? { "data-role": a.role } : { "data-user": a.user };
+  }
+
+  function roleHeader(a) {
+    const via = (a.roles || []).filter((r) => r !== a.role);
+    return el("th", { scope: "row" }, el("span", { class: "who" }, a.role),
+      el("span", { class: "roles" }, via.length ? "role, in " + via.join(", ") : "role"));
   }
 
   function userHeader(a) {
@@ -196,11 +208,14 @@
     status("Loading " + [catalog, schema, table].join(".") + " …");
     const ans = await api("table", { catalog, schema, table });
     ans.users.forEach(normalized);
+    ans.role_rows.forEach(normalized);
     const name = [ans.table.catalog, ans.table.schema, ans.table.table].join(".");
     out.replaceChildren(
       el("h2", {}, name),
-      el("p", { class: "hint" }, ans.users.length + " users; roles known: " + (ans.roles.join(", ") || "none")),
-      accessTable(ans.columns, ans.users, "User (roles)", userHeader));
+      el("p", { class: "hint" }, ans.users.length + " users, " + ans.role_rows.length + " roles"),
+      accessTable(ans.columns, ans.users, "User (roles)", userHeader),
+      el("h3", {}, "Roles: what a member holding nothing else sees"),
+      accessTable(ans.columns, ans.role_rows, "Role", roleHeader));
     out.setAttribute("data-loaded", name);
     history.replaceState(null, "", "#" + new URLSearchParams({ catalog, schema, table }));
     wanted = new URLSearchParams(); // later picks are the user's
