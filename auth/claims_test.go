@@ -128,17 +128,17 @@ func TestConfigDefaults(t *testing.T) {
 		{
 			name: "empty",
 			in:   Config{},
-			want: Config{Audience: "sqe", UserClaim: "preferred_username", RolesClaim: "roles"},
+			want: Config{Audience: "sqe", UserClaim: "preferred_username", RolesClaim: "roles", KeysMaxAge: DefaultKeysMaxAge},
 		},
 		{
 			name: "explicit values kept",
-			in:   Config{Issuer: "https://idp", Audience: "a", UserClaim: "email", RolesClaim: "realm_access.roles", GroupsClaim: "groups", ClockSkew: 5},
-			want: Config{Issuer: "https://idp", Audience: "a", UserClaim: "email", RolesClaim: "realm_access.roles", GroupsClaim: "groups", ClockSkew: 5},
+			in:   Config{Issuer: "https://idp", Audience: "a", UserClaim: "email", RolesClaim: "realm_access.roles", GroupsClaim: "groups", ClockSkew: 5, KeysMaxAge: 7},
+			want: Config{Issuer: "https://idp", Audience: "a", UserClaim: "email", RolesClaim: "realm_access.roles", GroupsClaim: "groups", ClockSkew: 5, KeysMaxAge: 7},
 		},
 		{
-			name: "negative skew",
-			in:   Config{ClockSkew: -1},
-			want: Config{Audience: "sqe", UserClaim: "preferred_username", RolesClaim: "roles"},
+			name: "negative skew and age",
+			in:   Config{ClockSkew: -1, KeysMaxAge: -1},
+			want: Config{Audience: "sqe", UserClaim: "preferred_username", RolesClaim: "roles", KeysMaxAge: DefaultKeysMaxAge},
 		},
 	}
 	for _, tc := range tests {
