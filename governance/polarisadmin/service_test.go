@@ -99,6 +99,20 @@ func TestGrantWritesPolarisGrants(t *testing.T) {
 	if d.Allowed {
 		t.Errorf("alice INSERT: %+v", d)
 	}
+	// A role's answer: what the principal role reaches.
+	d, err = svc.CheckRoleAccess(ctx, admin, "SELECT", table, "analyst")
+	mustDo(t, err)
+	if !d.Allowed || d.Reason != "Allowed via ROLE 'analyst'" {
+		t.Errorf("role analyst: %+v", d)
+	}
+	d, err = svc.CheckRoleAccess(ctx, admin, "INSERT", table, "analyst")
+	mustDo(t, err)
+	if d.Allowed || d.Reason != "No matching grant for a member of role analyst TABLE_WRITE_DATA on sales_wh.acdemo.orders" {
+		t.Errorf("role analyst INSERT: %+v", d)
+	}
+	if _, err := svc.CheckRoleAccess(ctx, access.Caller{User: "alice"}, "SELECT", table, "analyst"); err == nil {
+		t.Error("alice may check a role's access")
+	}
 
 	rows, err := svc.ShowGrants(ctx, admin, access.GrantFilter{Grantee: &grants.Grantee{Kind: grants.GranteeRole, Name: "analyst"}})
 	mustDo(t, err)

@@ -279,7 +279,11 @@ func (s *Service) decideFor(ctx context.Context, privilege string, obj grants.Ob
 			}
 		}
 		if !found {
-			return access.Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", who.Name,
+			name := who.Name
+			if who.Kind == grants.GranteeRole {
+				name = "a member of role " + name
+			}
+			return access.Decision{Reason: fmt.Sprintf("No matching grant for %s %s on %s", name,
 				strings.Join(target.Privileges, ", "), target.Resource), Store: StorePolaris}, nil
 		}
 	}

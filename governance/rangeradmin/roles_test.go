@@ -54,6 +54,29 @@ func TestCheckAccessFollowsNestedRoles(t *testing.T) {
 	if _, err := s.CheckAccess(context.Background(), access.Caller{User: "alice"}, "SELECT", orders, "bob"); err == nil {
 		t.Error("alice may check bob's access")
 	}
+
+	// A role's answer: its own grants and its parents' (analyst is a
+	// member of readers), as a member holding nothing else has them.
+	for _, c := range []struct {
+		role    string
+		allowed bool
+		reason  string
+	}{
+		{"readers", true, "Allowed via ROLE 'readers'"},
+		{"analyst", false, "Denied via ROLE 'analyst'"},
+		{"loop_a", false, "No matching grant for a member of role loop_a"},
+	} {
+		d, err := s.CheckRoleAccess(context.Background(), carol, "SELECT", orders, c.role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Allowed != c.allowed || !strings.HasPrefix(d.Reason, c.reason) || d.Store != access.StoreRanger {
+			t.Errorf("role %s: %+v, want %v %q", c.role, d, c.allowed, c.reason)
+		}
+	}
+	if _, err := s.CheckRoleAccess(context.Background(), access.Caller{User: "alice"}, "SELECT", orders, "readers"); pgerror.Code(err) != pgerror.InsufficientPrivilege {
+		t.Errorf("alice checking a role's access: %v", err)
+	}
 }
 
 func TestEffectiveRolesSeenSet(t *testing.T) {
