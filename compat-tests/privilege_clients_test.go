@@ -78,12 +78,7 @@ func queryRows(t *testing.T, ctx context.Context, conn *pgx.Conn, sorted bool, s
 // must run and list the grants.
 func TestPrivilegeClientQueries(t *testing.T) {
 	ctx := testContext(t, 2*time.Minute)
-	srv := startTestServer(t, true)
-	carolToken, err := srv.mintCLI("carol")
-	if err != nil {
-		t.Fatal(err)
-	}
-	carol := connectConfig(t, ctx, pgxConfig(t, srv, "carol", demoDatabase, "disable", carolToken))
+	srv, carol := demoAsCarol(t, ctx)
 	for _, g := range privilegeGrants {
 		if _, err := carol.Exec(ctx, g); err != nil {
 			t.Fatalf("%s: %v", g, err)
@@ -178,12 +173,7 @@ func TestPrivilegeClientQueries(t *testing.T) {
 // schema, which PostgreSQL is granted explicitly.
 func TestACLItemsMatchPostgres(t *testing.T) {
 	ctx := testContext(t, 3*time.Minute)
-	srv := startTestServer(t, true)
-	carolToken, err := srv.mintCLI("carol")
-	if err != nil {
-		t.Fatal(err)
-	}
-	carol := connectConfig(t, ctx, pgxConfig(t, srv, "carol", demoDatabase, "disable", carolToken))
+	_, carol := demoAsCarol(t, ctx)
 	for _, g := range []string{
 		`CREATE ROLE "data-eng"`,
 		"GRANT MODIFY ON sales_wh.acdemo.orders TO USER frank",
@@ -235,4 +225,16 @@ func TestACLItemsMatchPostgres(t *testing.T) {
 			}
 		})
 	}
+}
+
+// demoAsCarol starts sqe serve --demo and connects as carol, the demo's
+// administrator.
+func demoAsCarol(t *testing.T, ctx context.Context) (*server, *pgx.Conn) {
+	t.Helper()
+	srv := startTestServer(t, true)
+	token, err := srv.mintCLI("carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, connectConfig(t, ctx, pgxConfig(t, srv, "carol", demoDatabase, "disable", token))
 }
