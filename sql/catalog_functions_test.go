@@ -85,7 +85,8 @@ func TestPsqlCatalogQueries(t *testing.T) {
 			[]string{"integer|cstring|cstring, oid, integer|cstring[]|true"}},
 		{"publishable", "SELECT pg_relation_is_publishable('pg_class'::regclass), pg_relation_is_publishable('acdemo.orders'::regclass), pg_relation_is_publishable(1) IS NULL, pg_get_statisticsobjdef_columns(1) IS NULL",
 			[]string{"false|true|true|true"}},
-		{"\\du", psqlListRoles, []string{`alice|false|true|false|false|true|-1|NULL|["analyst"]|false|false`, "analyst|false|true|false|false|false|-1|NULL|[]|false|false"}},
+		{"\\du", psqlListRoles, []string{`alice|false|true|false|false|true|-1|NULL|["analyst"]|false|false`, "analyst|false|true|false|false|false|-1|NULL|[]|false|false",
+			"sqe|true|true|true|true|false|-1|NULL|[]|false|false"}},
 		{"\\df", psqlListFunctions, nil},
 		// oidvector and int2vector subscripts start at 0, as in PostgreSQL.
 		{"vector subscripts", "SELECT proargtypes[0], proargtypes[1], proargtypes[3] IS NULL, (SELECT proargtypes::oid[] FROM pg_proc WHERE oid = 2803) FROM pg_proc WHERE oid = 750",

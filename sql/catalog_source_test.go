@@ -68,7 +68,7 @@ func TestCatalogQueriesThroughSession(t *testing.T) {
 			wantRows: []string{"id", "region", "ssn", "amount", "order_date"}},
 		{name: "column types", query: "SELECT data_type FROM information_schema.columns WHERE table_name = 'orders' ORDER BY ordinal_position",
 			wantRows: []string{"bigint", "text", "text", "numeric", "date"}},
-		{name: "caller roles", query: "SELECT rolname FROM pg_roles ORDER BY 1", wantRows: []string{"alice", "analyst"}},
+		{name: "caller roles", query: "SELECT rolname FROM pg_roles ORDER BY 1", wantRows: []string{"alice", "analyst", "sqe"}},
 		{name: "database", query: "SELECT datname FROM pg_database", wantRows: []string{"sales_wh"}},
 		{name: "settings", query: "SELECT setting FROM pg_settings WHERE name = 'TimeZone'", wantRows: []string{"UTC"}},
 		{name: "unknown information_schema relation", query: "SELECT * FROM information_schema.nope", wantCode: pgerror.UndefinedTable},
