@@ -396,6 +396,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.patternCall(f, s); ok {
 		return sql, err
 	}
+	if sql, ok, err := w.subscriptCall(f, s); ok {
+		return sql, err
+	}
 	wf, known := w.writtenFunction(f.Name)
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
@@ -420,6 +423,26 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 		name = wf.spell(f)
 	}
 	return name + "(" + strings.Join(args, ", ") + ")", nil
+}
+
+// subscriptCall writes an array subscript, or a slice given both bounds,
+// as the PostgreSQL syntax SQE binds them from (a slice missing a bound
+// does not say which one it lacks).
+func (w *writer) subscriptCall(f *planner.Func, s *scope) (string, bool, error) {
+	if w.d != PostgreSQL || !(f.Name == "array_subscript" && len(f.Args) == 2 || f.Name == "array_slice" && len(f.Args) == 3) {
+		return "", false, nil
+	}
+	parts := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		var err error
+		if parts[i], err = w.expr(a, s); err != nil {
+			return "", true, err
+		}
+	}
+	if len(parts) == 2 {
+		return "(" + parts[0] + ")[" + parts[1] + "]", true, nil
+	}
+	return "(" + parts[0] + ")[" + parts[1] + ":" + parts[2] + "]", true, nil
 }
 
 // aggCall writes an aggregate whose result is the same in the dialect.

@@ -97,7 +97,8 @@ func writtenFunctions() map[string]writtenFunction {
 		"jsonb_build_array", "jsonb_strip_nulls", "jsonb_pretty", "quote_ident", "quote_literal",
 		"quote_nullable", "to_date", "make_timestamp", "age",
 		"cardinality", "array_replace", "to_timestamp", "justify_days", "justify_interval",
-		"width_bucket", "factorial",
+		"width_bucket", "factorial", "format", "array_upper", "array_lower", "array_ndims", "array_dims",
+		"arrayoverlap", "overlaps",
 	} {
 		if _, written := m[name]; !written {
 			m[name] = writtenFunction{exact: postgresOnly(func(Dialect, *planner.Func) bool { return true })}
