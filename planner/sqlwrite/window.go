@@ -6,6 +6,7 @@ import (
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // A window node is written as one SELECT of its input's columns and its
@@ -136,8 +137,18 @@ func (w *writer) frameOffset(mode planner.FrameMode, e planner.Expr, x *planner.
 		if w.d == Trino {
 			return "", pgerror.Unsupported("a RANGE window frame with an offset cannot be written as SQL for %s", w.d)
 		}
+		if len(x.OrderBy) == 1 && e.Type().OID == types.OIDInterval && w.intervalRangeKey(x.OrderBy[0].Expr.Type()) {
+			// A constant interval, neither NULL nor negative, over a date
+			// or timestamp key: PostgreSQL measures it as SQE does.
+			v, ok := constantOf(e)
+			iv, isInterval := v.(types.IntervalValue)
+			if !ok || !isInterval || iv.Months < 0 || iv.Days < 0 || iv.Micros < 0 {
+				return "", pgerror.Unsupported("a RANGE window frame offset that is not a constant interval of at least zero cannot be written as SQL")
+			}
+			return "CAST('" + string(types.AppendInterval(nil, iv)) + "' AS interval)", nil
+		}
 		if len(x.OrderBy) != 1 || !isInt(x.OrderBy[0].Expr.Type()) {
-			return "", pgerror.Unsupported("a RANGE window frame with an offset over a key that is not an integer cannot be written as SQL")
+			return "", pgerror.Unsupported("a RANGE window frame with an offset over a key that is not an integer, date or timestamp cannot be written as SQL")
 		}
 	}
 	v, ok := constantOf(e)
@@ -152,6 +163,20 @@ func (w *writer) frameOffset(mode planner.FrameMode, e planner.Expr, x *planner.
 		lit = "CAST(" + lit + " AS bigint)"
 	}
 	return lit, nil
+}
+
+// intervalRangeKey reports whether a RANGE frame over a key of type t may
+// take an interval offset: a date or a timestamp, and a timestamp with
+// time zone when the engine runs in the caller's zone (a day's length
+// depends on it).
+func (w *writer) intervalRangeKey(t types.T) bool {
+	switch t.OID {
+	case types.OIDDate, types.OIDTimestamp:
+		return true
+	case types.OIDTimestampTZ:
+		return w.sessionZone
+	}
+	return false
 }
 
 // windowCall writes one window function, without its OVER clause.
