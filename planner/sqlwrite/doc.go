@@ -68,7 +68,8 @@
 // sum, avg, the boolean and bit aggregates, deviations, string_agg,
 // GROUPING SETS, set-returning functions in the select list, and the
 // window features Trino lacks (ntile, nth_value, FILTER, GROUPS, EXCLUDE,
-// RANGE offsets over an integer key). Trino's functions differ from
+// RANGE offsets over an integer key, or an interval over a date or
+// timestamp key), array subscripts and slices given both bounds. Trino's functions differ from
 // SQE's at edges (substr's negative start, concat's NULLs, LIKE's
 // escape), so they are written only where the edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from
