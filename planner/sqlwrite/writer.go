@@ -579,11 +579,13 @@ func (w *writer) sort(x *planner.Sort, top bool) (*rel, error) {
 }
 
 func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
-	if l.CountExpr != nil || l.OffsetExpr != nil {
-		return nil, pgerror.Unsupported("a computed LIMIT or OFFSET cannot be written as SQL")
+	// A computed count or offset (a constant expression, evaluated once)
+	// and WITH TIES are PostgreSQL's as SQE's.
+	if (l.CountExpr != nil || l.OffsetExpr != nil) && w.d != PostgreSQL {
+		return nil, pgerror.Unsupported("a computed LIMIT or OFFSET cannot be written as SQL for %s", w.d)
 	}
-	if l.WithTies {
-		return nil, pgerror.Unsupported("FETCH FIRST WITH TIES cannot be written as SQL")
+	if l.WithTies && w.d != PostgreSQL {
+		return nil, pgerror.Unsupported("FETCH FIRST WITH TIES cannot be written as SQL for %s", w.d)
 	}
 	in, a, s, err := w.from(l.Input)
 	if err != nil {
@@ -598,11 +600,36 @@ func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.Offset > 0 {
-		ob += fmt.Sprintf(" OFFSET %d ROWS", l.Offset)
+	// A computed value is parenthesized, as PostgreSQL's grammar wants
+	// it there; Trino takes integers only.
+	offset, count := "", ""
+	switch {
+	case l.OffsetExpr != nil:
+		if offset, err = w.expr(l.OffsetExpr, s); err != nil {
+			return nil, err
+		}
+		offset = "(" + offset + ")"
+	case l.Offset > 0:
+		offset = strconv.FormatInt(l.Offset, 10)
 	}
-	if l.Count >= 0 {
-		ob += fmt.Sprintf(" FETCH FIRST %d ROWS ONLY", l.Count)
+	switch {
+	case l.CountExpr != nil:
+		if count, err = w.expr(l.CountExpr, s); err != nil {
+			return nil, err
+		}
+		count = "(" + count + ")"
+	case l.Count >= 0:
+		count = strconv.FormatInt(l.Count, 10)
+	}
+	if offset != "" {
+		ob += " OFFSET " + offset + " ROWS"
+	}
+	if count != "" {
+		ties := " ROWS ONLY"
+		if l.WithTies {
+			ties = " ROWS WITH TIES"
+		}
+		ob += " FETCH FIRST " + count + ties
 	}
 	list, vis := selectList(items, in.cols, in.vis, a, top)
 	return &rel{sql: list + " FROM (" + in.sql + ") AS " + a + ob, cols: in.cols, vis: vis, order: order}, nil
