@@ -10,7 +10,6 @@ import (
 	"github.com/sqe-db/sqe/governance/policy"
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/extgrammar"
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // SHOW ACCESS ON t FOR USER u answers the auditor's question, "what does
@@ -141,9 +140,8 @@ func (s *Session) TableAccess(ctx context.Context, parts []string, user string) 
 // of. Only an administrator may ask, before the table is looked up.
 func (s *Session) RoleAccess(ctx context.Context, parts []string, role string) (*TableAccess, error) {
 	caller := s.caller()
-	if !s.superuser {
-		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role").
-			WithDetail("Only roles listed in [auth] admin_roles may inspect the access a role gives.")
+	if err := access.MayAskAboutRole(s.superuser); err != nil {
+		return nil, err
 	}
 	obj, t, err := s.policyTable(ctx, parts)
 	if err != nil {

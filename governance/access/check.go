@@ -7,7 +7,6 @@ import (
 
 	"github.com/sqe-db/sqe/governance/grants"
 	"github.com/sqe-db/sqe/governance/ranger"
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // CHECK ACCESS is answered the same way by every gate-one backend: the
@@ -38,9 +37,8 @@ func CheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, pri
 // RoleCheckTarget is CheckTarget for a role rather than a user: only an
 // administrator may ask about a role.
 func RoleCheckTarget(profile *grants.Profile, caller Caller, callerIsAdmin bool, privilege string, obj grants.Object, realm string) (grants.Write, error) {
-	if !callerIsAdmin {
-		return grants.Write{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role").
-			WithDetail("Only roles listed in [auth] admin_roles may inspect the access a role gives.")
+	if err := MayAskAboutRole(callerIsAdmin); err != nil {
+		return grants.Write{}, err
 	}
 	return CheckTarget(profile, caller, true, privilege, obj, caller.User, realm)
 }

@@ -112,6 +112,16 @@ func MayAskAbout(caller Caller, callerIsAdmin bool, user string) error {
 		WithDetail("Only roles listed in [auth] admin_roles may inspect another user's grants or access.")
 }
 
+// MayAskAboutRole refuses anyone but an administrator a question about
+// the access a role gives.
+func MayAskAboutRole(callerIsAdmin bool) error {
+	if callerIsAdmin {
+		return nil
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role").
+		WithDetail("Only roles listed in [auth] admin_roles may inspect the access a role gives.")
+}
+
 // EffectiveGrantRows is the rows of policies that reach user through
 // itself or roles (and, when the caller is that user, the caller's own
 // roles and groups too): SHOW EFFECTIVE GRANTS for every backend.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sqe-db/sqe/governance/access"
 	"github.com/sqe-db/sqe/governance/grants"
-	"github.com/sqe-db/sqe/sql/pgerror"
 )
 
 // heldGrant is one grant of a catalog role, read back: the securable as a
@@ -229,8 +228,8 @@ func (s *Service) CheckAccess(ctx context.Context, caller access.Caller, privile
 // CheckRoleAccess is CheckAccess for a member of role who holds nothing
 // else: what principal role role reaches (administrators only).
 func (s *Service) CheckRoleAccess(ctx context.Context, caller access.Caller, privilege string, obj grants.Object, role string) (access.Decision, error) {
-	if !s.isAdmin(caller.Roles) {
-		return access.Decision{}, pgerror.New(pgerror.InsufficientPrivilege, "permission denied to inspect the access of a role")
+	if err := access.MayAskAboutRole(s.isAdmin(caller.Roles)); err != nil {
+		return access.Decision{}, err
 	}
 	return s.decideFor(ctx, privilege, obj, grants.Grantee{Kind: grants.GranteeRole, Name: role}, func() ([]heldGrant, error) {
 		held, _, err := s.principalRoleGrants(ctx, []string{role})
