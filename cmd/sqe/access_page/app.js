@@ -10,6 +10,10 @@
   // The address's fragment (#catalog=…&schema=…&table=…) picks the table
   // first shown, so that a link leads to it.
   let wanted = new URLSearchParams(location.hash.slice(1));
+  // Each view counts its loads: an answer that arrives after a later
+  // pick's load began is dropped, so a slow first answer never replaces
+  // the one the user asked for last.
+  const loads = { matrix: 0, user: 0, column: 0 };
 
   // fail shows why a view could not be drawn (a refusal has already
   // brought the sign-in back).
@@ -202,11 +206,14 @@
     const catalog = $("catalog").value, schema = $("schema").value, table = $("table").value;
     const out = $("matrix");
     if (!table) {
+      loads.matrix++;
       out.replaceChildren(el("p", {}, "No table to show: gate one lets you see none here."));
       return;
     }
+    const n = ++loads.matrix;
     status("Loading " + [catalog, schema, table].join(".") + " …");
     const ans = await api("table", { catalog, schema, table });
+    if (n !== loads.matrix) return;
     ans.users.forEach(normalized);
     ans.role_rows.forEach(normalized);
     const name = [ans.table.catalog, ans.table.schema, ans.table.table].join(".");
@@ -225,11 +232,13 @@
   async function loadUser() {
     const user = $("user").value;
     if (!user) return;
+    const n = ++loads.user;
     status("Loading " + user + " …");
     const out = $("user-tables");
     const parts = [el("h2", {}, "Tables " + user + " opens")];
     for (const c of state.catalogs) {
       const ans = await api("user", { catalog: c.catalog, user });
+      if (n !== loads.user) return;
       ans.tables.forEach(normalized);
       if (ans.tables.length === 0) continue;
       for (const a of ans.tables) {
@@ -246,10 +255,12 @@
   async function loadColumn() {
     const column = $("column").value.trim();
     if (!column) return;
+    const n = ++loads.column;
     status("Loading readers of " + column + " …");
     const rows = [];
     for (const c of state.catalogs) {
       const ans = await api("column", { catalog: c.catalog, column });
+      if (n !== loads.column) return;
       rows.push(...ans.readers.map((r) => Object.assign(r, { row_filters: r.row_filters || [] })));
     }
     const head = el("tr", {}, ...["Table", "User", "Reads", "Mask", "Decided by", "Rows"].map((h) => el("th", { scope: "col" }, h)));
