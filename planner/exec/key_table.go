@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -26,10 +27,11 @@ type keyTable struct {
 
 	// decided: intKey was chosen from the first batch's key types.
 	decided bool
-	// intKey: one integer-like key column, its value per id; nullID is the
-	// id of the NULL key, -1 until one is seen.
+	// intKey: one integer-like key column, whose table is islots (slots
+	// and hashes stay empty); nullID is the id of the NULL key, -1 until
+	// one is seen.
 	intKey bool
-	ints   []int64
+	islots []intSlot
 	nullID int32
 
 	// stride: the key columns are of fixed width and encode to at most
@@ -49,11 +51,25 @@ type keyTable struct {
 	own keyScratch
 }
 
+// intSlot is a slot of an integer key table: the key beside its id, so
+// that a probe reads one cache line where a slot, a hash and a key by id
+// were three lines in three arrays.
+type intSlot struct {
+	key int64
+	id  int32 // id+1; 0 for an empty slot
+}
+
+// probeChunk is how many rows a find touches the slots of before
+// probing them (touchInts).
+const probeChunk = 256
+
 // keyScratch is the per-batch working space of a find: a batch's integer
 // keys widened, its short keys packed into words (pack), or its encoded
 // keys.
 type keyScratch struct {
 	vals []int64
+	// touched sums what touchInts read, so its loads are not dropped.
+	touched int64
 
 	words []uint64
 	lens  []uint8
@@ -86,7 +102,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+8*cap(t.ints)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -143,7 +159,9 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 	}
 	if !t.decided {
 		t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
-		if !t.intKey {
+		if t.intKey {
+			t.islots, t.slots = make([]intSlot, len(t.slots)), nil
+		} else {
 			t.stride = fixedPackedWords(keys)
 		}
 		t.decided = true
@@ -173,56 +191,96 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 	// Keys often come in runs (lineitem by l_orderkey, as written): a
 	// row with the key of the row before gets its id without a probe.
 	prevV, prevID, havePrev := int64(0), int32(0), false
-	for r := 0; r < n; r++ {
-		if hasNulls && a.IsNull(r) {
-			if skipNulls {
-				ids[r] = -1
+	for lo := 0; lo < n; lo += probeChunk {
+		hi := min(lo+probeChunk, n)
+		s.touched += t.touchInts(s.vals[lo:hi])
+		for r := lo; r < hi; r++ {
+			if hasNulls && a.IsNull(r) {
+				if skipNulls {
+					ids[r] = -1
+					continue
+				}
+				if t.nullID < 0 && add {
+					t.nullID = int32(t.n)
+					t.n++
+					if isNew != nil {
+						isNew(t.nullID, r)
+					}
+				}
+				ids[r] = t.nullID
 				continue
 			}
-			if t.nullID < 0 && add {
-				t.nullID = t.newID(0)
-				t.ints = append(t.ints, 0) // keeps ints indexed by id
-				if isNew != nil {
-					isNew(t.nullID, r)
-				}
+			v := s.vals[r]
+			if havePrev && v == prevV {
+				ids[r] = prevID
+				continue
 			}
-			ids[r] = t.nullID
-			continue
-		}
-		v := s.vals[r]
-		if havePrev && v == prevV {
-			ids[r] = prevID
-			continue
-		}
-		h := mixInt(uint64(v))
-		mask := uint64(len(t.slots) - 1)
-		i := h & mask
-		for {
-			s := t.slots[i]
-			if s == 0 {
-				if !add {
-					ids[r] = -1
+			mask := uint64(len(t.islots) - 1)
+			i := mixInt(uint64(v)) & mask
+			for {
+				slot := &t.islots[i]
+				if slot.id == 0 {
+					if !add {
+						ids[r] = -1
+						break
+					}
+					id := int32(t.n)
+					t.n++
+					*slot = intSlot{key: v, id: id + 1}
+					ids[r] = id
+					if isNew != nil {
+						isNew(id, r)
+					}
+					t.maybeGrowInts()
 					break
 				}
-				id := t.newID(h)
-				t.ints = append(t.ints, v)
-				t.slots[i] = id + 1
-				ids[r] = id
-				if isNew != nil {
-					isNew(id, r)
+				if slot.key == v {
+					ids[r] = slot.id - 1
+					break
 				}
-				t.maybeGrow()
-				break
+				i = (i + 1) & mask
 			}
-			id := s - 1
-			if t.hashes[id] == h && t.ints[id] == v {
-				ids[r] = id
-				break
-			}
+			prevV, prevID, havePrev = v, ids[r], true
+		}
+	}
+}
+
+// touchInts reads the slot each key hashes to, deciding nothing on what
+// it reads: the loads do not wait on each other, so the processor
+// overlaps their cache misses, and the probes that follow find the
+// slots in cache. A probe that read its slot first and branched on it
+// waited out one miss after another (a large build side's lookups ran
+// at one memory latency each).
+func (t *keyTable) touchInts(vals []int64) int64 {
+	mask := uint64(len(t.islots) - 1)
+	var sum int64
+	for _, v := range vals {
+		sum += t.islots[mixInt(uint64(v))&mask].key
+	}
+	return sum
+}
+
+// maybeGrowInts is maybeGrow for an integer key table.
+func (t *keyTable) maybeGrowInts() {
+	if 2*t.n < len(t.islots) {
+		return
+	}
+	slots := make([]intSlot, 2*len(t.islots))
+	if len(slots) >= 1<<18 {
+		adviseHugePages(unsafe.Pointer(&slots[0]), uintptr(len(slots))*unsafe.Sizeof(slots[0]))
+	}
+	mask := uint64(len(slots) - 1)
+	for _, sl := range t.islots {
+		if sl.id == 0 {
+			continue
+		}
+		i := mixInt(uint64(sl.key)) & mask
+		for slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
-		prevV, prevID, havePrev = v, ids[r], true
+		slots[i] = sl
 	}
+	t.islots = slots
 }
 
 // findEncoded is find for keys pack does not take: their encoded bytes
@@ -273,8 +331,7 @@ rows:
 	}
 }
 
-// newID records a new key's hash and returns its id. The NULL key of an
-// int table gets an id but no slot.
+// newID records a new key's hash and returns its id.
 func (t *keyTable) newID(h uint64) int32 {
 	id := int32(t.n)
 	t.n++
@@ -291,9 +348,6 @@ func (t *keyTable) maybeGrow() {
 	slots := make([]int32, 2*len(t.slots))
 	mask := uint64(len(slots) - 1)
 	for id, h := range t.hashes {
-		if int32(id) == t.nullID {
-			continue
-		}
 		i := h & mask
 		for slots[i] != 0 {
 			i = (i + 1) & mask
