@@ -183,6 +183,8 @@ type parquetTask struct {
 	// is cast to the table type (a promoted type).
 	field []int
 	cast  []bool
+	// leaf is each requested column's leaf column index in the file.
+	leaf []int
 }
 
 // openParquetTask reads task's footer (or takes it from cache) and maps
@@ -192,7 +194,7 @@ type parquetTask struct {
 // its type differs from the table's by more than a promotion.
 func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task table.FileScanTask, cols *readColumns) (_ *parquetTask, ok bool, err error) {
 	r := &parquetTask{file: fileKey{path: task.File.FilePath(), size: task.File.FileSizeBytes()},
-		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids))}
+		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids)), leaf: make([]int, len(cols.ids))}
 	defer func() {
 		if err != nil || !ok {
 			r.close()
@@ -239,7 +241,7 @@ func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task t
 		if !readable {
 			return nil, false, nil
 		}
-		r.field[c], r.cast[c] = i, cast
+		r.field[c], r.cast[c], r.leaf[c] = i, cast, sf.ColIndex
 	}
 	if r.groups, err = taskRowGroups(task, r.meta); err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", r.file.path, err)
@@ -276,7 +278,21 @@ func (r *parquetTask) fileReader() (*pqarrow.FileReader, error) {
 			return nil, err
 		}
 	}
-	fr, err := pqarrow.NewFileReader(r.rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	// Text chunks that are dictionary encoded throughout are read as
+	// dictionaries (parquet_dict.go).
+	var props pqarrow.ArrowReadProperties
+	for c, i := range r.field {
+		if i < 0 || r.cast[c] {
+			continue
+		}
+		switch r.cols.schema.Field(c).Type.ID() {
+		case arrow.STRING, arrow.BINARY:
+			if readsAsDictionary(r.rdr, r.leaf[c], r.groups) {
+				props.SetReadDict(r.leaf[c], true)
+			}
+		}
+	}
+	fr, err := pqarrow.NewFileReader(r.rdr, props, memory.DefaultAllocator)
 	if err != nil {
 		return nil, fmt.Errorf("read schema of %s: %w", r.file.path, err)
 	}
@@ -535,8 +551,29 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 	if int64(chunked.Len()) != n {
 		return nil, fmt.Errorf("decoded %d values, the row group has %d", chunked.Len(), n)
 	}
+	parts := chunked.Chunks()
+	if len(parts) > 0 && parts[0].DataType().ID() == arrow.DICTIONARY {
+		plain := make([]arrow.Array, 0, len(parts))
+		defer func() {
+			for _, p := range plain {
+				p.Release()
+			}
+		}()
+		for _, p := range parts {
+			d, ok := p.(*array.Dictionary)
+			if !ok {
+				return nil, fmt.Errorf("decoded %s among dictionary chunks", p.DataType())
+			}
+			a, err := plainFromDictionary(d, ch.typ)
+			if err != nil {
+				return nil, err
+			}
+			plain = append(plain, a)
+		}
+		parts = plain
+	}
 	var a arrow.Array
-	if parts := chunked.Chunks(); len(parts) == 1 {
+	if len(parts) == 1 {
 		a = parts[0]
 		a.Retain()
 	} else if a, err = array.Concatenate(parts, memory.DefaultAllocator); err != nil {
