@@ -266,3 +266,9 @@ func TestBarriersSurviveJoinRules(t *testing.T) {
 		}
 	}
 }
+
+func TestNarrowPlans(t *testing.T) {
+	runExplainCases(t, "testdata/narrow_plans.txt", func(t *testing.T, c explainCase) string {
+		return planner.Explain(optimizedPlan(t, c.sql, c.policy))
+	})
+}

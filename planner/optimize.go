@@ -83,6 +83,8 @@ func batches(parallel ParallelOptions) []Batch {
 			{Name: "pushFiltersIntoScan", Apply: pushFiltersIntoScan},
 			// Read only the columns something above uses.
 			{Name: "pruneScanColumns", Apply: pruneScanColumns},
+			// Drop after a filter the columns only its predicate reads.
+			{Name: "narrowFilteredScans", Apply: narrowFilteredScans},
 		}},
 		{Name: "counts", Rules: []Rule{
 			// Answer count(*) of a whole table from its data files'
@@ -371,10 +373,78 @@ func pruneScanColumns(root Node) Node {
 	// projection: they count for the scan, not for the projection.
 	policy := map[ColumnID]bool{}
 	proven := map[ColumnID]bool{}
+	readColumns(root, used, policy, proven, nil)
+	// A masking projection keeps the outputs something reads, and then
+	// its kept masks read their scan's columns.
+	kept := map[*Project][]bool{}
+	walkOutsideCTEs(root, func(n Node) {
+		p, ok := n.(*Project)
+		if !ok || !p.Masking {
+			return
+		}
+		keep := make([]bool, len(p.Cols))
+		for i, c := range p.Cols {
+			if used[c.ID] {
+				keep[i] = true
+				ExprColumns(p.Exprs[i], used)
+			}
+		}
+		kept[p] = keep
+	})
+	for id := range policy {
+		used[id] = true
+	}
+	var narrow func(Node) Node
+	narrow = func(n Node) Node {
+		if c, ok := n.(*CTE); ok {
+			return narrowCTE(c, narrow)
+		}
+		p, masking := n.(*Project)
+		masking = masking && p.Masking
+		n = mapInputs(n, narrow)
+		switch x := n.(type) {
+		case *Project:
+			if masking {
+				return narrowMaskingProject(x, kept[p])
+			}
+		case *Scan:
+			return narrowScan(x, used, proven)
+		case *CTEScan:
+			return narrowCTEScan(x, used)
+		}
+		return n
+	}
+	return narrow(root)
+}
+
+// narrowCTE is c with its Input narrowed by narrow, then its Def
+// computing only the columns the references left read, and narrowed as
+// a plan of its own.
+func narrowCTE(c *CTE, narrow func(Node) Node) Node {
+	in := narrow(c.Input)
+	read := map[ColumnID]bool{}
+	cteReads(in, c.ID, read)
+	def := pruneScanColumns(narrowCTEDef(c.Def, read))
+	if in == c.Input && def == c.Def {
+		return c
+	}
+	cp := *c
+	cp.Input, cp.Def = in, def
+	return &cp
+}
+
+// readColumns adds to used the columns the nodes outside WITH queries
+// plans read, to policy those barrier filters read, and to proven those
+// proven row filters name; a masking projection's masks are not read
+// here (what reads each output decides). skip, when set, names filters
+// whose predicates are left out.
+func readColumns(root Node, used, policy, proven map[ColumnID]bool, skip func(*Filter) bool) {
 	walkOutsideCTEs(root, func(n Node) {
 		switch x := n.(type) {
 		case *Filter:
 			switch {
+			case skip != nil && skip(x):
+				// The caller asks what is read besides this filter.
 			case x.Proven:
 				// Passes rows through unevaluated: its columns stay in
 				// the plan, unread unless something else reads them.
@@ -436,63 +506,6 @@ func pruneScanColumns(root Node) Node {
 			}
 		}
 	})
-	// A masking projection keeps the outputs something reads, and then
-	// its kept masks read their scan's columns.
-	kept := map[*Project][]bool{}
-	walkOutsideCTEs(root, func(n Node) {
-		p, ok := n.(*Project)
-		if !ok || !p.Masking {
-			return
-		}
-		keep := make([]bool, len(p.Cols))
-		for i, c := range p.Cols {
-			if used[c.ID] {
-				keep[i] = true
-				ExprColumns(p.Exprs[i], used)
-			}
-		}
-		kept[p] = keep
-	})
-	for id := range policy {
-		used[id] = true
-	}
-	var narrow func(Node) Node
-	narrow = func(n Node) Node {
-		if c, ok := n.(*CTE); ok {
-			return narrowCTE(c, narrow)
-		}
-		p, masking := n.(*Project)
-		masking = masking && p.Masking
-		n = mapInputs(n, narrow)
-		switch x := n.(type) {
-		case *Project:
-			if masking {
-				return narrowMaskingProject(x, kept[p])
-			}
-		case *Scan:
-			return narrowScan(x, used, proven)
-		case *CTEScan:
-			return narrowCTEScan(x, used)
-		}
-		return n
-	}
-	return narrow(root)
-}
-
-// narrowCTE is c with its Input narrowed by narrow, then its Def
-// computing only the columns the references left read, and narrowed as
-// a plan of its own.
-func narrowCTE(c *CTE, narrow func(Node) Node) Node {
-	in := narrow(c.Input)
-	read := map[ColumnID]bool{}
-	cteReads(in, c.ID, read)
-	def := pruneScanColumns(narrowCTEDef(c.Def, read))
-	if in == c.Input && def == c.Def {
-		return c
-	}
-	cp := *c
-	cp.Input, cp.Def = in, def
-	return &cp
 }
 
 // walkOutsideCTEs visits the nodes of the tree as walk does, but not the

@@ -15,9 +15,27 @@ func optimizeSubqueries(n Node) Node {
 				return x
 			}
 			c := *sq
-			c.Plan = applyBatches(sq.Plan, batches(ParallelOptions{}))
+			c.Plan = applyBatches(sq.Plan, subqueryBatches())
 			return &c
 		})
 	})
 	return m
+}
+
+// subqueryBatches are the batches a subquery's plan is optimized with,
+// before the plan around it: all but narrowFilteredScans, whose
+// projections would hide the filters on scans that the outer plan's
+// decorrelating rules look for.
+func subqueryBatches() []Batch {
+	bs := batches(ParallelOptions{})
+	for i, b := range bs {
+		rules := make([]Rule, 0, len(b.Rules))
+		for _, r := range b.Rules {
+			if r.Name != "narrowFilteredScans" {
+				rules = append(rules, r)
+			}
+		}
+		bs[i].Rules = rules
+	}
+	return bs
 }

@@ -17,6 +17,54 @@ import (
 type filter struct {
 	input Operator
 	pred  *conjunctSelect
+	// keep, when set, are the input columns the filter outputs, in
+	// schema: a projection of columns over the filter, run by it so that
+	// the columns only the predicate reads are never copied.
+	keep   []int
+	schema *arrow.Schema
+}
+
+// filterKeeping reports whether p only picks columns of a filter (as
+// planner.narrowFilteredScans writes it), and which of the filter's
+// input columns.
+func filterKeeping(p *planner.Project) (*planner.Filter, []int) {
+	f, ok := p.Input.(*planner.Filter)
+	if !ok || f.Proven {
+		return nil, nil
+	}
+	pos := map[planner.ColumnID]int{}
+	for i, c := range f.Input.Columns() {
+		pos[c.ID] = i
+	}
+	keep := make([]int, len(p.Exprs))
+	for i, e := range p.Exprs {
+		ref, ok := e.(*planner.ColRef)
+		if !ok {
+			return nil, nil
+		}
+		at, found := pos[ref.ID]
+		if !found {
+			return nil, nil
+		}
+		keep[i] = at
+	}
+	return f, keep
+}
+
+// buildFilterKeeping runs the projection p of filter f's columns keep
+// as one operator, instrumented as both nodes.
+func buildFilterKeeping(ctx context.Context, p *planner.Project, f *planner.Filter, keep []int) (Operator, error) {
+	in, err := Build(ctx, f.Input)
+	if err != nil {
+		return nil, err
+	}
+	flt, err := newFilter(in, f.Pred, f.Input.Columns())
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	flt.keep, flt.schema = keep, schemaOf(p.Cols)
+	return instrument(ctx, f, flt), nil
 }
 
 func newFilter(in Operator, pred planner.Expr, input []planner.Column) (*filter, error) {
@@ -37,6 +85,15 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if err != nil {
 			b.Release()
 			return nil, err
+		}
+		if f.keep != nil {
+			cols := make([]arrow.Array, len(f.keep))
+			for i, c := range f.keep {
+				cols[i] = b.Column(c)
+			}
+			kept := array.NewRecordBatch(f.schema, cols, b.NumRows())
+			b.Release()
+			b = kept
 		}
 		switch len(sel) {
 		case 0:

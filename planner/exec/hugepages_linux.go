@@ -18,5 +18,5 @@ func adviseHugePages(p unsafe.Pointer, n uintptr) {
 	if end <= start {
 		return
 	}
-	_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(start)), end-start), unix.MADV_HUGEPAGE)
+	_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, start-uintptr(p))), end-start), unix.MADV_HUGEPAGE)
 }

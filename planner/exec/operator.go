@@ -58,6 +58,9 @@ func build(ctx context.Context, n planner.Node) (Operator, error) {
 		}
 		return f, nil
 	case *planner.Project:
+		if f, keep := filterKeeping(x); f != nil {
+			return buildFilterKeeping(ctx, x, f, keep)
+		}
 		in, err := Build(ctx, x.Input)
 		if err != nil {
 			return nil, err

@@ -80,7 +80,7 @@ SELECT CASE WHEN s3.__sqe_visible_1 THEN (s3.c1 - CAST(-5 AS bigint)) END AS c7,
 
 -- semi join (optimized=true)
 -- SELECT id FROM people WHERE dept IN (SELECT dept FROM dept WHERE title <> 'x')
-SELECT s5.c1 AS c10 FROM (SELECT s3.c1 AS c1, s3.c5 AS c5, s3.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s3 WHERE EXISTS (SELECT 1 FROM (SELECT s2.c7 AS c7, s2.c8 AS c8 FROM (SELECT "dept" AS c7, "title" AS c8 FROM "remote_lake"."hr"."dept") AS s2 WHERE (s2.c8 <> 'x')) AS s4 WHERE (s3.c5 = s4.c7))) AS s5;
+SELECT s6.c1 AS c10 FROM (SELECT s4.c1 AS c1, s4.c5 AS c5, s4.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s4 WHERE EXISTS (SELECT 1 FROM (SELECT s3.c7 AS c7 FROM (SELECT s2.c7 AS c7, s2.c8 AS c8 FROM (SELECT "dept" AS c7, "title" AS c8 FROM "remote_lake"."hr"."dept") AS s2 WHERE (s2.c8 <> 'x')) AS s3) AS s5 WHERE (s4.c5 = s5.c7))) AS s6;
 
 -- anti join (optimized=true)
 -- SELECT id FROM people p WHERE NOT EXISTS (SELECT 1 FROM dept d WHERE d.dept = p.dept AND 100 / d.dept > 1)
