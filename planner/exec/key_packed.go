@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -272,12 +273,56 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 	}
 }
 
+// touchPacked hashes rows lo to hi of a packed batch into hashes and,
+// in a table too large for the caches, reads, deciding nothing on what
+// it reads, the slot each hashes to and then what the probe compares
+// first at the id found there (the stored words, or the stored hash):
+// touchInts for keys found in two steps.
+func (t *keyTable) touchPacked(words []uint64, lens []uint8, nw, lo, hi int, hashes []uint64) uint64 {
+	mask := uint64(len(t.slots) - 1)
+	touch := 4*len(t.slots) >= touchMinBytes
+	var sum uint64
+	for r := lo; r < hi; r++ {
+		row := words[r*nw : r*nw+nw]
+		w0, w1, w2 := row[0], uint64(0), uint64(0)
+		if nw > 1 {
+			w1 = row[1]
+		}
+		if nw > 2 {
+			w2 = row[2]
+		}
+		h := wordsHash(w0, w1, w2, int(lens[r]))
+		hashes[r] = h
+		if touch {
+			sum += uint64(t.slots[h&mask])
+		}
+	}
+	if !touch {
+		return sum
+	}
+	for r := lo; r < hi; r++ {
+		id := int(t.slots[hashes[r]&mask]) - 1
+		switch {
+		case id < 0:
+		case t.stride > 0:
+			sum += t.words[id*t.stride]
+		default:
+			sum += t.hashes[id]
+		}
+	}
+	return sum
+}
+
 // findPacked is findEncoded for a batch pack wrote as words of nw: the
 // same hashes, ids and arena bytes (or words, with a stride: nw is the
 // stride then), without encoding, maphash or bytes.Equal.
 func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	words, lens := s.words[:n*nw], s.lens[:n]
+	s.hashes = slices.Grow(s.hashes[:0], n)[:n]
 	for r := range n {
+		if r%probeChunk == 0 {
+			s.touched += t.touchPacked(words, lens, nw, r, min(r+probeChunk, n), s.hashes)
+		}
 		if skipNulls && len(s.nulls) > 0 && s.nulls[r] {
 			ids[r] = -1
 			continue
@@ -291,7 +336,7 @@ func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNu
 			w2 = row[2]
 		}
 		l := int(lens[r])
-		h := wordsHash(w0, w1, w2, l)
+		h := s.hashes[r]
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
 		for {

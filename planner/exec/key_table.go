@@ -60,16 +60,22 @@ type intSlot struct {
 }
 
 // probeChunk is how many rows a find touches the slots of before
-// probing them (touchInts).
-const probeChunk = 256
+// probing them (touchInts), when the slots take touchMinBytes or more:
+// a smaller table stays in the caches, where touching only costs.
+const (
+	probeChunk    = 256
+	touchMinBytes = 256 << 10
+)
 
 // keyScratch is the per-batch working space of a find: a batch's integer
 // keys widened, its short keys packed into words (pack), or its encoded
 // keys.
 type keyScratch struct {
 	vals []int64
-	// touched sums what touchInts read, so its loads are not dropped.
-	touched int64
+	// touched sums what touchInts and touchPacked read, so their loads
+	// are not dropped; hashes are a packed batch's.
+	touched uint64
+	hashes  []uint64
 
 	words []uint64
 	lens  []uint8
@@ -79,7 +85,7 @@ type keyScratch struct {
 }
 
 func (s *keyScratch) memBytes() int64 {
-	return int64(8*cap(s.vals)+8*cap(s.words)+cap(s.lens)+cap(s.nulls)) +
+	return int64(8*cap(s.vals)+8*cap(s.hashes)+8*cap(s.words)+cap(s.lens)+cap(s.nulls)) +
 		int64(cap(s.enc.buf)+8*cap(s.enc.offs)+8*cap(s.enc.cur))
 }
 
@@ -193,7 +199,7 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 	prevV, prevID, havePrev := int64(0), int32(0), false
 	for lo := 0; lo < n; lo += probeChunk {
 		hi := min(lo+probeChunk, n)
-		s.touched += t.touchInts(s.vals[lo:hi])
+		s.touched += uint64(t.touchInts(s.vals[lo:hi]))
 		for r := lo; r < hi; r++ {
 			if hasNulls && a.IsNull(r) {
 				if skipNulls {
@@ -252,6 +258,9 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 // waited out one miss after another (a large build side's lookups ran
 // at one memory latency each).
 func (t *keyTable) touchInts(vals []int64) int64 {
+	if 16*len(t.islots) < touchMinBytes {
+		return 0
+	}
 	mask := uint64(len(t.islots) - 1)
 	var sum int64
 	for _, v := range vals {
