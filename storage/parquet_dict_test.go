@@ -64,16 +64,7 @@ func TestReadDictionaryText(t *testing.T) {
 		}
 		b.Field(3).(*array.BinaryBuilder).Append(codeOf(i).([]byte))
 	}
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	rdr, err := array.NewRecordReader(tbl.Schema(), []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Release()
-	if tbl, err = tbl.Append(ctx, rdr); err != nil {
-		t.Fatal(err)
-	}
+	tbl = appendBuilt(t, tbl, b)
 
 	columns := []string{"id", "flag", "note", "code"}
 	tasks := plannedTasks(t, tbl)

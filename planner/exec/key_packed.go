@@ -273,6 +273,20 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 	}
 }
 
+// packedRow is row r of a batch pack wrote as words of nw, and its
+// words (zero past nw).
+func packedRow(words []uint64, r, nw int) (row []uint64, w0, w1, w2 uint64) {
+	row = words[r*nw : r*nw+nw]
+	w0 = row[0]
+	if nw > 1 {
+		w1 = row[1]
+	}
+	if nw > 2 {
+		w2 = row[2]
+	}
+	return row, w0, w1, w2
+}
+
 // touchPacked hashes rows lo to hi of a packed batch into hashes and,
 // in a table too large for the caches, reads, deciding nothing on what
 // it reads, the slot each hashes to and then what the probe compares
@@ -283,14 +297,7 @@ func (t *keyTable) touchPacked(words []uint64, lens []uint8, nw, lo, hi int, has
 	touch := 4*len(t.slots) >= touchMinBytes
 	var sum uint64
 	for r := lo; r < hi; r++ {
-		row := words[r*nw : r*nw+nw]
-		w0, w1, w2 := row[0], uint64(0), uint64(0)
-		if nw > 1 {
-			w1 = row[1]
-		}
-		if nw > 2 {
-			w2 = row[2]
-		}
+		_, w0, w1, w2 := packedRow(words, r, nw)
 		h := wordsHash(w0, w1, w2, int(lens[r]))
 		hashes[r] = h
 		if touch {
@@ -327,14 +334,7 @@ func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNu
 			ids[r] = -1
 			continue
 		}
-		row := words[r*nw : r*nw+nw]
-		w0, w1, w2 := row[0], uint64(0), uint64(0)
-		if nw > 1 {
-			w1 = row[1]
-		}
-		if nw > 2 {
-			w2 = row[2]
-		}
+		row, w0, w1, w2 := packedRow(words, r, nw)
 		l := int(lens[r])
 		h := s.hashes[r]
 		mask := uint64(len(t.slots) - 1)
