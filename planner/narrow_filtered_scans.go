@@ -40,6 +40,13 @@ func narrowFilteredScans(root Node) Node {
 			cp.Input = in
 			return &cp
 		}
+		if p, ok := n.(*Project); ok && onlyColumnRefs(p.Exprs) {
+			if f, ok := p.Input.(*Filter); ok && candidate(f) {
+				// A projection of columns over a filter already runs
+				// as one filter copying only those columns.
+				return p
+			}
+		}
 		n = mapInputs(n, narrow)
 		f, ok := n.(*Filter)
 		if !ok || !candidate(f) {
