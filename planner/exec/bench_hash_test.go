@@ -69,33 +69,43 @@ func BenchmarkHashAggregateCompositeKey(b *testing.B) {
 	reportRowsPerSec(b, t.rows, n)
 }
 
-// BenchmarkHashJoinIntKey: 1M probe rows joined on id against a 100k-row
-// build side, each probe row matching at most one build row.
+// BenchmarkHashJoinIntKey joins probe rows on id against a build side
+// of unique ids, each probe row matching at most one build row: small,
+// 1M probe rows against 100k build rows (the table in cache); large,
+// 6M against 1.5M (TPC-H SF1's lineitem against orders, the table
+// past the caches).
 func BenchmarkHashJoinIntKey(b *testing.B) {
-	probe := newBenchTable(b, benchRows)
-	build := newBenchTable(b, benchSortRows)
-	left, lc := benchScan(probe, "id", "val")
-	right := &planner.Scan{Table: build, TableColumns: []int{0, 1}, Cols: []planner.Column{
-		{ID: 200, Name: "id", Type: types.Int8}, {ID: 201, Name: "region", Type: types.Text, Nullable: true}}}
-	plan := &planner.Join{Left: left, Right: right, Kind: planner.InnerJoin, On: &planner.BinOp{
-		Op: benchOp(b, "="), L: lc["id"], R: &planner.ColRef{ID: 200, Name: "id", Typ: types.Int8}, Typ: types.Bool}}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		rows := benchDrain(b, plan, func(out arrow.RecordBatch) {
-			l, r := out.Column(0).(*array.Int64), out.Column(2).(*array.Int64)
-			for i := 0; i < int(out.NumRows()); i++ {
-				if l.Value(i) != r.Value(i) {
-					b.Fatalf("joined %d with %d", l.Value(i), r.Value(i))
+	for _, size := range []struct {
+		name         string
+		probe, build int
+	}{{"small", benchRows, benchSortRows}, {"large", 6_000_000, 1_500_000}} {
+		b.Run(size.name, func(b *testing.B) {
+			probe := newBenchTable(b, size.probe)
+			build := newBenchTable(b, size.build)
+			left, lc := benchScan(probe, "id", "val")
+			right := &planner.Scan{Table: build, TableColumns: []int{0, 1}, Cols: []planner.Column{
+				{ID: 200, Name: "id", Type: types.Int8}, {ID: 201, Name: "region", Type: types.Text, Nullable: true}}}
+			plan := &planner.Join{Left: left, Right: right, Kind: planner.InnerJoin, On: &planner.BinOp{
+				Op: benchOp(b, "="), L: lc["id"], R: &planner.ColRef{ID: 200, Name: "id", Typ: types.Int8}, Typ: types.Bool}}
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				rows := benchDrain(b, plan, func(out arrow.RecordBatch) {
+					l, r := out.Column(0).(*array.Int64), out.Column(2).(*array.Int64)
+					for i := 0; i < int(out.NumRows()); i++ {
+						if l.Value(i) != r.Value(i) {
+							b.Fatalf("joined %d with %d", l.Value(i), r.Value(i))
+						}
+					}
+				})
+				if rows != build.rows {
+					b.Fatalf("join produced %d rows, want %d", rows, build.rows)
 				}
+				n++
 			}
+			reportRowsPerSec(b, probe.rows, n)
 		})
-		if rows != build.rows {
-			b.Fatalf("join produced %d rows, want %d", rows, build.rows)
-		}
-		n++
 	}
-	reportRowsPerSec(b, probe.rows, n)
 }
 
 // BenchmarkKeyTableLookupLarge probes a build side larger than the CPU's

@@ -76,10 +76,11 @@ type joinBuild struct {
 	err   error
 	rcols []arrow.Array
 	rrows int
-	// table gives each distinct build key an id; the build rows of key id
-	// are rows[offs[id]:offs[id+1]], in input order.
+	// table gives each distinct build key an id; groupRows lays out
+	// which build rows have key id (offs, rows; unique when each has one).
 	table      *keyTable
 	offs, rows []int32
+	unique     bool
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
 
@@ -103,6 +104,8 @@ type probeState struct {
 	row         int
 	matches     []int32
 	haveMatches bool
+	// one holds the match of a unique build's key (joinBuild.rowsOf).
+	one         [1]int32
 	leftMatched []bool
 }
 
@@ -261,6 +264,10 @@ func splitJoinKeys(n *planner.Join) (left, right []planner.Expr, residual planne
 	return left, right, residual
 }
 
+// reserveSampleRows is the fewest rows of a build's first batch whose
+// share of distinct keys sizes its table for the whole input.
+const reserveSampleRows = 4096
+
 // build reads the right input into memory and hashes its keys, charging
 // what it keeps to the query's memory budget.
 func (b *joinBuild) build(ctx context.Context) error {
@@ -273,9 +280,9 @@ func (b *joinBuild) build(ctx context.Context) error {
 		// The batches are now copied into rcols, which stay charged.
 		b.mem.shrink(batchMem)
 	}()
-	b.table = newKeyTable()
-	var rowIDs []int32
-	row := int32(0)
+	// The whole input is read before any key is hashed, so that the
+	// table is sized once for it (keyTable.reserve).
+	total := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -288,49 +295,49 @@ func (b *joinBuild) build(ctx context.Context) error {
 			break
 		}
 		size := batchBytes(rb)
+		batches = append(batches, rb) // released with the others
 		if err := b.mem.grow(size); err != nil {
-			batches = append(batches, rb) // released with the others
-			return b.partitionOrFail(ctx, err, batches)
+			return b.partitionOrFail(ctx, err, batches, false)
 		}
-		batches = append(batches, rb)
 		batchMem += size
+		total += int(rb.NumRows())
+	}
+	b.table = newKeyTable()
+	if err := b.mem.grow(4 * int64(total)); err != nil {
+		return b.partitionOrFail(ctx, err, batches, true)
+	}
+	rowIDs := make([]int32, total)
+	row := 0
+	for i, rb := range batches {
 		keys, err := evalAll(ctx, b.rightKeys, rb)
 		if err != nil {
 			return err
 		}
 		n := int(rb.NumRows())
-		before := b.table.memBytes() + 4*int64(cap(rowIDs))
-		rowIDs = slicesGrow(rowIDs, n)
-		b.table.insert(keys, n, rowIDs[row:int(row)+n], true, nil)
+		before := b.table.memBytes()
+		b.table.insert(keys, n, rowIDs[row:row+n], true, nil)
 		releaseAll(keys)
-		row += int32(n)
-		if err := b.mem.grow(b.table.memBytes() + 4*int64(cap(rowIDs)) - before); err != nil {
-			return b.partitionOrFail(ctx, err, batches)
+		if i == 0 && n < total && n >= reserveSampleRows {
+			// The first batch's share of distinct keys guesses the
+			// input's; a table the budget cannot take at once grows as
+			// keys come instead.
+			guess := int(int64(b.table.len()) * int64(total) / int64(max(n, 1)))
+			if b.mem.tryGrow(b.table.reserveBytes(guess)) {
+				held := b.table.reserveBytes(guess)
+				b.table.reserve(guess)
+				before += held
+			}
+		}
+		row += n
+		if err := b.mem.grow(b.table.memBytes() - before); err != nil {
+			return b.partitionOrFail(ctx, err, batches, true)
 		}
 	}
-	// Group the build rows by key id (a counting sort, stable).
-	if err := b.mem.grow(4 * int64(b.table.len()+1+int(row))); err != nil {
-		return b.partitionOrFail(ctx, err, batches)
+	if err := b.groupRows(rowIDs); err != nil {
+		return b.partitionOrFail(ctx, err, batches, true)
 	}
-	b.offs = make([]int32, b.table.len()+1)
-	for _, id := range rowIDs {
-		if id >= 0 {
-			b.offs[id+1]++
-		}
-	}
-	for i := 1; i < len(b.offs); i++ {
-		b.offs[i] += b.offs[i-1]
-	}
-	b.rows = make([]int32, b.offs[len(b.offs)-1])
-	fill := append([]int32(nil), b.offs[:len(b.offs)-1]...)
-	for r, id := range rowIDs {
-		if id >= 0 {
-			b.rows[fill[id]] = int32(r)
-			fill[id]++
-		}
-	}
-	b.mem.shrink(4 * int64(cap(rowIDs)))
-	b.rrows = int(row)
+	b.mem.shrink(4 * int64(total))
+	b.rrows = total
 	b.rcols = make([]arrow.Array, len(b.rightTypes))
 	for c, dt := range b.rightTypes {
 		if len(batches) == 0 {
@@ -342,11 +349,17 @@ func (b *joinBuild) build(ctx context.Context) error {
 			parts[i] = rb.Column(c)
 		}
 		if err := b.mem.grow(arraysBytes(parts)); err != nil {
-			return b.partitionOrFail(ctx, err, batches)
+			return b.partitionOrFail(ctx, err, batches, true)
 		}
-		col, err := array.Concatenate(parts, memory.DefaultAllocator)
-		if err != nil {
-			return fmt.Errorf("join: %w", err)
+		col := parts[0]
+		if len(parts) == 1 {
+			// One batch is kept as it is: the batch itself is released.
+			col.Retain()
+		} else {
+			var err error
+			if col, err = array.Concatenate(parts, memory.DefaultAllocator); err != nil {
+				return fmt.Errorf("join: %w", err)
+			}
 		}
 		settleNullCounts(col.Data())
 		b.rcols[c] = col
@@ -354,14 +367,75 @@ func (b *joinBuild) build(ctx context.Context) error {
 	return nil
 }
 
-// slicesGrow extends s by n elements, growing its capacity geometrically.
-func slicesGrow(s []int32, n int) []int32 {
-	if len(s)+n <= cap(s) {
-		return s[:len(s)+n]
+// groupRows lays out the build rows by key id, from each row's id
+// (rowIDs, -1 for a NULL key). When every key has one row, as a join on
+// a primary key has, a key's row is rows[id], or id itself when no row
+// was skipped, and a probe reads one array less per match; otherwise the
+// rows of key id are rows[offs[id]:offs[id+1]] (a counting sort,
+// stable).
+func (b *joinBuild) groupRows(rowIDs []int32) error {
+	keyed := 0
+	for _, id := range rowIDs {
+		if id >= 0 {
+			keyed++
+		}
 	}
-	out := make([]int32, len(s)+n, 2*(len(s)+n))
-	copy(out, s)
-	return out
+	b.unique = keyed == b.table.len()
+	if b.unique {
+		if keyed == len(rowIDs) {
+			// Ids were given in row order, one per row.
+			return nil
+		}
+		if err := b.mem.grow(4 * int64(keyed)); err != nil {
+			return err
+		}
+		b.rows = make([]int32, keyed)
+		for r, id := range rowIDs {
+			if id >= 0 {
+				b.rows[id] = int32(r)
+			}
+		}
+		return nil
+	}
+	if err := b.mem.grow(4 * int64(b.table.len()+1+keyed)); err != nil {
+		return err
+	}
+	b.offs = make([]int32, b.table.len()+1)
+	for _, id := range rowIDs {
+		if id >= 0 {
+			b.offs[id+1]++
+		}
+	}
+	for i := 1; i < len(b.offs); i++ {
+		b.offs[i] += b.offs[i-1]
+	}
+	b.rows = make([]int32, keyed)
+	fill := append([]int32(nil), b.offs[:len(b.offs)-1]...)
+	for r, id := range rowIDs {
+		if id >= 0 {
+			b.rows[fill[id]] = int32(r)
+			fill[id]++
+		}
+	}
+	return nil
+}
+
+// rowOf is the build row of key id in a build whose keys are unique.
+func (b *joinBuild) rowOf(id int32) int32 {
+	if b.rows == nil {
+		return id
+	}
+	return b.rows[id]
+}
+
+// rowsOf are the build rows of key id, in input order; one holds the
+// unique build's row.
+func (b *joinBuild) rowsOf(id int32, one *[1]int32) []int32 {
+	if b.unique {
+		one[0] = b.rowOf(id)
+		return one[:]
+	}
+	return b.rows[b.offs[id]:b.offs[id+1]]
 }
 
 func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -463,6 +537,15 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 		}
 		p.row = n
 	}
+	if j.build.unique && !j.existsOnBuild {
+		// One build row per key: pairs straight from the ids.
+		b, existence := j.build, j.kind.Existence()
+		for ; p.row < n && len(li) < outputBatchRows; p.row++ {
+			if id := p.ids[p.row]; id >= 0 && !(existence && p.leftMatched[p.row]) {
+				li, ri = append(li, int32(p.row)), append(ri, b.rowOf(id))
+			}
+		}
+	}
 	for p.row < n && len(li) < outputBatchRows {
 		if !p.haveMatches {
 			id := p.ids[p.row]
@@ -472,7 +555,7 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 				p.row++
 				continue
 			}
-			p.matches, p.haveMatches = j.build.rows[j.build.offs[id]:j.build.offs[id+1]], true
+			p.matches, p.haveMatches = j.build.rowsOf(id, &p.one), true
 		}
 		take := min(len(p.matches), outputBatchRows-len(li))
 		for _, m := range p.matches[:take] {
@@ -613,11 +696,12 @@ func (j *hashJoin) emitUnmatchedRight(ctx context.Context) (done bool, err error
 // (ids, its key ids) has.
 func (j *hashJoin) markKeyMatches(ids []int32) {
 	b := j.build
+	var one [1]int32
 	for _, id := range ids {
 		if id < 0 {
 			continue
 		}
-		rows := b.rows[b.offs[id]:b.offs[id+1]]
+		rows := b.rowsOf(id, &one)
 		if len(rows) == 0 || j.rightMatched[rows[0]] {
 			// The key's rows are marked together.
 			continue
@@ -689,7 +773,7 @@ func settleNullCounts(d arrow.ArrayData) {
 func (b *joinBuild) close() {
 	releaseAll(b.rcols)
 	b.rcols = nil
-	b.table, b.offs, b.rows = nil, nil, nil
+	b.table, b.offs, b.rows, b.unique = nil, nil, nil, false
 	b.mem.close()
 	if b.right != nil {
 		b.right.Close()

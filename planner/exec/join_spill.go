@@ -44,15 +44,16 @@ const (
 
 // partitionOrFail answers a reservation that failed with err while the
 // build held batches: a build that may spill writes them and the rest of
-// its input to partitions and succeeds; any other keeps the error.
-func (b *joinBuild) partitionOrFail(ctx context.Context, err error, batches []arrow.RecordBatch) error {
+// its input (none when inputRead) to partitions and succeeds; any other
+// keeps the error.
+func (b *joinBuild) partitionOrFail(ctx context.Context, err error, batches []arrow.RecordBatch, inputRead bool) error {
 	var pe *pgerror.Error
 	if b.spill == nil || !errors.As(err, &pe) || pe.Code != pgerror.OutOfMemory || len(batches) == 0 {
 		return err
 	}
 	// The rows go to disk: drop the table and whatever was gathered.
 	releaseAll(b.rcols)
-	b.rcols, b.table, b.offs, b.rows, b.rrows = nil, nil, nil, nil, 0
+	b.rcols, b.table, b.offs, b.rows, b.rrows, b.unique = nil, nil, nil, nil, 0, false
 	b.mem.close()
 	b.seed = maphash.MakeSeed()
 	p := newRowPartitioner(b.spill, "hashjoin-build", b.seed, b.rightKeys, batches[0].Schema())
@@ -62,7 +63,7 @@ func (b *joinBuild) partitionOrFail(ctx context.Context, err error, batches []ar
 			return err
 		}
 	}
-	for {
+	for !inputRead {
 		if err := ctx.Err(); err != nil {
 			p.abort()
 			return err

@@ -208,3 +208,56 @@ func TestKeyTableWithoutKeys(t *testing.T) {
 		t.Fatalf("keyless insert: %v, len %d", ids, kt.len())
 	}
 }
+
+// TestKeyTableReserve sizes a table after its first keys for all of
+// them: inserting the rest moves nothing, and reserveBytes said what the
+// slots took. Integer, short packed and long encoded keys alike.
+func TestKeyTableReserve(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dt   arrow.DataType
+		key  func(i int) any
+	}{
+		{"int", arrow.PrimitiveTypes.Int64, func(i int) any { return i * 7919 }},
+		{"packed", arrow.BinaryTypes.String, func(i int) any { return fmt.Sprint(i) }},
+		{"encoded", arrow.BinaryTypes.String, func(i int) any { return fmt.Sprintf("a key longer than any packed one %d", i) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const first, n = 1000, 40_000
+			vals := make([]any, n)
+			for i := range vals {
+				vals[i] = tc.key(i)
+			}
+			col := keyCol(t, tc.dt, vals...)
+			defer col.Release()
+			kt := newKeyTable()
+			ids := make([]int32, n)
+			head := array.NewSlice(col, 0, first)
+			defer head.Release()
+			kt.insert([]arrow.Array{head}, first, ids[:first], false, nil)
+			before := kt.memBytes()
+			want := kt.reserveBytes(n)
+			kt.reserve(n)
+			if got := kt.memBytes() - before; got != want {
+				t.Fatalf("reserve took %d bytes, reserveBytes said %d", got, want)
+			}
+			slots := len(kt.slots) + len(kt.islots)
+			tail := array.NewSlice(col, first, n)
+			defer tail.Release()
+			kt.insert([]arrow.Array{tail}, n-first, ids[first:], false, nil)
+			if now := len(kt.slots) + len(kt.islots); now != slots {
+				t.Fatalf("the table grew from %d to %d slots after reserving", slots, now)
+			}
+			for r, id := range ids {
+				if int(id) != r {
+					t.Fatalf("row %d got id %d", r, id)
+				}
+			}
+			again := make([]int32, n)
+			kt.lookup([]arrow.Array{col}, n, again, &keyScratch{})
+			if fmt.Sprint(again) != fmt.Sprint(ids) {
+				t.Fatal("lookups after reserving found other ids")
+			}
+		})
+	}
+}
