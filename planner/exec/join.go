@@ -81,6 +81,9 @@ type joinBuild struct {
 	table      *keyTable
 	offs, rows []int32
 	unique     bool
+	// keyIsColumn: the one key is a column of the build rows, whose
+	// range keyRange may read before the keys are inserted.
+	keyIsColumn bool
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
 
@@ -192,6 +195,11 @@ func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKey
 			return nil, err
 		}
 		b.rightKeys = append(b.rightKeys, e)
+	}
+	if len(rightKeys) == 1 {
+		// A column reads the same values each time keyRange and the
+		// inserts evaluate it; an expression might not (random()).
+		_, b.keyIsColumn = rightKeys[0].(*planner.ColRef)
 	}
 	return b, nil
 }
@@ -307,6 +315,11 @@ func (b *joinBuild) build(ctx context.Context) error {
 		return b.partitionOrFail(ctx, err, batches, true)
 	}
 	rowIDs := make([]int32, total)
+	if lo, hi, ok, err := b.keyRange(ctx, batches); err != nil {
+		return err
+	} else if ok && b.mem.tryGrow(directBytes(lo, hi)) && !b.table.indexByKey(lo, hi, total) {
+		b.mem.shrink(directBytes(lo, hi))
+	}
 	row := 0
 	for i, rb := range batches {
 		keys, err := evalAll(ctx, b.rightKeys, rb)
@@ -365,6 +378,39 @@ func (b *joinBuild) build(ctx context.Context) error {
 		b.rcols[c] = col
 	}
 	return nil
+}
+
+// keyRange is the smallest and largest key of the build rows when the
+// join's one key is an integer column and a row has a key (ok).
+func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch) (lo, hi int64, ok bool, err error) {
+	if !b.keyIsColumn || len(batches) == 0 {
+		return 0, 0, false, nil
+	}
+	var vals []int64
+	for _, rb := range batches {
+		keys, err := evalAll(ctx, b.rightKeys, rb)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		k := keys[0]
+		if !intKeyType(k.DataType()) {
+			releaseAll(keys)
+			return 0, 0, false, nil
+		}
+		vals = intKeyValues(k, vals[:0])
+		nulls := k.NullN() > 0
+		for r, v := range vals {
+			if nulls && k.IsNull(r) {
+				continue
+			}
+			if !ok {
+				lo, hi, ok = v, v, true
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		releaseAll(keys)
+	}
+	return lo, hi, ok, nil
 }
 
 // groupRows lays out the build rows by key id, from each row's id

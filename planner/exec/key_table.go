@@ -33,6 +33,10 @@ type keyTable struct {
 	intKey bool
 	islots []intSlot
 	nullID int32
+	// direct replaces islots in a table indexed by key (indexByKey): the
+	// id+1 of key directMin+i is direct[i], 0 for none.
+	direct    []int32
+	directMin int64
 
 	// stride: the key columns are of fixed width and encode to at most
 	// packedMaxLen bytes, each id's key being the stride words
@@ -108,7 +112,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+4*cap(t.direct)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -192,6 +196,10 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 }
 
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
+	if t.direct != nil {
+		t.findDirect(a, n, ids, s, add, skipNulls, isNew)
+		return
+	}
 	s.vals = intKeyValues(a, s.vals[:0])
 	hasNulls := a.NullN() > 0
 	// Keys often come in runs (lineitem by l_orderkey, as written): a
@@ -269,6 +277,92 @@ func (t *keyTable) touchInts(vals []int64) int64 {
 	return sum
 }
 
+// directMaxSpan is the widest key range a table is indexed by whatever
+// its rows: 1 MiB of ids, which stays in cache.
+const directMaxSpan = 1 << 18
+
+// indexByKey makes an empty table of one integer key column, whose keys
+// will be at least lo and at most hi, index its ids by key: the id+1 of
+// key lo+i is direct[i]. An insert or probe then reads one 4-byte id at
+// the key's offset, with no hash and no collisions to walk. It does so,
+// and reports it, only when that array takes no more memory than a hash
+// table of rows distinct keys would (4 bytes per key in the range
+// against 16 per slot) or fits in directMaxSpan: keys such as order,
+// customer or part numbers are dense. Such a table takes no NULL key
+// (a join's build skips them).
+func (t *keyTable) indexByKey(lo, hi int64, rows int) bool {
+	if t.decided || hi < lo {
+		return false
+	}
+	// The span in uint64, where hi-lo cannot overflow.
+	span := uint64(hi) - uint64(lo) + 1
+	if span == 0 || span > uint64(max(4*slotsFor(rows, len(t.slots)), directMaxSpan)) {
+		return false
+	}
+	t.decided, t.intKey, t.slots = true, true, nil
+	t.direct, t.directMin = make([]int32, span), lo
+	return true
+}
+
+// directBytes is the memory indexByKey takes for keys from lo to hi.
+func directBytes(lo, hi int64) int64 {
+	return 4 * int64(uint64(hi)-uint64(lo)+1)
+}
+
+// findDirect is findInts in a table indexed by key (indexByKey).
+func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
+	hasNulls := a.NullN() > 0
+	if add && hasNulls && !skipNulls {
+		panic("key table indexed by key given a NULL key")
+	}
+	s.vals = intKeyValues(a, s.vals[:0])
+	span, base := uint64(len(t.direct)), uint64(t.directMin)
+	touch := 4*len(t.direct) >= touchMinBytes
+	for lo := 0; lo < n; lo += probeChunk {
+		hi := min(lo+probeChunk, n)
+		if touch {
+			s.touched += t.touchDirect(s.vals[lo:hi])
+		}
+		for r := lo; r < hi; r++ {
+			if hasNulls && a.IsNull(r) {
+				ids[r] = -1
+				continue
+			}
+			// A key below directMin wraps past span.
+			off := uint64(s.vals[r]) - base
+			if off >= span {
+				if add {
+					panic("key table indexed by key given a key outside its range")
+				}
+				ids[r] = -1
+				continue
+			}
+			id := t.direct[off]
+			if id == 0 && add {
+				id = int32(t.n) + 1
+				t.n++
+				t.direct[off] = id
+				if isNew != nil {
+					isNew(id-1, r)
+				}
+			}
+			ids[r] = id - 1
+		}
+	}
+}
+
+// touchDirect is touchInts for a table indexed by key.
+func (t *keyTable) touchDirect(vals []int64) uint64 {
+	span, base := uint64(len(t.direct)), uint64(t.directMin)
+	var sum uint64
+	for _, v := range vals {
+		if off := uint64(v) - base; off < span {
+			sum += uint64(t.direct[off])
+		}
+	}
+	return sum
+}
+
 // maybeGrowInts is maybeGrow for an integer key table.
 func (t *keyTable) maybeGrowInts() {
 	if 2*t.n < len(t.islots) {
@@ -309,6 +403,9 @@ func slotsFor(n, from int) int {
 
 // reserveBytes is how many more bytes reserve(n) would take.
 func (t *keyTable) reserveBytes(n int) int64 {
+	if t.direct != nil {
+		return 0
+	}
 	if t.intKey {
 		return int64(16 * (slotsFor(n, len(t.islots)) - len(t.islots)))
 	}
@@ -320,7 +417,7 @@ func (t *keyTable) reserveBytes(n int) int64 {
 // a key at a time moves every key again at each doubling, and a large
 // join build spent a sixth of its time so (BenchmarkHashJoinIntKey).
 func (t *keyTable) reserve(n int) {
-	if !t.decided {
+	if !t.decided || t.direct != nil {
 		return
 	}
 	if t.intKey {

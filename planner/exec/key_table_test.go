@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -257,6 +258,58 @@ func TestKeyTableReserve(t *testing.T) {
 			kt.lookup([]arrow.Array{col}, n, again, &keyScratch{})
 			if fmt.Sprint(again) != fmt.Sprint(ids) {
 				t.Fatal("lookups after reserving found other ids")
+			}
+		})
+	}
+}
+
+// TestKeyTableIndexedByKey inserts and looks keys up in a table indexed
+// by key when their range is dense (the smallest and largest key, keys
+// between and outside them, NULL), and finds it left hashed when sparse;
+// the ids are the hashed table's for the same keys.
+func TestKeyTableIndexedByKey(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		keys   []any
+		direct bool
+	}{
+		{"dense", []any{7, 9, 8, 12, nil, 10, 9}, true},
+		{"negative", []any{-3, 2, -1}, true},
+		{"sparse", []any{1, 1 << 40}, false},
+		{"extremes", []any{math.MinInt64, math.MaxInt64}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			build := keyCol(t, arrow.PrimitiveTypes.Int64, tc.keys...)
+			defer build.Release()
+			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+			for _, k := range tc.keys {
+				if k != nil {
+					lo, hi = min(lo, int64(k.(int))), max(hi, int64(k.(int)))
+				}
+			}
+			hashed, kt := newKeyTable(), newKeyTable()
+			if got := kt.indexByKey(lo, hi, len(tc.keys)); got != tc.direct {
+				t.Fatalf("indexed by key: %v, want %v", got, tc.direct)
+			}
+			// The ids by key replace the empty table's 64 slots.
+			if grew := kt.memBytes() - hashed.memBytes() + 4*64; tc.direct && grew != directBytes(lo, hi) {
+				t.Errorf("the table grew by %d bytes, directBytes %d", grew, directBytes(lo, hi))
+			}
+			want, ids := make([]int32, build.Len()), make([]int32, build.Len())
+			var news, hashedNews []int
+			hashed.insert([]arrow.Array{build}, build.Len(), want, true, func(_ int32, r int) { hashedNews = append(hashedNews, r) })
+			kt.insert([]arrow.Array{build}, build.Len(), ids, true, func(_ int32, r int) { news = append(news, r) })
+			if fmt.Sprint(ids) != fmt.Sprint(want) || fmt.Sprint(news) != fmt.Sprint(hashedNews) {
+				t.Fatalf("ids %v (new at rows %v), hashed %v (%v)", ids, news, want, hashedNews)
+			}
+			probeVals := append([]any{nil, -4, 11, 13, 0, 1 << 41, math.MinInt64, math.MaxInt64}, tc.keys...)
+			probe := keyCol(t, arrow.PrimitiveTypes.Int64, probeVals...)
+			defer probe.Release()
+			got, exp := make([]int32, probe.Len()), make([]int32, probe.Len())
+			kt.lookup([]arrow.Array{probe}, probe.Len(), got, &keyScratch{})
+			hashed.lookup([]arrow.Array{probe}, probe.Len(), exp, &keyScratch{})
+			if fmt.Sprint(got) != fmt.Sprint(exp) {
+				t.Errorf("lookups %v, hashed %v", got, exp)
 			}
 		})
 	}
