@@ -28,6 +28,7 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("sqlwrite: column %s is not in scope", x)
 		}
+		w.colReads++
 		return ref, nil
 	case *planner.Const:
 		return w.constant(x)
@@ -36,6 +37,7 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		if !ok {
 			return "", pgerror.Unsupported("a reference to column %s of an enclosing query cannot be written as SQL", x.Name)
 		}
+		w.outerReads++
 		return ref, nil
 	case *planner.BinOp:
 		return w.binOp(x, s)

@@ -84,6 +84,7 @@ var nodeQueries = []struct {
 	{"SELECT d.title, x.id, x.q FROM dept d LEFT JOIN LATERAL (SELECT p.id, 12 / (p.id - 2) AS q FROM people p WHERE p.dept = d.dept) x ON true WHERE x.id IS NULL OR 10 / (x.id - 2) > -100", false},
 	{"SELECT v.a, x.n FROM (VALUES (10), (30), (50)) v(a) LEFT JOIN LATERAL (SELECT count(*) AS n FROM people p WHERE p.dept = v.a) x ON true", false},
 	{"SELECT p.id, x.q FROM people p CROSS JOIN LATERAL (SELECT y.q FROM dept d CROSS JOIN LATERAL (SELECT 10 / (p.id - 2) + d.dept AS q) y) x", false},
+	{"SELECT p.id, x.m FROM people p CROSS JOIN LATERAL (SELECT max(p.id + d.dept) AS m, count(*) FILTER (WHERE d.dept > p.dept) AS n FROM dept d) x", false},
 	// count of rows, their NULL fields included.
 	{"SELECT count(DISTINCT (name, dept)), count(DISTINCT (dept, region)), count((ssn, dept)), count(DISTINCT (ssn, dept::float8)) FROM people", false},
 	{"SELECT region, count(DISTINCT (dept, ssn)) FROM people GROUP BY region", false},

@@ -82,6 +82,9 @@ type writer struct {
 	// outer names the enclosing rows' columns a correlated subquery
 	// being written reads.
 	outer map[planner.ColumnID]string
+	// outerReads and colReads count the enclosing queries' columns and
+	// the columns in scope written, to tell what an aggregate reads.
+	outerReads, colReads int
 	// outerVis are the visibility columns of the left rows of the LATERAL
 	// joins whose right side is being written, which guard it too.
 	outerVis []string
@@ -755,9 +758,16 @@ func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 		groups = append(groups, strconv.Itoa(i+1))
 	}
 	for _, ag := range x.Aggs {
+		outerReads, colReads := w.outerReads, w.colReads
 		e, err := w.aggCall(ag, s)
 		if err != nil {
 			return nil, err
+		}
+		if w.outerReads > outerReads && w.colReads == colReads {
+			// PostgreSQL computes an aggregate whose arguments read only
+			// an enclosing query's columns in that query (or refuses it
+			// in a LATERAL subquery); SQE computes it here.
+			return nil, pgerror.Unsupported("an aggregate over an enclosing query's columns alone cannot be written as SQL")
 		}
 		items = append(items, e)
 	}

@@ -132,6 +132,8 @@ func TestNodeRefusals(t *testing.T) {
 		{"random in a WITH query read per row, Trino", "WITH r AS MATERIALIZED (SELECT random() AS x) SELECT (SELECT x FROM r WHERE p.id > 0) FROM people p", sqlwrite.Trino, "WITH query calling random() read more than once"},
 		{"lateral, Trino", "SELECT p.id, x.title FROM people p CROSS JOIN LATERAL (SELECT d.title FROM dept d WHERE d.dept = p.dept) x", sqlwrite.Trino, "LATERAL join"},
 		{"lateral limit reading the left row", "SELECT p.id, x.title FROM people p CROSS JOIN LATERAL (SELECT d.title FROM dept d LIMIT p.dept) x", sqlwrite.PostgreSQL, "LIMIT or OFFSET reading an enclosing query's row"},
+		{"aggregate of the left row alone under LATERAL", "SELECT p.id, x.m FROM people p CROSS JOIN LATERAL (SELECT max(p.id) AS m FROM dept d) x", sqlwrite.PostgreSQL, "aggregate over an enclosing query's columns alone"},
+		{"aggregate of the enclosing row alone in a subquery", "SELECT p.id, (SELECT count(*) FILTER (WHERE p.id > 2) FROM dept d) FROM people p", sqlwrite.PostgreSQL, "aggregate over an enclosing query's columns alone"},
 		{"count of distinct rows, Trino", "SELECT count(DISTINCT (region, name)) FROM people", sqlwrite.Trino, "aggregate count with these arguments"},
 		{"count of a row of jsonb", "SELECT count(DISTINCT (name, '{}'::jsonb)) FROM people", sqlwrite.PostgreSQL, "count of a row holding jsonb"},
 	}
