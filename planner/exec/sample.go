@@ -42,30 +42,44 @@ func newSample(in Operator, n *planner.Sample) *sample {
 
 // open evaluates the percentage and the seed, with PostgreSQL's errors.
 func (s *sample) open(ctx context.Context) error {
-	percent, null, err := sampleArgument(ctx, s.node.Percent)
+	percent, seed, err := SampleArguments(ctx, s.node)
 	if err != nil {
 		return err
 	}
-	if null {
-		return pgerror.New(pgerror.InvalidTablesampleArgument, "TABLESAMPLE parameter cannot be null")
-	}
 	if s.node.Seed != nil {
-		seed, null, err := sampleArgument(ctx, s.node.Seed)
-		if err != nil {
-			return err
-		}
-		if null {
-			return pgerror.New(pgerror.InvalidTablesampleRepeat, "TABLESAMPLE REPEATABLE parameter cannot be null")
-		}
 		s.seed = splitMix(math.Float64bits(seed))
 	} else {
 		s.seed = rand.Uint64()
 	}
-	if !(percent >= 0 && percent <= 100) {
-		return pgerror.New(pgerror.InvalidTablesampleArgument, "sample percentage must be between 0 and 100")
-	}
 	s.cut = uint64(percent / 100 * (1 << 53))
 	return nil
+}
+
+// SampleArguments evaluates a sample's percentage and seed (0 without
+// REPEATABLE) and checks them as PostgreSQL does, with its errors in its
+// order: a NULL percentage, a NULL seed, then a percentage outside 0 to
+// 100 (NaN included). The SQL writer checks a sample with it too, so
+// that a statement sent elsewhere fails as it fails here.
+func SampleArguments(ctx context.Context, n *planner.Sample) (percent, seed float64, err error) {
+	percent, null, err := sampleArgument(ctx, n.Percent)
+	if err != nil {
+		return 0, 0, err
+	}
+	if null {
+		return 0, 0, pgerror.New(pgerror.InvalidTablesampleArgument, "TABLESAMPLE parameter cannot be null")
+	}
+	if n.Seed != nil {
+		if seed, null, err = sampleArgument(ctx, n.Seed); err != nil {
+			return 0, 0, err
+		}
+		if null {
+			return 0, 0, pgerror.New(pgerror.InvalidTablesampleRepeat, "TABLESAMPLE REPEATABLE parameter cannot be null")
+		}
+	}
+	if !(percent >= 0 && percent <= 100) {
+		return 0, 0, pgerror.New(pgerror.InvalidTablesampleArgument, "sample percentage must be between 0 and 100")
+	}
+	return percent, seed, nil
 }
 
 func (s *sample) Next(ctx context.Context) (arrow.RecordBatch, error) {

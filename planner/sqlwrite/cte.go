@@ -12,26 +12,35 @@ import (
 // it belongs to, which PostgreSQL and Trino both allow on a derived
 // table. PostgreSQL is told MATERIALIZED, so the query runs once, as in
 // SQE; Trino may run it once per reference, which gives the same rows
-// since nothing written is volatile. The WITH query's visibility columns
-// come along with its rows, and each reference renames them, so that a
-// query reading it twice keeps two distinct columns.
+// unless it calls random(): such a query read more than once (or for
+// each row of an enclosing query) is refused for Trino. The WITH query's
+// visibility columns come along with its rows, and each reference
+// renames them, so that a query reading it twice keeps two distinct
+// columns.
 
 // cteName is the name a WITH query is written under.
 func cteName(id planner.ColumnID) string { return "w" + strconv.Itoa(int(id)) }
 
 // cte writes the WITH query c.Def and the query c.Input that reads it.
 func (w *writer) cte(c *planner.CTE, top bool) (*rel, error) {
+	calls := w.volatileCalls
 	def, err := w.node(c.Def, false)
 	if err != nil {
 		return nil, err
 	}
 	if w.ctes == nil {
 		w.ctes = map[planner.ColumnID]*rel{}
+		w.cteRefs = map[planner.ColumnID]int{}
+		w.volatileCTEs = map[planner.ColumnID]bool{}
 	}
 	w.ctes[c.ID] = def
+	w.volatileCTEs[c.ID] = w.volatileCalls > calls
 	in, err := w.node(c.Input, top)
 	if err != nil {
 		return nil, err
+	}
+	if w.d == Trino && w.volatileCTEs[c.ID] && w.cteRefs[c.ID] > 1 {
+		return nil, pgerror.Unsupported("a WITH query calling random() read more than once cannot be written as SQL for %s, which may compute it at each reference", w.d)
 	}
 	materialized := ""
 	if w.d == PostgreSQL {
@@ -60,6 +69,17 @@ func (w *writer) cteScan(s *planner.CTEScan, top bool) (*rel, error) {
 	}
 	if err := w.checkTypes(s.Cols); err != nil {
 		return nil, err
+	}
+	w.cteRefs[s.CTE]++
+	if len(w.outer) > 0 {
+		// Read for each row of an enclosing query: Trino may compute the
+		// query again for each.
+		w.cteRefs[s.CTE]++
+	}
+	if w.volatileCTEs[s.CTE] {
+		// A WITH query reading this one computes its rows by random()
+		// too.
+		w.volatileCalls++
 	}
 	name := cteName(s.CTE)
 	items := make([]string, len(s.Cols))

@@ -32,7 +32,8 @@
 // an aggregate (whose rows are built from visible rows only), and every
 // expression that can raise an error (not Leakproof) is written
 // CASE WHEN <visibility> THEN <expr> END, where <visibility> is the AND of
-// the visibility columns in scope, each COALESCE(v, TRUE) when an outer
+// the visibility columns in scope (in a LATERAL join's right side, the
+// left row's too), each COALESCE(v, TRUE) when an outer
 // join may have filled it with NULL (such a row is not hidden: it has no
 // stored values). On a visible row the guard changes nothing. A grouped
 // aggregate passes up the AND of its rows' visibility (bool_and), since
@@ -58,7 +59,11 @@
 // DISTINCT ON, uncorrelated scalar, EXISTS and IN subqueries, Hive's text
 // masks (mask.go); integer, text, boolean, date, timestamp, uuid and
 // fixed numeric types; text compared and sorted by code point (COLLATE
-// "C" in PostgreSQL), as SQE does.
+// "C" in PostgreSQL), as SQE does. TABLESAMPLE of 0 or 100 percent, its
+// arguments constants; invalid ones raise SQE's error in place of the
+// statement (sample.go). random(), computed once per row as in SQE: in
+// Trino, which may compute a WITH query at each reference, not in one
+// read more than once.
 //
 // PostgreSQL's functions are SQE's, so for PostgreSQL much more is
 // written (functions.go): its numeric, bytea, interval, json, jsonb,
@@ -69,7 +74,9 @@
 // GROUPING SETS, set-returning functions in the select list, and the
 // window features Trino lacks (ntile, nth_value, FILTER, GROUPS, EXCLUDE,
 // RANGE offsets over an integer key, or an interval over a date or
-// timestamp key), array subscripts and slices given both bounds. Trino's functions differ from
+// timestamp key), array subscripts and slices given both bounds,
+// LATERAL joins (CROSS, and LEFT ... ON TRUE: lateral.go), count of a
+// row (count(DISTINCT (a, b))). Trino's functions differ from
 // SQE's at edges (substr's negative start, concat's NULLs, LIKE's
 // escape), so they are written only where the edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from

@@ -28,6 +28,7 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("sqlwrite: column %s is not in scope", x)
 		}
+		w.colReads++
 		return ref, nil
 	case *planner.Const:
 		return w.constant(x)
@@ -36,6 +37,7 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		if !ok {
 			return "", pgerror.Unsupported("a reference to column %s of an enclosing query cannot be written as SQL", x.Name)
 		}
+		w.outerReads++
 		return ref, nil
 	case *planner.BinOp:
 		return w.binOp(x, s)
@@ -422,6 +424,10 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if wf.spell != nil {
 		name = wf.spell(f)
 	}
+	if f.Name == "random" {
+		// Counted, for a WITH query Trino may compute more than once.
+		w.volatileCalls++
+	}
 	return name + "(" + strings.Join(args, ", ") + ")", nil
 }
 
@@ -462,6 +468,9 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 	paired := w.d == PostgreSQL && a.Delim != nil && a.Arg != nil && len(a.OrderBy) == 0 && !a.Distinct &&
 		(strings.HasPrefix(a.Func.Name, "regr_") || strings.HasPrefix(a.Func.Name, "covar_") || a.Func.Name == "corr" ||
 			a.Func.Name == "json_object_agg" || a.Func.Name == "jsonb_object_agg")
+	if len(a.RowArgs) > 0 {
+		return w.rowCount(a, s)
+	}
 	if w.d == PostgreSQL && a.Delim == nil && a.Arg != nil && len(a.OrderBy) == 1 && !a.Distinct &&
 		(a.Func.Name == "mode" || ((a.Func.Name == "percentile_cont" || a.Func.Name == "percentile_disc") && a.Direct != nil)) {
 		return w.orderedSetCall(a, s)
@@ -521,6 +530,38 @@ func (w *writer) aggCall(a *planner.AggCall, s *scope) (string, error) {
 	}
 	out := a.Func.Name + "(" + arg + ")"
 	return w.withFilter(out, a, s)
+}
+
+// rowCount writes count of a row, count([DISTINCT] (a, b)), for
+// PostgreSQL as count([DISTINCT] ROW(a, b)). There, as in SQE, a row is
+// never NULL (ROW(NULL, NULL) is counted), and DISTINCT compares two
+// rows field by field with each type's equality and NULL equal to NULL
+// (record_eq), for the field types below, whose equality is SQE's
+// (byte-wise for text, NaN equal to itself). Trino's DISTINCT over rows
+// holding NULL fields and NaN is not known to be SQE's: refused there.
+func (w *writer) rowCount(a *planner.AggCall, s *scope) (string, error) {
+	if w.d != PostgreSQL || a.Func.Name != "count" || a.Delim != nil || len(a.OrderBy) > 0 || a.Direct != nil {
+		return "", pgerror.Unsupported("aggregate %s with these arguments cannot be written as SQL", a.Func.Name)
+	}
+	fields := make([]string, len(a.RowArgs))
+	for i, e := range a.RowArgs {
+		switch t := e.Type(); {
+		case isInt(t) || isText(t):
+		case t.OID == types.OIDBool, t.OID == types.OIDDate, t.OID == types.OIDTimestamp, t.OID == types.OIDTimestampTZ,
+			t.OID == types.OIDNumeric, t.OID == types.OIDFloat4, t.OID == types.OIDFloat8, t.OID == types.OIDUUID:
+		default:
+			return "", pgerror.Unsupported("aggregate count of a row holding %s cannot be written as SQL", t.Name())
+		}
+		var err error
+		if fields[i], err = w.guarded(e, s); err != nil {
+			return "", err
+		}
+	}
+	distinct := ""
+	if a.Distinct {
+		distinct = "DISTINCT "
+	}
+	return w.withFilter("count("+distinct+"ROW("+strings.Join(fields, ", ")+"))", a, s)
 }
 
 // withFilter appends a's FILTER clause, guarded, to its call.

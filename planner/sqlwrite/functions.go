@@ -82,6 +82,12 @@ func writtenFunctions() map[string]writtenFunction {
 		"btrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 		"ltrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
 		"rtrim":  {exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return textArgs(len(f.Args))(PostgreSQL, f) })},
+		// random() is a double in [0, 1) in both. It is evaluated once per
+		// row of the node that computes it, as in SQE: PostgreSQL computes
+		// a WITH query once (it is written MATERIALIZED); Trino may compute
+		// one at every reference, so cte refuses a WITH query holding it
+		// that is read more than once there.
+		"random": {exact: func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 0 }},
 	}
 	// PostgreSQL's functions of these names are SQE's for arguments whose
 	// meaning no session setting changes (no instant: its zone is the

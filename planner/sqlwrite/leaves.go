@@ -13,7 +13,8 @@ func (w *writer) oneRow() *rel {
 }
 
 // values writes a VALUES list as a derived table of its columns. Its
-// rows hold no stored value, so nothing in it is guarded.
+// rows hold no stored value, so nothing in it is guarded but by the left
+// rows of a LATERAL join it may read.
 func (w *writer) values(v *planner.Values, top bool) (*rel, error) {
 	if err := w.checkTypes(v.Cols); err != nil {
 		return nil, err
@@ -23,7 +24,7 @@ func (w *writer) values(v *planner.Values, top bool) (*rel, error) {
 		items := make([]string, len(row))
 		for j, e := range row {
 			var err error
-			if items[j], err = w.expr(e, &scope{}); err != nil {
+			if items[j], err = w.guarded(e, &scope{}); err != nil {
 				return nil, err
 			}
 		}

@@ -76,6 +76,27 @@ var nodeQueries = []struct {
 	{"SELECT title FROM dept WHERE dept NOT IN (SELECT dept FROM people WHERE 10 / (id - 2) > 1)", false},
 	{"SELECT id, (SELECT name FROM people WHERE 12 / (id - 2) = 3) FROM people", false},
 	{"SELECT * FROM (SELECT id, (SELECT ssn FROM people WHERE id = 3) AS s FROM people) t WHERE 12 / (id - 2) > 0", false},
+	// LATERAL joins: the right side is computed for hidden left rows
+	// only behind their visibility.
+	{"SELECT p.id, x.title, x.q FROM people p CROSS JOIN LATERAL (SELECT d.title, 10 / (p.id - 2) AS q FROM dept d WHERE d.dept = p.dept ORDER BY d.title LIMIT 1) x", false},
+	{"SELECT p.id, x.title FROM people p CROSS JOIN LATERAL (SELECT d.title FROM dept d WHERE d.dept <> p.dept AND 12 / (p.id - 2) > 0 ORDER BY d.title DESC LIMIT 2) x", false},
+	{"SELECT d.title, x.ssn, x.n FROM dept d LEFT JOIN LATERAL (SELECT max(p.ssn) AS ssn, count(*) AS n FROM people p WHERE p.dept = d.dept) x ON true", false},
+	{"SELECT d.title, x.id, x.q FROM dept d LEFT JOIN LATERAL (SELECT p.id, 12 / (p.id - 2) AS q FROM people p WHERE p.dept = d.dept) x ON true WHERE x.id IS NULL OR 10 / (x.id - 2) > -100", false},
+	{"SELECT v.a, x.n FROM (VALUES (10), (30), (50)) v(a) LEFT JOIN LATERAL (SELECT count(*) AS n FROM people p WHERE p.dept = v.a) x ON true", false},
+	{"SELECT p.id, x.q FROM people p CROSS JOIN LATERAL (SELECT y.q FROM dept d CROSS JOIN LATERAL (SELECT 10 / (p.id - 2) + d.dept AS q) y) x", false},
+	{"SELECT p.id, x.m FROM people p CROSS JOIN LATERAL (SELECT max(p.id + d.dept) AS m, count(*) FILTER (WHERE d.dept > p.dept) AS n FROM dept d) x", false},
+	// count of rows, their NULL fields included.
+	{"SELECT count(DISTINCT (name, dept)), count(DISTINCT (dept, region)), count((ssn, dept)), count(DISTINCT (ssn, dept::float8)) FROM people", false},
+	{"SELECT region, count(DISTINCT (dept, ssn)) FROM people GROUP BY region", false},
+	// random() is computed once per row of the node computing it, and a
+	// WITH query once.
+	{"WITH r AS (SELECT random() AS x) SELECT (a.x = b.x)::int FROM r a, r b", false},
+	{"WITH r AS NOT MATERIALIZED (SELECT random() AS x) SELECT ((SELECT x FROM r) = (SELECT x FROM r))::int", false},
+	{"WITH r AS (SELECT id, random() AS x FROM people) SELECT count(*), bool_and(a.x = b.x)::int FROM r a JOIN r b ON a.id = b.id", false},
+	{"SELECT (random() >= 0 AND random() < 1)::int", false},
+	// TABLESAMPLE of all rows or none.
+	{"SELECT count(*) FROM people TABLESAMPLE BERNOULLI (50 * 2)", false},
+	{"SELECT id FROM people TABLESAMPLE SYSTEM (0) REPEATABLE (1)", false},
 }
 
 // loadRows creates hr.people and hr.dept holding peopleRows and deptRows.

@@ -48,7 +48,7 @@ func WriteWith(root planner.Node, d Dialect, catalogs Catalogs, opts Options) (s
 	if len(root.Columns()) == 0 {
 		return "", pgerror.Unsupported("a statement without result columns cannot be written as SQL")
 	}
-	w := &writer{d: d, catalogs: catalogs, sessionZone: opts.SessionZone && d == PostgreSQL}
+	w := &writer{d: d, catalogs: catalogs, sessionZone: opts.SessionZone && d == PostgreSQL, firstRead: firstRead(root)}
 	r, err := w.node(root, true)
 	if err != nil {
 		return "", err
@@ -67,11 +67,27 @@ type writer struct {
 	visible int
 	// ctes are the WITH queries written, by id, for their references.
 	ctes map[planner.ColumnID]*rel
+	// cteRefs counts the references written to each WITH query;
+	// volatileCTEs are those whose rows are computed by random(), in
+	// their own query or a WITH query they read; volatileCalls counts
+	// the random() calls and such references written.
+	cteRefs       map[planner.ColumnID]int
+	volatileCTEs  map[planner.ColumnID]bool
+	volatileCalls int
 	// works are the recursive unions' work tables being written.
 	works map[*planner.WorkTable]workTable
+	// firstRead are the nodes the statement's first row request surely
+	// reaches (sample.go).
+	firstRead map[planner.Node]bool
 	// outer names the enclosing rows' columns a correlated subquery
 	// being written reads.
 	outer map[planner.ColumnID]string
+	// outerReads and colReads count the enclosing queries' columns and
+	// the columns in scope written, to tell what an aggregate reads.
+	outerReads, colReads int
+	// outerVis are the visibility columns of the left rows of the LATERAL
+	// joins whose right side is being written, which guard it too.
+	outerVis []string
 	// functions are writtenFunctions, built at the first function call.
 	functions map[string]writtenFunction
 	// translates are the masks' translate calls, by the replacements of
@@ -151,14 +167,19 @@ func (s *scope) columnsOf(in *rel) []string {
 	return items
 }
 
-// guarded writes e, behind the visibility of the rows in scope when it
-// can raise an error.
+// guarded writes e, behind the visibility of the rows in scope (and of
+// the LATERAL joins' left rows it is computed for) when it can raise an
+// error.
 func (w *writer) guarded(e planner.Expr, s *scope) (string, error) {
 	sql, err := w.expr(e, s)
-	if err != nil || e.Leakproof() || len(s.vis) == 0 {
+	vis := s.vis
+	if len(w.outerVis) > 0 {
+		vis = append(append([]string(nil), w.outerVis...), vis...)
+	}
+	if err != nil || e.Leakproof() || len(vis) == 0 {
 		return sql, err
 	}
-	return "CASE WHEN " + strings.Join(s.vis, " AND ") + " THEN " + sql + " END", nil
+	return "CASE WHEN " + strings.Join(vis, " AND ") + " THEN " + sql + " END", nil
 }
 
 // selectList writes the output columns of a level: exprs as cols, then
@@ -251,6 +272,8 @@ func (w *writer) node(n planner.Node, top bool) (*rel, error) {
 		return w.project(x, top)
 	case *planner.Join:
 		return w.join(x, top)
+	case *planner.Lateral:
+		return w.lateral(x, top)
 	case *planner.Aggregate:
 		return w.aggregate(x, top)
 	case *planner.Sort:
@@ -587,6 +610,11 @@ func (w *writer) limit(l *planner.Limit, top bool) (*rel, error) {
 	if l.WithTies && w.d != PostgreSQL {
 		return nil, pgerror.Unsupported("FETCH FIRST WITH TIES cannot be written as SQL for %s", w.d)
 	}
+	if len(w.outerVis) > 0 && ((l.CountExpr != nil && !onlyConstants(l.CountExpr)) || (l.OffsetExpr != nil && !onlyConstants(l.OffsetExpr))) {
+		// It may read a LATERAL join's left row, and fail (a negative
+		// count) on one its secured relation hides; it cannot be guarded.
+		return nil, pgerror.Unsupported("a LIMIT or OFFSET reading an enclosing query's row cannot be written as SQL")
+	}
 	in, a, s, err := w.from(l.Input)
 	if err != nil {
 		return nil, err
@@ -730,9 +758,16 @@ func (w *writer) aggregate(x *planner.Aggregate, top bool) (*rel, error) {
 		groups = append(groups, strconv.Itoa(i+1))
 	}
 	for _, ag := range x.Aggs {
+		outerReads, colReads := w.outerReads, w.colReads
 		e, err := w.aggCall(ag, s)
 		if err != nil {
 			return nil, err
+		}
+		if w.outerReads > outerReads && w.colReads == colReads {
+			// PostgreSQL computes an aggregate whose arguments read only
+			// an enclosing query's columns in that query (or refuses it
+			// in a LATERAL subquery); SQE computes it here.
+			return nil, pgerror.Unsupported("an aggregate over an enclosing query's columns alone cannot be written as SQL")
 		}
 		items = append(items, e)
 	}

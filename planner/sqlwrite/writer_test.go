@@ -126,7 +126,7 @@ func TestRefusals(t *testing.T) {
 		{"keyed mask", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.PostgreSQL, "mask_hash"},
 		{"keyed mask, Trino", "mask_hash(ssn)", "SELECT ssn FROM people", sqlwrite.Trino, "mask_hash"},
 		{"unknown function", ssnMask, "SELECT upper(name) FROM people", sqlwrite.Trino, "function upper"},
-		{"volatile function", ssnMask, "SELECT random() FROM people", sqlwrite.PostgreSQL, "function random"},
+		{"volatile WITH query read twice, Trino", ssnMask, "WITH r AS (SELECT random() AS x FROM people) SELECT a.x FROM r a, r b", sqlwrite.Trino, "WITH query calling random() read more than once"},
 		{"mask replacing other characters", "mask_show_last_n(ssn, 4, 'x', 'x', 'x', '#', '1')", "SELECT ssn FROM people", sqlwrite.Trino, "function mask_show_last_n replacing characters other"},
 		{"mask of an integer", ssnMask, "SELECT mask(id) FROM people", sqlwrite.PostgreSQL, "function mask on type bigint"},
 		{"unbounded numeric in Trino", ssnMask, "SELECT id::numeric FROM people", sqlwrite.Trino, "type numeric"},

@@ -62,3 +62,39 @@ SELECT s2.c1 AS c15, CASE WHEN s2.__sqe_visible_1 THEN (SELECT s5.c13 AS c14 FRO
 -- SELECT title, EXISTS (SELECT 1 FROM people WHERE 10 / (id - 2) > 1), dept IN (SELECT dept FROM people) FROM dept
 SELECT s1.c2 AS c17, EXISTS (SELECT 1 AS c9 FROM (SELECT s3.c3 AS c3, s3.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s2.c3 AS c3, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c3, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s2 WHERE s2.__sqe_visible_1) AS s3 WHERE CASE WHEN s3.__sqe_visible_1 THEN ((CAST(10 AS bigint) / (s3.c3 - CAST(2 AS bigint))) > CAST(1 AS bigint)) END) AS s4) AS c18, ((s1.c1) IN (SELECT s6.c14 AS c16 FROM (SELECT s5.c14 AS c14, s5.__sqe_visible_2 AS __sqe_visible_2 FROM (SELECT "dept" AS c14, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_2 FROM "remote_lake"."hr"."people") AS s5 WHERE s5.__sqe_visible_2) AS s6)) AS c19 FROM (SELECT "dept" AS c1, "title" AS c2 FROM "remote_lake"."hr"."dept") AS s1;
 
+-- sample of a computed 100 percent
+-- SELECT count(*) FROM people TABLESAMPLE BERNOULLI (50 * 2) REPEATABLE (1 + 2)
+SELECT s3.c7 AS c8 FROM (SELECT count(*) AS c7 FROM (SELECT s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT 1 AS c, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3;
+
+-- sample of 0 percent
+-- SELECT id FROM people TABLESAMPLE SYSTEM (0)
+SELECT s3.c1 AS c7 FROM (SELECT s2.c1 AS c1, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 WHERE FALSE) AS s3;
+
+-- random
+-- SELECT random() >= 0 AND random() < 1
+SELECT ((random() >= CAST('0' AS double precision)) AND (random() < CAST('1' AS double precision))) AS c1 FROM (SELECT 1 AS c) AS s1;
+
+-- random in a WITH query read once
+-- WITH r AS (SELECT id, random() AS x FROM people) SELECT id, x FROM r
+WITH w9 AS MATERIALIZED (SELECT s2.c1 AS c7, random() AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) SELECT s3.c10 AS c12, s3.c11 AS c13 FROM (SELECT w9.c7 AS c10, w9.c8 AS c11, w9.__sqe_visible_1 AS __sqe_visible_2 FROM w9) AS s3;
+
+-- random in a WITH query read twice
+-- WITH r AS (SELECT random() AS x) SELECT a.x FROM r a, r b
+WITH w2 AS MATERIALIZED (SELECT random() AS c1 FROM (SELECT 1 AS c) AS s1) SELECT s4.c3 AS c5 FROM (SELECT s2.c3 AS c3 FROM (SELECT w2.c1 AS c3 FROM w2) AS s2 INNER JOIN (SELECT 1 AS c FROM w2) AS s3 ON TRUE) AS s4;
+
+-- lateral over a secured relation
+-- SELECT p.id, x.title, x.q FROM people p CROSS JOIN LATERAL (SELECT d.title, 10 / (p.id - 2) AS q FROM dept d WHERE d.dept = p.dept ORDER BY d.title LIMIT 1) x
+SELECT s10.c1 AS c13, s10.c11 AS c14, s10.c12 AS c15 FROM (SELECT s2.c1 AS c1, s2.c5 AS c5, s9.c11 AS c11, s9.c12 AS c12, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 CROSS JOIN LATERAL (SELECT s8.c9 AS c11, s8.c10 AS c12 FROM (SELECT s7.c9 AS c9, s7.c10 AS c10 FROM (SELECT s6.c9 AS c9, s6.c10 AS c10 FROM (SELECT s5.c8 AS c9, CASE WHEN s2.__sqe_visible_1 THEN (CAST(10 AS bigint) / (s2.c1 - CAST(2 AS bigint))) END AS c10 FROM (SELECT s4.c8 AS c8 FROM (SELECT s3.c7 AS c7, s3.c8 AS c8 FROM (SELECT "dept" AS c7, "title" AS c8 FROM "remote_lake"."hr"."dept") AS s3 WHERE (s3.c7 = s2.c5)) AS s4) AS s5) AS s6 ORDER BY s6.c9 COLLATE "C" ASC NULLS LAST) AS s7 ORDER BY s7.c9 COLLATE "C" ASC NULLS LAST FETCH FIRST 1 ROWS ONLY) AS s8 ORDER BY s8.c9 COLLATE "C" ASC NULLS LAST) AS s9) AS s10;
+
+-- left lateral reading a secured relation
+-- SELECT d.title, x.ssn, x.n FROM dept d LEFT JOIN LATERAL (SELECT max(p.ssn) AS ssn, count(*) AS n FROM people p WHERE p.dept = d.dept) x ON true WHERE 10 / (d.dept - 2) > 0
+SELECT s9.c2 AS c15, s9.c13 AS c16, s9.c14 AS c17 FROM (SELECT s8.c1 AS c1, s8.c2 AS c2, s8.c13 AS c13, s8.c14 AS c14 FROM (SELECT s1.c1 AS c1, s1.c2 AS c2, s7.c13 AS c13, s7.c14 AS c14 FROM (SELECT "dept" AS c1, "title" AS c2 FROM "remote_lake"."hr"."dept") AS s1 LEFT JOIN LATERAL (SELECT s6.c11 AS c13, s6.c12 AS c14 FROM (SELECT s5.c9 AS c11, s5.c10 AS c12 FROM (SELECT max(s4.c8 COLLATE "C") AS c9, count(*) AS c10 FROM (SELECT s3.c8 AS c8, s3.c7 AS c7, s3.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s2.c8 AS c8, s2.c7 AS c7, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c8, "dept" AS c7, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s2 WHERE s2.__sqe_visible_1) AS s3 WHERE (s3.c7 = s1.c1)) AS s4) AS s5) AS s6) AS s7 ON TRUE) AS s8 WHERE ((10 / (s8.c1 - 2)) > 0)) AS s9;
+
+-- left lateral over VALUES
+-- SELECT v.a, x.n FROM (VALUES (10), (30)) v(a) LEFT JOIN LATERAL (SELECT count(*) AS n FROM people p WHERE p.dept = v.a) x ON true
+SELECT s10.c2 AS c12, s10.c11 AS c13 FROM (SELECT s3.c2 AS c2, s9.c11 AS c11 FROM (SELECT s2.c1 AS c2 FROM (SELECT s1.c1 AS c1 FROM (VALUES (10), (30)) AS s1(c1)) AS s2) AS s3 LEFT JOIN LATERAL (SELECT s8.c10 AS c11 FROM (SELECT s7.c9 AS c10 FROM (SELECT count(*) AS c9 FROM (SELECT s5.c7 AS c7, s5.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s4.c7 AS c7, s4.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "dept" AS c7, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s4 WHERE s4.__sqe_visible_1) AS s5 WHERE (s5.c7 = s3.c2)) AS s6) AS s7) AS s8) AS s9 ON TRUE) AS s10;
+
+-- count of distinct rows
+-- SELECT count(DISTINCT (region, name)), count((ssn, dept)) FROM people
+SELECT s3.c7 AS c9, s3.c8 AS c10 FROM (SELECT count(DISTINCT ROW(s2.c3, s2.c2)) AS c7, count(ROW(s2.c6, s2.c5)) AS c8 FROM (SELECT s1.c2 AS c2, s1.c3 AS c3, s1.c6 AS c6, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "name" AS c2, "region" AS c3, CASE WHEN ("ssn" IS NULL) THEN CAST(NULL AS text) ELSE 'xxx-xx-xxxx' END AS c6, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3;
+

@@ -62,3 +62,39 @@ SELECT s2.c1 AS c15, CASE WHEN s2.__sqe_visible_1 THEN (SELECT s5.c13 AS c14 FRO
 -- SELECT title, EXISTS (SELECT 1 FROM people WHERE 10 / (id - 2) > 1), dept IN (SELECT dept FROM people) FROM dept
 SELECT s1.c2 AS c17, EXISTS (SELECT 1 AS c9 FROM (SELECT s3.c3 AS c3, s3.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s2.c3 AS c3, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c3, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s2 WHERE s2.__sqe_visible_1) AS s3 WHERE CASE WHEN s3.__sqe_visible_1 THEN ((CAST(10 AS bigint) / (s3.c3 - CAST(2 AS bigint))) > CAST(1 AS bigint)) END) AS s4) AS c18, ((s1.c1) IN (SELECT s6.c14 AS c16 FROM (SELECT s5.c14 AS c14, s5.__sqe_visible_2 AS __sqe_visible_2 FROM (SELECT "dept" AS c14, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_2 FROM "remote_lake"."hr"."people") AS s5 WHERE s5.__sqe_visible_2) AS s6)) AS c19 FROM (SELECT "dept" AS c1, "title" AS c2 FROM "remote_lake"."hr"."dept") AS s1;
 
+-- sample of a computed 100 percent
+-- SELECT count(*) FROM people TABLESAMPLE BERNOULLI (50 * 2) REPEATABLE (1 + 2)
+SELECT s3.c7 AS c8 FROM (SELECT count(*) AS c7 FROM (SELECT s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT 1 AS c, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) AS s3;
+
+-- sample of 0 percent
+-- SELECT id FROM people TABLESAMPLE SYSTEM (0)
+SELECT s3.c1 AS c7 FROM (SELECT s2.c1 AS c1, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2 WHERE FALSE) AS s3;
+
+-- random
+-- SELECT random() >= 0 AND random() < 1
+ERROR: operator >= on double precision and double precision cannot be written as SQL for Trino (SQLSTATE 0A000);
+
+-- random in a WITH query read once
+-- WITH r AS (SELECT id, random() AS x FROM people) SELECT id, x FROM r
+WITH w9 AS (SELECT s2.c1 AS c7, random() AS c8, s2.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT s1.c1 AS c1, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2) SELECT s3.c10 AS c12, s3.c11 AS c13 FROM (SELECT w9.c7 AS c10, w9.c8 AS c11, w9.__sqe_visible_1 AS __sqe_visible_2 FROM w9) AS s3;
+
+-- random in a WITH query read twice
+-- WITH r AS (SELECT random() AS x) SELECT a.x FROM r a, r b
+ERROR: a WITH query calling random() read more than once cannot be written as SQL for Trino, which may compute it at each reference (SQLSTATE 0A000);
+
+-- lateral over a secured relation
+-- SELECT p.id, x.title, x.q FROM people p CROSS JOIN LATERAL (SELECT d.title, 10 / (p.id - 2) AS q FROM dept d WHERE d.dept = p.dept ORDER BY d.title LIMIT 1) x
+ERROR: a LATERAL join cannot be written as SQL for Trino (SQLSTATE 0A000);
+
+-- left lateral reading a secured relation
+-- SELECT d.title, x.ssn, x.n FROM dept d LEFT JOIN LATERAL (SELECT max(p.ssn) AS ssn, count(*) AS n FROM people p WHERE p.dept = d.dept) x ON true WHERE 10 / (d.dept - 2) > 0
+ERROR: a LATERAL join cannot be written as SQL for Trino (SQLSTATE 0A000);
+
+-- left lateral over VALUES
+-- SELECT v.a, x.n FROM (VALUES (10), (30)) v(a) LEFT JOIN LATERAL (SELECT count(*) AS n FROM people p WHERE p.dept = v.a) x ON true
+ERROR: a LATERAL join cannot be written as SQL for Trino (SQLSTATE 0A000);
+
+-- count of distinct rows
+-- SELECT count(DISTINCT (region, name)), count((ssn, dept)) FROM people
+ERROR: aggregate count with these arguments cannot be written as SQL (SQLSTATE 0A000);
+
