@@ -41,7 +41,8 @@ func exactMakeInterval(f *planner.Func) bool {
 		return false
 	}
 	years, months, weeks, days, hours, mins := n[0], n[1], n[2], n[3], n[4], n[5]
-	in32 := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+	// SQE fails on -2^31 too.
+	in32 := func(v int64) bool { return v >= -math.MaxInt32 && v <= math.MaxInt32 }
 	if !in32(years*12) || !in32(years*12+months) || !in32(weeks*7) || !in32(weeks*7+days) {
 		return false
 	}

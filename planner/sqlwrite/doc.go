@@ -58,7 +58,9 @@
 // DISTINCT ON, uncorrelated scalar, EXISTS and IN subqueries, Hive's text
 // masks (mask.go); integer, text, boolean, date, timestamp, uuid and
 // fixed numeric types; text compared and sorted by code point (COLLATE
-// "C" in PostgreSQL), as SQE does.
+// "C" in PostgreSQL), as SQE does; pg_typeof, whose answer the bound type
+// fixes, as the text constant of its name; a NULL of no type tested for
+// NULL (coalesce(NULL, x)).
 //
 // PostgreSQL's functions are SQE's, so for PostgreSQL much more is
 // written (functions.go): its numeric, bytea, interval, json, jsonb,
@@ -69,7 +71,15 @@
 // GROUPING SETS, set-returning functions in the select list, and the
 // window features Trino lacks (ntile, nth_value, FILTER, GROUPS, EXCLUDE,
 // RANGE offsets over an integer key, or an interval over a date or
-// timestamp key), array subscripts and slices given both bounds. Trino's functions differ from
+// timestamp key), array constants, subscripts and slices (either bound
+// may be left out), arrays compared whose elements compare alike, casts
+// of floats and bytea to text (the engine's connection fixes their
+// text) and to varchar(n), quote_ident, to_json and to_jsonb, json_each's
+// columns in the select list, x AT TIME ZONE a constant UTC or
+// Area/Location zone, and the interval arithmetic and make_interval calls
+// whose PostgreSQL 15 arithmetic cannot part from SQE's (an integral
+// factor; a constant interval divided without spilling a month fraction;
+// constant arguments no part overflows with). Trino's functions differ from
 // SQE's at edges (substr's negative start, concat's NULLs, LIKE's
 // escape), so they are written only where the edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from

@@ -346,6 +346,8 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 	case isText(from) && to.OID == types.OIDText:
 		ok = true
 	case w.d == PostgreSQL:
+		// Trino's casts to varchar print numbers in their own notation
+		// (a double as 1.5E0): none is written.
 		ok = postgresCastIsSQEs(from, to, w.sessionZone)
 	}
 	if !ok {

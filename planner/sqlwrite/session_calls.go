@@ -13,7 +13,7 @@ import (
 //     is a text constant, the one SQE computes, in both dialects;
 //   - quote_ident, for PostgreSQL, whose quote_ident is SQE's: the same
 //     PostgreSQL 15 keywords are quoted, and the engine's connection
-//     turns quote_all_identifiers off.
+//     turns quote_all_identifiers off. Trino has no such function.
 func (w *writer) sessionCall(f *planner.Func, s *scope) (sql string, ok bool, err error) {
 	if f.Row == nil || len(f.Args) != 1 || f.Typ.OID != types.OIDText {
 		return "", false, nil
