@@ -164,6 +164,7 @@ var exprQueries = []string{
 	// Array comparisons.
 	"SELECT ARRAY[1, NULL] = ARRAY[1, NULL], ARRAY[1, NULL] < ARRAY[1, 2], ARRAY[1] < ARRAY[1, 0], ARRAY['b'] > ARRAY['B', 'a'], ARRAY['é'] > ARRAY['z'], '{}'::int[] < ARRAY[1], ARRAY['NaN'::float8] > ARRAY['Infinity'::float8], ARRAY['-0'::float8] = ARRAY[0::float8], ARRAY[1, 2] <> ARRAY[1, 2, 3]",
 	"SELECT id, ARRAY[name] < ARRAY['b'], ARRAY[name, region] = ARRAY['ann', 'EU'], ARRAY[dept] >= ARRAY[20] FROM people",
+	"SELECT ARRAY[DATE '2024-01-02'] < ARRAY['infinity'::date], ARRAY[TIMESTAMP '2024-01-02 03:04'] = ARRAY[TIMESTAMP '2024-01-02 03:04'], ARRAY['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid] > ARRAY['10eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid], ARRAY['\\x01'::bytea] < ARRAY['\\x0100'::bytea], ARRAY[true] > ARRAY[false, true], ARRAY['b'::varchar] >= ARRAY['B'::varchar], ARRAY[TIME '10:00'] < ARRAY[TIME '09:00'], ARRAY['1'::float4] = ARRAY['1.0000001'::float4], ARRAY[TIMESTAMPTZ '2024-01-01 00:00+02'] < ARRAY[TIMESTAMPTZ '2024-01-01 00:00+01']",
 	// An untyped NULL.
 	"SELECT id, coalesce(NULL, name), coalesce(NULL, NULL, 'x') FROM people",
 	// pg_typeof's names.
@@ -187,7 +188,7 @@ var exprQueries = []string{
 	`SELECT '{"a": 1}'::jsonb - 1`,
 	"SELECT '1'::jsonb - 0",
 	// to_json and to_jsonb.
-	`SELECT to_json(E'a"b\\c\n\u0001'::text), to_jsonb(42), to_json(1e20::float8), to_jsonb(1e20::float8), to_json('NaN'::float8), to_jsonb('-Infinity'::float8), to_json(1.50::numeric), to_jsonb(1.50), to_json(0.1::float4)`,
+	`SELECT to_json(E'a"b\\c\n\u0001'::text), to_jsonb(42), to_json(1e20::float8), to_jsonb(1e20::float8), to_json('NaN'::float8), to_jsonb('-Infinity'::float8), to_json(1.50::numeric), to_jsonb(1.50), to_json(0.1::float4), to_json('NaN'::numeric), to_jsonb('-Infinity'::numeric), to_jsonb(1e-7::numeric)`,
 	`SELECT to_json(DATE '2024-01-02'), to_json('0044-03-15 BC'::date), to_json(TIMESTAMP '2024-01-02 03:04:05.5'), to_json('infinity'::timestamp), to_json('-infinity'::date), to_json(TIMESTAMP '0044-03-15 10:00 BC')`,
 	`SELECT to_json(ARRAY[1, NULL]), to_jsonb(ARRAY['a', NULL]), to_json(true), to_json('\x01'::bytea), to_json(INTERVAL '1 day 02:00'), to_json('{"a": 1, "a": 2}'::json), to_jsonb('{"a": 1, "a": 2}'::json), to_json(NULL::int), to_json('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid), to_json(TIME '10:00'), to_json('{}'::int[])`,
 	"SELECT id, to_json(name), to_jsonb(ARRAY[name, region]), to_json(dept) FROM people",
@@ -200,6 +201,7 @@ var exprQueries = []string{
 	"SELECT key FROM jsonb_each('[1]')",
 	// Float, bytea and varchar text.
 	"SELECT id, id::float8::text, (id::float8 / 3)::text, (dept::float4 / 3)::text, (id::float8 * 1e15)::text, (id::float8 * 1e-7)::text, (dept::float4 * 1e6)::text, ('NaN'::float8 * id)::text, (-id::float8 * 1e300 * 1e300)::text FROM people",
+	"SELECT id, ('1e-45'::float4 * dept)::text, ('3.4028235e38'::float4 / dept)::text, ('1.17549435e-38'::float4 * (dept / 10))::text, ('5e-324'::float8 * dept)::text, (0.1::float4 * dept)::text FROM people",
 	"SELECT id, decode(region, 'escape')::text, ARRAY[decode(name, 'escape')]::text, ARRAY[id::float8 / 7]::text FROM people",
 	"SELECT id, name::varchar(2), id::varchar(1), (id::float8 / 3)::varchar(4), ARRAY[name]::varchar(3) FROM people",
 }
