@@ -366,12 +366,11 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 
 // postgresCastIsSQEs reports whether PostgreSQL's cast from one type to
 // the other gives SQE's value: SQE's casts among these types are
-// PostgreSQL's (its input and output functions, DateStyle ISO, rounding).
-// A float's text is the shortest that reads back, in both: SQE accepts
-// only the extra_float_digits that print it and the engine's connection
-// sets 1. A bytea's text is its hex form, the only one SQE prints and the
-// one the engine's connection asks for (bytea_output); text is not read
-// as bytea here, whose escapes SQE's input may read otherwise.
+// PostgreSQL's (its input and output functions, DateStyle ISO, rounding),
+// but for a float's text (see printsFloat). A bytea's text is its hex
+// form, the only one SQE prints and the one the engine's connection asks
+// for (bytea_output); text is not read as bytea here, whose escapes SQE's
+// input may read otherwise.
 func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 	castable := func(t types.T) bool {
 		switch t.OID {
@@ -401,7 +400,7 @@ func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 	if from.OID == types.OIDBytea && isText(to) {
 		return true
 	}
-	if !castable(from) || !castable(to) {
+	if !castable(from) || !castable(to) || (printsFloat(from) && isText(to)) {
 		return false
 	}
 	// PostgreSQL has no cast between bool and the floats or dates.

@@ -46,9 +46,9 @@ SELECT to_json(s2.c2) AS c7, to_jsonb(s2.c1) AS c8, to_json(CAST(ARRAY[s2.c5] AS
 -- SELECT key, value FROM json_each('{"a": [1, 2], "b": null}')
 SELECT s3.c3 AS c5, s3.c4 AS c6 FROM (SELECT s2.c1 AS c3, s2.c2 AS c4 FROM (SELECT (json_each(CAST('{"a": [1, 2], "b": null}' AS json))).key AS c1, (json_each(CAST('{"a": [1, 2], "b": null}' AS json))).value AS c2 FROM (SELECT 1 AS c) AS s1) AS s2) AS s3;
 
--- float and bytea text
--- SELECT id::float8::text, dept::float4::text, decode(region, 'escape')::text FROM people
-SELECT CASE WHEN s2.__sqe_visible_1 THEN CAST(CAST(s2.c1 AS double precision) AS text) END AS c7, CASE WHEN s2.__sqe_visible_1 THEN CAST(CAST(s2.c5 AS real) AS text) END AS c8, CASE WHEN s2.__sqe_visible_1 THEN CAST(decode(s2.c3, 'escape') AS text) END AS c9 FROM (SELECT s1.c1 AS c1, s1.c3 AS c3, s1.c5 AS c5, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "id" AS c1, "region" AS c3, "dept" AS c5, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2;
+-- bytea text
+-- SELECT decode(region, 'escape')::text, ARRAY[decode(name, 'escape')]::text FROM people
+SELECT CASE WHEN s2.__sqe_visible_1 THEN CAST(decode(s2.c3, 'escape') AS text) END AS c7, CASE WHEN s2.__sqe_visible_1 THEN CAST(CAST(ARRAY[decode(s2.c2, 'escape')] AS bytea[]) AS text) END AS c8 FROM (SELECT s1.c2 AS c2, s1.c3 AS c3, s1.__sqe_visible_1 AS __sqe_visible_1 FROM (SELECT "name" AS c2, "region" AS c3, COALESCE(("region" = 'EU'), FALSE) AS __sqe_visible_1 FROM "remote_lake"."hr"."people") AS s1 WHERE s1.__sqe_visible_1) AS s2;
 
 -- varchar casts
 -- SELECT name::varchar(2), id::varchar(1) FROM people

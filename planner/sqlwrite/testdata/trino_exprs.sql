@@ -46,9 +46,9 @@ ERROR: type json cannot be written for Trino (SQLSTATE 0A000);
 -- SELECT key, value FROM json_each('{"a": [1, 2], "b": null}')
 ERROR: type json cannot be written for Trino (SQLSTATE 0A000);
 
--- float and bytea text
--- SELECT id::float8::text, dept::float4::text, decode(region, 'escape')::text FROM people
-ERROR: cast from double precision to text cannot be written as SQL for Trino (SQLSTATE 0A000);
+-- bytea text
+-- SELECT decode(region, 'escape')::text, ARRAY[decode(name, 'escape')]::text FROM people
+ERROR: cast from bytea to text cannot be written as SQL for Trino (SQLSTATE 0A000);
 
 -- varchar casts
 -- SELECT name::varchar(2), id::varchar(1) FROM people
