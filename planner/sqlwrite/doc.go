@@ -73,15 +73,16 @@
 // RANGE offsets over an integer key, or an interval over a date or
 // timestamp key), array constants, subscripts and slices (either bound
 // may be left out), arrays compared whose elements compare alike, casts
-// of floats and bytea to text (the engine's connection fixes their
-// text) and to varchar(n), quote_ident, to_json and to_jsonb, json_each's
-// columns in the select list, x AT TIME ZONE a constant UTC or
-// Area/Location zone, and the interval arithmetic and make_interval calls
-// whose PostgreSQL 15 arithmetic cannot part from SQE's (an integral
-// factor; a constant interval divided without spilling a month fraction;
-// constant arguments no part overflows with). Trino's functions differ from
-// SQE's at edges (substr's negative start, concat's NULLs, LIKE's
-// escape), so they are written only where the edge cannot occur.
+// of bytea to text (the engine's connection fixes its text) and to
+// varchar(n), quote_ident, to_json and to_jsonb (not of floats, whose
+// text may differ), json_each's columns in the select list, x AT TIME
+// ZONE a constant UTC or Area/Location zone, and the interval arithmetic
+// and make_interval calls whose PostgreSQL 15 arithmetic cannot part
+// from SQE's (an integral factor; a constant interval divided without
+// spilling a month fraction; constant arguments no part overflows with).
+// Trino's functions differ from SQE's at edges (substr's negative start,
+// concat's NULLs, LIKE's escape), so they are written only where the
+// edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from
 // another only in case is not told apart there.
 package sqlwrite
