@@ -65,7 +65,16 @@ func (b *Binder) bindSlice(arr Expr, ind *pg_query.A_Indirection, ec *exprCtx) (
 		return nil, err
 	}
 	lower := lowerBound(arr.Type())
-	return &Func{Name: "array_slice", Args: args, Typ: arr.Type(), leakproof: true, Row: func(a []any) (any, error) {
+	// A slice given one bound is named for it, so that the plan tells
+	// a[lo:] from a[:hi] (the SQL writer writes it back).
+	name := "array_slice"
+	switch {
+	case hasLo && !hasHi:
+		name = "array_slice_from"
+	case hasHi && !hasLo:
+		name = "array_slice_to"
+	}
+	return &Func{Name: name, Args: args, Typ: arr.Type(), leakproof: true, Row: func(a []any) (any, error) {
 		for _, v := range a {
 			if v == nil {
 				return nil, nil

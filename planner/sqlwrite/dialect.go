@@ -121,7 +121,9 @@ func (d Dialect) typeName(t types.T) (string, error) {
 			return "timestamp with time zone", nil
 		}
 	}
-	if elem, isArray := t.Elem(); isArray && d == PostgreSQL {
+	if elem, isArray := t.Elem(); isArray && d == PostgreSQL && t.OID != types.OIDInt2Vector && t.OID != types.OIDOidVector {
+		// int2vector and oidvector number their elements from 0 and print
+		// them apart by spaces: they are not arrays of their elements.
 		// A PostgreSQL array's text is read back by SQE's array input.
 		if name, err := d.typeName(elem); err == nil {
 			return name + "[]", nil

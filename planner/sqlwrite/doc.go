@@ -59,7 +59,9 @@
 // DISTINCT ON, uncorrelated scalar, EXISTS and IN subqueries, Hive's text
 // masks (mask.go); integer, text, boolean, date, timestamp, uuid and
 // fixed numeric types; text compared and sorted by code point (COLLATE
-// "C" in PostgreSQL), as SQE does. TABLESAMPLE of 0 or 100 percent, its
+// "C" in PostgreSQL), as SQE does; pg_typeof, whose answer the bound type
+// fixes, as the text constant of its name; a NULL of no type tested for
+// NULL (coalesce(NULL, x)). TABLESAMPLE of 0 or 100 percent, its
 // arguments constants; invalid ones raise SQE's error in place of the
 // statement (sample.go). random(), computed once per row as in SQE: in
 // Trino, which may compute a WITH query at each reference, not in one
@@ -74,11 +76,19 @@
 // GROUPING SETS, set-returning functions in the select list, and the
 // window features Trino lacks (ntile, nth_value, FILTER, GROUPS, EXCLUDE,
 // RANGE offsets over an integer key, or an interval over a date or
-// timestamp key), array subscripts and slices given both bounds,
+// timestamp key), array constants, subscripts and slices (either bound
+// may be left out), arrays compared whose elements compare alike, casts
+// of bytea to text (the engine's connection fixes its text) and to
+// varchar(n), quote_ident, to_json and to_jsonb (not of floats, whose
+// text may differ), json_each's columns in the select list, x AT TIME
+// ZONE a constant UTC or Area/Location zone, and the interval arithmetic
+// and make_interval calls whose PostgreSQL 15 arithmetic cannot part
+// from SQE's (an integral factor; a constant interval divided without
+// spilling a month fraction; constant arguments no part overflows with),
 // LATERAL joins (CROSS, and LEFT ... ON TRUE: lateral.go), count of a
-// row (count(DISTINCT (a, b))). Trino's functions differ from
-// SQE's at edges (substr's negative start, concat's NULLs, LIKE's
-// escape), so they are written only where the edge cannot occur.
+// row (count(DISTINCT (a, b))). Trino's functions differ from SQE's at
+// edges (substr's negative start, concat's NULLs, LIKE's escape), so
+// they are written only where the edge cannot occur.
 // Trino folds the case of quoted identifiers, so a name differing from
 // another only in case is not told apart there.
 package sqlwrite

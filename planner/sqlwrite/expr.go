@@ -51,7 +51,7 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		a, err := w.expr(x.Arg, s)
 		return "(- " + a + ")", err
 	case *planner.IsNull:
-		a, err := w.expr(x.Arg, s)
+		a, err := w.nullTested(x.Arg, s)
 		if x.Negated {
 			return "(" + a + " IS NOT NULL)", err
 		}
@@ -105,6 +105,16 @@ func (w *writer) expr(e planner.Expr, s *scope) (string, error) {
 		return w.arrayExpr(x, s)
 	}
 	return "", pgerror.Unsupported("expression %s cannot be written as SQL", strings.TrimPrefix(fmt.Sprintf("%T", e), "*planner."))
+}
+
+// nullTested writes the argument of IS [NOT] NULL. A NULL without a type
+// (coalesce(NULL, 'x') tests its untyped NULL) is written as the bare
+// NULL, which both dialects take there.
+func (w *writer) nullTested(e planner.Expr, s *scope) (string, error) {
+	if c, ok := e.(*planner.Const); ok && c.Typ.OID == types.OIDUnknown && c.Value == nil {
+		return "NULL", nil
+	}
+	return w.expr(e, s)
 }
 
 // constant writes a literal as a value of exactly its type.
@@ -189,6 +199,22 @@ func (w *writer) constant(c *planner.Const) (string, error) {
 		if c.Typ.OID == types.OIDText {
 			return lit, nil
 		}
+	case []any:
+		// An array constant, one-dimensional as SQE's are, as ARRAY[...]
+		// of its elements' constants; the cast gives an empty one its
+		// type. typeName above has already refused the dialects and
+		// types without arrays.
+		elem, isArray := c.Typ.Elem()
+		if !isArray {
+			break
+		}
+		elems := make([]string, len(v))
+		for i, e := range v {
+			if elems[i], err = w.constant(&planner.Const{Typ: elem, Value: e}); err != nil {
+				return "", err
+			}
+		}
+		return "CAST(ARRAY[" + strings.Join(elems, ", ") + "] AS " + typ + ")", nil
 	case int32:
 		if c.Typ.OID != types.OIDDate {
 			break
@@ -225,17 +251,19 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 			// itself, as SQE does; Trino's NaN equals nothing.
 			(w.d == PostgreSQL && (lt.OID == types.OIDFloat8 || lt.OID == types.OIDFloat4 ||
 				lt.OID == types.OIDUUID || lt.OID == types.OIDBytea || lt.OID == types.OIDTimestampTZ || lt.OID == types.OIDJSONB)) ||
-			(lt.OID == types.OIDUUID && (b.Op.Name == "=" || b.Op.Name == "<>")))
+			(lt.OID == types.OIDUUID && (b.Op.Name == "=" || b.Op.Name == "<>")) ||
+			(w.d == PostgreSQL && lt.OID == b.R.Type().OID && comparedArray(lt)))
 	case "+", "-", "*":
 		// PostgreSQL's numeric arithmetic is SQE's; Trino's decimal
 		// product has another precision.
 		exact = isInt(b.Typ) || (b.Typ.OID == types.OIDNumeric && (b.Op.Name != "*" || w.d == PostgreSQL)) ||
 			((b.Typ.OID == types.OIDFloat8 || b.Typ.OID == types.OIDFloat4) && w.d == PostgreSQL) ||
-			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b, w.sessionZone)))
+			(w.d == PostgreSQL && (dateArithmetic(b) || intervalArithmetic(b, w.sessionZone) || intervalScaled(b)))
 	case "/", "%":
 		// Trino's decimal division keeps another scale than PostgreSQL's,
 		// and its float division by zero gives infinity, not an error.
-		exact = isInt(b.Typ) || (w.d == PostgreSQL && (b.Typ.OID == types.OIDNumeric || b.Typ.OID == types.OIDFloat8))
+		exact = isInt(b.Typ) || (w.d == PostgreSQL && (b.Typ.OID == types.OIDNumeric || b.Typ.OID == types.OIDFloat8)) ||
+			(w.d == PostgreSQL && b.Op.Name == "/" && intervalDivided(b))
 	case "||":
 		exact = isText(lt) && isText(b.R.Type())
 	}
@@ -251,7 +279,7 @@ func (w *writer) binOp(b *planner.BinOp, s *scope) (string, error) {
 		return "", err
 	}
 	op := b.Op.Name
-	if w.d == PostgreSQL && isText(lt) && op != "=" && op != "<>" && op != "||" {
+	if w.d == PostgreSQL && (isText(lt) || isTextArray(lt)) && op != "=" && op != "<>" && op != "||" {
 		l += ` COLLATE "C"`
 	}
 	return "(" + l + " " + op + " " + r + ")", nil
@@ -320,6 +348,8 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 	case isText(from) && to.OID == types.OIDText:
 		ok = true
 	case w.d == PostgreSQL:
+		// Trino's casts to varchar print numbers in their own notation
+		// (a double as 1.5E0): none is written.
 		ok = postgresCastIsSQEs(from, to, w.sessionZone)
 	}
 	if !ok {
@@ -339,10 +369,10 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 // postgresCastIsSQEs reports whether PostgreSQL's cast from one type to
 // the other gives SQE's value: SQE's casts among these types are
 // PostgreSQL's (its input and output functions, DateStyle ISO, rounding),
-// but for what depends on a session setting the engine's connection does
-// not share (a float's text depends on extra_float_digits) and for a
-// varchar(n) target, where an explicit cast truncates and an assignment
-// fails.
+// but for a float's text (see printsFloat). A bytea's text is its hex
+// form, the only one SQE prints and the one the engine's connection asks
+// for (bytea_output); text is not read as bytea here, whose escapes SQE's
+// input may read otherwise.
 func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 	castable := func(t types.T) bool {
 		switch t.OID {
@@ -350,6 +380,10 @@ func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 			types.OIDText, types.OIDDate, types.OIDTimestamp:
 			return true
 		case types.OIDNumeric, types.OIDUUID, types.OIDJSON, types.OIDJSONB:
+			return true
+		case types.OIDVarchar:
+			// Both cut a value to a varchar(n) to its first n characters
+			// (SQE's casts are all explicit ones).
 			return true
 		case types.OIDTimestampTZ:
 			// Its date, text and local time are the zone's.
@@ -365,8 +399,10 @@ func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 		}
 		return isText(to) && postgresCastIsSQEs(fe, to, sessionZone)
 	}
-	isFloat := func(t types.T) bool { return t.OID == types.OIDFloat4 || t.OID == types.OIDFloat8 }
-	if !castable(from) || !castable(to) || (isFloat(from) && isText(to)) {
+	if from.OID == types.OIDBytea && isText(to) {
+		return true
+	}
+	if !castable(from) || !castable(to) || (printsFloat(from) && isText(to)) {
 		return false
 	}
 	// PostgreSQL has no cast between bool and the floats or dates.
@@ -401,6 +437,9 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	if sql, ok, err := w.subscriptCall(f, s); ok {
 		return sql, err
 	}
+	if sql, ok, err := w.sessionCall(f, s); ok {
+		return sql, err
+	}
 	wf, known := w.writtenFunction(f.Name)
 	if !known || !wf.exact(w.d, f) || f.Row != nil {
 		return "", pgerror.Unsupported("function %s cannot be written as SQL for %s", f.Name, w.d)
@@ -419,6 +458,11 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 		if args[i], err = w.expr(a, s); err != nil {
 			return "", err
 		}
+		if c, isConst := a.(*planner.Const); isConst && c.Typ.OID == types.OIDText && (f.Name == "to_json" || f.Name == "to_jsonb") {
+			// A bare string literal is of unknown type, which PostgreSQL's
+			// polymorphic parameter does not take.
+			args[i] = "CAST(" + args[i] + " AS text)"
+		}
 	}
 	name := f.Name
 	if wf.spell != nil {
@@ -431,24 +475,35 @@ func (w *writer) function(f *planner.Func, s *scope) (string, error) {
 	return name + "(" + strings.Join(args, ", ") + ")", nil
 }
 
-// subscriptCall writes an array subscript, or a slice given both bounds,
-// as the PostgreSQL syntax SQE binds them from (a slice missing a bound
-// does not say which one it lacks).
+// subscriptCall writes an array subscript or slice as the PostgreSQL
+// syntax SQE binds them from: a[i], a[lo:hi], a[lo:] (array_slice_from),
+// a[:hi] (array_slice_to) and a[:].
 func (w *writer) subscriptCall(f *planner.Func, s *scope) (string, bool, error) {
-	if w.d != PostgreSQL || !(f.Name == "array_subscript" && len(f.Args) == 2 || f.Name == "array_slice" && len(f.Args) == 3) {
+	var format string
+	switch {
+	case f.Name == "array_subscript" && len(f.Args) == 2:
+		format = "(%s)[%s]"
+	case f.Name == "array_slice" && len(f.Args) == 3:
+		format = "(%s)[%s:%s]"
+	case f.Name == "array_slice" && len(f.Args) == 1:
+		format = "(%s)[:]"
+	case f.Name == "array_slice_from" && len(f.Args) == 2:
+		format = "(%s)[%s:]"
+	case f.Name == "array_slice_to" && len(f.Args) == 2:
+		format = "(%s)[:%s]"
+	}
+	if w.d != PostgreSQL || format == "" {
 		return "", false, nil
 	}
-	parts := make([]string, len(f.Args))
+	parts := make([]any, len(f.Args))
 	for i, a := range f.Args {
-		var err error
-		if parts[i], err = w.expr(a, s); err != nil {
+		sql, err := w.expr(a, s)
+		if err != nil {
 			return "", true, err
 		}
+		parts[i] = sql
 	}
-	if len(parts) == 2 {
-		return "(" + parts[0] + ")[" + parts[1] + "]", true, nil
-	}
-	return "(" + parts[0] + ")[" + parts[1] + ":" + parts[2] + "]", true, nil
+	return fmt.Sprintf(format, parts...), true, nil
 }
 
 // aggCall writes an aggregate whose result is the same in the dialect.

@@ -130,6 +130,18 @@ func writtenFunctions() map[string]writtenFunction {
 			},
 		}
 	}
+	// to_json and to_jsonb render their argument as json_build_array
+	// renders each of its own, which PostgreSQL and SQE do alike but for
+	// a float's digits (printsFloat); so do the json builders, and
+	// array_to_string prints its elements' text.
+	for _, name := range []string{"to_json", "to_jsonb"} {
+		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 1 && printsNoFloat(f) })}
+	}
+	for _, name := range []string{"json_build_object", "jsonb_build_object", "json_build_array", "jsonb_build_array", "array_to_string"} {
+		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return printsNoFloat(f) })}
+	}
+	m["make_interval"] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return exactMakeInterval(f) })}
+	m["timezone"] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return namedZone(f) })}
 	// Transcendental functions of numeric are computed digit by digit
 	// alike; of floats, by each side's math library, which may differ in
 	// the last bit.
@@ -161,11 +173,21 @@ func (w *writer) writtenFunction(name string) (writtenFunction, bool) {
 // are the zone's), or a date given to a function PostgreSQL reads it in
 // as an instant (date_trunc, to_char, date_part).
 func readsZone(f *planner.Func) bool {
-	if f.Name == "timezone" || (f.Name == "to_timestamp" && len(f.Args) == 2) {
+	if f.Name == "timezone" {
+		// x AT TIME ZONE zone reads the session's zone only when zone is
+		// not a constant naming one.
+		return !namedZone(f)
+	}
+	if f.Name == "to_timestamp" && len(f.Args) == 2 {
 		// to_timestamp(text, format) reads a local time in the zone.
 		return true
 	}
 	for _, a := range f.Args {
+		if elem, isArray := a.Type().Elem(); isArray && elem.OID == types.OIDTimestampTZ {
+			// An array's instants are read as its elements are (as text,
+			// or rendered as json).
+			return true
+		}
 		switch a.Type().OID {
 		case types.OIDTimestampTZ:
 			return true
@@ -186,7 +208,7 @@ func readsZone(f *planner.Func) bool {
 func takesInt4(name string) bool {
 	switch name {
 	case "substr", "substring", "left", "right", "lpad", "rpad", "repeat", "round", "trunc", "split_part",
-		"overlay", "make_date", "make_timestamp", "chr", "width_bucket", "array_position":
+		"overlay", "make_date", "make_timestamp", "chr", "width_bucket", "array_position", "make_interval":
 		return true
 	}
 	return false
@@ -337,7 +359,7 @@ func operatorOf(name string) string {
 		return "?|"
 	case "jsonb_exists_all":
 		return "?&"
-	case "jsonb_delete":
+	case "jsonb_delete", "jsonb_delete_index":
 		return "-"
 	}
 	return ""

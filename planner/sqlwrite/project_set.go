@@ -20,6 +20,15 @@ func writtenSetReturning(name string) bool {
 	return false
 }
 
+// jsonEach names the set-returning functions of (key, value) rows.
+func jsonEach(name string) bool {
+	switch name {
+	case "json_each", "json_each_text", "jsonb_each", "jsonb_each_text":
+		return true
+	}
+	return false
+}
+
 // projectSet writes set-returning functions over each row of the input,
 // for PostgreSQL. Their arguments are guarded as any expression that can
 // fail: a hidden row gives them NULL, for which they return no row.
@@ -40,7 +49,13 @@ func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
 		items = append(items, s.cols[c.ID])
 	}
 	for _, f := range p.Funcs {
-		if !writtenSetReturning(f.Name) {
+		name, field := f.Name, ""
+		if base, column, isColumn := strings.Cut(f.Name, "."); isColumn && jsonEach(base) && (column == "key" || column == "value") {
+			// One column of json_each and its kin, bound as a call of
+			// its own: PostgreSQL's calls of one value in the select list
+			// also give the same rows in lockstep.
+			name, field = base, column
+		} else if !writtenSetReturning(f.Name) {
 			return nil, pgerror.Unsupported("set-returning function %s cannot be written as SQL", f.Name)
 		}
 		args := make([]string, len(f.Args))
@@ -49,7 +64,11 @@ func (w *writer) projectSet(p *planner.ProjectSet, top bool) (*rel, error) {
 				return nil, err
 			}
 		}
-		items = append(items, f.Name+"("+strings.Join(args, ", ")+")")
+		call := name + "(" + strings.Join(args, ", ") + ")"
+		if field != "" {
+			call = "(" + call + ")." + field
+		}
+		items = append(items, call)
 	}
 	list, vis := selectList(items, cols, in.vis, a, top)
 	return &rel{sql: list + " FROM (" + in.sql + ") AS " + a, cols: cols, vis: vis}, nil

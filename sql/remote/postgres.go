@@ -54,11 +54,12 @@ func NewPostgres(cfg PostgresConfig) (*Postgres, error) {
 		pc.MaxConns = cfg.MaxConns
 	}
 	// The values come back as text, read by SQE's input functions: fix
-	// the settings that shape that text.
+	// the settings that shape that text, and what quote_ident and
+	// format's %I print.
 	for k, v := range map[string]string{
 		"DateStyle": "ISO, MDY", "IntervalStyle": "postgres", "TimeZone": "UTC",
 		"extra_float_digits": "1", "bytea_output": "hex", "client_encoding": "UTF8",
-		"application_name": "sqe",
+		"quote_all_identifiers": "off", "application_name": "sqe",
 	} {
 		pc.ConnConfig.RuntimeParams[k] = v
 	}
