@@ -368,8 +368,8 @@ func (w *writer) cast(c *planner.Cast, s *scope) (string, error) {
 
 // postgresCastIsSQEs reports whether PostgreSQL's cast from one type to
 // the other gives SQE's value: SQE's casts among these types are
-// PostgreSQL's (its input and output functions, DateStyle ISO, rounding),
-// but for a float's text (see printsFloat). A bytea's text is its hex
+// PostgreSQL's (its input and output functions, DateStyle ISO, rounding,
+// a float's shortest digits as Ryu finds them). A bytea's text is its hex
 // form, the only one SQE prints and the one the engine's connection asks
 // for (bytea_output); text is not read as bytea here, whose escapes SQE's
 // input may read otherwise.
@@ -402,7 +402,7 @@ func postgresCastIsSQEs(from, to types.T, sessionZone bool) bool {
 	if from.OID == types.OIDBytea && isText(to) {
 		return true
 	}
-	if !castable(from) || !castable(to) || (printsFloat(from) && isText(to)) {
+	if !castable(from) || !castable(to) {
 		return false
 	}
 	// PostgreSQL has no cast between bool and the floats or dates.

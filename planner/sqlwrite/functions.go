@@ -131,14 +131,14 @@ func writtenFunctions() map[string]writtenFunction {
 		}
 	}
 	// to_json and to_jsonb render their argument as json_build_array
-	// renders each of its own, which PostgreSQL and SQE do alike but for
-	// a float's digits (printsFloat); so do the json builders, and
-	// array_to_string prints its elements' text.
+	// renders each of its own, which PostgreSQL and SQE do alike (a
+	// float's digits too); so do the json builders, and array_to_string
+	// prints its elements' text.
 	for _, name := range []string{"to_json", "to_jsonb"} {
-		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 1 && printsNoFloat(f) })}
+		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return len(f.Args) == 1 })}
 	}
 	for _, name := range []string{"json_build_object", "jsonb_build_object", "json_build_array", "jsonb_build_array", "array_to_string"} {
-		m[name] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return printsNoFloat(f) })}
+		m[name] = writtenFunction{exact: postgresOnly(func(Dialect, *planner.Func) bool { return true })}
 	}
 	m["make_interval"] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return exactMakeInterval(f) })}
 	m["timezone"] = writtenFunction{exact: postgresOnly(func(_ Dialect, f *planner.Func) bool { return namedZone(f) })}

@@ -86,28 +86,3 @@ func intervalDivided(b *planner.BinOp) bool {
 	months := float64(span.Months) / f
 	return months == math.Trunc(months)
 }
-
-// printsFloat reports a float type, or an array of one, whose values'
-// text PostgreSQL and SQE may print differently. Both print the shortest
-// digits that read back as the same float, but where a shorter decimal
-// lies exactly halfway between two floats, SQE takes it (the float with
-// the even mantissa is read back) and PostgreSQL 15 does not
-// (-3.2577019733917368e+16 is -3.257701973391737e+16 in SQE): so a float
-// is not turned into text, or rendered as json, on the engine.
-func printsFloat(t types.T) bool {
-	if elem, isArray := t.Elem(); isArray {
-		t = elem
-	}
-	return t.OID == types.OIDFloat4 || t.OID == types.OIDFloat8
-}
-
-// printsNoFloat reports that none of f's arguments is a float printed as
-// text (printsFloat).
-func printsNoFloat(f *planner.Func) bool {
-	for _, a := range f.Args {
-		if printsFloat(a.Type()) {
-			return false
-		}
-	}
-	return true
-}

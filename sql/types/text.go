@@ -29,9 +29,10 @@ func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 		maxFixedExp = 6
 	}
 	// strconv's shortest 'e' form gives the digits and the exponent in one
-	// pass; the fixed form is then laid out from those digits.
+	// pass (as PostgreSQL's Ryu picks them: ryuShortest); the fixed form
+	// is then laid out from those digits.
 	var tmp [32]byte
-	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
+	e := ryuShortest(f, bitSize, strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize))
 	mant, exp := splitExponent(e)
 	if exp < -4 || exp >= maxFixedExp {
 		return append(dst, e...)
