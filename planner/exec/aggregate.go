@@ -56,7 +56,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 	if n.Sets != nil {
 		return newGroupingSetsAggregate(ctx, in, n)
 	}
-	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: newKeyTable(),
+	h := &hashAggregate{input: in, node: n, schema: schemaOf(n.Columns()), groups: newGroupingTable(),
 		mem: newReservation(ctx, "HashAggregate")}
 	fail := func(err error) (Operator, error) {
 		in.Close()

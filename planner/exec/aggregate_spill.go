@@ -338,7 +338,7 @@ func (h *hashAggregate) partitionAggregate(f *spillFile) (*hashAggregate, error)
 		return nil, err
 	}
 	c := &hashAggregate{input: &spillInput{f: f, r: r}, node: h.node, keys: h.keys, args: h.args, delims: h.delims,
-		schema: h.schema, groups: newKeyTable(), mem: reservation{budget: h.mem.budget, what: h.mem.what}, fromSpill: true}
+		schema: h.schema, groups: newGroupingTable(), mem: reservation{budget: h.mem.budget, what: h.mem.what}, fromSpill: true}
 	for _, a := range h.node.Aggs {
 		_, _, acc, err := compileAggCall(a, h.node.Input.Columns())
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,6 +38,9 @@ type keyTable struct {
 	// id+1 of key directMin+i is direct[i], 0 for none.
 	direct    []int32
 	directMin int64
+	// byKey: a grouping's table, indexed by key while the keys it is
+	// given stay dense (coverKeys), whose range is not known ahead.
+	byKey bool
 
 	// stride: the key columns are of fixed width and encode to at most
 	// packedMaxLen bytes, each id's key being the stride words
@@ -91,6 +95,14 @@ type keyScratch struct {
 func (s *keyScratch) memBytes() int64 {
 	return int64(8*cap(s.vals)+8*cap(s.hashes)+8*cap(s.words)+cap(s.lens)+cap(s.nulls)) +
 		int64(cap(s.enc.buf)+8*cap(s.enc.offs)+8*cap(s.enc.cur))
+}
+
+// newGroupingTable is the table of a grouping: one integer key column
+// is indexed by key while its keys stay dense (coverKeys).
+func newGroupingTable() *keyTable {
+	t := newKeyTable()
+	t.byKey = true
+	return t
 }
 
 func newKeyTable() *keyTable {
@@ -169,9 +181,14 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 	}
 	if !t.decided {
 		t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
-		if t.intKey {
+		switch {
+		case t.intKey && t.byKey:
+			// coverKeys sizes the ids by key from the first batch.
+			t.slots = nil
+		case t.intKey:
 			t.islots, t.slots = make([]intSlot, len(t.slots)), nil
-		} else {
+		default:
+			t.byKey = false
 			t.stride = fixedPackedWords(keys)
 		}
 		t.decided = true
@@ -196,11 +213,13 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 }
 
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
-	if t.direct != nil {
+	s.vals = intKeyValues(a, s.vals[:0])
+	if t.byKey && add && !t.coverKeys(a, s.vals) {
+		// Turned into a hash table: below.
+	} else if t.direct != nil {
 		t.findDirect(a, n, ids, s, add, skipNulls, isNew)
 		return
 	}
-	s.vals = intKeyValues(a, s.vals[:0])
 	hasNulls := a.NullN() > 0
 	// Keys often come in runs (lineitem by l_orderkey, as written): a
 	// row with the key of the row before gets its id without a probe.
@@ -309,13 +328,11 @@ func directBytes(lo, hi int64) int64 {
 	return 4 * int64(uint64(hi)-uint64(lo)+1)
 }
 
-// findDirect is findInts in a table indexed by key (indexByKey).
+// findDirect is findInts in a table indexed by key (indexByKey, or a
+// grouping's while its keys stay dense: coverKeys), given the batch's
+// keys widened in s.vals.
 func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	hasNulls := a.NullN() > 0
-	if add && hasNulls && !skipNulls {
-		panic("key table indexed by key given a NULL key")
-	}
-	s.vals = intKeyValues(a, s.vals[:0])
 	span, base := uint64(len(t.direct)), uint64(t.directMin)
 	touch := 4*len(t.direct) >= touchMinBytes
 	for lo := 0; lo < n; lo += probeChunk {
@@ -325,7 +342,18 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 		}
 		for r := lo; r < hi; r++ {
 			if hasNulls && a.IsNull(r) {
-				ids[r] = -1
+				if skipNulls {
+					ids[r] = -1
+					continue
+				}
+				if t.nullID < 0 && add {
+					t.nullID = int32(t.n)
+					t.n++
+					if isNew != nil {
+						isNew(t.nullID, r)
+					}
+				}
+				ids[r] = t.nullID
 				continue
 			}
 			// A key below directMin wraps past span.
@@ -349,6 +377,84 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 			ids[r] = id - 1
 		}
 	}
+}
+
+// coverKeys readies a grouping's table (byKey) for a batch of keys
+// vals (NULLs, where a has them, aside) before they are inserted: while
+// the keys seen stay dense, as a join's indexByKey asks, the ids stay
+// indexed by key, the range growing to take the batch (at least
+// doubling, toward the side it grows, so a grouping fed keys in order
+// copies each id a bounded number of times); once they would not, the
+// table turns into a hash table for good. It reports whether the table
+// is still indexed by key.
+func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
+	nulls := a.NullN() > 0
+	lo, hi, found := int64(0), int64(0), false
+	for r, v := range vals {
+		if nulls && a.IsNull(r) {
+			continue
+		}
+		if !found {
+			lo, hi, found = v, v, true
+		}
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if !found {
+		if t.direct == nil {
+			// Only NULLs yet: an index of one key until others come.
+			t.direct, t.directMin = make([]int32, 1), 0
+		}
+		return true
+	}
+	oldLo, oldHi := lo, hi
+	if t.direct != nil {
+		oldLo, oldHi = t.directMin, t.directMin+int64(len(t.direct))-1
+		if lo >= oldLo && hi <= oldHi {
+			return true
+		}
+		lo, hi = min(lo, oldLo), max(hi, oldHi)
+	}
+	span := uint64(hi) - uint64(lo) + 1
+	limit := uint64(max(4*slotsFor(t.n+len(vals), 64), directMaxSpan))
+	if span == 0 || span > limit {
+		t.hashByKey()
+		return false
+	}
+	// Room to grow into, on the side the range grew.
+	extra := min(max(span, 2*uint64(len(t.direct)))-span, limit-span)
+	if t.direct != nil && hi > oldHi {
+		extra = min(extra, uint64(math.MaxInt64-hi))
+		hi += int64(extra)
+	} else if t.direct != nil {
+		extra = min(extra, uint64(lo)-(1<<63)) // lo - MinInt64
+		lo -= int64(extra)
+	}
+	direct := make([]int32, uint64(hi)-uint64(lo)+1)
+	if t.direct != nil {
+		copy(direct[uint64(t.directMin)-uint64(lo):], t.direct)
+	}
+	t.direct, t.directMin = direct, lo
+	return true
+}
+
+// hashByKey turns a grouping's table indexed by key into a hash table of
+// the same ids, for keys too sparse to index.
+func (t *keyTable) hashByKey() {
+	t.byKey = false
+	t.islots = make([]intSlot, slotsFor(t.n, 64))
+	mask := uint64(len(t.islots) - 1)
+	for off, id := range t.direct {
+		if id == 0 {
+			continue
+		}
+		key := int64(uint64(t.directMin) + uint64(off))
+		i := mixInt(uint64(key)) & mask
+		for t.islots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		t.islots[i] = intSlot{key: key, id: id}
+	}
+	t.direct = nil
 }
 
 // touchDirect is touchInts for a table indexed by key.

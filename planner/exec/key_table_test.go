@@ -314,3 +314,59 @@ func TestKeyTableIndexedByKey(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupingTableByKey feeds a grouping's table, which indexes its ids
+// by key while the keys stay dense, batches of keys (NULLs among them,
+// NULL a key like any other) and checks every id and new-key callback
+// against a hash table fed the same batches, then lookups: keys rising
+// and falling past the range, and batches whose keys turn it into a hash
+// table part-way.
+func TestGroupingTableByKey(t *testing.T) {
+	rising := func(from, n, step int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = from + i*step
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		batches [][]any
+		byKey   bool // still indexed by key at the end
+	}{
+		{"rising", [][]any{rising(1, 300, 4), append(rising(1201, 300, 4), nil), rising(2401, 5000, 4)}, true},
+		{"falling", [][]any{rising(100000, 100, 1), {nil, 5, 99999}, rising(-500, 100, 3)}, true},
+		{"only NULL first", [][]any{{nil, nil}, {3, nil, 2}}, true},
+		{"turns sparse", [][]any{rising(1, 100, 1), {1 << 40, 7, nil}, rising(50, 100, 1)}, false},
+		{"extremes", [][]any{{math.MinInt64, math.MaxInt64, 0}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			byKey, hashed := newGroupingTable(), newKeyTable()
+			var probe []any
+			for _, b := range tc.batches {
+				col := keyCol(t, arrow.PrimitiveTypes.Int64, b...)
+				got, want := make([]int32, len(b)), make([]int32, len(b))
+				var gotNew, wantNew []string
+				byKey.insert([]arrow.Array{col}, len(b), got, false, func(id int32, r int) { gotNew = append(gotNew, fmt.Sprint(id, "@", r)) })
+				hashed.insert([]arrow.Array{col}, len(b), want, false, func(id int32, r int) { wantNew = append(wantNew, fmt.Sprint(id, "@", r)) })
+				col.Release()
+				if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(gotNew) != fmt.Sprint(wantNew) {
+					t.Fatalf("batch %v: ids %v new %v, hashed %v new %v", b, got, gotNew, want, wantNew)
+				}
+				probe = append(probe, b...)
+			}
+			if (byKey.direct != nil) != tc.byKey {
+				t.Errorf("indexed by key at the end: %v, want %v", byKey.direct != nil, tc.byKey)
+			}
+			probe = append(probe, -1<<50, 1<<50, 0, 123456789, nil)
+			col := keyCol(t, arrow.PrimitiveTypes.Int64, probe...)
+			defer col.Release()
+			got, want := make([]int32, len(probe)), make([]int32, len(probe))
+			byKey.probe([]arrow.Array{col}, len(probe), got)
+			hashed.probe([]arrow.Array{col}, len(probe), want)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("probes %v, hashed %v", got, want)
+			}
+		})
+	}
+}
