@@ -381,7 +381,8 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 
 // coverKeys readies a grouping's table (byKey) for a batch of keys
 // vals (NULLs, where a has them, aside) before they are inserted: while
-// the keys seen stay dense, as a join's indexByKey asks, the ids stay
+// the keys seen stay dense (the ids by key take no more memory than a
+// hash table of the groups and the batch's rows), the ids stay
 // indexed by key, the range growing to take the batch (at least
 // doubling, toward the side it grows, so a grouping fed keys in order
 // copies each id a bounded number of times); once they would not, the
@@ -415,7 +416,10 @@ func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
 		lo, hi = min(lo, oldLo), max(hi, oldHi)
 	}
 	span := uint64(hi) - uint64(lo) + 1
-	limit := uint64(max(4*slotsFor(t.n+len(vals), 64), directMaxSpan))
+	// No floor of directMaxSpan here: a grouping charges its memory
+	// after the batch, and under a small budget (a spilled partition's
+	// keys are spread thin) a 1 MiB index would spill it again.
+	limit := uint64(4 * slotsFor(t.n+len(vals), 64))
 	if span == 0 || span > limit {
 		t.hashByKey()
 		return false
