@@ -398,16 +398,7 @@ func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch) (
 			return 0, 0, false, nil
 		}
 		vals = intKeyValues(k, vals[:0])
-		nulls := k.NullN() > 0
-		for r, v := range vals {
-			if nulls && k.IsNull(r) {
-				continue
-			}
-			if !ok {
-				lo, hi, ok = v, v, true
-			}
-			lo, hi = min(lo, v), max(hi, v)
-		}
+		lo, hi, ok = keyBounds(k, vals, lo, hi, ok)
 		releaseAll(keys)
 	}
 	return lo, hi, ok, nil

@@ -229,18 +229,10 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 		s.touched += uint64(t.touchInts(s.vals[lo:hi]))
 		for r := lo; r < hi; r++ {
 			if hasNulls && a.IsNull(r) {
-				if skipNulls {
-					ids[r] = -1
-					continue
+				ids[r] = -1
+				if !skipNulls {
+					ids[r] = t.nullKey(r, add, isNew)
 				}
-				if t.nullID < 0 && add {
-					t.nullID = int32(t.n)
-					t.n++
-					if isNew != nil {
-						isNew(t.nullID, r)
-					}
-				}
-				ids[r] = t.nullID
 				continue
 			}
 			v := s.vals[r]
@@ -342,18 +334,10 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 		}
 		for r := lo; r < hi; r++ {
 			if hasNulls && a.IsNull(r) {
-				if skipNulls {
-					ids[r] = -1
-					continue
+				ids[r] = -1
+				if !skipNulls {
+					ids[r] = t.nullKey(r, add, isNew)
 				}
-				if t.nullID < 0 && add {
-					t.nullID = int32(t.n)
-					t.n++
-					if isNew != nil {
-						isNew(t.nullID, r)
-					}
-				}
-				ids[r] = t.nullID
 				continue
 			}
 			// A key below directMin wraps past span.
@@ -389,17 +373,7 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 // table turns into a hash table for good. It reports whether the table
 // is still indexed by key.
 func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
-	nulls := a.NullN() > 0
-	lo, hi, found := int64(0), int64(0), false
-	for r, v := range vals {
-		if nulls && a.IsNull(r) {
-			continue
-		}
-		if !found {
-			lo, hi, found = v, v, true
-		}
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi, found := keyBounds(a, vals, 0, 0, false)
 	if !found {
 		if t.direct == nil {
 			// Only NULLs yet: an index of one key until others come.
@@ -439,6 +413,35 @@ func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
 	}
 	t.direct, t.directMin = direct, lo
 	return true
+}
+
+// keyBounds widens the bounds lo and hi (none yet unless found) to take
+// the keys vals of a (NULLs aside).
+func keyBounds(a arrow.Array, vals []int64, lo, hi int64, found bool) (int64, int64, bool) {
+	nulls := a.NullN() > 0
+	for r, v := range vals {
+		if nulls && a.IsNull(r) {
+			continue
+		}
+		if !found {
+			lo, hi, found = v, v, true
+		}
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi, found
+}
+
+// nullKey is the id of a NULL key (NULL a key like any other, a
+// grouping's) met at row r, added when add; -1 while none was.
+func (t *keyTable) nullKey(r int, add bool, isNew func(int32, int)) int32 {
+	if t.nullID < 0 && add {
+		t.nullID = int32(t.n)
+		t.n++
+		if isNew != nil {
+			isNew(t.nullID, r)
+		}
+	}
+	return t.nullID
 }
 
 // hashByKey turns a grouping's table indexed by key into a hash table of
