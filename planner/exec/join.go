@@ -841,6 +841,16 @@ func releaseAll(arrs []arrow.Array) {
 
 // takeColumns gathers rows idx of each column.
 func takeColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
+	if consecutive(idx) {
+		// A run of rows (a probe batch every row of which found one
+		// match) is a slice of the columns, not a copy.
+		lo, hi := int64(idx[0]), int64(idx[0])+int64(len(idx))
+		out := make([]arrow.Array, len(cols))
+		for i, c := range cols {
+			out[i] = array.NewSlice(c, lo, hi)
+		}
+		return out, nil
+	}
 	out, err := gatherColumns(ctx, cols, idx)
 	if err != nil {
 		return nil, fmt.Errorf("join: %w", err)

@@ -53,6 +53,20 @@ func gatherColumns(ctx context.Context, cols []arrow.Array, idx []int32) ([]arro
 	return out, nil
 }
 
+// consecutive reports whether idx, not empty, is a run of rows k, k+1, ...
+func consecutive(idx []int32) bool {
+	if len(idx) == 0 {
+		return false
+	}
+	first := idx[0]
+	for i, r := range idx {
+		if r != first+int32(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // gatherArray gathers rows idx of a, or returns nil for a type it does
 // not handle (the caller then uses Arrow's take).
 func gatherArray(a arrow.Array, idx []int32) arrow.Array {

@@ -114,3 +114,22 @@ func BenchmarkGatherShortStrings(b *testing.B) {
 		out.Release()
 	}
 }
+
+func TestConsecutive(t *testing.T) {
+	for _, tc := range []struct {
+		idx  []int32
+		want bool
+	}{
+		{nil, false},
+		{[]int32{4}, true},
+		{[]int32{0, 1, 2, 3}, true},
+		{[]int32{7, 8, 9}, true},
+		{[]int32{0, 2, 3}, false},
+		{[]int32{3, 2}, false},
+		{[]int32{1, 1}, false},
+	} {
+		if got := consecutive(tc.idx); got != tc.want {
+			t.Errorf("consecutive(%v) = %v, want %v", tc.idx, got, tc.want)
+		}
+	}
+}
