@@ -3,6 +3,7 @@ package types
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 )
 
@@ -42,6 +43,15 @@ func ryuShortest(f float64, bitSize int, e []byte) []byte {
 	} else {
 		up, down = math.Nextafter(af, math.Inf(1)), math.Nextafter(af, 0)
 	}
+	mant, exp := splitExponent(e)
+	neg := mant[0] == '-'
+	if neg {
+		mant = mant[1:]
+	}
+	if !mayBeEnd(mant, exp, up-af, af-down) {
+		return e
+	}
+	digits := mantissaDigits(mant)
 	exact := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
 	half := big.NewRat(1, 2)
 	lo := new(big.Rat).Mul(new(big.Rat).Add(exact(af), exact(down)), half)
@@ -52,12 +62,6 @@ func ryuShortest(f float64, bitSize int, e []byte) []byte {
 	} else {
 		hi = new(big.Rat).Mul(new(big.Rat).Add(exact(af), exact(up)), half)
 	}
-	mant, exp := splitExponent(e)
-	neg := mant[0] == '-'
-	if neg {
-		mant = mant[1:]
-	}
-	digits := mantissaDigits(mant)
 	if v := decimalRat(digits, exp); v.Cmp(hi) != 0 && v.Cmp(lo) != 0 {
 		return e
 	}
@@ -83,6 +87,41 @@ func ryuShortest(f float64, bitSize int, e []byte) []byte {
 		}
 	}
 	return strconv.AppendFloat(nil, f, 'e', maxDigits-1, bitSize)
+}
+
+// mayBeEnd is a cheap test that mant ("d" or "d.ddd") x 10^exp can be
+// an end of a float's rounding interval, whose gaps to the next floats
+// above and below are gapUp and gapDown (powers of two; gapUp is +Inf
+// for the largest float, whose upper end lies half the lower gap up):
+// an end is an odd multiple of half a gap, so it is a binary fraction
+// (each 10 below the point needs a 5 of the digits) with one factor of
+// two fewer than the gap. Most floats fail it and skip math/big.
+func mayBeEnd(mant []byte, exp int, gapUp, gapDown float64) bool {
+	var d uint64
+	n := 0
+	for _, c := range mant {
+		if c != '.' {
+			d = d*10 + uint64(c-'0')
+			n++
+		}
+	}
+	x := exp - n + 1 // the value is d x 10^x
+	for k := x; k < 0; k++ {
+		if d%5 != 0 {
+			return false
+		}
+		d /= 5
+	}
+	twos := bits.TrailingZeros64(d) + x
+	for _, gap := range []float64{gapUp, gapDown} {
+		if math.IsInf(gap, 0) {
+			continue
+		}
+		if _, e2 := math.Frexp(gap); twos == e2-2 {
+			return true
+		}
+	}
+	return false
 }
 
 // mantissaDigits are the digits of strconv's "d" or "d.ddd".
