@@ -335,10 +335,9 @@ func (b *joinBuild) build(ctx context.Context) error {
 			// input's; a table the budget cannot take at once grows as
 			// keys come instead.
 			guess := int(int64(b.table.len()) * int64(total) / int64(max(n, 1)))
-			if b.mem.tryGrow(b.table.reserveBytes(guess)) {
-				held := b.table.reserveBytes(guess)
+			if more := b.table.reserveBytes(guess); b.mem.tryGrow(more) {
 				b.table.reserve(guess)
-				before += held
+				before += more
 			}
 		}
 		row += n
