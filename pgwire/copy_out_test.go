@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql"
@@ -71,7 +71,7 @@ func goldenCopyBatch(t *testing.T) arrow.RecordBatch {
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "i", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "t", Type: arrow.BinaryTypes.String, Nullable: true},
-		{Name: "n", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}, Nullable: true},
+		{Name: "n", Type: &arrow.Decimal64Type{Precision: 12, Scale: 2}, Nullable: true},
 		{Name: "d", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
 		{Name: "b", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
 		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
@@ -88,7 +88,7 @@ func goldenCopyBatch(t *testing.T) arrow.RecordBatch {
 			continue
 		}
 		b.Field(1).(*array.StringBuilder).Append(*r.t)
-		b.Field(2).(*array.Decimal128Builder).Append(decimal128.FromI64(*r.n))
+		b.Field(2).(*array.Decimal64Builder).Append(decimal.Decimal64(*r.n))
 		b.Field(3).(*array.Date32Builder).Append(arrow.Date32(r.d.Unix() / 86400))
 		b.Field(4).(*array.BooleanBuilder).Append(*r.b)
 		b.Field(5).(*array.Float64Builder).Append(*r.f)

@@ -69,6 +69,8 @@ func binaryEncoderFor(t types.T, dt arrow.DataType) (binaryEncoder, types.Family
 		return &floatBinary[float64, *array.Float64]{double: t.OID != types.OIDFloat4}, types.FamilyFloat
 	case *arrow.Decimal128Type:
 		return &numericBinary{scale: d.Scale}, types.FamilyNumeric
+	case *arrow.Decimal64Type:
+		return &numeric64Binary{scale: d.Scale}, types.FamilyNumeric
 	case *types.NumericType:
 		return &generalNumericBinary{}, types.FamilyNumeric
 	case *arrow.StringType:
@@ -226,6 +228,16 @@ type numericBinary struct {
 func (e *numericBinary) appendBinary(dst []byte, i int) []byte {
 	v := e.arr.Value(i)
 	return appendNumericBinary(dst, v.HighBits(), v.LowBits(), e.scale)
+}
+
+type numeric64Binary struct {
+	arrayOf[*array.Decimal64]
+	scale int32
+}
+
+func (e *numeric64Binary) appendBinary(dst []byte, i int) []byte {
+	v := int64(e.arr.Value(i))
+	return appendNumericBinary(dst, v>>63, uint64(v), e.scale)
 }
 
 // Sign words of PostgreSQL's binary numeric.

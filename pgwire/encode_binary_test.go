@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -134,8 +135,8 @@ func TestBinaryEncoders(t *testing.T) {
 		{"text", types.Text, build(arrow.BinaryTypes.String, func(b array.Builder) {
 			b.(*array.StringBuilder).AppendValues([]string{"héllo", ""}, nil)
 		}), []string{hex.EncodeToString([]byte("héllo")), ""}},
-		{"numeric", types.Numeric(12, 2), build(&arrow.Decimal128Type{Precision: 12, Scale: 2}, func(b array.Builder) {
-			b.(*array.Decimal128Builder).Append(decimal128.FromI64(12050))
+		{"numeric", types.Numeric(12, 2), build(&arrow.Decimal64Type{Precision: 12, Scale: 2}, func(b array.Builder) {
+			b.(*array.Decimal64Builder).Append(decimal.Decimal64(12050))
 		}), []string{"000200000000000200781388"}},
 		{"date", types.Date, build(arrow.FixedWidthTypes.Date32, func(b array.Builder) {
 			b.(*array.Date32Builder).AppendValues([]arrow.Date32{10957, 10956, 19737}, nil)
@@ -193,14 +194,14 @@ func TestBinaryRowsDoNotAllocate(t *testing.T) {
 	mem := memory.NewGoAllocator()
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "amount", Type: &arrow.Decimal128Type{Precision: 12, Scale: 2}},
+		{Name: "amount", Type: &arrow.Decimal64Type{Precision: 12, Scale: 2}},
 		{Name: "day", Type: arrow.FixedWidthTypes.Date32},
 		{Name: "region", Type: arrow.BinaryTypes.String},
 	}, nil)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
 	b.Field(0).(*array.Int64Builder).Append(1)
-	b.Field(1).(*array.Decimal128Builder).Append(decimal128.FromI64(-31025))
+	b.Field(1).(*array.Decimal64Builder).Append(decimal.Decimal64(-31025))
 	b.Field(2).(*array.Date32Builder).Append(19804)
 	b.Field(3).(*array.StringBuilder).Append("EU")
 	rec := b.NewRecordBatch()

@@ -71,6 +71,8 @@ func textEncoderFor(t types.T, dt arrow.DataType, loc *time.Location) (textEncod
 		return &float64Text{}, types.FamilyFloat
 	case *arrow.Decimal128Type:
 		return &decimal128Text{scale: d.Scale}, types.FamilyNumeric
+	case *arrow.Decimal64Type:
+		return &decimal64Text{scale: d.Scale}, types.FamilyNumeric
 	case *types.NumericType:
 		return &generalNumericText{}, types.FamilyNumeric
 	case *arrow.StringType:
@@ -178,6 +180,16 @@ type decimal128Text struct {
 func (e *decimal128Text) appendText(dst []byte, i int) []byte {
 	v := e.arr.Value(i)
 	return types.AppendDecimal128(dst, v.HighBits(), v.LowBits(), e.scale)
+}
+
+type decimal64Text struct {
+	arrayOf[*array.Decimal64]
+	scale int32
+}
+
+func (e *decimal64Text) appendText(dst []byte, i int) []byte {
+	v := int64(e.arr.Value(i))
+	return types.AppendDecimal128(dst, v>>63, uint64(v), e.scale)
 }
 
 type stringText struct{ arrayOf[*array.String] }

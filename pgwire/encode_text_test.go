@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgproto3/v2"
@@ -217,6 +218,13 @@ func TestTextEncodingSimpleTypes(t *testing.T) {
 			db.Append(decimal128.FromI64(-15))
 			db.Append(decimal128.FromI64(0))
 		}), []string{"-1500", "0"}},
+		{"numeric held in 64 bits", sql.Column{Type: types.Numeric(15, 2)}, build(types.Numeric(15, 2).Arrow(), func(b array.Builder) {
+			db := b.(*array.Decimal64Builder)
+			db.Append(decimal.Decimal64(15))
+			db.Append(decimal.Decimal64(-999999999999999999))
+			db.Append(decimal.Decimal64(0))
+			db.AppendNull()
+		}), []string{"0.15", "-9999999999999999.99", "0.00", "<NULL>"}},
 		{"timestamp in milliseconds", sql.Column{Type: types.Timestamp}, build(&arrow.TimestampType{Unit: arrow.Millisecond}, func(b array.Builder) {
 			b.(*array.TimestampBuilder).Append(1705314600500)
 		}), []string{"2024-01-15 10:30:00.5"}},
@@ -305,7 +313,7 @@ func batchFixture(mem memory.Allocator) ([]sql.Column, arrow.RecordBatch) {
 	defer b.Release()
 	ids := b.Field(0).(*array.Int64Builder)
 	regions := b.Field(1).(*array.StringBuilder)
-	amounts := b.Field(2).(*array.Decimal128Builder)
+	amounts := b.Field(2).(*array.Decimal64Builder)
 	ats := b.Field(3).(*array.TimestampBuilder)
 	for i := 0; i < 8192; i++ {
 		ids.Append(int64(i))
@@ -314,7 +322,7 @@ func batchFixture(mem memory.Allocator) ([]sql.Column, arrow.RecordBatch) {
 		} else {
 			regions.Append([]string{"EU", "US", "APAC"}[i%3])
 		}
-		amounts.Append(decimal128.FromI64(int64(i*137 - 50000)))
+		amounts.Append(decimal.Decimal64(int64(i*137 - 50000)))
 		ats.Append(arrow.Timestamp(1705314600000000 + int64(i)*1_500_000))
 	}
 	return cols, b.NewRecordBatch()

@@ -236,7 +236,7 @@ func (a *tableAdapter) Scan(ctx context.Context, columns []int, filter iceberg.B
 	for i, c := range columns {
 		names[i] = a.cols[c].Name
 	}
-	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true})
+	st, err := a.t.Scan(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true, Decimal64: true})
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (a *tableAdapter) ScanMorsels(ctx context.Context, columns []int, filter ic
 	for i, c := range columns {
 		names[i] = a.cols[c].Name
 	}
-	m, err := a.t.Morsels(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true})
+	m, err := a.t.Morsels(ctx, storage.ScanRequest{Columns: names, Filter: filter, PruneOnly: true, Decimal64: true})
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func (c *copyColumn) appendText(field []byte) error {
 			b.Append(v)
 			return nil
 		}
-	case *array.Decimal128Builder:
+	case *array.Decimal128Builder, *array.Decimal64Builder:
 		s := bytesString(field)
 		n, scale, err := types.ParseNumericLiteral(strings.TrimSpace(s))
 		if err != nil {

@@ -220,12 +220,12 @@ func (r *resultReader) Next() bool {
 		f := r.schema.Field(i)
 		if g, ok := cols[i].(*types.NumericArray); ok {
 			// A general numeric is stored at the column's fixed scale.
-			dt, _ := f.Type.(*arrow.Decimal128Type)
+			dt, _ := f.Type.(arrow.DecimalType)
 			if dt == nil {
 				r.err = fmt.Errorf("column %s: a general numeric into %s", f.Name, f.Type)
 				return false
 			}
-			fixed, err := types.NumericArrayToFixed(g, types.Numeric(0, dt.Scale))
+			fixed, err := types.NumericArrayToFixed(g, types.Numeric(dt.GetPrecision(), dt.GetScale()))
 			if err != nil {
 				r.err = err
 				return false

@@ -6,13 +6,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/planner/exec"
 	"github.com/sqe-db/sqe/sql/pgerror"
+	"github.com/sqe-db/sqe/sql/types"
 	"github.com/sqe-db/sqe/storage"
 )
 
@@ -101,14 +101,18 @@ func loadRewriteInput(ctx context.Context, rw *storage.Rewrite, cast []arrow.Dat
 	return in, nil
 }
 
-// presentedBatch is b with its columns as the table presents them; the
-// caller releases it.
+// presentedBatch is b with its columns as the table presents them and
+// the engine holds them (decimals of precision 18 or less in 64 bits);
+// the caller releases it.
 func presentedBatch(ctx context.Context, b arrow.RecordBatch, cast []arrow.DataType) (arrow.RecordBatch, error) {
-	if cast == nil {
-		b.Retain()
-		return b, nil
+	if cast != nil {
+		var err error
+		if b, err = castBatch(ctx, b, cast); err != nil {
+			return nil, err
+		}
+		defer b.Release()
 	}
-	return castBatch(ctx, b, cast)
+	return storage.NarrowedBatch(b)
 }
 
 // withRowIDs appends the row id column, numbering b's rows from first.
@@ -239,7 +243,7 @@ func firstMatches(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean,
 	defer mask.Release()
 	cols := batchColumns(b, 1, end)
 	defer cols.Release()
-	out, err := compute.FilterRecordBatch(ctx, cols, mask, compute.DefaultFilterOptions())
+	out, err := types.FilterRecordBatch(ctx, cols, mask)
 	if err != nil {
 		return nil, fmt.Errorf("select changed rows: %w", err)
 	}
@@ -278,7 +282,7 @@ func newImages(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean, ch
 	fields := b.Schema().Fields()[1:end]
 	img := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
 	defer img.Release()
-	out, err := compute.FilterRecordBatch(ctx, img, mask, compute.DefaultFilterOptions())
+	out, err := types.FilterRecordBatch(ctx, img, mask)
 	if err != nil {
 		return nil, fmt.Errorf("select new row images: %w", err)
 	}
@@ -352,7 +356,7 @@ func keptRows(ctx context.Context, b arrow.RecordBatch, matched []bool) (arrow.R
 	}
 	mask := bld.NewBooleanArray()
 	defer mask.Release()
-	out, err := compute.FilterRecordBatch(ctx, b, mask, compute.DefaultFilterOptions())
+	out, err := types.FilterRecordBatch(ctx, b, mask)
 	if err != nil {
 		return nil, fmt.Errorf("select kept rows: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/auth"
 	"github.com/sqe-db/sqe/governance"
@@ -67,6 +68,10 @@ func run(t testing.TB, s *Session, query string) (rows []string, tags []string, 
 					case col.IsNull(r):
 						vals = append(vals, "NULL")
 					default:
+						if d, ok := col.(*array.Decimal64); ok {
+							vals = append(vals, decimal128.FromI64(int64(d.Value(r))).ToString(d.DataType().(*arrow.Decimal64Type).Scale))
+							continue
+						}
 						if d, ok := col.(*array.Decimal128); ok {
 							vals = append(vals, d.Value(r).ToString(d.DataType().(*arrow.Decimal128Type).Scale))
 						} else {

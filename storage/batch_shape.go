@@ -77,7 +77,13 @@ func (s *batchShaper) shape(ctx context.Context, rec arrow.RecordBatch) (arrow.R
 			cols[i] = col
 			continue
 		}
-		cast, err := compute.CastToType(ctx, col, f.Type)
+		var cast arrow.Array
+		var err error
+		if col.DataType().ID() == arrow.DECIMAL64 && f.Type.ID() == arrow.DECIMAL128 {
+			cast, err = widenDecimals(col, f.Type)
+		} else {
+			cast, err = compute.CastToType(ctx, col, f.Type)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("cast column %q to %s: %w", f.Name, f.Type, err)
 		}

@@ -57,7 +57,9 @@
 // table with a decimal of precision 18 or less or with a sort order:
 // SQE writes its files itself (parquet_write.go), with iceberg-go's
 // settings but such decimals stored as INT32 or INT64, which read with
-// a plain copy where 16-byte values need a byte swap each, and a sorted
+// a plain copy where 16-byte values need a byte swap each (and a scan
+// asking for 64-bit decimals, as the SQL layer's do, takes the INT64
+// values as they are: decimal64.go), and a sorted
 // table's rows in the order the SQL layer sorted them (Table.SortOrder;
 // iceberg-go would sort each batch again). RewriteDataFiles sorts a
 // sorted table's rows with the RowSorter it is given. Commits to a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -139,6 +140,8 @@ func valueAt(a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Decimal128:
 		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale)
+	case *array.Decimal64:
+		return decimal128.FromI64(int64(a.Value(i))).ToString(a.DataType().(*arrow.Decimal64Type).Scale)
 	case *array.String:
 		return a.Value(i)
 	case *array.Date32:

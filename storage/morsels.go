@@ -38,7 +38,7 @@ func (t *Table) Morsels(ctx context.Context, req ScanRequest) (*Morsels, error) 
 	if req.Limit > 0 {
 		return nil, fmt.Errorf("scan %s: a scan with a row limit cannot be split", t.ident)
 	}
-	outSchema, wanted, err := t.projection(req.Columns)
+	outSchema, wanted, err := t.projection(req)
 	if err != nil {
 		return nil, err
 	}

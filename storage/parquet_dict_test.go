@@ -72,7 +72,7 @@ func TestReadDictionaryText(t *testing.T) {
 		t.Fatalf("row groups %v, want one file of four", groups)
 	}
 	// Which chunks the reader takes through their dictionary.
-	_, wanted, err := tbl.projection(columns)
+	_, wanted, err := tbl.projection(ScanRequest{Columns: columns})
 	if err != nil {
 		t.Fatal(err)
 	}

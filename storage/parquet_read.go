@@ -69,7 +69,7 @@ func (t *Table) nativeColumns(got *arrow.Schema) (*readColumns, bool) {
 func flatReadType(typ arrow.DataType) bool {
 	switch typ.ID() {
 	case arrow.BOOL, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
-		arrow.DECIMAL128, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
+		arrow.DECIMAL128, arrow.DECIMAL64, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
 		arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY:
 		return true
 	}
@@ -151,12 +151,12 @@ func readByIceberg(ctx context.Context, scan *table.Scan, tasks []table.FileScan
 			yield(nil, err)
 			return false
 		}
-		arrays := make([]arrow.Array, len(positions))
-		for i, p := range positions {
-			arrays[i] = rec.Column(p)
-		}
-		out := array.NewRecordBatch(cols.schema, arrays, rec.NumRows())
+		out, err := reshape(cols.schema, positions, rec)
 		rec.Release()
+		if err != nil {
+			yield(nil, err)
+			return false
+		}
 		if !yield(out, nil) {
 			return false
 		}
@@ -183,6 +183,8 @@ type parquetTask struct {
 	// is cast to the table type (a promoted type).
 	field []int
 	cast  []bool
+	// decimal64 is how a column the scan holds as decimal64 is read.
+	decimal64 []decimal64Read
 	// leaf is each requested column's leaf column index in the file.
 	leaf []int
 }
@@ -194,7 +196,8 @@ type parquetTask struct {
 // its type differs from the table's by more than a promotion.
 func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task table.FileScanTask, cols *readColumns) (_ *parquetTask, ok bool, err error) {
 	r := &parquetTask{file: fileKey{path: task.File.FilePath(), size: task.File.FileSizeBytes()},
-		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids)), leaf: make([]int, len(cols.ids))}
+		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids)), leaf: make([]int, len(cols.ids)),
+		decimal64: make([]decimal64Read, len(cols.ids))}
 	defer func() {
 		if err != nil || !ok {
 			r.close()
@@ -237,7 +240,16 @@ func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task t
 		if !sf.IsLeaf() {
 			return nil, false, nil
 		}
-		cast, readable := readableAs(sf.Field.Type, cols.schema.Field(c).Type)
+		want := cols.schema.Field(c).Type
+		if want.ID() == arrow.DECIMAL64 {
+			if !narrowsTo(sf.Field.Type, want) {
+				return nil, false, nil
+			}
+			r.decimal64[c] = decimal64ReadOf(r.meta.Schema.Column(sf.ColIndex).PhysicalType())
+			r.field[c], r.leaf[c] = i, sf.ColIndex
+			continue
+		}
+		cast, readable := readableAs(sf.Field.Type, want)
 		if !readable {
 			return nil, false, nil
 		}
@@ -295,6 +307,15 @@ func (r *parquetTask) fileReader() (*pqarrow.FileReader, error) {
 	fr, err := pqarrow.NewFileReader(r.rdr, props, memory.DefaultAllocator)
 	if err != nil {
 		return nil, fmt.Errorf("read schema of %s: %w", r.file.path, err)
+	}
+	// A decimal stored as integers is decoded as those integers: the
+	// reader's own manifest (this file reader's alone) says so.
+	for c, i := range r.field {
+		if i >= 0 && r.decimal64[c] == decimal64FromInts {
+			f := *fr.Manifest.Fields[i].Field
+			f.Type = integerOf(r.meta.Schema.Column(r.leaf[c]).PhysicalType())
+			fr.Manifest.Fields[i].Field = &f
+		}
 	}
 	r.fr = fr
 	return fr, nil
@@ -484,7 +505,7 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 	if err != nil {
 		return err
 	}
-	ch.reader, ch.cast = cr, r.cast[c]
+	ch.reader, ch.cast, ch.decimal64 = cr, r.cast[c], r.decimal64[c]
 	return nil
 }
 
@@ -498,11 +519,12 @@ func (r *parquetTask) close() {
 // pieces taken from the cache, or decoded (and, with a cache, collected
 // for it). With neither it is a column the file lacks, read as NULL.
 type columnChunk struct {
-	typ    arrow.DataType
-	key    chunkKey
-	cached []arrow.Array // the cache's pieces not yet handed out
-	reader *pqarrow.ColumnReader
-	cast   bool
+	typ       arrow.DataType
+	key       chunkKey
+	cached    []arrow.Array // the cache's pieces not yet handed out
+	reader    *pqarrow.ColumnReader
+	cast      bool
+	decimal64 decimal64Read
 	// collect keeps the decoded pieces for the cache; collected holds a
 	// reference to each.
 	collect   bool
@@ -579,7 +601,14 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 	} else if a, err = array.Concatenate(parts, memory.DefaultAllocator); err != nil {
 		return nil, err
 	}
-	if !ch.cast {
+	switch {
+	case ch.decimal64 == decimal64FromInts:
+		defer a.Release()
+		return decimal64FromIntegers(a, ch.typ)
+	case ch.decimal64 == decimal64Narrowed:
+		defer a.Release()
+		return narrowDecimals(a, ch.typ)
+	case !ch.cast:
 		return a, nil
 	}
 	defer a.Release()

@@ -19,7 +19,7 @@ import (
 func decodedBySQE(t *testing.T, tbl *Table, columns []string, tasks []table.FileScanTask) [][]int {
 	t.Helper()
 	ctx := adminCtx(t)
-	_, wanted, err := tbl.projection(columns)
+	_, wanted, err := tbl.projection(ScanRequest{Columns: columns})
 	if err != nil {
 		t.Fatal(err)
 	}

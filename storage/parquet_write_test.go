@@ -96,6 +96,52 @@ func physicalTypes(t *testing.T, tbl *Table, f iceberg.DataFile) []parquet.Type 
 // 16-byte decimals read as before, beside them; the files' statistics
 // still prune a decimal filter.
 func TestNarrowDecimalsStoredAsIntegers(t *testing.T) {
+	ctx := adminCtx(t)
+	tbl := tableOfTwoDecimalFiles(t)
+	tasks := plannedTasks(t, tbl)
+	if len(tasks) != 2 {
+		t.Fatalf("%d files, want 2", len(tasks))
+	}
+	flba, i32, i64 := parquet.Types.FixedLenByteArray, parquet.Types.Int32, parquet.Types.Int64
+	for i, want := range [][]parquet.Type{{i64, flba, flba, flba}, {i64, i32, i64, flba}} {
+		if got := physicalTypes(t, tbl, tasks[i].File); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("file %d stores %v, want %v", i, got, want)
+		}
+	}
+	decodedBySQE(t, tbl, nil, tasks)
+	_, rows := readAll(t, tbl, ScanRequest{})
+	wantDecimalRows(t, rows, 0, 100)
+
+	// The new file's bounds on price are its values': 50.00*100.01 and up.
+	price := iceberg.Reference("price")
+	lit := iceberg.Decimal{Val: decimal128.FromI64(4_000_00), Scale: 2}
+	_, rows = readAll(t, tbl, ScanRequest{Filter: iceberg.GreaterThanEqual(price, lit)})
+	var ids, want []int64
+	for _, r := range rows {
+		ids = append(ids, r[0].(int64))
+	}
+	for i := int64(40); i < 100; i++ {
+		if i%7 != 3 {
+			want = append(want, i)
+		}
+	}
+	if fmt.Sprint(ids) != fmt.Sprint(want) {
+		t.Fatalf("price >= 4000.00: ids %v, want %v", ids, want)
+	}
+	pruned, err := tbl.planInCommitOrder(ctx, iceberg.LessThan(price, lit), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pruned) != 1 || pruned[0].File.FilePath() != tasks[0].File.FilePath() {
+		t.Fatalf("price < 4000.00 plans %d files, want only the older one", len(pruned))
+	}
+}
+
+// tableOfTwoDecimalFiles is a table of decimalSchema with rows 0-49 in a
+// file iceberg-go wrote (16-byte decimals) and rows 50-99 in one SQE wrote
+// (INT32 and INT64 decimals).
+func tableOfTwoDecimalFiles(t *testing.T) *Table {
+	t.Helper()
 	cat := openCatalog(t, "wh", "", AllowAll{})
 	ctx := adminCtx(t)
 	if err := cat.CreateNamespace(ctx, "ns"); err != nil {
@@ -139,41 +185,81 @@ func TestNarrowDecimalsStoredAsIntegers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tasks := plannedTasks(t, tbl)
-	if len(tasks) != 2 {
-		t.Fatalf("%d files, want 2", len(tasks))
-	}
-	flba, i32, i64 := parquet.Types.FixedLenByteArray, parquet.Types.Int32, parquet.Types.Int64
-	for i, want := range [][]parquet.Type{{i64, flba, flba, flba}, {i64, i32, i64, flba}} {
-		if got := physicalTypes(t, tbl, tasks[i].File); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("file %d stores %v, want %v", i, got, want)
-		}
-	}
-	decodedBySQE(t, tbl, nil, tasks)
-	_, rows := readAll(t, tbl, ScanRequest{})
-	wantDecimalRows(t, rows, 0, 100)
+	return tbl
+}
 
-	// The new file's bounds on price are its values': 50.00*100.01 and up.
-	price := iceberg.Reference("price")
-	lit := iceberg.Decimal{Val: decimal128.FromI64(4_000_00), Scale: 2}
-	_, rows = readAll(t, tbl, ScanRequest{Filter: iceberg.GreaterThanEqual(price, lit)})
-	var ids, want []int64
-	for _, r := range rows {
-		ids = append(ids, r[0].(int64))
-	}
-	for i := int64(40); i < 100; i++ {
-		if i%7 != 3 {
-			want = append(want, i)
+// TestDecimal64ScanReadsEveryStorage: a scan asking for 64-bit decimals
+// gets precision 18 or less as decimal64, precision 30 as decimal128, and
+// the same values whichever way the file stores them and whichever reader
+// decodes it: SQE's (integers taken as they are, bytes narrowed), and
+// iceberg-go's (a row filter applied).
+func TestDecimal64ScanReadsEveryStorage(t *testing.T) {
+	tbl := tableOfTwoDecimalFiles(t)
+	wantTypes := "[int64 decimal64(5, 1) decimal64(15, 2) decimal(30, 4)]"
+	for _, req := range []ScanRequest{
+		{Decimal64: true},
+		{Decimal64: true, Columns: []string{"id", "small", "price", "wide"}, BatchSize: 7},
+		{Decimal64: true, Filter: iceberg.GreaterThanEqual(iceberg.Reference("id"), int64(0))},
+	} {
+		sc, rows := readAll(t, tbl, req)
+		var got []string
+		for _, f := range sc.Fields() {
+			got = append(got, f.Type.String())
 		}
+		if fmt.Sprint(got) != wantTypes {
+			t.Fatalf("%+v: types %v, want %s", req, got, wantTypes)
+		}
+		wantDecimalRows(t, rows, 0, 100)
 	}
-	if fmt.Sprint(ids) != fmt.Sprint(want) {
-		t.Fatalf("price >= 4000.00: ids %v, want %v", ids, want)
-	}
-	pruned, err := tbl.planInCommitOrder(ctx, iceberg.LessThan(price, lit), 0)
+	m, err := tbl.Morsels(adminCtx(t), ScanRequest{Decimal64: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pruned) != 1 || pruned[0].File.FilePath() != tasks[0].File.FilePath() {
-		t.Fatalf("price < 4000.00 plans %d files, want only the older one", len(pruned))
+	defer m.Close()
+	var n int64
+	for i := range m.Len() {
+		st, err := m.Open(adminCtx(t), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			rec, err := st.Next()
+			if err != nil {
+				break
+			}
+			if rec.Column(2).DataType().ID() != arrow.DECIMAL64 {
+				t.Fatalf("morsel %d: price is %s", i, rec.Column(2).DataType())
+			}
+			n += rec.NumRows()
+			rec.Release()
+		}
+		st.Close()
+	}
+	if n != 100 {
+		t.Fatalf("morsels read %d rows, want 100", n)
+	}
+}
+
+// TestNarrowDecimalsRefusesWideValues: a decimal128 value outside 64 bits
+// (a file holding more digits than its type declares) fails the read.
+func TestNarrowDecimalsRefusesWideValues(t *testing.T) {
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, &arrow.Decimal128Type{Precision: 18, Scale: 0})
+	defer b.Release()
+	b.Append(decimal128.FromI64(5))
+	b.AppendNull()
+	b.Append(decimal128.New(1, 0))
+	a := b.NewArray()
+	defer a.Release()
+	to := &arrow.Decimal64Type{Precision: 18, Scale: 0}
+	if _, err := narrowDecimals(a, to); err == nil {
+		t.Fatal("a value of 2^64 narrowed")
+	}
+	ok, err := narrowDecimals(array.NewSlice(a, 0, 2), to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ok.Release()
+	if d := ok.(*array.Decimal64); d.Len() != 2 || d.Value(0) != 5 || !d.IsNull(1) {
+		t.Fatalf("narrowed %s (nulls %d)", ok, ok.NullN())
 	}
 }

@@ -43,6 +43,9 @@ type ScanRequest struct {
 	// MorselRows is about how many rows a morsel gathers (Morsels joins
 	// adjacent row groups of a file up to it); 0 means 65,536.
 	MorselRows int64
+	// Decimal64 returns decimal columns of precision 18 or less as
+	// decimal64 instead of the table schema's decimal128 (decimal64.go).
+	Decimal64 bool
 }
 
 // RecordStream is a table scan's result, pulled batch by batch.
@@ -60,7 +63,7 @@ type RecordStream interface {
 // Scan streams the table as of this Table's snapshot. Batches come in
 // table order: data files oldest commit first, rows in file order.
 func (t *Table) Scan(ctx context.Context, req ScanRequest) (RecordStream, error) {
-	outSchema, wanted, err := t.projection(req.Columns)
+	outSchema, wanted, err := t.projection(req)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +156,9 @@ func (t *Table) decodedColumns(wanted []string, req ScanRequest) *readColumns {
 		}
 		got = arrow.NewSchema(fields, nil)
 	}
+	if req.Decimal64 {
+		got = narrowedSchema(got)
+	}
 	cols, ok := t.nativeColumns(got)
 	if !ok {
 		return nil
@@ -176,9 +182,18 @@ func sequenceOf(task table.FileScanTask) int64 {
 }
 
 // projection resolves the requested column names against the table schema.
-// It returns the stream's schema (requested order, duplicates kept) and the
-// distinct names to ask iceberg-go for.
-func (t *Table) projection(columns []string) (*arrow.Schema, []string, error) {
+// It returns the stream's schema (requested order, duplicates kept,
+// decimals narrowed when asked) and the distinct names to ask iceberg-go
+// for.
+func (t *Table) projection(req ScanRequest) (*arrow.Schema, []string, error) {
+	sc, wanted, err := t.projectColumns(req.Columns)
+	if err != nil || !req.Decimal64 {
+		return sc, wanted, err
+	}
+	return narrowedSchema(sc), wanted, nil
+}
+
+func (t *Table) projectColumns(columns []string) (*arrow.Schema, []string, error) {
 	if len(columns) == 0 {
 		return t.schema, nil, nil
 	}
@@ -200,8 +215,9 @@ func (t *Table) projection(columns []string) (*arrow.Schema, []string, error) {
 }
 
 // columnPositions finds each output field in the schema iceberg-go returns
-// and checks that the types agree, so that Next can rebuild batches in the
-// requested order without copying data.
+// and checks that the types agree (or that the column's decimals narrow
+// to the output's), so that Next can rebuild batches in the requested
+// order without copying data.
 func columnPositions(want, got *arrow.Schema) ([]int, error) {
 	pos := make([]int, want.NumFields())
 	for i, f := range want.Fields() {
@@ -209,7 +225,7 @@ func columnPositions(want, got *arrow.Schema) ([]int, error) {
 		if len(idx) != 1 {
 			return nil, fmt.Errorf("scan result lacks column %q", f.Name)
 		}
-		if g := got.Field(idx[0]).Type; !arrow.TypeEqual(g, f.Type) {
+		if g := got.Field(idx[0]).Type; !arrow.TypeEqual(g, f.Type) && !narrowsTo(g, f.Type) {
 			return nil, fmt.Errorf("scan result column %q is %s, table says %s", f.Name, g, f.Type)
 		}
 		pos[i] = idx[0]
@@ -251,8 +267,12 @@ func (s *recordStream) Next() (arrow.RecordBatch, error) {
 			s.finish()
 			return nil, objectStoreFailure(fmt.Errorf("read scan batch: %w", err), "read", s.table)
 		}
-		out := s.reshape(rec)
+		out, err := reshape(s.schema, s.positions, rec)
 		rec.Release()
+		if err != nil {
+			s.finish()
+			return nil, fmt.Errorf("read scan batch of %s: %w", s.table, err)
+		}
 		if out.NumRows() == 0 {
 			out.Release()
 			continue
@@ -261,14 +281,29 @@ func (s *recordStream) Next() (arrow.RecordBatch, error) {
 	}
 }
 
-// reshape puts the batch's columns in the stream's order under the stream's
-// schema (which carries the field ids).
-func (s *recordStream) reshape(rec arrow.RecordBatch) arrow.RecordBatch {
-	cols := make([]arrow.Array, len(s.positions))
-	for i, p := range s.positions {
+// reshape puts rec's columns at positions in order under schema (which
+// carries the field ids), narrowing a decimal column the schema holds in
+// 64 bits.
+func reshape(schema *arrow.Schema, positions []int, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(positions))
+	var narrowed []arrow.Array
+	defer func() {
+		for _, a := range narrowed {
+			a.Release()
+		}
+	}()
+	for i, p := range positions {
 		cols[i] = rec.Column(p)
+		if want := schema.Field(i).Type; !arrow.TypeEqual(cols[i].DataType(), want) {
+			a, err := narrowDecimals(cols[i], want)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", schema.Field(i).Name, err)
+			}
+			narrowed = append(narrowed, a)
+			cols[i] = a
+		}
 	}
-	return array.NewRecordBatch(s.schema, cols, rec.NumRows())
+	return array.NewRecordBatch(schema, cols, rec.NumRows()), nil
 }
 
 // applyLimit trims the batch to the rows the limit still allows and ends

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -93,6 +94,12 @@ func appendText(b array.Builder, t types.T, v *string) error {
 		x, isDec := val.(decimal128.Num)
 		ok = isDec
 		bb.Append(x)
+	case *array.Decimal64Builder:
+		// The input function checked the value against the precision
+		// (18 or less), so it fits.
+		x, isDec := val.(decimal128.Num)
+		ok = isDec
+		bb.Append(decimal.Decimal64(x.LowBits()))
 	default:
 		return fmt.Errorf("no Arrow builder for %s", t.Name())
 	}

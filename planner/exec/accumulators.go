@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -224,7 +225,12 @@ func (s *decimalSumAcc) update(groups []int32, n int, arg arrow.Array) error {
 			}
 		}
 	default:
-		vals := intsOf(arg)
+		var vals []int64
+		if arg.DataType().ID() == arrow.DECIMAL64 {
+			s.scale, vals = decimalScale(arg), values[int64](arg)
+		} else {
+			vals = intsOf(arg)
+		}
 		for i, g := range groups {
 			if bm != nil && !bitutil.BitIsSet(bm, off+i) {
 				continue
@@ -281,7 +287,7 @@ func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
 		out[g] = v
 	}
 	bits, nulls := seenBitmap(seen, n)
-	return newFixed(s.out.Arrow(), out, bits, nulls), nil
+	return newDecimal(s.out.Arrow(), out, bits, nulls), nil
 }
 
 // floatSumAcc sums real and double precision (sum and avg).
@@ -408,6 +414,14 @@ func (m *minMaxAcc) update(groups []int32, n int, arg arrow.Array) error {
 				m.dec[g], m.seen[g] = vals[i], true
 			}
 		}
+	case arrow.DECIMAL64:
+		m.dec = grow(m.dec, n)
+		vals := values[int64](arg)
+		for i, g := range groups {
+			if arg.IsValid(i) && (!m.seen[g] || m.better(cmp.Compare(vals[i], int64(m.dec[g].LowBits())))) {
+				m.dec[g], m.seen[g] = decimal128.FromI64(vals[i]), true
+			}
+		}
 	case arrow.STRING:
 		m.str = grow(m.str, n)
 		s := arg.(*array.String)
@@ -465,6 +479,8 @@ func (m *minMaxAcc) result(n int) (arrow.Array, error) {
 			b.Append(m.f64[g])
 		case *array.Decimal128Builder:
 			b.Append(m.dec[g])
+		case *array.Decimal64Builder:
+			b.Append(decimal.Decimal64(m.dec[g].LowBits()))
 		case *array.StringBuilder:
 			b.Append(m.str[g])
 		case *array.BooleanBuilder:

@@ -147,9 +147,9 @@ func (s *numericStatsAcc) update(groups []int32, ng int, arg arrow.Array) error 
 	if isGeneralArray(arg) {
 		return s.updateGeneral(groups, arg)
 	}
-	if arg.DataType().ID() == arrow.DECIMAL128 {
+	if isDecimal(arg.DataType().ID()) {
 		s.scale = decimalScale(arg)
-		decs = values[decimal128.Num](arg)
+		decs = decimalValues(arg)
 	} else {
 		ints = intsOf(arg)
 	}
@@ -226,7 +226,7 @@ func (s *numericStatsAcc) result(ng int) (arrow.Array, error) {
 		out[g] = v
 	}
 	bits, nulls := seenBitmap(seen, ng)
-	return newFixed(s.out.Arrow(), out, bits, nulls), nil
+	return newDecimal(s.out.Arrow(), out, bits, nulls), nil
 }
 
 // sqrtRound is the square root of v (a non-negative numeric at scale),

@@ -141,7 +141,7 @@ func TestDecimalSumMerge(t *testing.T) {
 	want := [2]*big.Int{new(big.Int), new(big.Int)}
 	for _, p := range parts {
 		acc := &decimalSumAcc{out: numericAt(2)}
-		a := arrayOf(t, numeric152, p)
+		a := arrayOf(t, numeric382, p)
 		if err := acc.update([]int32{0, 1}, 2, a); err != nil {
 			t.Fatal(err)
 		}

@@ -373,6 +373,12 @@ func appendKey(dst []byte, a arrow.Array, r int) []byte {
 		v := x.Value(r)
 		dst = binary.LittleEndian.AppendUint64(dst, v.LowBits())
 		return binary.LittleEndian.AppendUint64(dst, uint64(v.HighBits()))
+	case *array.Decimal64:
+		// As the decimal128 of the same value: keys of one scale compare
+		// equal whatever the precision.
+		v := int64(x.Value(r))
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v))
+		return binary.LittleEndian.AppendUint64(dst, uint64(v>>63))
 	case *types.NumericArray:
 		// Without trailing zeros, so 1.0 and 1.00 group together; the
 		// first byte (the form) and the scale make the key unambiguous.
@@ -418,6 +424,8 @@ func appendValue(b array.Builder, a arrow.Array, r int) {
 		b.(*array.Float64Builder).Append(x.Value(r))
 	case *array.Decimal128:
 		b.(*array.Decimal128Builder).Append(x.Value(r))
+	case *array.Decimal64:
+		b.(*array.Decimal64Builder).Append(x.Value(r))
 	case *types.NumericArray:
 		types.NumericBuilder(b).Append(x.Bytes(r))
 	case *array.Date32:

@@ -3,21 +3,35 @@ package exec
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqe-db/sqe/sql/types"
 )
 
 // values returns the fixed-width values of a (offset applied).
 func values[T arrow.FixedWidthType](a arrow.Array) []T {
+	checkWidth[T](a.DataType())
 	return arrow.GetValues[T](a.Data(), 1)
+}
+
+// checkWidth panics when values of dt are not T's width: taking a 64-bit
+// decimal's values as 128-bit ones would misread memory silently.
+func checkWidth[T arrow.FixedWidthType](dt arrow.DataType) {
+	if fw, ok := dt.(arrow.FixedWidthDataType); ok {
+		if bits := fw.BitWidth(); bits != 1 && bits != int(unsafe.Sizeof(*new(T)))*8 {
+			panic(fmt.Sprintf("values of %s taken as %T", dt, *new(T)))
+		}
+	}
 }
 
 // newFixed wraps vals (and an optional validity bitmap) as an array.
 func newFixed[T arrow.FixedWidthType](dt arrow.DataType, vals []T, validity []byte, nulls int) arrow.Array {
+	checkWidth[T](dt)
 	var vb *memory.Buffer
 	if nulls > 0 {
 		vb = memory.NewBufferBytes(validity)
@@ -91,6 +105,16 @@ func takeArray(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) {
 	}
 	if iv, ok := a.(*array.MonthDayNanoInterval); ok {
 		return takeIntervals(iv, idx)
+	}
+	if a.DataType().ID() == arrow.DECIMAL64 {
+		ints := types.Retyped(a, arrow.PrimitiveTypes.Int64)
+		defer ints.Release()
+		out, err := compute.TakeArray(ctx, ints, idx)
+		if err != nil {
+			return nil, err
+		}
+		defer out.Release()
+		return types.Retyped(out, a.DataType()), nil
 	}
 	return compute.TakeArray(ctx, a, idx)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -20,6 +21,9 @@ import (
 // in-memory table with TPC-H's value ranges.
 
 var numeric152 = types.T{OID: types.OIDNumeric, Precision: 15, Scale: 2}
+
+// numeric382 is held in 128 bits, for values past 64.
+var numeric382 = types.T{OID: types.OIDNumeric, Precision: 38, Scale: 2}
 
 var lineitemColumns = []planner.TableColumn{
 	{Name: "l_quantity", Type: numeric152},
@@ -50,10 +54,10 @@ func newLineitemTable(tb testing.TB, rows int) lineitemTable {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		for range n {
 			qty := 1 + rng.Int64N(50)
-			b.Field(0).(*array.Decimal128Builder).Append(decimal128.FromI64(qty * 100))
-			b.Field(1).(*array.Decimal128Builder).Append(decimal128.FromI64(qty * (90000 + rng.Int64N(110000))))
-			b.Field(2).(*array.Decimal128Builder).Append(decimal128.FromI64(rng.Int64N(11)))
-			b.Field(3).(*array.Decimal128Builder).Append(decimal128.FromI64(rng.Int64N(9)))
+			b.Field(0).(*array.Decimal64Builder).Append(decimal.Decimal64(qty * 100))
+			b.Field(1).(*array.Decimal64Builder).Append(decimal.Decimal64(qty * (90000 + rng.Int64N(110000))))
+			b.Field(2).(*array.Decimal64Builder).Append(decimal.Decimal64(rng.Int64N(11)))
+			b.Field(3).(*array.Decimal64Builder).Append(decimal.Decimal64(rng.Int64N(9)))
 			b.Field(4).(*array.StringBuilder).Append([]string{"A", "N", "R"}[rng.IntN(3)])
 			b.Field(5).(*array.StringBuilder).Append([]string{"O", "F"}[rng.IntN(2)])
 			b.Field(6).(*array.Date32Builder).Append(arrow.Date32(8036 + rng.IntN(2526)))

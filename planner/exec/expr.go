@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/apd/v3"
@@ -257,6 +258,8 @@ func appendConst(bld array.Builder, t types.T, v any) error {
 			b.Append(v.(float64))
 		case *array.Decimal128Builder:
 			b.Append(v.(decimal128.Num))
+		case *array.Decimal64Builder:
+			b.Append(decimal.Decimal64(v.(decimal128.Num).LowBits()))
 		case *array.ExtensionBuilder:
 			d, ok := v.(*apd.Decimal)
 			if !ok || !t.IsGeneralNumeric() {
@@ -435,7 +438,7 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		if e.res.IsGeneralNumeric() {
 			return arithGeneral(e.op.Name, l, r)
 		}
-		if e.reuseOut && l.DataType().ID() == arrow.DECIMAL128 {
+		if e.reuseOut && isDecimal(l.DataType().ID()) {
 			return e.arithDecimalReusing(l, r)
 		}
 		return arith(e.op.Name, l, r, e.res)

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -33,7 +34,7 @@ func arith(op string, l, r arrow.Array, res types.T) (arrow.Array, error) {
 		return arithFloat(op, values[float32](l), values[float32](r), validity, nulls, res)
 	case arrow.FLOAT64:
 		return arithFloat(op, values[float64](l), values[float64](r), validity, nulls, res)
-	case arrow.DECIMAL128:
+	case arrow.DECIMAL128, arrow.DECIMAL64:
 		return arithDecimal(op, l, r, validity, nulls, res)
 	}
 	return nil, fmt.Errorf("arithmetic on %s is not implemented", l.DataType())
@@ -181,9 +182,15 @@ func arithDecimal(op string, l, r arrow.Array, validity []byte, nulls int, res t
 // arithDecimalInto is arithDecimal writing into out (l.Len() values),
 // which the result array wraps.
 func arithDecimalInto(op string, l, r arrow.Array, validity []byte, nulls int, res types.T, out []decimal128.Num) (arrow.Array, error) {
-	lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 	ls, rs := decimalScale(l), decimalScale(r)
+	if done, err := arithDecimal64(op, l, r, ls, rs, out, validity, res.Scale); done || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return newDecimal(res.Arrow(), out, validity, nulls), nil
+	}
 	var err error
+	lv, rv := decimalValues(l), decimalValues(r)
 	switch op {
 	case "+", "-":
 		err = addDecimals(op == "-", lv, rv, ls, rs, out, validity, res.Scale)
@@ -219,7 +226,148 @@ func arithDecimalInto(op string, l, r arrow.Array, validity []byte, nulls int, r
 	if err != nil {
 		return nil, err
 	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	return newDecimal(res.Arrow(), out, validity, nulls), nil
+}
+
+// arithDecimal64 computes + - * when an operand is a decimal64 column,
+// reading its values in place (a decimal128 operand beside it is read as
+// it is): done is false for other operators and operand widths, which
+// take the 128-bit loops.
+func arithDecimal64(op string, l, r arrow.Array, ls, rs int32, out []decimal128.Num, validity []byte, to int32) (done bool, err error) {
+	l64, r64 := l.DataType().ID() == arrow.DECIMAL64, r.DataType().ID() == arrow.DECIMAL64
+	if (!l64 && !r64) || (op != "+" && op != "-" && op != "*") {
+		return false, nil
+	}
+	switch {
+	case l64 && r64 && op == "*":
+		return true, mulDecimals64(values[int64](l), values[int64](r), ls, rs, out, validity, to)
+	case l64 && r64:
+		return true, addDecimals64(op == "-", values[int64](l), values[int64](r), ls, rs, out, validity, to)
+	case op == "*" && l64:
+		return true, mulDecimalsMixed(values[int64](l), values[decimal128.Num](r), ls, rs, out, validity, to)
+	case op == "*":
+		return true, mulDecimalsMixed(values[int64](r), values[decimal128.Num](l), rs, ls, out, validity, to)
+	case l64:
+		return true, addDecimalsMixed(op == "-", false, values[int64](l), values[decimal128.Num](r), ls, rs, out, validity, to)
+	}
+	return true, addDecimalsMixed(op == "-", true, values[int64](r), values[decimal128.Num](l), rs, ls, out, validity, to)
+}
+
+// addDecimals64 is addDecimals of 64-bit operands: a row whose operands
+// or sum leave 64 bits at the common scale takes the 128-bit path.
+func addDecimals64(sub bool, lv, rv []int64, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
+	s := max(ls, rs)
+	lm, lok := pow10i64(s - ls)
+	rm, rok := pow10i64(s - rs)
+	fast := lok && rok && to == s
+	for i := range lv {
+		if !validAt(validity, i) {
+			continue
+		}
+		if fast {
+			if v, ok := addScaledInt64(lv[i], rv[i], lm, rm, sub); ok {
+				out[i] = decimal128.FromI64(v)
+				continue
+			}
+		}
+		if err := addDecimalRow(sub, decimal128.FromI64(lv[i]), decimal128.FromI64(rv[i]), ls, rs, &out[i], to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addDecimalsMixed is addDecimals of a 64-bit operand a (scale as) and a
+// 128-bit one b (scale bs): a ± b, or b ± a when swapped.
+func addDecimalsMixed(sub, swapped bool, a []int64, b []decimal128.Num, as, bs int32, out []decimal128.Num, validity []byte, to int32) error {
+	s := max(as, bs)
+	am, aok := pow10i64(s - as)
+	bm, bok := pow10i64(s - bs)
+	fast := aok && bok && to == s
+	for i := range a {
+		if !validAt(validity, i) {
+			continue
+		}
+		if fast {
+			if y, ok := int64Of(b[i]); ok {
+				x, xm, ym := a[i], am, bm
+				if swapped {
+					x, y, xm, ym = y, x, bm, am
+				}
+				if v, ok := addScaledInt64(x, y, xm, ym, sub); ok {
+					out[i] = decimal128.FromI64(v)
+					continue
+				}
+			}
+		}
+		x, y, xs, ys := decimal128.FromI64(a[i]), b[i], as, bs
+		if swapped {
+			x, y, xs, ys = y, x, bs, as
+		}
+		if err := addDecimalRow(sub, x, y, xs, ys, &out[i], to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addDecimalRow is addDecimals of one row, for a row the 64-bit loops
+// leave to the 128-bit path.
+func addDecimalRow(sub bool, a, b decimal128.Num, as, bs int32, out *decimal128.Num, to int32) error {
+	return addDecimals(sub, []decimal128.Num{a}, []decimal128.Num{b}, as, bs, unsafe.Slice(out, 1), nil, to)
+}
+
+// mulDecimals64 is mulDecimals of 64-bit operands.
+func mulDecimals64(lv, rv []int64, ls, rs int32, out []decimal128.Num, validity []byte, to int32) error {
+	fast := to == ls+rs
+	for i := range lv {
+		if !validAt(validity, i) {
+			continue
+		}
+		if fast {
+			if v, ok := mulInt64(lv[i], rv[i]); ok {
+				out[i] = decimal128.FromI64(v)
+				continue
+			}
+		}
+		if err := mulDecimalRow(decimal128.FromI64(lv[i]), decimal128.FromI64(rv[i]), ls, rs, &out[i], to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mulDecimalsMixed is mulDecimals of a 64-bit operand a (scale as) and a
+// 128-bit one b (scale bs), in either order: the product commutes.
+func mulDecimalsMixed(a []int64, b []decimal128.Num, as, bs int32, out []decimal128.Num, validity []byte, to int32) error {
+	fast := to == as+bs
+	for i := range a {
+		if !validAt(validity, i) {
+			continue
+		}
+		if fast {
+			if y, ok := int64Of(b[i]); ok {
+				if v, ok := mulInt64(a[i], y); ok {
+					out[i] = decimal128.FromI64(v)
+					continue
+				}
+			}
+		}
+		if err := mulDecimalRow(decimal128.FromI64(a[i]), b[i], as, bs, &out[i], to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mulDecimalRow is one row of mulDecimals' 128-bit path.
+func mulDecimalRow(a, b decimal128.Num, as, bs int32, out *decimal128.Num, to int32) error {
+	v, ok := mulDecimal(a, b, as, bs, to)
+	if !ok || !v.FitsInPrecision(types.MaxNumericPrecision) {
+		return errNumericOverflow()
+	}
+	*out = v
+	return nil
 }
 
 // addDecimals computes l+r (or l-r) row by row at scale to. Operands
@@ -339,6 +487,14 @@ func negate(a arrow.Array, res types.T) (arrow.Array, error) {
 		out := make([]decimal128.Num, len(in))
 		for i, v := range in {
 			out[i] = v.Negate()
+		}
+		return newFixed(a.DataType(), out, validity, nulls), nil
+	case arrow.DECIMAL64:
+		// Precision 18 holds its negation: -(10^18 - 1) is in range.
+		in := values[int64](a)
+		out := make([]int64, len(in))
+		for i, v := range in {
+			out[i] = -v
 		}
 		return newFixed(a.DataType(), out, validity, nulls), nil
 	}

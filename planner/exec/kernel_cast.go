@@ -170,7 +170,7 @@ func castArray(a arrow.Array, from, to types.T) (arrow.Array, error) {
 			return intsTo(ints, to, validity, nulls), nil
 		}
 	case from.Family() == types.FamilyNumeric:
-		in := values[decimal128.Num](a)
+		in := decimalValues(a)
 		fs := decimalScale(a)
 		switch to.Family() {
 		case types.FamilyInt:
@@ -228,7 +228,7 @@ func checkDecimals(out []decimal128.Num, to types.T, validity []byte, nulls int)
 				WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", to.Precision, to.Scale, to.Precision-to.Scale)
 		}
 	}
-	return newFixed(to.Arrow(), out, validity, nulls), nil
+	return newDecimal(to.Arrow(), out, validity, nulls), nil
 }
 
 func intBounds(t types.T) (int64, int64) {
@@ -248,6 +248,9 @@ func intsOf(a arrow.Array) []int64 {
 		return widen(values[int16](a))
 	case arrow.INT32:
 		return widen(values[int32](a))
+	case arrow.DECIMAL64:
+		// Its int64s are unscaled values, not integers.
+		panic("integers of a decimal64 array")
 	}
 	return values[int64](a)
 }

@@ -79,9 +79,13 @@ func compareArrays(op string, l, r arrow.Array) (arrow.Array, error) {
 				bitutil.SetBit(bits, i)
 			}
 		}
-	case arrow.DECIMAL128:
-		lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
+	case arrow.DECIMAL128, arrow.DECIMAL64:
 		ls, rs := decimalScale(l), decimalScale(r)
+		if ls == rs && l.DataType().ID() == arrow.DECIMAL64 && r.DataType().ID() == arrow.DECIMAL64 {
+			compareFixed(values[int64](l), values[int64](r), bits, acc)
+			break
+		}
+		lv, rv := decimalValues(l), decimalValues(r)
 		if ls == rs {
 			for i := 0; i < n; i++ {
 				if acc[lv[i].Cmp(rv[i])+1] {
@@ -152,10 +156,6 @@ func boolCmp(a, b bool) int {
 		return -1
 	}
 	return 1
-}
-
-func decimalScale(a arrow.Array) int32 {
-	return a.DataType().(*arrow.Decimal128Type).Scale
 }
 
 // alignDecimal brings two decimals to the larger of their scales.

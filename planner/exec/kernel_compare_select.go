@@ -164,9 +164,9 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 			return selectRange(values[int32](col), r, bm, off, rs, out), true
 		}
 		return selectRange(values[int64](col), r, bm, off, rs, out), true
-	case arrow.DECIMAL128:
+	case arrow.DECIMAL128, arrow.DECIMAL64:
 		if d, ok := s.konst.(*apd.Decimal); ok {
-			return selectDecimalGeneral(values[decimal128.Num](col), decimalScale(col), d, s.op, bm, off, rs, out)
+			return selectDecimalGeneral(decimalValues(col), decimalScale(col), d, s.op, bm, off, rs, out)
 		}
 		k, ok := s.konst.(decimal128.Num)
 		if !ok {
@@ -179,7 +179,12 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 		if k, ok = rescaleDecimal(k, s.kscale, cs); !ok {
 			return out, false
 		}
-		return selectDecimal(values[decimal128.Num](col), k, s.op, s.acc, bm, off, rs, out), true
+		if id == arrow.DECIMAL64 {
+			if k64, ok := int64Of(k); ok {
+				return selectRange(values[int64](col), newIntRange(s.op, k64), bm, off, rs, out), true
+			}
+		}
+		return selectDecimal(decimalValues(col), k, s.op, s.acc, bm, off, rs, out), true
 	case arrow.FLOAT32, arrow.FLOAT64:
 		k, ok := s.konst.(float64)
 		if !ok {
@@ -433,9 +438,13 @@ func (s *cmpSelect) selectColumns(l, r arrow.Array, rs rowSet, out []int32) ([]i
 	case arrow.FLOAT64:
 		lv, rv := values[float64](l), values[float64](r)
 		test = func(i int32) bool { return s.acc[floatCmp(lv[i], rv[i])+1] }
-	case arrow.DECIMAL128:
-		if decimalScale(l) != decimalScale(r) {
+	case arrow.DECIMAL128, arrow.DECIMAL64:
+		if decimalScale(l) != decimalScale(r) || r.DataType().ID() != id {
 			return out, false
+		}
+		if id == arrow.DECIMAL64 {
+			test = orderedTest(values[int64](l), values[int64](r), s.acc)
+			break
 		}
 		lv, rv := values[decimal128.Num](l), values[decimal128.Num](r)
 		test = func(i int32) bool { return s.acc[lv[i].Cmp(rv[i])+1] }

@@ -191,6 +191,12 @@ func addScaled64(a, b decimal128.Num, am, bm int64, sub bool) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	return addScaledInt64(x, y, am, bm, sub)
+}
+
+// addScaledInt64 is x*am ± y*bm when every step fits in 64 bits.
+func addScaledInt64(x, y, am, bm int64, sub bool) (int64, bool) {
+	var ok bool
 	if am != 1 {
 		if x, ok = mulInt64(x, am); !ok {
 			return 0, false

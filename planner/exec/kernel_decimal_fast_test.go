@@ -78,23 +78,22 @@ func TestDecimalArithmeticFastPaths(t *testing.T) {
 			for _, a := range vals {
 				for _, b := range vals {
 					want, wantOK := refArith(op, a, b, sc.as, sc.bs, to)
-					out := make([]decimal128.Num, 1)
-					var err error
-					if op == "*" {
-						err = mulDecimals([]decimal128.Num{a}, []decimal128.Num{b}, sc.as, sc.bs, out, nil, to)
-					} else {
-						err = addDecimals(op == "-", []decimal128.Num{a}, []decimal128.Num{b}, sc.as, sc.bs, out, nil, to)
-					}
 					name := fmt.Sprintf("%s %s(scale %d) %s %s(scale %d) at scale %d", op, a.BigInt(), sc.as, op, b.BigInt(), sc.bs, to)
-					if !wantOK {
-						var pe *pgerror.Error
-						if !errors.As(err, &pe) || pe.Code != pgerror.NumericValueOutOfRange {
-							t.Fatalf("%s: got %s, %v; want SQLSTATE 22003", name, out[0].BigInt(), err)
+					// Each loop that takes these operands: 128 bits both,
+					// and where they fit, 64 bits on either side or both.
+					for path, run := range decimalArithPaths(op, a, b, sc.as, sc.bs, to) {
+						out := make([]decimal128.Num, 1)
+						err := run(out)
+						if !wantOK {
+							var pe *pgerror.Error
+							if !errors.As(err, &pe) || pe.Code != pgerror.NumericValueOutOfRange {
+								t.Fatalf("%s (%s): got %s, %v; want SQLSTATE 22003", name, path, out[0].BigInt(), err)
+							}
+							continue
 						}
-						continue
-					}
-					if err != nil || out[0] != want {
-						t.Fatalf("%s: got %s, %v; want %s", name, out[0].BigInt(), err, want.BigInt())
+						if err != nil || out[0] != want {
+							t.Fatalf("%s (%s): got %s, %v; want %s", name, path, out[0].BigInt(), err, want.BigInt())
+						}
 					}
 				}
 			}
@@ -224,4 +223,85 @@ func TestNestedDecimalArithmeticReusesOperands(t *testing.T) {
 		}
 	}
 	releaseAll(kept)
+}
+
+// decimalArithPaths are the loops that compute a op b into out: the
+// 128-bit one, and those of 64-bit operands for each operand that fits.
+func decimalArithPaths(op string, a, b decimal128.Num, as, bs, to int32) map[string]func(out []decimal128.Num) error {
+	sub := op == "-"
+	paths := map[string]func([]decimal128.Num) error{
+		"128 and 128": func(out []decimal128.Num) error {
+			if op == "*" {
+				return mulDecimals([]decimal128.Num{a}, []decimal128.Num{b}, as, bs, out, nil, to)
+			}
+			return addDecimals(sub, []decimal128.Num{a}, []decimal128.Num{b}, as, bs, out, nil, to)
+		},
+	}
+	a64, aok := int64Of(a)
+	b64, bok := int64Of(b)
+	if aok && bok {
+		paths["64 and 64"] = func(out []decimal128.Num) error {
+			if op == "*" {
+				return mulDecimals64([]int64{a64}, []int64{b64}, as, bs, out, nil, to)
+			}
+			return addDecimals64(sub, []int64{a64}, []int64{b64}, as, bs, out, nil, to)
+		}
+	}
+	if aok {
+		paths["64 and 128"] = func(out []decimal128.Num) error {
+			if op == "*" {
+				return mulDecimalsMixed([]int64{a64}, []decimal128.Num{b}, as, bs, out, nil, to)
+			}
+			return addDecimalsMixed(sub, false, []int64{a64}, []decimal128.Num{b}, as, bs, out, nil, to)
+		}
+	}
+	if bok {
+		paths["128 and 64"] = func(out []decimal128.Num) error {
+			if op == "*" {
+				return mulDecimalsMixed([]int64{b64}, []decimal128.Num{a}, bs, as, out, nil, to)
+			}
+			return addDecimalsMixed(sub, true, []int64{b64}, []decimal128.Num{a}, bs, as, out, nil, to)
+		}
+	}
+	return paths
+}
+
+// TestDecimalArithmeticAcrossWidths: arith over columns of every pairing
+// of decimal64 and decimal128 gives the 128-bit answer, NULLs included.
+func TestDecimalArithmeticAcrossWidths(t *testing.T) {
+	narrow, wide := types.Numeric(15, 2), types.Numeric(30, 2)
+	lvals := []any{decimal128.FromI64(150), nil, decimal128.FromI64(math.MaxInt64), decimal128.FromI64(-7), decimal128.FromI64(99)}
+	rvals := []any{decimal128.FromI64(25), decimal128.FromI64(1), nil, decimal128.FromI64(math.MaxInt64), decimal128.FromI64(-99)}
+	for _, op := range []string{"+", "-", "*"} {
+		res := numericAt(2)
+		if op == "*" {
+			res = numericAt(4)
+		}
+		ref := func() arrow.Array {
+			l, r := arrayOf(t, wide, lvals), arrayOf(t, wide, rvals)
+			defer l.Release()
+			defer r.Release()
+			got, err := arith(op, l, r, res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}()
+		for _, lt := range []types.T{narrow, wide} {
+			for _, rt := range []types.T{narrow, wide} {
+				l, r := arrayOf(t, lt, lvals), arrayOf(t, rt, rvals)
+				got, err := arith(op, l, r, res)
+				if err != nil {
+					t.Fatalf("%s %s %s: %v", lt, op, rt, err)
+				}
+				if !array.Equal(got, ref) {
+					t.Errorf("%s %s %s: got %v, want %v", lt, op, rt, got, ref)
+				}
+				got.Release()
+				l.Release()
+				r.Release()
+			}
+		}
+		ref.Release()
+	}
 }

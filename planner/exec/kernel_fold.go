@@ -36,7 +36,7 @@ func foldConstant(ev evaluator, typ types.T) evaluator {
 func foldable(t types.T) bool {
 	switch t.Arrow().ID() {
 	case arrow.BOOL, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64,
-		arrow.DECIMAL128, arrow.STRING, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64,
+		arrow.DECIMAL128, arrow.DECIMAL64, arrow.STRING, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64,
 		arrow.INTERVAL_MONTH_DAY_NANO:
 		return true
 	}

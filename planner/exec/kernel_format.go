@@ -89,6 +89,9 @@ func toCharIn(args []arrow.Array, res types.T, loc *time.Location) (arrow.Array,
 			case *array.Decimal128:
 				v := n.Value(i)
 				buf = tmpl.AppendDecimal(buf, string(types.AppendDecimal128(text[:0], v.HighBits(), v.LowBits(), decimalScale(n))))
+			case *array.Decimal64:
+				v := int64(n.Value(i))
+				buf = tmpl.AppendDecimal(buf, string(types.AppendDecimal128(text[:0], v>>63, uint64(v), decimalScale(n))))
 			case *types.NumericArray:
 				if v := n.Bytes(i); types.NumericIsSpecial(v) {
 					// NaN and the infinities print as a double's do.

@@ -85,6 +85,8 @@ func gatherArray(a arrow.Array, idx []int32) arrow.Array {
 		return gatherFixed[float64](a, idx)
 	case arrow.DECIMAL128:
 		return gatherFixed[decimal128.Num](a, idx)
+	case arrow.DECIMAL64:
+		return gatherFixed[int64](a, idx)
 	case arrow.INTERVAL_MONTH_DAY_NANO:
 		return gatherFixed[arrow.MonthDayNanoInterval](a, idx)
 	case arrow.BOOL:

@@ -279,7 +279,7 @@ func roundKernel(round bool) scalarKernel {
 				return math.Trunc(x), nil
 			})(args[:1], res)
 		}
-		in := values[decimal128.Num](args[0])
+		in := decimalValues(args[0])
 		from := decimalScale(args[0])
 		validity, nulls := validity1(args[0])
 		if len(args) == 2 {
@@ -303,7 +303,7 @@ func roundKernel(round bool) scalarKernel {
 			}
 			out[i] = r
 		}
-		return newFixed(res.Arrow(), out, validity, nulls), nil
+		return newDecimal(res.Arrow(), out, validity, nulls), nil
 	}
 }
 
@@ -378,14 +378,14 @@ func signKernel(args []arrow.Array, res types.T) (arrow.Array, error) {
 			return 0, nil // zero and NaN, as PostgreSQL's dsign
 		})(args, res)
 	}
-	in := values[decimal128.Num](args[0])
+	in := decimalValues(args[0])
 	validity, nulls := validity1(args[0])
 	out := make([]decimal128.Num, len(in))
 	for i, v := range in {
 		s, _ := types.Rescale(decimal128.FromI64(int64(v.Sign())), 0, res.Scale)
 		out[i] = s
 	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	return newDecimal(res.Arrow(), out, validity, nulls), nil
 }
 
 // widthBucket is width_bucket(operand, low, high, count).

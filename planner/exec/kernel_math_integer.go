@@ -94,7 +94,7 @@ func numericDiv(args []arrow.Array, res types.T) (arrow.Array, error) {
 // and the remainder (at the aligned scale): div's quotient or mod's
 // remainder.
 func divideDecimalPairs(args []arrow.Array, res types.T, pick func(q, rem decimal128.Num, scale int32) (decimal128.Num, bool)) (arrow.Array, error) {
-	l, r := values[decimal128.Num](args[0]), values[decimal128.Num](args[1])
+	l, r := decimalValues(args[0]), decimalValues(args[1])
 	ls, rs := decimalScale(args[0]), decimalScale(args[1])
 	validity, nulls := validity2(args[0], args[1])
 	out := make([]decimal128.Num, len(l))
@@ -113,7 +113,7 @@ func divideDecimalPairs(args []arrow.Array, res types.T, pick func(q, rem decima
 		}
 		out[i] = v
 	}
-	return newFixed(res.Arrow(), out, validity, nulls), nil
+	return newDecimal(res.Arrow(), out, validity, nulls), nil
 }
 
 // factorial is factorial(n) as an integral numeric; past 33! the value

@@ -35,8 +35,8 @@ func newNumericReader(a arrow.Array) (numericReader, error) {
 	switch x := a.(type) {
 	case *types.NumericArray:
 		return numericReader{bin: x.Storage().(*array.Binary)}, nil
-	case *array.Decimal128:
-		return numericReader{dec: values[decimal128.Num](a), scale: decimalScale(a)}, nil
+	case *array.Decimal128, *array.Decimal64:
+		return numericReader{dec: decimalValues(a), scale: decimalScale(a)}, nil
 	case *array.Int16, *array.Int32, *array.Int64:
 		return numericReader{ints: intsOf(a)}, nil
 	}
@@ -264,10 +264,10 @@ func selectDecimalGeneral(vals []decimal128.Num, scale int32, k *apd.Decimal, op
 // to the column's scale once (and reused while it repeats, as a scalar
 // subquery's does). flipped: the general value is the left operand.
 func compareFixedGeneral(fixed arrow.Array, gen *types.NumericArray, validity, bits []byte, acc [3]bool, flipped bool) error {
-	if fixed.DataType().ID() != arrow.DECIMAL128 {
+	if !isDecimal(fixed.DataType().ID()) {
 		return fmt.Errorf("numeric comparison of %s with a general numeric", fixed.DataType())
 	}
-	xs := values[decimal128.Num](fixed)
+	xs := decimalValues(fixed)
 	scale := decimalScale(fixed)
 	gb := gen.Storage().(*array.Binary)
 	var last []byte
@@ -342,7 +342,7 @@ func castGeneral(a arrow.Array, from, to types.T) (arrow.Array, error) {
 				}
 			}
 		}
-		return newFixed(to.Arrow(), out, validity, nulls), nil
+		return newDecimal(to.Arrow(), out, validity, nulls), nil
 	case types.FamilyInt:
 		ints := make([]int64, n)
 		for i := range ints {

@@ -18,16 +18,16 @@ func scaleOf(_ decimal128.Num, scale int32) int32 { return scale }
 
 func numericInfo(f func(v decimal128.Num, scale int32) int32) scalarKernel {
 	return func(args []arrow.Array, _ types.T) (arrow.Array, error) {
-		dt, ok := args[0].DataType().(*arrow.Decimal128Type)
+		dt, ok := args[0].DataType().(arrow.DecimalType)
 		if !ok {
 			return nil, fmt.Errorf("scale of %s", args[0].DataType())
 		}
-		in := values[decimal128.Num](args[0])
+		in := decimalValues(args[0])
 		validity, nulls := validity1(args[0])
 		out := make([]int32, len(in))
 		for i, v := range in {
 			if validAt(validity, i) {
-				out[i] = f(v, dt.Scale)
+				out[i] = f(v, dt.GetScale())
 			}
 		}
 		return newFixed(arrow.PrimitiveTypes.Int32, out, validity, nulls), nil

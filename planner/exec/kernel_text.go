@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sqe-db/sqe/sql/types"
@@ -54,6 +53,9 @@ func castToText(a arrow.Array, to types.T) (arrow.Array, error) {
 		case *array.Decimal128:
 			v := x.Value(i)
 			buf = types.AppendDecimal128(buf, v.HighBits(), v.LowBits(), decimalScale(a))
+		case *array.Decimal64:
+			v := int64(x.Value(i))
+			buf = types.AppendDecimal128(buf, v>>63, uint64(v), decimalScale(a))
 		case *types.NumericArray:
 			buf = types.AppendNumericText(buf, x.Bytes(i))
 		case *array.Date32:
@@ -103,7 +105,7 @@ func truncateRunes(s []byte, n int) []byte {
 
 // decimalToInt rounds numerics to integers, half away from zero.
 func decimalToInt(a arrow.Array, to types.T, validity []byte, nulls int) (arrow.Array, error) {
-	in := values[decimal128.Num](a)
+	in := decimalValues(a)
 	scale := decimalScale(a)
 	lo, hi := intBounds(to)
 	ints := make([]int64, len(in))

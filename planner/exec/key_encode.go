@@ -33,7 +33,8 @@ func keyWidth(dt arrow.DataType) int {
 		return 4
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.FLOAT32, arrow.FLOAT64:
 		return 8
-	case arrow.INTERVAL_MONTH_DAY_NANO, arrow.DECIMAL128:
+	case arrow.INTERVAL_MONTH_DAY_NANO, arrow.DECIMAL128, arrow.DECIMAL64:
+		// A decimal64 takes a decimal128's 16 bytes (appendKey).
 		return 16
 	}
 	return 0
@@ -154,6 +155,15 @@ func (e *keyEncoder) encodeColumn(k arrow.Array, n int) {
 			if !null(r) {
 				binary.LittleEndian.PutUint64(buf[cur[r]:], v.LowBits())
 				binary.LittleEndian.PutUint64(buf[cur[r]+8:], uint64(v.HighBits()))
+				cur[r] += 16
+			}
+		}
+	case arrow.DECIMAL64:
+		vals := values[int64](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				binary.LittleEndian.PutUint64(buf[cur[r]:], uint64(v))
+				binary.LittleEndian.PutUint64(buf[cur[r]+8:], uint64(v>>63))
 				cur[r] += 16
 			}
 		}

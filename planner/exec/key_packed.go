@@ -237,6 +237,16 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 				lens[r] += 16
 			}
 		}
+	case arrow.DECIMAL64:
+		vals := values[int64](k)[:n]
+		for r, v := range vals {
+			if !null(r) {
+				base, at := r*nw, int(lens[r])
+				packPut(words, base, at, uint64(v), 8)
+				packPut(words, base, at+8, uint64(v>>63), 8)
+				lens[r] += 16
+			}
+		}
 	case arrow.STRING:
 		str := k.(*array.String)
 		offsets := str.ValueOffsets()[:n+1]

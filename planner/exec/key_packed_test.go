@@ -169,7 +169,7 @@ func TestKeyTablePackedMatchesEncoded(t *testing.T) {
 		},
 		{
 			name: "numeric and bool",
-			typs: []types.T{numeric152, types.Bool},
+			typs: []types.T{numeric382, types.Bool},
 			batches: [][][]any{
 				{{dec(0, 1), true}, {dec(-1, 0), true}, {dec(0, 1), true}, {nil, false}},
 				{{dec(0, 1), false}, {dec(-1, 0), true}, {nil, false}, {dec(0, 1), nil}},
@@ -180,7 +180,7 @@ func TestKeyTablePackedMatchesEncoded(t *testing.T) {
 		},
 		{
 			name: "numeric and bigint encode past the words",
-			typs: []types.T{numeric152, types.Int8},
+			typs: []types.T{numeric382, types.Int8},
 			batches: [][][]any{
 				{{dec(0, 5), int64(1)}, {dec(-1, 5), int64(1)}, {nil, int64(1)}, {dec(0, 5), int64(1)}},
 				{{nil, int64(1)}, {dec(0, 5), nil}},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
@@ -141,7 +142,7 @@ func newTestTable(t *testing.T) *memTable {
 				b.Field(1).AppendNull()
 			}
 			if r.amount != nil {
-				b.Field(2).(*array.Decimal128Builder).Append(decimal128.FromI64(*r.amount))
+				b.Field(2).(*array.Decimal64Builder).Append(decimal.Decimal64(*r.amount))
 			} else {
 				b.Field(2).AppendNull()
 			}
@@ -279,6 +280,12 @@ func runQueryPlanned(ctx context.Context, t *testing.T, tbl *memTable, sql strin
 						vals[c] = "NULL"
 					} else {
 						vals[c] = d.Value(r).ToString(d.DataType().(*arrow.Decimal128Type).Scale)
+					}
+				case *array.Decimal64:
+					if d.IsNull(r) {
+						vals[c] = "NULL"
+					} else {
+						vals[c] = decimal128.FromI64(int64(d.Value(r))).ToString(d.DataType().(*arrow.Decimal64Type).Scale)
 					}
 				default:
 					switch {

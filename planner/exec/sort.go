@@ -401,6 +401,9 @@ func pairComparator(a, b arrow.Array, desc, nullsFirst bool) (func(i, j int) int
 	case arrow.DECIMAL128:
 		va, vb := values[decimal128.Num](a), values[decimal128.Num](b)
 		base = func(i, j int) int { return va[i].Cmp(vb[j]) }
+	case arrow.DECIMAL64:
+		va, vb := values[int64](a), values[int64](b)
+		base = func(i, j int) int { return cmp.Compare(va[i], vb[j]) }
 	case arrow.EXTENSION:
 		ga, ok := a.(*types.NumericArray)
 		gb, okb := b.(*types.NumericArray)

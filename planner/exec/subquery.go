@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/sqe-db/sqe/planner"
 	"github.com/sqe-db/sqe/sql/pgerror"
@@ -285,6 +286,8 @@ func valueAt(a arrow.Array, i int) any {
 		return x.Value(i)
 	case *array.Decimal128:
 		return x.Value(i)
+	case *array.Decimal64:
+		return decimal128.FromI64(int64(x.Value(i)))
 	case *types.NumericArray:
 		return types.NumericFromBytes(x.Bytes(i))
 	case *array.String:

@@ -126,18 +126,18 @@ func newInRange(key, off arrow.Array) (inRangeFunc, error) {
 			}
 			return val >= sum
 		}, nil
-	case arrow.DECIMAL128:
+	case arrow.DECIMAL128, arrow.DECIMAL64:
 		ks, os := decimalScale(key), decimalScale(off)
 		scale := max(ks, os)
 		scaled := func(v decimal128.Num, from int32) *big.Int {
 			b := v.BigInt()
 			return b.Mul(b, types.Pow10(scale-from))
 		}
-		o := scaled(values[decimal128.Num](off)[0], os)
+		o := scaled(decimalValues(off)[0], os)
 		if o.Sign() < 0 {
 			return nil, errFrameSize()
 		}
-		raw := values[decimal128.Num](key)
+		raw := decimalValues(key)
 		vals := make([]*big.Int, len(raw))
 		for i, v := range raw {
 			vals[i] = scaled(v, ks)

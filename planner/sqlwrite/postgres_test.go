@@ -19,6 +19,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/jackc/pgx/v5"
@@ -239,6 +240,11 @@ func runLocal(t *testing.T, ctx context.Context, root planner.Node) []string {
 				case *array.Decimal128:
 					if !d.IsNull(r) {
 						vals[c] = d.Value(r).ToString(d.DataType().(*arrow.Decimal128Type).Scale)
+						continue
+					}
+				case *array.Decimal64:
+					if !d.IsNull(r) {
+						vals[c] = decimal128.FromI64(int64(d.Value(r))).ToString(d.DataType().(*arrow.Decimal64Type).Scale)
 						continue
 					}
 				}

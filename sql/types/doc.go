@@ -15,6 +15,8 @@
 //	bigint           20   int64                      long
 //	real            700   float32                    float
 //	double prec.    701   float64                    double
+//	numeric(p<=18) 1700   decimal64(p,s)             decimal(p,s) (INT32/INT64
+//	                                                 in SQE's files)
 //	numeric(p,s)   1700   decimal128(p,s)            decimal(p,s)
 //	numeric        1700   sqe.numeric (binary, a     (none: computed only;
 //	                      scale per value, NaN, Inf) stored as decimal(38,s))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cockroachdb/apd/v3"
@@ -328,7 +329,7 @@ func pow10Uint64(n int32) uint64 {
 // scale (rounding half away from zero), for a column stored with one
 // scale; NaN, the infinities and values past to's precision are errors.
 func NumericArrayToFixed(a *NumericArray, to T) (arrow.Array, error) {
-	bld := array.NewDecimal128Builder(memory.DefaultAllocator, to.Arrow().(*arrow.Decimal128Type))
+	bld := array.NewBuilder(memory.DefaultAllocator, to.Arrow())
 	defer bld.Release()
 	bld.Reserve(a.Len())
 	var d apd.Decimal
@@ -342,7 +343,13 @@ func NumericArrayToFixed(a *NumericArray, to T) (arrow.Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		bld.Append(n)
+		// n is within to's precision: a decimal64 holds it.
+		switch b := bld.(type) {
+		case *array.Decimal128Builder:
+			b.Append(n)
+		case *array.Decimal64Builder:
+			b.Append(decimal.Decimal64(n.LowBits()))
+		}
 	}
 	return bld.NewArray(), nil
 }

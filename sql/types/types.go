@@ -385,7 +385,7 @@ func (t T) Arrow() arrow.DataType {
 		if p == 0 {
 			p = MaxNumericPrecision
 		}
-		return &arrow.Decimal128Type{Precision: p, Scale: t.Scale}
+		return DecimalArrowType(p, t.Scale)
 	case OIDText, OIDVarchar, OIDBpchar, OIDUnknown, OIDJSON, OIDJSONB:
 		return arrow.BinaryTypes.String
 	case OIDTime:
@@ -434,6 +434,8 @@ func FromArrow(dt arrow.DataType) (T, error) {
 	case *arrow.Float64Type:
 		return Float8, nil
 	case *arrow.Decimal128Type:
+		return Numeric(d.Precision, d.Scale), nil
+	case *arrow.Decimal64Type:
 		return Numeric(d.Precision, d.Scale), nil
 	case *NumericType:
 		return NumericGeneral(NumericGeneralStorageScale), nil
