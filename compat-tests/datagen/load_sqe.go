@@ -34,6 +34,21 @@ func LoadSQE(ctx context.Context, cat storage.Catalog, namespace string, sf floa
 	return nil
 }
 
+// AnalyzeSQE collects the statistics of the eight tables in namespace
+// (ANALYZE), as the PostgreSQL load's VACUUM ANALYZE does for its planner.
+func AnalyzeSQE(ctx context.Context, cat storage.Catalog, namespace string) error {
+	for _, t := range Tables() {
+		tbl, err := cat.LoadTable(ctx, namespace, t.Name)
+		if err != nil {
+			return fmt.Errorf("analyze %s.%s: %w", namespace, t.Name, err)
+		}
+		if _, err := tbl.Analyze(ctx, nil); err != nil {
+			return fmt.Errorf("analyze %s.%s: %w", namespace, t.Name, err)
+		}
+	}
+	return nil
+}
+
 func ensureNamespace(ctx context.Context, cat storage.Catalog, ns string) error {
 	ok, err := cat.NamespaceExists(ctx, ns)
 	if err != nil {
