@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -22,6 +24,12 @@ import (
 // conjunct before it found false. A row an earlier conjunct found NULL is
 // therefore kept, marked, until no conjunct that can fail is left, and
 // only then dropped.
+//
+// Between conjuncts that can fail, the others run cheapest first (a
+// date range before a text IN list, which then sees only the rows the
+// range kept): which of them runs first changes no answer and no row a
+// conjunct that can fail sees, so the order written is kept only around
+// those.
 type conjunctSelect struct {
 	conjuncts []conjunct
 	// laterMayFail[j]: a conjunct after the j-th can fail.
@@ -40,6 +48,53 @@ type conjunct struct {
 	tree    *boolTree
 	mayFail bool
 	cheap   bool
+	cost    int // conjunctCost, for the order of conjuncts
+}
+
+// orderByCost sorts each run of conjuncts that cannot fail, between
+// those that can, cheapest first (stably: ties keep the written order).
+func orderByCost(cs []conjunct) {
+	start := 0
+	for i := 0; i <= len(cs); i++ {
+		if i == len(cs) || cs[i].mayFail {
+			slices.SortStableFunc(cs[start:i], func(a, b conjunct) int { return cmp.Compare(a.cost, b.cost) })
+			start = i + 1
+		}
+	}
+}
+
+// conjunctCost guesses the relative work per row of a conjunct from how
+// it runs: a typed comparison of fixed-width values with a constant 1, of
+// two such columns 2 (and it keeps more rows than a range does), of text
+// 4 (8 for two columns), an AND or OR tree the sum of its leaves', any
+// other expression 16.
+func conjunctCost(c *conjunct, input []planner.Column) int {
+	switch {
+	case c.cmp != nil:
+		cost := 1
+		if input[c.cmp.left].Type.Arrow().ID() == arrow.STRING {
+			cost = 4
+		}
+		if c.cmp.right >= 0 {
+			cost *= 2
+		}
+		return cost
+	case c.tree != nil:
+		return c.tree.cost(input)
+	}
+	return 16
+}
+
+// cost is the sum of the tree's leaves' conjunctCost.
+func (t *boolTree) cost(input []planner.Column) int {
+	if t.kids == nil {
+		return conjunctCost(&t.leaf, input)
+	}
+	sum := 0
+	for _, k := range t.kids {
+		sum += k.cost(input)
+	}
+	return sum
 }
 
 // andOperands lists the conjuncts of e's top-level ANDs, left to right.
@@ -72,8 +127,10 @@ func compileConjuncts(pred planner.Expr, input []planner.Column) (*conjunctSelec
 		// A typed comparison cannot fail, nor can a folded constant or a
 		// tree of those.
 		c.mayFail = !e.Leakproof() && c.cmp == nil && c.tree == nil && !allConst(ev)
+		c.cost = conjunctCost(&c, input)
 		cs.conjuncts = append(cs.conjuncts, c)
 	}
+	orderByCost(cs.conjuncts)
 	for j := len(exprs) - 2; j >= 0; j-- {
 		cs.laterMayFail[j] = cs.laterMayFail[j+1] || cs.conjuncts[j+1].mayFail
 	}

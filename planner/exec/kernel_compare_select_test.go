@@ -272,6 +272,9 @@ func TestConjunctSelectMatchesPredicate(t *testing.T) {
 		"nested and on right": and(cmp(">", x, i4(-3)), and(cmp("<", y, i4(3)), cmp("<>", s, &planner.Const{Typ: types.Text, Value: ""}))),
 		"division guarded": and(cmp("<>", x, i4(0)),
 			cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1))),
+		"text run after the integers": and(and(cmp("=", s, &planner.Const{Typ: types.Text, Value: "A"}),
+			opExpr(t, "OR", cmp("=", s, &planner.Const{Typ: types.Text, Value: "B"}), cmp("<", x, i4(0)), types.Bool)),
+			and(cmp("<", d, &planner.Const{Typ: types.Date, Value: int32(8765)}), cmp(">", p, numConst(0, 2)))),
 	}
 	for name, pred := range preds {
 		t.Run(name, func(t *testing.T) {
@@ -322,6 +325,8 @@ func TestConjunctSelectErrors(t *testing.T) {
 	}{
 		{name: "false row skips the division", x: []any{int64(0), int64(2), int64(3)}, y: []any{int64(0), int64(1), int64(1)},
 			pred: and(cmp(">", y, i4(0)), divides), wantRows: []int32{1, 2}},
+		{name: "a cheaper conjunct written after the division runs after it", x: []any{int64(0), int64(2)}, y: []any{int64(0), int64(1)},
+			pred: and(divides, cmp(">", y, i4(0))), wantErr: pgerror.DivisionByZero},
 		{name: "NULL row still evaluates the division", x: []any{int64(0), int64(2)}, y: []any{nil, int64(1)},
 			pred: and(cmp(">", y, i4(0)), divides), wantErr: pgerror.DivisionByZero},
 		{name: "NULL row of a later typed conjunct is dropped", x: []any{int64(0), int64(2)}, y: []any{int64(1), nil},
@@ -422,5 +427,40 @@ func TestCompareArraysMatchesNaive(t *testing.T) {
 		}
 		l.Release()
 		r.Release()
+	}
+}
+
+// TestConjunctOrder: conjuncts that cannot fail run cheapest first
+// (fixed-width comparisons, then text, then the rest), each run bounded
+// by the conjuncts that can fail, which keep their places.
+func TestConjunctOrder(t *testing.T) {
+	_, cols := conjunctBatch(t, 1)
+	ref := func(i int) *planner.ColRef {
+		return &planner.ColRef{ID: cols[i].ID, Name: cols[i].Name, Typ: cols[i].Type}
+	}
+	x, s := ref(0), ref(4)
+	i4 := func(v int64) *planner.Const { return &planner.Const{Typ: types.Int4, Value: v} }
+	cmp := func(op string, l, r planner.Expr) planner.Expr { return opExpr(t, op, l, r, types.Bool) }
+	text := cmp("=", s, &planner.Const{Typ: types.Text, Value: "A"})
+	textOr := opExpr(t, "OR", text, cmp("=", s, &planner.Const{Typ: types.Text, Value: "B"}), types.Bool)
+	divides := cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1))
+	written := []planner.Expr{textOr, text, cmp("<", x, i4(3)), divides, text, cmp(">", x, i4(-3))}
+	pred := written[0]
+	for _, e := range written[1:] {
+		pred = opExpr(t, "AND", pred, e, types.Bool)
+	}
+	cs, err := compileConjuncts(pred, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, c := range cs.conjuncts {
+		got = append(got, c.cost)
+		if c.mayFail {
+			got[len(got)-1] = -1
+		}
+	}
+	if want := []int{1, 4, 8, -1, 1, 4}; !slices.Equal(got, want) {
+		t.Fatalf("conjunct costs in run order %v, want %v", got, want)
 	}
 }
