@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -131,6 +132,41 @@ func BenchmarkKeyTableLookupLarge(b *testing.B) {
 		kt.insert([]arrow.Array{a}, a.Len(), ids, true, nil)
 	}
 	benchLookups(b, kt, probe, ids, probeRows)
+}
+
+// BenchmarkKeyTableLookupSelective probes 228,000 keys spread over 6M
+// (TPC-H Q5's orders of one year, too sparse to index by key) with 6M
+// keys, one in 26 present: the build keeps a presence bitmap
+// (keepPresence), with and without.
+func BenchmarkKeyTableLookupSelective(b *testing.B) {
+	const buildRows, probeRows, span, batch = 228_000, 6_000_000, 6_000_000, 65_536
+	var build, probe []arrow.Array
+	for lo := 0; lo < probeRows; lo += batch {
+		bld := array.NewInt64Builder(memory.DefaultAllocator)
+		for i := lo; i < min(lo+batch, probeRows); i++ {
+			bld.Append(int64(i) * 7919 % span)
+		}
+		probe = append(probe, bld.NewArray())
+	}
+	bld := array.NewInt64Builder(memory.DefaultAllocator)
+	for i := range buildRows {
+		bld.Append(int64(i) * (span / buildRows))
+	}
+	build = append(build, bld.NewArray())
+	for _, presence := range []bool{false, true} {
+		b.Run(fmt.Sprintf("presence=%v", presence), func(b *testing.B) {
+			kt := newKeyTable()
+			if presence {
+				if presenceBytes(0, span, buildRows) == 0 {
+					b.Fatal("no presence bitmap")
+				}
+				kt.keepPresence(0, span)
+			}
+			ids := make([]int32, max(batch, buildRows))
+			kt.insert(build, buildRows, ids, true, nil)
+			benchLookups(b, kt, probe, ids, probeRows)
+		})
+	}
 }
 
 // BenchmarkKeyTableInsertRuns inserts 6M keys in runs of four, 1.5M

@@ -317,8 +317,10 @@ func (b *joinBuild) build(ctx context.Context) error {
 	rowIDs := make([]int32, total)
 	if lo, hi, ok, err := b.keyRange(ctx, batches); err != nil {
 		return err
-	} else if ok && b.mem.tryGrow(directBytes(lo, hi)) && !b.table.indexByKey(lo, hi, total) {
-		b.mem.shrink(directBytes(lo, hi))
+	} else if ok && b.table.indexesByKey(lo, hi, total) && b.mem.tryGrow(directBytes(lo, hi)) {
+		b.table.indexByKey(lo, hi, total)
+	} else if ok && presenceBytes(lo, hi, total) > 0 && b.mem.tryGrow(presenceBytes(lo, hi, total)) {
+		b.table.keepPresence(lo, hi)
 	}
 	row := 0
 	for i, rb := range batches {

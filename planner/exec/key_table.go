@@ -41,6 +41,14 @@ type keyTable struct {
 	// byKey: a grouping's table, indexed by key while the keys it is
 	// given stay dense (coverKeys), whose range is not known ahead.
 	byKey bool
+	// present, beside islots in a join build's table of one integer key
+	// column whose keys span a range too wide to index by key, has a bit
+	// per key of the range, set for each key inserted (keepPresence).
+	// A probe of a key the build lacks (most of a selective join's) then
+	// reads a bit of a bitmap that stays in the caches instead of a slot
+	// of a table that does not.
+	present   []uint64
+	presentLo int64
 
 	// stride: the key columns are of fixed width and encode to at most
 	// packedMaxLen bytes, each id's key being the stride words
@@ -124,7 +132,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+4*cap(t.direct)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+4*cap(t.direct)+8*cap(t.present)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -221,6 +229,7 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 		return
 	}
 	hasNulls := a.NullN() > 0
+	present := t.present != nil
 	// Keys often come in runs (lineitem by l_orderkey, as written): a
 	// row with the key of the row before gets its id without a probe.
 	prevV, prevID, havePrev := int64(0), int32(0), false
@@ -239,6 +248,15 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 			if havePrev && v == prevV {
 				ids[r] = prevID
 				continue
+			}
+			if present {
+				if !add && t.lacks(v) {
+					ids[r] = -1
+					continue
+				}
+				if add {
+					t.mark(v)
+				}
 			}
 			mask := uint64(len(t.islots) - 1)
 			i := mixInt(uint64(v)) & mask
@@ -276,16 +294,39 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 // slots in cache. A probe that read its slot first and branched on it
 // waited out one miss after another (a large build side's lookups ran
 // at one memory latency each).
+//
+// With a presence bitmap only the keys it holds are touched: the others
+// are not probed.
 func (t *keyTable) touchInts(vals []int64) int64 {
 	if 16*len(t.islots) < touchMinBytes {
 		return 0
 	}
 	mask := uint64(len(t.islots) - 1)
 	var sum int64
+	if t.present != nil {
+		for _, v := range vals {
+			if !t.lacks(v) {
+				sum += t.islots[mixInt(uint64(v))&mask].key
+			}
+		}
+		return sum
+	}
 	for _, v := range vals {
 		sum += t.islots[mixInt(uint64(v))&mask].key
 	}
 	return sum
+}
+
+// mark sets key v's bit in the presence bitmap; a key outside its range
+// (which keepPresence's caller said cannot come) drops the bitmap rather
+// than answer wrongly.
+func (t *keyTable) mark(v int64) {
+	off := uint64(v) - uint64(t.presentLo)
+	if w := off / 64; w < uint64(len(t.present)) {
+		t.present[w] |= 1 << (off % 64)
+		return
+	}
+	t.present = nil
 }
 
 // directMaxSpan is the widest key range a table is indexed by whatever
@@ -315,9 +356,48 @@ func (t *keyTable) indexByKey(lo, hi int64, rows int) bool {
 	return true
 }
 
+// indexesByKey reports whether indexByKey(lo, hi, rows) would index the
+// table by key, so that its memory is charged only when it will be taken.
+func (t *keyTable) indexesByKey(lo, hi int64, rows int) bool {
+	span := uint64(hi) - uint64(lo) + 1
+	return !t.decided && hi >= lo && span != 0 && span <= uint64(max(4*slotsFor(rows, len(t.slots)), directMaxSpan))
+}
+
 // directBytes is the memory indexByKey takes for keys from lo to hi.
 func directBytes(lo, hi int64) int64 {
 	return 4 * int64(uint64(hi)-uint64(lo)+1)
+}
+
+// presenceMaxBytes bounds a presence bitmap: past a few MiB it leaves the
+// caches as the hash table does.
+const presenceMaxBytes = 4 << 20
+
+// presenceBytes is the memory keepPresence takes for a table of rows keys
+// from lo to hi, or 0 when it would not keep one: a bitmap past
+// presenceMaxBytes, or not a quarter the size of the hash table.
+func presenceBytes(lo, hi int64, rows int) int64 {
+	span := uint64(hi) - uint64(lo) + 1
+	bytes := 8 * ((span + 63) / 64)
+	if hi < lo || span == 0 || bytes > presenceMaxBytes || 4*bytes > 16*uint64(slotsFor(rows, 1)) {
+		return 0
+	}
+	return int64(bytes)
+}
+
+// keepPresence gives an empty table of one integer key column, whose keys
+// will be at least lo and at most hi, a presence bitmap of the keys
+// inserted (present). Such a table takes no NULL key.
+func (t *keyTable) keepPresence(lo, hi int64) {
+	span := uint64(hi) - uint64(lo) + 1
+	t.present, t.presentLo = make([]uint64, (span+63)/64), lo
+}
+
+// lacks reports whether the table's presence bitmap says key v was never
+// inserted.
+func (t *keyTable) lacks(v int64) bool {
+	off := uint64(v) - uint64(t.presentLo)
+	w := off / 64
+	return w >= uint64(len(t.present)) || t.present[w]&(1<<(off%64)) == 0
 }
 
 // findDirect is findInts in a table indexed by key (indexByKey, or a

@@ -370,3 +370,60 @@ func TestGroupingTableByKey(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyTablePresence: a join build's hash table of keys spread over a
+// range too wide to index by key keeps a bitmap of the keys present; its
+// ids and lookups (keys inside and outside the range, NULLs, a key
+// repeated) are those of a table without one, and it is kept only where
+// the bitmap is small beside the table.
+func TestKeyTablePresence(t *testing.T) {
+	const rows, span = 40_000, 1 << 22
+	vals := make([]any, 0, rows+1)
+	for i := range rows {
+		vals = append(vals, (i*7919)%span)
+	}
+	vals = append(vals, nil)
+	build := keyCol(t, arrow.PrimitiveTypes.Int64, vals...)
+	defer build.Release()
+	lo, hi := int64(0), int64(span-1)
+	for i := range rows {
+		lo, hi = min(lo, int64(vals[i].(int))), max(hi, int64(vals[i].(int)))
+	}
+	if presenceBytes(lo, hi, rows) == 0 {
+		t.Fatalf("no presence bitmap for %d keys over %d", rows, span)
+	}
+	if presenceBytes(0, 1<<40, rows) != 0 || presenceBytes(0, span, 10) != 0 || presenceBytes(5, 4, rows) != 0 {
+		t.Fatal("a presence bitmap for a range too wide, a table too small, or no keys")
+	}
+	plain, kt := newKeyTable(), newKeyTable()
+	kt.keepPresence(lo, hi)
+	want, ids := make([]int32, build.Len()), make([]int32, build.Len())
+	plain.insert([]arrow.Array{build}, build.Len(), want, true, nil)
+	kt.insert([]arrow.Array{build}, build.Len(), ids, true, nil)
+	if fmt.Sprint(ids) != fmt.Sprint(want) || kt.present == nil {
+		t.Fatalf("ids differ from a table without presence (bitmap kept: %v)", kt.present != nil)
+	}
+	probeVals := []any{nil, -1, span, 1 << 41, math.MinInt64, math.MaxInt64, 0, 7919, 7919, 7920}
+	for i := 0; i < 3*rows; i += 3 {
+		probeVals = append(probeVals, i)
+	}
+	probe := keyCol(t, arrow.PrimitiveTypes.Int64, probeVals...)
+	defer probe.Release()
+	got, exp := make([]int32, probe.Len()), make([]int32, probe.Len())
+	kt.lookup([]arrow.Array{probe}, probe.Len(), got, &keyScratch{})
+	plain.lookup([]arrow.Array{probe}, probe.Len(), exp, &keyScratch{})
+	if fmt.Sprint(got) != fmt.Sprint(exp) {
+		t.Fatalf("lookups differ from a table without presence")
+	}
+	// A key outside the range given drops the bitmap, not the key.
+	kt.insert([]arrow.Array{probe}, probe.Len(), make([]int32, probe.Len()), true, nil)
+	plain.insert([]arrow.Array{probe}, probe.Len(), make([]int32, probe.Len()), true, nil)
+	if kt.present != nil {
+		t.Fatal("a key outside the range kept the bitmap")
+	}
+	kt.lookup([]arrow.Array{probe}, probe.Len(), got, &keyScratch{})
+	plain.lookup([]arrow.Array{probe}, probe.Len(), exp, &keyScratch{})
+	if fmt.Sprint(got) != fmt.Sprint(exp) {
+		t.Fatalf("lookups after the bitmap was dropped differ")
+	}
+}
