@@ -100,11 +100,31 @@ func gatherArray(a arrow.Array, idx []int32) arrow.Array {
 func gatherFixed[T arrow.FixedWidthType](a arrow.Array, idx []int32) arrow.Array {
 	in := values[T](a)
 	out := make([]T, len(idx))
+	// Copying runs (as gatherString does) measured slower here: moving
+	// one value costs no more than testing whether a run goes on.
 	for k, i := range idx {
 		out[k] = in[i]
 	}
 	validity, nulls := gatherValidity(a, idx)
 	return newFixed(a.DataType(), out, validity, nulls)
+}
+
+// mostlyRuns reports whether idx (ascending, as a filter's selection is)
+// keeps at least half the rows it spans: its rows then come in runs
+// long enough that copying each run's bytes beats moving each value's.
+func mostlyRuns(idx []int32) bool {
+	n := len(idx)
+	return n >= 16 && idx[n-1] > idx[0] && int64(idx[n-1]-idx[0]) < 2*int64(n)
+}
+
+// runEnd is the end of the run of consecutive rows idx[k], idx[k]+1, ...
+// that starts at k.
+func runEnd(idx []int32, k int) int {
+	j := k + 1
+	for j < len(idx) && idx[j] == idx[k]+int32(j-k) {
+		j++
+	}
+	return j
 }
 
 func gatherBool(a *array.Boolean, idx []int32) arrow.Array {
@@ -131,15 +151,25 @@ func gatherString(a *array.String, idx []int32) arrow.Array {
 		offsets[k+1] = size
 	}
 	data := make([]byte, size)
-	for k, i := range idx {
-		from, to, at := src[i]-base, src[i+1]-base, offsets[k]
-		if to-from <= 8 {
-			for ; from < to; from, at = from+1, at+1 {
-				data[at] = vals[from]
-			}
-			continue
+	if mostlyRuns(idx) {
+		// A run's bytes are contiguous: one copy each.
+		for k := 0; k < len(idx); {
+			j := runEnd(idx, k)
+			first, last := idx[k], idx[j-1]
+			copy(data[offsets[k]:], vals[src[first]-base:src[last+1]-base])
+			k = j
 		}
-		copy(data[at:], vals[from:to])
+	} else {
+		for k, i := range idx {
+			from, to, at := src[i]-base, src[i+1]-base, offsets[k]
+			if to-from <= 8 {
+				for ; from < to; from, at = from+1, at+1 {
+					data[at] = vals[from]
+				}
+				continue
+			}
+			copy(data[at:], vals[from:to])
+		}
 	}
 	validity, nulls := gatherValidity(a, idx)
 	var vb *memory.Buffer
