@@ -19,11 +19,7 @@ import (
 func isDecimal(id arrow.Type) bool { return id == arrow.DECIMAL64 || id == arrow.DECIMAL128 }
 
 // decimalScale is the scale of a, a decimal array of either width.
-func decimalScale(a arrow.Array) int32 { return decimalTypeScale(a.DataType()) }
-
-func decimalTypeScale(dt arrow.DataType) int32 {
-	return dt.(arrow.DecimalType).GetScale()
-}
+func decimalScale(a arrow.Array) int32 { return a.DataType().(arrow.DecimalType).GetScale() }
 
 // decimalValues returns a's values as 128-bit numbers: a decimal128
 // array's own values, or a decimal64 array's widened into a new slice.
@@ -40,14 +36,6 @@ func decimalValues(a arrow.Array) []decimal128.Num {
 		return out
 	}
 	panic(fmt.Sprintf("decimal values of %s", a.DataType()))
-}
-
-// decimalAt is row i of a, a decimal array of either width.
-func decimalAt(a arrow.Array, i int) decimal128.Num {
-	if a.DataType().ID() == arrow.DECIMAL64 {
-		return decimal128.FromI64(values[int64](a)[i])
-	}
-	return values[decimal128.Num](a)[i]
 }
 
 // newDecimal wraps vals (and an optional validity bitmap) as an array of
