@@ -384,17 +384,7 @@ func selectFloat[T float32 | float64](vals []T, k float64, acc [3]bool, bm []byt
 func selectString(col *array.String, k string, acc [3]bool, bm []byte, off int, rs rowSet, out []int32) []int32 {
 	if acc[1] != acc[0] || acc[1] != acc[2] {
 		if acc == [3]bool{false, true, false} || acc == [3]bool{true, false, true} {
-			eq := acc[1]
-			for j, rows := 0, rowsIn(rs); j < rows; j++ {
-				i := rowAt(rs, j)
-				switch {
-				case bm != nil && !validBit(bm, off, int(i)):
-					out = keepNull(rs, i, out)
-				case (col.Value(int(i)) == k) == eq:
-					out = append(out, i)
-				}
-			}
-			return out
+			return selectStringEqual(col, k, acc[1], bm, off, rs, out)
 		}
 	}
 	for j, rows := 0, rowsIn(rs); j < rows; j++ {
@@ -403,6 +393,43 @@ func selectString(col *array.String, k string, acc [3]bool, bm []byte, off int, 
 		case bm != nil && !validBit(bm, off, int(i)):
 			out = keepNull(rs, i, out)
 		case acc[strCmp(col.Value(int(i)), k)+1]:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// selectStringEqual keeps the rows equal to k (or, with !eq, unequal),
+// straight from the offsets and bytes: a value of another length is
+// decided by its length, and a one-byte constant (a flag, a status) by
+// one byte.
+func selectStringEqual(col *array.String, k string, eq bool, bm []byte, off int, rs rowSet, out []int32) []int32 {
+	offs, data := col.ValueOffsets(), col.ValueBytes()
+	base, kl := offs[0], int32(len(k))
+	match := func(i int32) bool {
+		from, to := offs[i]-base, offs[i+1]-base
+		if to-from != kl {
+			return false
+		}
+		if kl == 1 {
+			return data[from] == k[0]
+		}
+		return string(data[from:to]) == k
+	}
+	if bm == nil && rs.dense {
+		for i := range int32(rs.n) {
+			if match(i) == eq {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for j, rows := 0, rowsIn(rs); j < rows; j++ {
+		i := rowAt(rs, j)
+		switch {
+		case bm != nil && !validBit(bm, off, int(i)):
+			out = keepNull(rs, i, out)
+		case match(i) == eq:
 			out = append(out, i)
 		}
 	}
