@@ -65,7 +65,8 @@ func narrowsTo(got, want arrow.DataType) bool {
 
 // narrowDecimals returns a, a decimal128 array, as a decimal64 array of
 // type to. A value outside 64 bits (a file whose values exceed its
-// declared precision) is an error, not a truncation.
+// declared precision) is an error, not a truncation; the error does not
+// carry the value, which no row filter or mask has seen yet.
 func narrowDecimals(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 	src, ok := a.(*array.Decimal128)
 	if !ok {
@@ -81,7 +82,7 @@ func narrowDecimals(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 		out[i] = lo
 		if v != decimal128.FromI64(lo) && src.IsValid(i) {
 			buf.Release()
-			return nil, fmt.Errorf("decimal value %s does not fit %s", v.ToString(to.(*arrow.Decimal64Type).Scale), to)
+			return nil, fmt.Errorf("a decimal value of row %d does not fit %s", i, to)
 		}
 	}
 	return decimal64Array(to, a, buf), nil
