@@ -16,7 +16,9 @@
 //
 // Batches between operators carry exactly the columns of the plan node
 // that produced them, in order; an evaluator maps a planner.ColumnID to
-// its position once, at build time.
+// its position once, at build time. Each column's Arrow type is its
+// types.T's: a numeric of precision 18 or less is a decimal64, a wider
+// one a decimal128 (decimal64.go says which kernels read which).
 //
 // Operator state is bounded by the query's MemoryBudget, which the caller
 // puts in the context given to Build (WithMemoryBudget). Each operator
