@@ -85,7 +85,7 @@ func narrowDecimals(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 			return nil, fmt.Errorf("a decimal value of row %d does not fit %s", i, to)
 		}
 	}
-	return decimal64Array(to, a, buf), nil
+	return decimalArray(to, a, buf), nil
 }
 
 // decimal64FromIntegers returns a, the INT64 or INT32 unscaled values of
@@ -111,14 +111,14 @@ func decimal64FromIntegers(a arrow.Array, to arrow.DataType) (arrow.Array, error
 		for i, v := range src.Int32Values() {
 			out[i] = int64(v)
 		}
-		return decimal64Array(to, a, buf), nil
+		return decimalArray(to, a, buf), nil
 	}
 	return nil, fmt.Errorf("read %s as %s: not an integer array", a.DataType(), to)
 }
 
-// decimal64Array is a decimal64 array of type to over vals (which it takes
-// over), with like's length and validity.
-func decimal64Array(to arrow.DataType, like arrow.Array, vals *memory.Buffer) arrow.Array {
+// decimalArray is an array of type to (a decimal of either width) over
+// vals (which it takes over), with like's length and validity.
+func decimalArray(to arrow.DataType, like arrow.Array, vals *memory.Buffer) arrow.Array {
 	defer vals.Release()
 	var validity *memory.Buffer
 	nulls := like.NullN()
@@ -184,16 +184,7 @@ func widenDecimals(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 	for i, v := range src.Values() {
 		out[i] = decimal128.FromI64(int64(v))
 	}
-	defer buf.Release()
-	var validity *memory.Buffer
-	nulls := a.NullN()
-	if nulls > 0 {
-		validity = validityFrom(a.Data())
-		defer validity.Release()
-	}
-	data := array.NewData(to, a.Len(), []*memory.Buffer{validity, buf}, nil, nulls, 0)
-	defer data.Release()
-	return array.MakeFromData(data), nil
+	return decimalArray(to, a, buf), nil
 }
 
 // NarrowedBatch is b with each decimal128 column of precision 18 or less
