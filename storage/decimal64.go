@@ -22,14 +22,11 @@ import (
 // stores the decimal as bytes, rows staged in memory) are narrowed from
 // decimal128 on the way out.
 
-// maxDecimal64Precision is the largest precision held in 64 bits.
-const maxDecimal64Precision = 18
-
 // narrowedType is dt as a 64-bit-decimal scan returns it: a decimal128
-// of precision at most 18 becomes a decimal64 of the same precision and
+// of precision at most 18 (what SQE's files store as integers) becomes a decimal64 of the same precision and
 // scale; every other type is itself.
 func narrowedType(dt arrow.DataType) arrow.DataType {
-	if d, ok := dt.(*arrow.Decimal128Type); ok && d.Precision <= maxDecimal64Precision {
+	if d, ok := dt.(*arrow.Decimal128Type); ok && d.Precision <= maxDecimalPrecisionAsInteger {
 		return &arrow.Decimal64Type{Precision: d.Precision, Scale: d.Scale}
 	}
 	return dt
