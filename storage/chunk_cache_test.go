@@ -5,6 +5,11 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // cachedRowGroupTable is ns.t of a catalog with cache: ids 0..99 in one
@@ -174,5 +179,95 @@ func TestChunkCacheDisabled(t *testing.T) {
 	for range 2 {
 		_, rows := readAll(t, tbl, ScanRequest{})
 		wantIDRows(t, rows)
+	}
+}
+
+// TestCompactedPiecesHoldTheirLengthInOneAllocation: a chunk kept in the
+// cache is copied into one allocation, each buffer holding its length
+// only (not the room its decoder reserved), with the same values, nulls
+// and offsets; dictionary pieces are kept as they are.
+func TestCompactedPiecesHoldTheirLengthInOneAllocation(t *testing.T) {
+	mem := memory.DefaultAllocator
+	// An int64 piece whose values buffer has room for twice its values,
+	// as pqarrow leaves it, with two NULLs.
+	ib := array.NewInt64Builder(mem)
+	ib.Reserve(2048)
+	for i := range 1000 {
+		if i%400 == 7 {
+			ib.AppendNull()
+		} else {
+			ib.Append(int64(i) * 3)
+		}
+	}
+	ints := ib.NewArray()
+	defer ints.Release()
+	if b := ints.Data().Buffers()[1]; cap(b.Buf()) < 2*b.Len() {
+		t.Fatalf("setup: values buffer cap %d, len %d: want room for twice its values", cap(b.Buf()), b.Len())
+	}
+	sb := array.NewStringBuilder(mem)
+	sb.AppendValues([]string{"a", "bb", "", "dddd", "e"}, []bool{true, true, false, true, true})
+	strs := sb.NewArray()
+	defer strs.Release()
+	sliced := array.NewSlice(strs, 1, 4) // an offset the copy must keep
+	defer sliced.Release()
+	bb := array.NewBooleanBuilder(mem)
+	bb.AppendValues([]bool{true, false, true}, nil)
+	bools := bb.NewArray()
+	defer bools.Release()
+
+	for _, pieces := range [][]arrow.Array{{ints, ints}, {sliced}, {bools}} {
+		got := compactedPieces(pieces)
+		var lo, hi uintptr
+		for i, p := range got {
+			if !array.Equal(p, pieces[i]) {
+				t.Fatalf("piece %d: %v, want %v", i, p, pieces[i])
+			}
+			for _, b := range p.Data().Buffers() {
+				if b == nil || b.Len() == 0 {
+					continue
+				}
+				if cap(b.Buf()) != b.Len() {
+					t.Fatalf("piece %d of %s: buffer cap %d, len %d", i, p.DataType(), cap(b.Buf()), b.Len())
+				}
+				start := uintptr(unsafe.Pointer(&b.Buf()[0]))
+				if lo == 0 || start < lo {
+					lo = start
+				}
+				hi = max(hi, start+uintptr(b.Len()))
+			}
+		}
+		total := 0
+		for _, p := range got {
+			total += arrayBytes(p)
+		}
+		// One allocation: the buffers lie within their summed, aligned
+		// lengths of one another.
+		if int(hi-lo) > total+64*len(got)*3 {
+			t.Fatalf("%s pieces span %d bytes for %d bytes of buffers", got[0].DataType(), hi-lo, total)
+		}
+		for _, p := range got {
+			p.Release()
+		}
+	}
+
+	dict := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, bools, strs)
+	defer dict.Release()
+	kept := compactedPieces([]arrow.Array{dict})
+	defer kept[0].Release()
+	if kept[0] != arrow.Array(dict) {
+		t.Fatalf("a dictionary piece was copied")
+	}
+}
+
+// TestArrayBytesCountsCapacity: the cache's budget counts the room an
+// array's buffers hold, not only their length.
+func TestArrayBytesCountsCapacity(t *testing.T) {
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.Reserve(4096)
+	b.Append(1)
+	a := b.NewArray()
+	defer a.Release()
+	if got := arrayBytes(a); got < 4096*8 {
+		t.Fatalf("arrayBytes = %d, want at least the %d bytes reserved", got, 4096*8)
 	}
 }

@@ -618,7 +618,11 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 // finish hands a wholly decoded chunk to the cache.
 func (ch *columnChunk) finish(cache *ChunkCache) {
 	if ch.collect && len(ch.collected) > 0 {
-		cache.keep(ch.key, ch.collected, ch.seenAt)
+		compact := compactedPieces(ch.collected)
+		cache.keep(ch.key, compact, ch.seenAt)
+		for _, p := range compact {
+			p.Release()
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/sqe-db/sqe/storage/hugepages"
 )
 
 // keyTable gives each distinct key (one row of the key columns) a dense
@@ -568,7 +569,7 @@ func (t *keyTable) maybeGrowInts() {
 func (t *keyTable) resizeInts(size int) {
 	slots := make([]intSlot, size)
 	if len(slots) >= 1<<18 {
-		adviseHugePages(unsafe.Pointer(&slots[0]), uintptr(len(slots))*unsafe.Sizeof(slots[0]))
+		hugepages.Advise(unsafe.Pointer(&slots[0]), uintptr(len(slots))*unsafe.Sizeof(slots[0]))
 	}
 	mask := uint64(len(slots) - 1)
 	for _, sl := range t.islots {
