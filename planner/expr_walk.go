@@ -141,11 +141,11 @@ func mapExprs(es []Expr, m func(Expr) Expr) ([]Expr, bool) {
 	return out, changed
 }
 
-// sameExpr reports whether a and b are the same computation: the same
+// SameExpr reports whether a and b are the same computation: the same
 // structure over the same columns and constants, so evaluating one in
 // place of the other changes nothing. It answers false for what it cannot
 // prove, such as subqueries and volatile functions.
-func sameExpr(a, b Expr) bool {
+func SameExpr(a, b Expr) bool {
 	switch x := a.(type) {
 	case *ColRef:
 		y, ok := b.(*ColRef)
@@ -161,19 +161,19 @@ func sameExpr(a, b Expr) bool {
 		return ok && x.Index == y.Index && x.Typ == y.Typ
 	case *BinOp:
 		y, ok := b.(*BinOp)
-		return ok && x.Op.Name == y.Op.Name && x.Typ == y.Typ && sameExpr(x.L, y.L) && sameExpr(x.R, y.R)
+		return ok && x.Op.Name == y.Op.Name && x.Typ == y.Typ && SameExpr(x.L, y.L) && SameExpr(x.R, y.R)
 	case *Not:
 		y, ok := b.(*Not)
-		return ok && sameExpr(x.Arg, y.Arg)
+		return ok && SameExpr(x.Arg, y.Arg)
 	case *Negate:
 		y, ok := b.(*Negate)
-		return ok && sameExpr(x.Arg, y.Arg)
+		return ok && SameExpr(x.Arg, y.Arg)
 	case *IsNull:
 		y, ok := b.(*IsNull)
-		return ok && x.Negated == y.Negated && sameExpr(x.Arg, y.Arg)
+		return ok && x.Negated == y.Negated && SameExpr(x.Arg, y.Arg)
 	case *Cast:
 		y, ok := b.(*Cast)
-		return ok && x.To == y.To && sameExpr(x.Arg, y.Arg)
+		return ok && x.To == y.To && SameExpr(x.Arg, y.Arg)
 	case *Func:
 		y, ok := b.(*Func)
 		// A function of the session (Row) is compared by name only if it
@@ -186,17 +186,17 @@ func sameExpr(a, b Expr) bool {
 			return false
 		}
 		for i := range x.Whens {
-			if !sameExpr(x.Whens[i].Cond, y.Whens[i].Cond) || !sameExpr(x.Whens[i].Result, y.Whens[i].Result) {
+			if !SameExpr(x.Whens[i].Cond, y.Whens[i].Cond) || !SameExpr(x.Whens[i].Result, y.Whens[i].Result) {
 				return false
 			}
 		}
-		return x.Else == nil || sameExpr(x.Else, y.Else)
+		return x.Else == nil || SameExpr(x.Else, y.Else)
 	case *ArrayExpr:
 		y, ok := b.(*ArrayExpr)
 		return ok && x.Typ == y.Typ && sameExprs(x.Elems, y.Elems)
 	case *ArrayCompare:
 		y, ok := b.(*ArrayCompare)
-		return ok && x.Op.Name == y.Op.Name && x.All == y.All && sameExpr(x.Left, y.Left) && sameExpr(x.Array, y.Array)
+		return ok && x.Op.Name == y.Op.Name && x.All == y.All && SameExpr(x.Left, y.Left) && SameExpr(x.Array, y.Array)
 	}
 	return false
 }
@@ -206,7 +206,7 @@ func sameExprs(a, b []Expr) bool {
 		return false
 	}
 	for i := range a {
-		if !sameExpr(a[i], b[i]) {
+		if !SameExpr(a[i], b[i]) {
 			return false
 		}
 	}

@@ -116,10 +116,10 @@ func splitDisjuncts(e Expr) []Expr {
 	return []Expr{e}
 }
 
-// holdsExpr reports whether list has an expression sameExpr to e.
+// holdsExpr reports whether list has an expression SameExpr to e.
 func holdsExpr(list []Expr, e Expr) bool {
 	for _, x := range list {
-		if sameExpr(x, e) {
+		if SameExpr(x, e) {
 			return true
 		}
 	}

@@ -5,7 +5,7 @@ package planner
 // PostgreSQL reads as x = ANY ('{c1,c2,...}') and the binder spells out
 // as ORs. The executor then evaluates x once for the whole list instead
 // of once per constant. ok is false otherwise, and when the operands are
-// not provably the same expression (sameExpr: a volatile function or a
+// not provably the same expression (SameExpr: a volatile function or a
 // subquery never is).
 //
 // The two are the same for every row, NULLs included: a NULL x makes
@@ -32,7 +32,7 @@ func InList(e Expr) (x Expr, consts []*Const, ok bool) {
 		}
 		if x == nil {
 			x = arg
-		} else if !sameExpr(x, arg) {
+		} else if !SameExpr(x, arg) {
 			return nil, nil, false
 		}
 	}

@@ -19,10 +19,12 @@ import (
 // group. Its state is one entry per group: the hash table, the keys (in
 // builders), and each accumulator's per-group slots.
 type hashAggregate struct {
-	input  Operator
-	node   *planner.Aggregate
-	keys   []evaluator
-	args   []evaluator // nil for count(*)
+	input Operator
+	node  *planner.Aggregate
+	keys  []evaluator
+	args  []evaluator // nil for count(*)
+	// shared are the subexpressions args repeat, computed once a batch.
+	shared *sharedExprs
 	delims []evaluator // string_agg's delimiter; nil for other aggregates
 	accs   []accumulator
 	schema *arrow.Schema
@@ -70,6 +72,13 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		h.keys = append(h.keys, ev)
 		h.keyBld = append(h.keyBld, array.NewBuilder(memory.DefaultAllocator, n.GroupCols[i].Type.Arrow()))
 	}
+	var plainArgs []planner.Expr
+	for _, a := range n.Aggs {
+		if !needsCallInputs(a) {
+			plainArgs = append(plainArgs, a.Arg)
+		}
+	}
+	h.shared = newSharedExprs(plainArgs)
 	for _, a := range n.Aggs {
 		if needsCallInputs(a) {
 			ev, _, acc, err := compileAggCall(a, n.Input.Columns())
@@ -82,7 +91,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		var ev evaluator
 		if a.Arg != nil {
 			var err error
-			if ev, err = compile(a.Arg, n.Input.Columns()); err != nil {
+			if ev, err = compileSharing(a.Arg, n.Input.Columns(), h.shared); err != nil {
 				return fail(err)
 			}
 		}
@@ -158,6 +167,7 @@ func (h *hashAggregate) evalRows(ctx context.Context, b arrow.RecordBatch) (aggR
 		h.spill.layout.split(b, &in)
 		return in, nil
 	}
+	defer h.shared.forget()
 	for i, k := range h.keys {
 		a, err := k.eval(ctx, b)
 		if err != nil {
@@ -296,6 +306,7 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (h *hashAggregate) Close() {
+	h.shared.forget()
 	for _, kb := range h.keyBld {
 		kb.Release()
 	}

@@ -24,6 +24,21 @@ type evaluator interface {
 
 // compile builds the evaluator of e over batches shaped like input.
 func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
+	return compileSharing(e, input, nil)
+}
+
+// compileSharing is compile with the subexpressions shared (may be nil)
+// lists evaluated once per batch, wherever they occur below an
+// arithmetic operator of e.
+func compileSharing(e planner.Expr, input []planner.Column, shared *sharedExprs) (evaluator, error) {
+	if ev, ok, err := shared.evaluator(e, input); ok || err != nil {
+		return ev, err
+	}
+	return compileNode(e, input, shared)
+}
+
+// compileNode is compileSharing of e itself.
+func compileNode(e planner.Expr, input []planner.Column, shared *sharedExprs) (evaluator, error) {
 	switch x := e.(type) {
 	case *planner.ColRef:
 		for i, c := range input {
@@ -40,11 +55,14 @@ func compile(e planner.Expr, input []planner.Column) (evaluator, error) {
 				return in, err
 			}
 		}
-		l, err := compile(x.L, input)
+		if x.Op.Kind != functions.Arithmetic {
+			shared = nil
+		}
+		l, err := compileSharing(x.L, input, shared)
 		if err != nil {
 			return nil, err
 		}
-		r, err := compile(x.R, input)
+		r, err := compileSharing(x.R, input, shared)
 		if err != nil {
 			return nil, err
 		}
