@@ -56,6 +56,10 @@ test: test-deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m ./...
+	@# Each micro-benchmark once, untimed: a benchmark checks its own
+	@# answer, and one left behind by a change of representation fails
+	@# here rather than in `make bench`.
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 10m ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 # The load suites drive the server with pgbench, which Debian ships with

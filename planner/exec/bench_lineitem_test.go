@@ -120,12 +120,12 @@ func q6Want(t lineitemTable) (int64, decimal128.Num) {
 	var rows int64
 	var sum decimal128.Num
 	for _, b := range t.batches {
-		qty, price, disc := values[decimal128.Num](b.Column(0)), values[decimal128.Num](b.Column(1)), values[decimal128.Num](b.Column(2))
+		qty, price, disc := values[int64](b.Column(0)), values[int64](b.Column(1)), values[int64](b.Column(2))
 		ship := values[int32](b.Column(6))
 		for i := range ship {
-			if ship[i] >= 8766 && ship[i] < 9131 && disc[i].LowBits() >= 5 && disc[i].LowBits() <= 7 && qty[i].LowBits() < 2400 {
+			if ship[i] >= 8766 && ship[i] < 9131 && disc[i] >= 5 && disc[i] <= 7 && qty[i] < 2400 {
 				rows++
-				sum = sum.Add(price[i].Mul(disc[i]))
+				sum = sum.Add(decimal128.FromI64(price[i]).Mul(decimal128.FromI64(disc[i])))
 			}
 		}
 	}
@@ -209,11 +209,11 @@ func BenchmarkQ1(b *testing.B) {
 	var wantRows int64
 	var wantCharge decimal128.Num
 	for _, batch := range t.batches {
-		price, disc, tax := values[decimal128.Num](batch.Column(1)), values[decimal128.Num](batch.Column(2)), values[decimal128.Num](batch.Column(3))
+		price, disc, tax := values[int64](batch.Column(1)), values[int64](batch.Column(2)), values[int64](batch.Column(3))
 		for i, d := range values[int32](batch.Column(6)) {
 			if d <= 10561-90 {
 				wantRows++
-				wantCharge = wantCharge.Add(price[i].Mul(decimal128.FromI64(100).Sub(disc[i])).Mul(decimal128.FromI64(100).Add(tax[i])))
+				wantCharge = wantCharge.Add(decimal128.FromI64(price[i]).Mul(decimal128.FromI64(100 - disc[i])).Mul(decimal128.FromI64(100 + tax[i])))
 			}
 		}
 	}
