@@ -304,7 +304,7 @@ func packedRow(words []uint64, r, nw int) (row []uint64, w0, w1, w2 uint64) {
 // touchInts for keys found in two steps.
 func (t *keyTable) touchPacked(words []uint64, lens []uint8, nw, lo, hi int, hashes []uint64) uint64 {
 	mask := uint64(len(t.slots) - 1)
-	touch := 4*len(t.slots) >= touchMinBytes
+	touch := t.touches()
 	var sum uint64
 	for r := lo; r < hi; r++ {
 		_, w0, w1, w2 := packedRow(words, r, nw)
@@ -336,8 +336,16 @@ func (t *keyTable) touchPacked(words []uint64, lens []uint8, nw, lo, hi int, has
 func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	words, lens := s.words[:n*nw], s.lens[:n]
 	s.hashes = slices.Grow(s.hashes[:0], n)[:n]
+	// Inserting keys of one word into a table that stays in cache (a
+	// grouping by a few flags), a row finds its id in the recent keys'
+	// cache (recentKeys) without hashing; the table, which alone inserts,
+	// owns it.
+	recent := add && nw == 1 && !t.touches()
+	if recent && t.recent == nil {
+		t.recent = new(recentKeys)
+	}
 	for r := range n {
-		if r%probeChunk == 0 {
+		if r%probeChunk == 0 && !recent {
 			s.touched += t.touchPacked(words, lens, nw, r, min(r+probeChunk, n), s.hashes)
 		}
 		if skipNulls && len(s.nulls) > 0 && s.nulls[r] {
@@ -346,7 +354,18 @@ func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNu
 		}
 		row, w0, w1, w2 := packedRow(words, r, nw)
 		l := int(lens[r])
-		h := s.hashes[r]
+		var h uint64
+		var seen *recentKey
+		if recent {
+			seen = &t.recent[(w0*0x9E3779B97F4A7C15)>>(64-recentKeyBits)]
+			if seen.id != 0 && seen.word == w0 && int(seen.len) == l {
+				ids[r] = seen.id - 1
+				continue
+			}
+			h = wordsHash(w0, w1, w2, l)
+		} else {
+			h = s.hashes[r]
+		}
 		mask := uint64(len(t.slots) - 1)
 		i := h & mask
 		for {
@@ -397,8 +416,29 @@ func (t *keyTable) findPacked(n, nw int, ids []int32, s *keyScratch, add, skipNu
 			}
 			i = (i + 1) & mask
 		}
+		if seen != nil {
+			*seen = recentKey{word: w0, len: uint8(l), id: ids[r] + 1}
+		}
 	}
 }
+
+// recentKeyBits sizes recentKeys: 256 entries, 4 KiB.
+const recentKeyBits = 8
+
+// recentKeys is a direct-mapped cache of keys of one word a table found
+// or inserted last, by the word's multiplicative hash: a key's id, once
+// given, never changes, so an entry stays true.
+type recentKeys [1 << recentKeyBits]recentKey
+
+type recentKey struct {
+	word uint64
+	len  uint8
+	id   int32 // id+1; 0 for an empty entry
+}
+
+// touches reports whether the table is too large for the caches, so that
+// a probe touches its slots ahead (touchPacked).
+func (t *keyTable) touches() bool { return 4*len(t.slots) >= touchMinBytes }
 
 // equalStored reports whether id's key words are row.
 func (t *keyTable) equalStored(id int32, row []uint64) bool {

@@ -326,3 +326,45 @@ func TestKeyTableEqualWords(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyTableRecentKeys: a grouping table inserting keys of one word
+// finds repeated keys through its recent keys' cache; with thousands of
+// distinct keys, which share the cache's 256 entries and grow the table,
+// each key still gets the id it was first given, and a key of the same
+// word but another length (a shorter text is zero padded) is another key.
+func TestKeyTableRecentKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	want := map[string]int32{}
+	tbl := newGroupingTable()
+	for batch := range 4 {
+		vals := make([]any, 5000)
+		for i := range vals {
+			k := fmt.Sprint(rng.IntN(4000))
+			if i%97 == 0 {
+				k = "" // the empty text: one word, like "0", of another length
+			}
+			vals[i] = k
+		}
+		cols := []arrow.Array{arrayOf(t, types.Text, vals)}
+		ids := make([]int32, len(vals))
+		tbl.insert(cols, len(vals), ids, false, nil)
+		if tbl.recent == nil {
+			t.Fatalf("batch %d: keys of one word did not use the recent keys", batch)
+		}
+		for i, v := range vals {
+			k := v.(string)
+			id, ok := want[k]
+			if !ok {
+				id = int32(len(want))
+				want[k] = id
+			}
+			if ids[i] != id {
+				t.Fatalf("batch %d row %d (%q): id %d, want %d", batch, i, k, ids[i], id)
+			}
+		}
+		cols[0].Release()
+	}
+	if tbl.len() != len(want) {
+		t.Fatalf("%d keys, want %d", tbl.len(), len(want))
+	}
+}

@@ -62,6 +62,10 @@ type keyTable struct {
 	arena []byte
 	offs  []int
 
+	// recent caches the ids of keys of one word the table inserted or
+	// found while inserting (findPacked); nil until then.
+	recent *recentKeys
+
 	// own is insert's per-batch scratch; a lookup brings its own, so
 	// several goroutines may look keys up at once in a table no longer
 	// growing.
