@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
 	"github.com/sqe-db/sqe/storage/hugepages"
 )
 
@@ -187,6 +188,7 @@ func arrayBytes(a arrow.Array) int {
 	return dataBytes(a.Data())
 }
 
+// dataBytes is arrayBytes of an array's data.
 func dataBytes(d arrow.ArrayData) int {
 	n := 0
 	for _, b := range d.Buffers() {

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/sqe-db/sqe/storage/hugepages"
 )
 
