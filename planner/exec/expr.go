@@ -82,6 +82,14 @@ func compileNode(e planner.Expr, input []planner.Column, shared *sharedExprs) (e
 				}
 			}
 		}
+		if x.Op.Kind == functions.Arithmetic && x.Typ.OID == types.OIDNumeric && !x.Typ.General {
+			if d, ok := decimalDigits(x); ok && d <= types.MaxDecimal64Precision {
+				be.digits = d
+			}
+			if be.consumedWithinBatch() {
+				narrowOperands(be)
+			}
+		}
 		return be, nil
 	case *planner.Not:
 		arg, err := compile(x.Arg, input)
@@ -351,6 +359,12 @@ type binaryEval struct {
 	// batch, so a decimal result's values live in out, reused.
 	reuseOut bool
 	out      []decimal128.Num
+	// digits bounds a fixed numeric result's digits when they fit 64
+	// bits (decimalDigits), else 0; narrow: the parent, an arithmetic
+	// operator, takes the result as decimal64 (arithNarrow), in out64.
+	digits int32
+	narrow bool
+	out64  []int64
 }
 
 // consumedWithinBatch reports whether an operator's operands are read
@@ -455,6 +469,9 @@ func (e *binaryEval) eval(ctx context.Context, b arrow.RecordBatch) (arrow.Array
 		}
 		if e.res.IsGeneralNumeric() {
 			return arithGeneral(e.op.Name, l, r)
+		}
+		if e.narrow {
+			return e.arithNarrow(l, r)
 		}
 		if e.reuseOut && isDecimal(l.DataType().ID()) {
 			return e.arithDecimalReusing(l, r)

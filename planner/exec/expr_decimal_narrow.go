@@ -1,0 +1,190 @@
+package exec
+
+import (
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// A numeric an operator computes has no declared precision, so its
+// column is held in 128 bits (types.DecimalArrowType): TPC-H Q1's
+// 1 - l_discount, of a numeric(15,2) column, is a 16-byte value per row,
+// and the products it enters are 128-bit by 128-bit. But an arithmetic
+// operand is read by nothing else than the operator above it, which
+// reads either width. So when an operand's digits are bounded by what it
+// is computed from (columns of a declared precision, constants) to 18 or
+// fewer, it is computed in 64 bits and handed up as decimal64; its type,
+// as the planner and the client see it, does not change.
+
+// decimalDigits bounds the digits of e's values at e's scale: the
+// declared precision of a column or cast, the digits of a constant, and
+// for + - * the digits their operands' bounds allow (ok false when e is
+// not a numeric of one scale, or a bound is unknown).
+func decimalDigits(e planner.Expr) (digits int32, ok bool) {
+	t := e.Type()
+	if t.OID != types.OIDNumeric || t.General {
+		return 0, false
+	}
+	switch x := e.(type) {
+	case *planner.Const:
+		v, ok := x.Value.(decimal128.Num)
+		if !ok {
+			return 0, false
+		}
+		if v.Sign() < 0 {
+			v = v.Negate()
+		}
+		return max(decimalLen(v), t.Scale, 1), true
+	case *planner.BinOp:
+		ld, lok := decimalDigits(x.L)
+		rd, rok := decimalDigits(x.R)
+		if !lok || !rok {
+			return 0, false
+		}
+		ls, rs := x.L.Type().Scale, x.R.Type().Scale
+		switch x.Op.Name {
+		case "+", "-":
+			if t.Scale != max(ls, rs) {
+				return 0, false
+			}
+			return max(ld-ls, rd-rs) + 1 + t.Scale, true
+		case "*":
+			if t.Scale != ls+rs {
+				return 0, false
+			}
+			return ld + rd, true
+		}
+		return 0, false
+	}
+	if t.Precision > 0 {
+		return t.Precision, true
+	}
+	return 0, false
+}
+
+// decimalLen is the number of decimal digits of v >= 0 (1 for 0).
+func decimalLen(v decimal128.Num) int32 {
+	n := int32(1)
+	for ten := decimal128.FromU64(10); v.Cmp(ten) >= 0; n++ {
+		v, _ = v.Div(ten)
+	}
+	return n
+}
+
+// narrowOperands marks the arithmetic operands of be (an arithmetic
+// operator over numerics of one scale) whose digits fit 64 bits to hand
+// up decimal64, and holds a constant operand of such an operand in 64
+// bits too.
+func narrowOperands(be *binaryEval) {
+	for _, operand := range []evaluator{be.l, be.r} {
+		child, ok := operand.(*binaryEval)
+		if !ok || child.digits == 0 {
+			continue
+		}
+		child.narrow = true
+		child.l, child.r = narrowConst(child.l), narrowConst(child.r)
+	}
+}
+
+// narrowConst is ev, or a constant numeric ev of 18 digits or fewer
+// held as decimal64.
+func narrowConst(ev evaluator) evaluator {
+	c, ok := ev.(*constEval)
+	if !ok || c.typ.OID != types.OIDNumeric || c.typ.General {
+		return ev
+	}
+	v, ok := c.value.(decimal128.Num)
+	if !ok {
+		return ev
+	}
+	abs := v
+	if abs.Sign() < 0 {
+		abs = abs.Negate()
+	}
+	d := max(decimalLen(abs), c.typ.Scale, 1)
+	if d > types.MaxDecimal64Precision {
+		return ev
+	}
+	return &constEval{typ: types.T{OID: types.OIDNumeric, Precision: d, Scale: c.typ.Scale}, value: v}
+}
+
+// arithNarrow computes e (+ - * of a bounded numeric, narrow) in 64 bits
+// from decimal64 operands. An operand of another width, or a row past 64
+// bits (which the bound rules out for values within their columns'
+// declared precision), takes the 128-bit kernels instead: the operator
+// above reads either width.
+func (e *binaryEval) arithNarrow(l, r arrow.Array) (arrow.Array, error) {
+	if l.DataType().ID() != arrow.DECIMAL64 || r.DataType().ID() != arrow.DECIMAL64 {
+		return e.arithWide(l, r)
+	}
+	n := l.Len()
+	if cap(e.out64) < n || !e.reuseOut {
+		e.out64 = make([]int64, n)
+	}
+	out := e.out64[:n]
+	validity, nulls := validity2(l, r)
+	lv, rv := values[int64](l), values[int64](r)
+	ok := true
+	switch e.op.Name {
+	case "*":
+		ok = mulInts64Into(lv, rv, out, validity)
+	default:
+		lm, lok := pow10i64(e.res.Scale - decimalScale(l))
+		rm, rok := pow10i64(e.res.Scale - decimalScale(r))
+		ok = lok && rok && addScaledInts64Into(e.op.Name == "-", lv, rv, lm, rm, out, validity)
+	}
+	if !ok {
+		return e.arithWide(l, r)
+	}
+	return newFixed(&arrow.Decimal64Type{Precision: e.digits, Scale: e.res.Scale}, out, validity, nulls), nil
+}
+
+// arithWide is the 128-bit evaluation of decimal arithmetic.
+func (e *binaryEval) arithWide(l, r arrow.Array) (arrow.Array, error) {
+	if e.reuseOut {
+		return e.arithDecimalReusing(l, r)
+	}
+	return arith(e.op.Name, l, r, e.res)
+}
+
+// mulInts64Into writes lv*rv into out for the valid rows (0 for the
+// others); false when a product leaves 64 bits.
+func mulInts64Into(lv, rv, out []int64, validity []byte) bool {
+	for i := range out {
+		if !validAt(validity, i) {
+			out[i] = 0
+			continue
+		}
+		hi, lo := bits.Mul64(absU64(lv[i]), absU64(rv[i]))
+		if hi != 0 || lo>>63 != 0 {
+			return false
+		}
+		v := int64(lo)
+		if (lv[i] < 0) != (rv[i] < 0) {
+			v = -v
+		}
+		out[i] = v
+	}
+	return true
+}
+
+// addScaledInts64Into writes lv*lm ± rv*rm into out for the valid rows
+// (0 for the others); false when a value leaves 64 bits.
+func addScaledInts64Into(sub bool, lv, rv []int64, lm, rm int64, out []int64, validity []byte) bool {
+	for i := range out {
+		if !validAt(validity, i) {
+			out[i] = 0
+			continue
+		}
+		v, ok := addScaledInt64(lv[i], rv[i], lm, rm, sub)
+		if !ok {
+			return false
+		}
+		out[i] = v
+	}
+	return true
+}
