@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"math/bits"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
@@ -35,10 +33,7 @@ func decimalDigits(e planner.Expr) (digits int32, ok bool) {
 		if !ok {
 			return 0, false
 		}
-		if v.Sign() < 0 {
-			v = v.Negate()
-		}
-		return max(decimalLen(v), t.Scale, 1), true
+		return constDigits(v, t.Scale), true
 	case *planner.BinOp:
 		ld, lok := decimalDigits(x.L)
 		rd, rok := decimalDigits(x.R)
@@ -64,6 +59,14 @@ func decimalDigits(e planner.Expr) (digits int32, ok bool) {
 		return t.Precision, true
 	}
 	return 0, false
+}
+
+// constDigits is the precision a constant v (unscaled) at scale needs.
+func constDigits(v decimal128.Num, scale int32) int32 {
+	if v.Sign() < 0 {
+		v = v.Negate()
+	}
+	return max(decimalLen(v), scale, 1)
 }
 
 // decimalLen is the number of decimal digits of v >= 0 (1 for 0).
@@ -101,11 +104,7 @@ func narrowConst(ev evaluator) evaluator {
 	if !ok {
 		return ev
 	}
-	abs := v
-	if abs.Sign() < 0 {
-		abs = abs.Negate()
-	}
-	d := max(decimalLen(abs), c.typ.Scale, 1)
+	d := constDigits(v, c.typ.Scale)
 	if d > types.MaxDecimal64Precision {
 		return ev
 	}
@@ -159,13 +158,9 @@ func mulInts64Into(lv, rv, out []int64, validity []byte) bool {
 			out[i] = 0
 			continue
 		}
-		hi, lo := bits.Mul64(absU64(lv[i]), absU64(rv[i]))
-		if hi != 0 || lo>>63 != 0 {
+		v, ok := mulInt64(lv[i], rv[i])
+		if !ok {
 			return false
-		}
-		v := int64(lo)
-		if (lv[i] < 0) != (rv[i] < 0) {
-			v = -v
 		}
 		out[i] = v
 	}
