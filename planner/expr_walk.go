@@ -213,6 +213,22 @@ func sameExprs(a, b []Expr) bool {
 	return true
 }
 
+// EvaluatesAside reports whether e may be evaluated on rows it was not
+// asked about (those a filter rejected) with no effect but its cost and
+// perhaps an error, which the caller then must not report: it calls no
+// volatile function and runs no subquery.
+func EvaluatesAside(e Expr) bool {
+	return !anyExpr(e, func(x Expr) bool {
+		switch y := x.(type) {
+		case *Func:
+			return volatileFunc(y.Name)
+		case *Subquery:
+			return true
+		}
+		return false
+	})
+}
+
 // volatileFunc reports a function whose result may change from one call
 // to the next within a statement (PostgreSQL's VOLATILE).
 func volatileFunc(name string) bool {

@@ -50,6 +50,10 @@ type hashAggregate struct {
 	fromSpill bool
 	child     *hashAggregate
 
+	// selecting is the input when it is a filter whose selection the
+	// aggregate reads in place (consumeSelected); nil otherwise.
+	selecting *filter
+
 	groupedOutput
 	done bool
 }
@@ -110,6 +114,9 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		h.delims = append(h.delims, delim)
 		h.accs = append(h.accs, acc)
 	}
+	if f, ok := in.(*filter); ok && evaluatesAside(n) {
+		h.selecting = f
+	}
 	if len(n.Groups) == 0 {
 		// Without GROUP BY there is exactly one group, even over no rows.
 		h.ngroups = 1
@@ -120,10 +127,38 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 }
 
 func (h *hashAggregate) consume(ctx context.Context) error {
-	if h.spill == nil {
-		return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
+	if h.spill != nil {
+		return h.consumeSpilling(ctx)
 	}
-	return h.consumeSpilling(ctx)
+	return consumeGrouped(ctx, h.next, &h.mem, h.consumeSelected, h.stateBytes)
+}
+
+// next is the input's next batch, and the rows of it the aggregate
+// folds: nil for all of them.
+func (h *hashAggregate) next(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+	if h.selecting != nil {
+		return h.selecting.nextSelected(ctx)
+	}
+	b, err := h.input.Next(ctx)
+	return b, nil, err
+}
+
+// evaluatesAside reports whether aggregate n may evaluate its keys and
+// arguments on every row of a filter's batch, those the filter rejected
+// too: each is a plain expression that EvaluatesAside, and no aggregate
+// takes inputs beyond its argument (ORDER BY, FILTER, a delimiter).
+func evaluatesAside(n *planner.Aggregate) bool {
+	for _, g := range n.Groups {
+		if !planner.EvaluatesAside(g) {
+			return false
+		}
+	}
+	for _, a := range n.Aggs {
+		if needsCallInputs(a) || a.Delim != nil || (a.Arg != nil && !planner.EvaluatesAside(a.Arg)) {
+			return false
+		}
+	}
+	return true
 }
 
 // stateBytes estimates the memory of the groups and their accumulators.
@@ -207,6 +242,68 @@ func (h *hashAggregate) consumeBatch(ctx context.Context, b arrow.RecordBatch) e
 		return h.routeRows(ctx, in)
 	}
 	return h.accumulate(in)
+}
+
+// consumeSelected folds the rows sel of b (nil: all of them). When a
+// filter keeps most of a batch, the keys and arguments are evaluated on
+// the whole batch and only the kept rows folded, which saves copying
+// every input column's kept rows. An error there may come from a row the
+// filter rejected (1/x where the filter said x <> 0), so the batch is
+// then evaluated again on the kept rows alone, which report only their
+// own errors.
+func (h *hashAggregate) consumeSelected(ctx context.Context, b arrow.RecordBatch, sel []int32) error {
+	if sel != nil && 2*len(sel) >= int(b.NumRows()) && !(h.spill != nil && h.spill.active) {
+		in, err := h.evalRows(ctx, b)
+		if err == nil {
+			defer in.release()
+			return h.accumulateSelected(ctx, in, sel)
+		}
+	}
+	if sel != nil {
+		kept, err := takeBatch(ctx, b, sel)
+		if err != nil {
+			return err
+		}
+		defer kept.Release()
+		b = kept
+	}
+	return h.consumeBatch(ctx, b)
+}
+
+// accumulateSelected is accumulate for the rows sel of in.
+func (h *hashAggregate) accumulateSelected(ctx context.Context, in aggRows, sel []int32) error {
+	m := len(sel)
+	if cap(h.groupIDs) < m {
+		h.groupIDs = make([]int32, m)
+	}
+	ids := h.groupIDs[:m]
+	if len(h.keys) == 0 {
+		clear(ids)
+	} else {
+		keys := in.keys
+		err := h.groups.insertSelected(ctx, keys, sel, ids, func(_ int32, r int) {
+			for i, a := range keys {
+				appendValue(h.keyBld[i], a, r)
+				h.keyMem += keyValueBytes(a, r)
+			}
+			if h.par != nil {
+				h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
+			}
+		})
+		if err != nil {
+			return err
+		}
+		h.ngroups = h.groups.len()
+	}
+	if h.par != nil {
+		h.par.pos += int64(in.n)
+	}
+	for i, acc := range h.accs {
+		if err := updateSelected(ctx, acc, ids, sel, h.ngroups, in.args[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // accumulate folds rows into their groups, adding the groups not seen

@@ -134,7 +134,7 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := h.input.Next(ctx)
+		b, sel, err := h.next(ctx)
 		if err != nil || b == nil {
 			return err
 		}
@@ -146,6 +146,15 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 		if h.spill.active {
 			per = h.routeSliceRows()
 		}
+		if sel != nil && (n > per || h.spill.active) {
+			// Rows are sliced and routed as a batch of their own.
+			kept, err := takeBatch(ctx, b, sel)
+			b.Release()
+			if err != nil {
+				return err
+			}
+			b, sel, n = kept, nil, kept.NumRows()
+		}
 		for off := int64(0); off < n && err == nil; off += per {
 			part := b
 			if n > per {
@@ -153,7 +162,7 @@ func (h *hashAggregate) consumeSpilling(ctx context.Context) error {
 			} else {
 				part.Retain()
 			}
-			err = h.consumeBatch(ctx, part)
+			err = h.consumeSelected(ctx, part, sel)
 			part.Release()
 			if err == nil {
 				err = h.fitState()

@@ -76,15 +76,30 @@ func newFilter(in Operator, pred planner.Expr, input []planner.Column) (*filter,
 }
 
 func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, sel, err := f.nextSelected(ctx)
+	if b == nil || err != nil || sel == nil {
+		return b, err
+	}
+	out, err := takeBatch(ctx, b, sel)
+	b.Release()
+	return out, err
+}
+
+// nextSelected returns the next batch with a row the predicate keeps,
+// its columns as the filter outputs them, and the rows it keeps: nil when
+// it keeps them all, else a selection valid until the next call. A
+// consumer that reads the kept rows where they are (a hash aggregate)
+// takes it in place of Next, which copies them.
+func (f *filter) nextSelected(ctx context.Context) (arrow.RecordBatch, []int32, error) {
 	for {
 		b, err := f.input.Next(ctx)
 		if b == nil || err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		sel, err := f.pred.selectRows(ctx, b)
 		if err != nil {
 			b.Release()
-			return nil, err
+			return nil, nil, err
 		}
 		if f.keep != nil {
 			cols := make([]arrow.Array, len(f.keep))
@@ -100,11 +115,9 @@ func (f *filter) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			b.Release()
 			continue
 		case int(b.NumRows()):
-			return b, nil
+			return b, nil, nil
 		}
-		out, err := takeBatch(ctx, b, sel)
-		b.Release()
-		return out, err
+		return b, sel, nil
 	}
 }
 

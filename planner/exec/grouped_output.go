@@ -33,21 +33,21 @@ func (g *groupedOutput) releaseOutput() {
 	}
 }
 
-// consumeGrouped feeds every batch of input to consumeBatch, then sets
+// consumeGrouped feeds every batch next gives to consumeBatch, then sets
 // mem to what the grouping state holds (stateBytes), until the input
 // ends, fails or ctx is cancelled; both hash aggregates read their
-// input this way.
-func consumeGrouped(ctx context.Context, input Operator, mem *reservation,
-	consumeBatch func(context.Context, arrow.RecordBatch) error, stateBytes func() int64) error {
+// input this way. A batch comes with the rows of it to fold (nil: all).
+func consumeGrouped(ctx context.Context, next func(context.Context) (arrow.RecordBatch, []int32, error), mem *reservation,
+	consumeBatch func(context.Context, arrow.RecordBatch, []int32) error, stateBytes func() int64) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := input.Next(ctx)
+		b, sel, err := next(ctx)
 		if err != nil || b == nil {
 			return err
 		}
-		err = consumeBatch(ctx, b)
+		err = consumeBatch(ctx, b, sel)
 		b.Release()
 		if err == nil {
 			err = mem.resize(stateBytes())

@@ -109,7 +109,13 @@ func contains(set []int, k int) bool {
 }
 
 func (h *groupingSetsAggregate) consume(ctx context.Context) error {
-	return consumeGrouped(ctx, h.input, &h.mem, h.consumeBatch, h.stateBytes)
+	next := func(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+		b, err := h.input.Next(ctx)
+		return b, nil, err
+	}
+	return consumeGrouped(ctx, next, &h.mem, func(ctx context.Context, b arrow.RecordBatch, _ []int32) error {
+		return h.consumeBatch(ctx, b)
+	}, h.stateBytes)
 }
 
 func (h *groupingSetsAggregate) stateBytes() int64 {

@@ -121,10 +121,13 @@ func fixedPackedWords(keys []arrow.Array) int {
 // markNulls, s.nulls[r] tells whether a key column of row r is NULL. It
 // reports ok false, having written nothing, when a row's key could take
 // more than packedMaxLen bytes or a column is of a type it does not pack.
-func (s *keyScratch) pack(keys []arrow.Array, n int, markNulls bool) (nw int, ok bool) {
+// The rows packed are rs's (a filter's selection, so packing gathers
+// them too): packed row r is column row rowAt(rs, r).
+func (s *keyScratch) pack(keys []arrow.Array, rs rowSet, markNulls bool) (nw int, ok bool) {
+	n := rowsIn(rs)
 	longest := 0
 	for _, k := range keys {
-		w := packedWidth(k, n, packedMaxLen-longest-1)
+		w := packedWidth(k, rs.n, packedMaxLen-longest-1)
 		if w < 0 {
 			return 0, false
 		}
@@ -141,20 +144,21 @@ func (s *keyScratch) pack(keys []arrow.Array, n int, markNulls bool) (nw int, ok
 		clear(s.nulls)
 	}
 	for _, k := range keys {
-		s.packColumn(k, n, nw, markNulls)
+		s.packColumn(k, rs, nw, markNulls)
 	}
 	return nw, true
 }
 
 // packColumn appends one column's bytes to every row's key words, with a
-// loop typed once per batch.
-func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
+// loop typed once per batch; row r's value is the column's rowAt(rs, r).
+func (s *keyScratch) packColumn(k arrow.Array, rs rowSet, nw int, markNulls bool) {
+	n := rowsIn(rs)
 	bm, off := bitmapOf(k)
 	words, lens, nulls := s.words[:n*nw], s.lens[:n], s.nulls
-	// null reports whether row r is NULL there, then its marker is
-	// written (a NULL's 0 is the words' zero).
-	null := func(r int) bool {
-		if bm != nil && !bitutil.BitIsSet(bm, off+r) {
+	// null reports whether row r (column row i) is NULL there, then its
+	// marker is written (a NULL's 0 is the words' zero).
+	null := func(r, i int) bool {
+		if bm != nil && !bitutil.BitIsSet(bm, off+i) {
 			if markNulls {
 				nulls[r] = true
 			}
@@ -169,34 +173,35 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 	case arrow.BOOL:
 		b := k.(*array.Boolean)
 		for r := range n {
-			if !null(r) {
-				if b.Value(r) {
+			i := int(rowAt(rs, r))
+			if !null(r, i) {
+				if b.Value(i) {
 					packPut(words, r*nw, int(lens[r]), 1, 1)
 				}
 				lens[r]++
 			}
 		}
 	case arrow.INT16:
-		vals := values[uint16](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
-				packPut(words, r*nw, int(lens[r]), uint64(v), 2)
+		vals := values[uint16](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
+				packPut(words, r*nw, int(lens[r]), uint64(vals[i]), 2)
 				lens[r] += 2
 			}
 		}
 	case arrow.INT32, arrow.DATE32, arrow.UINT32:
-		vals := values[uint32](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
-				packPut(words, r*nw, int(lens[r]), uint64(v), 4)
+		vals := values[uint32](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
+				packPut(words, r*nw, int(lens[r]), uint64(vals[i]), 4)
 				lens[r] += 4
 			}
 		}
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
-		vals := values[uint64](k)[:n]
-		if bm == nil {
+		vals := values[uint64](k)
+		if bm == nil && rs.dense {
 			// A marker and eight bytes: the join keys of most schemas.
-			for r, v := range vals {
+			for r, v := range vals[:n] {
 				base, at := r*nw, int(lens[r])
 				packPut(words, base, at, 1, 1)
 				packPut(words, base, at+1, v, 8)
@@ -204,56 +209,57 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 			}
 			return
 		}
-		for r, v := range vals {
-			if !null(r) {
-				packPut(words, r*nw, int(lens[r]), v, 8)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
+				packPut(words, r*nw, int(lens[r]), vals[i], 8)
 				lens[r] += 8
 			}
 		}
 	case arrow.FLOAT32:
-		vals := values[float32](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
-				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(float64(v))), 8)
+		vals := values[float32](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
+				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(float64(vals[i]))), 8)
 				lens[r] += 8
 			}
 		}
 	case arrow.FLOAT64:
-		vals := values[float64](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
-				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(v)), 8)
+		vals := values[float64](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
+				packPut(words, r*nw, int(lens[r]), math.Float64bits(canonicalFloat(vals[i])), 8)
 				lens[r] += 8
 			}
 		}
 	case arrow.DECIMAL128:
 		// Low then high 64 bits, as appendKey writes them.
-		vals := values[decimal128.Num](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
+		vals := values[decimal128.Num](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
 				base, at := r*nw, int(lens[r])
-				packPut(words, base, at, v.LowBits(), 8)
-				packPut(words, base, at+8, uint64(v.HighBits()), 8)
+				packPut(words, base, at, vals[i].LowBits(), 8)
+				packPut(words, base, at+8, uint64(vals[i].HighBits()), 8)
 				lens[r] += 16
 			}
 		}
 	case arrow.DECIMAL64:
-		vals := values[int64](k)[:n]
-		for r, v := range vals {
-			if !null(r) {
+		vals := values[int64](k)
+		for r := range n {
+			if i := int(rowAt(rs, r)); !null(r, i) {
 				base, at := r*nw, int(lens[r])
-				packPut(words, base, at, uint64(v), 8)
-				packPut(words, base, at+8, uint64(v>>63), 8)
+				packPut(words, base, at, uint64(vals[i]), 8)
+				packPut(words, base, at+8, uint64(vals[i]>>63), 8)
 				lens[r] += 16
 			}
 		}
 	case arrow.STRING:
 		str := k.(*array.String)
-		offsets := str.ValueOffsets()[:n+1]
+		offsets := str.ValueOffsets()
 		data := str.ValueBytes()
 		first := offsets[0]
 		for r := range n {
-			if bm != nil && !bitutil.BitIsSet(bm, off+r) {
+			i := int(rowAt(rs, r))
+			if bm != nil && !bitutil.BitIsSet(bm, off+i) {
 				if markNulls {
 					nulls[r] = true
 				}
@@ -261,7 +267,7 @@ func (s *keyScratch) packColumn(k arrow.Array, n, nw int, markNulls bool) {
 				continue
 			}
 			base, at := r*nw, int(lens[r])
-			start, l := int(offsets[r]-first), int(offsets[r+1]-offsets[r])
+			start, l := int(offsets[i]-first), int(offsets[i+1]-offsets[i])
 			// The marker, the length (one byte: below 128) and the text.
 			if l <= 6 {
 				v := uint64(1 | l<<8)

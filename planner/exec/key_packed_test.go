@@ -240,7 +240,7 @@ func TestKeyTablePackedMatchesEncoded(t *testing.T) {
 				newIDs := 0
 				for b, cols := range batches {
 					n := cols[0].Len()
-					if _, ok := (&keyScratch{}).pack(cols, n, false); ok != tc.packs[b] {
+					if _, ok := (&keyScratch{}).pack(cols, rowSet{dense: true, n: n}, false); ok != tc.packs[b] {
 						t.Fatalf("batch %d packs %v, want %v", b, ok, tc.packs[b])
 					}
 					ids := make([]int32, n)
@@ -304,7 +304,7 @@ func TestKeyTableEqualWords(t *testing.T) {
 	ids := make([]int32, n)
 	kt.insert(cols, n, ids, false, nil)
 	var s keyScratch
-	nw, ok := s.pack(cols, n, false)
+	nw, ok := s.pack(cols, rowSet{dense: true, n: n}, false)
 	if !ok || nw != 3 {
 		t.Fatalf("pack gave %d words, %v", nw, ok)
 	}

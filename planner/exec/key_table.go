@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -193,20 +194,7 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 		}
 		return
 	}
-	if !t.decided {
-		t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
-		switch {
-		case t.intKey && t.byKey:
-			// coverKeys sizes the ids by key from the first batch.
-			t.slots = nil
-		case t.intKey:
-			t.islots, t.slots = make([]intSlot, len(t.slots)), nil
-		default:
-			t.byKey = false
-			t.stride = fixedPackedWords(keys)
-		}
-		t.decided = true
-	}
+	t.decide(keys)
 	if t.intKey {
 		t.findInts(keys[0], n, ids, s, add, skipNulls, isNew)
 		return
@@ -215,7 +203,7 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 	for _, k := range keys {
 		anyNulls = anyNulls || k.NullN() > 0
 	}
-	nw, ok := s.pack(keys, n, skipNulls && anyNulls)
+	nw, ok := s.pack(keys, rowSet{dense: true, n: n}, skipNulls && anyNulls)
 	switch {
 	case ok && (t.stride == 0 || nw == t.stride):
 		t.findPacked(n, nw, ids, s, add, skipNulls, isNew)
@@ -224,6 +212,52 @@ func (t *keyTable) find(keys []arrow.Array, n int, ids []int32, s *keyScratch, a
 	default:
 		t.findEncoded(keys, n, ids, s, add, skipNulls && anyNulls, isNew)
 	}
+}
+
+// decide chooses, from the first batch's key types, how the table keeps
+// its keys.
+func (t *keyTable) decide(keys []arrow.Array) {
+	if t.decided {
+		return
+	}
+	t.intKey = len(keys) == 1 && intKeyType(keys[0].DataType())
+	switch {
+	case t.intKey && t.byKey:
+		// coverKeys sizes the ids by key from the first batch.
+		t.slots = nil
+	case t.intKey:
+		t.islots, t.slots = make([]intSlot, len(t.slots)), nil
+	default:
+		t.byKey = false
+		t.stride = fixedPackedWords(keys)
+	}
+	t.decided = true
+}
+
+// insertSelected is insert for the rows sel of keys (a filter's
+// selection of a batch it did not copy): ids[j] is row sel[j]'s id, and
+// isNew is given the column row. Keys that pack are packed from those
+// rows directly; others are gathered first.
+func (t *keyTable) insertSelected(ctx context.Context, keys []arrow.Array, sel []int32, ids []int32, isNew func(id int32, row int)) error {
+	m := len(sel)
+	atRow := func(id int32, j int) { isNew(id, int(sel[j])) }
+	if len(keys) > 0 {
+		t.decide(keys)
+		if !t.intKey {
+			nw, ok := t.own.pack(keys, rowSet{sel: sel, n: keys[0].Len()}, false)
+			if ok && (t.stride == 0 || nw == t.stride) {
+				t.findPacked(m, nw, ids, &t.own, true, false, atRow)
+				return nil
+			}
+		}
+	}
+	picked, err := gatherColumns(ctx, keys, sel)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(picked)
+	t.find(picked, m, ids, &t.own, true, false, atRow)
+	return nil
 }
 
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {

@@ -98,6 +98,32 @@ func TestQueriesInParallel(t *testing.T) {
 	}
 }
 
+// TestAggregateSelectionInWorkers: parallel aggregates over filters that
+// keep most of each batch (one batch a morsel) read the filter's
+// selection in place, and answer as the serial plan does.
+func TestAggregateSelectionInWorkers(t *testing.T) {
+	for _, sql := range []string{
+		"SELECT region, sum(100 / (qty - 1)), count(*) FROM t WHERE qty > 1 GROUP BY region",
+		"SELECT qty % 2, count(*), sum(amount), avg(price), min(region) FROM t WHERE id <> 4 GROUP BY 1",
+		"SELECT region || ' and a suffix longer than the packed keys', sum(qty) FROM t WHERE id <> 2 GROUP BY 1",
+		"SELECT count(*), sum(amount * 2), avg(amount) FROM t WHERE id <> 2",
+	} {
+		_, serial, err := runQueryWorkers(t, newTestTable(t), sql, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		tbl := newTestTable(t)
+		tbl.batchMorsels = true
+		_, par, err := runQueryWorkers(t, tbl, sql, 2)
+		if err != nil {
+			t.Fatalf("%s in workers: %v", sql, err)
+		}
+		if strings.Join(serial, "\n") != strings.Join(par, "\n") {
+			t.Errorf("%s\nserial:\n%s\nin workers:\n%s", sql, strings.Join(serial, "\n"), strings.Join(par, "\n"))
+		}
+	}
+}
+
 // gathersJoin reports whether some Gather of the plan runs a join's probe
 // side in its workers.
 func gathersJoin(n planner.Node) bool {

@@ -1,0 +1,93 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/sql/types"
+)
+
+// TestAggregateReadsFilterSelection: Q1's aggregate reads its filter's
+// selection in place, and answers as it does over the filter's copied
+// rows.
+func TestAggregateReadsFilterSelection(t *testing.T) {
+	tbl := newLineitemTable(t, 3*benchBatchRows+100)
+	plan := q1Plan(t, tbl)
+	run := func(inPlace bool) []string {
+		ctx := context.Background()
+		op, err := Build(ctx, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer op.Close()
+		h, ok := op.(*hashAggregate)
+		if !ok {
+			t.Fatalf("Q1 built as %T", op)
+		}
+		if h.selecting == nil {
+			t.Fatal("Q1's aggregate does not read its filter's selection")
+		}
+		if !inPlace {
+			h.selecting = nil
+		}
+		var rows []string
+		for {
+			b, err := op.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				return rows
+			}
+			rows = append(rows, batchRows(b)...)
+			b.Release()
+		}
+	}
+	inPlace, copied := run(true), run(false)
+	if len(copied) != 6 {
+		t.Fatalf("%d groups, want 6", len(copied))
+	}
+	if !slices.Equal(inPlace, copied) {
+		t.Errorf("in place %q\ncopied %q", inPlace, copied)
+	}
+}
+
+// TestAggregateSelectionNeedsPlainInputs: an aggregate whose argument
+// calls a volatile function does not evaluate it on the rows its filter
+// rejected.
+func TestAggregateSelectionNeedsPlainInputs(t *testing.T) {
+	tbl := newLineitemTable(t, 10)
+	plan := q1Plan(t, tbl)
+	if !evaluatesAside(plan) {
+		t.Fatal("Q1's aggregate does not evaluate aside")
+	}
+	volatile := *plan
+	volatile.Aggs = slices.Clone(plan.Aggs)
+	call := *plan.Aggs[0]
+	call.Arg = &planner.Func{Name: "random", Typ: types.Float8}
+	volatile.Aggs[0] = &call
+	if evaluatesAside(&volatile) {
+		t.Error("an argument calling random() evaluates aside")
+	}
+}
+
+// batchRows renders b's rows as "a|b|c".
+func batchRows(b arrow.RecordBatch) []string {
+	var rows []string
+	for r := range int(b.NumRows()) {
+		row := ""
+		for c := range int(b.NumCols()) {
+			if c > 0 {
+				row += "|"
+			}
+			row += fmt.Sprint(b.Column(c).ValueStr(r))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
