@@ -114,6 +114,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		h.delims = append(h.delims, delim)
 		h.accs = append(h.accs, acc)
 	}
+	narrowSumArguments(n.Aggs, h.args, h.accs)
 	if f, ok := in.(*filter); ok && evaluatesAside(n) {
 		h.selecting = f
 	}

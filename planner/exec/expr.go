@@ -82,13 +82,8 @@ func compileNode(e planner.Expr, input []planner.Column, shared *sharedExprs) (e
 				}
 			}
 		}
-		if x.Op.Kind == functions.Arithmetic && x.Typ.OID == types.OIDNumeric && !x.Typ.General {
-			if d, ok := decimalDigits(x); ok && d <= types.MaxDecimal64Precision {
-				be.digits = d
-			}
-			if be.consumedWithinBatch() {
-				narrowOperands(be)
-			}
+		if x.Op.Kind == functions.Arithmetic && x.Typ.OID == types.OIDNumeric && !x.Typ.General && be.consumedWithinBatch() {
+			narrowOperands(be)
 		}
 		return be, nil
 	case *planner.Not:
@@ -359,11 +354,12 @@ type binaryEval struct {
 	// batch, so a decimal result's values live in out, reused.
 	reuseOut bool
 	out      []decimal128.Num
-	// digits bounds a fixed numeric result's digits when they fit 64
-	// bits (decimalDigits), else 0; narrow: the parent, an arithmetic
-	// operator, takes the result as decimal64 (arithNarrow), in out64.
-	digits int32
+	// narrow: the reader (an arithmetic operator, a sum) takes the
+	// result as decimal64 when its values fit (arithNarrow), in out64;
+	// wide: a batch's did not, and the result is computed in 128 bits
+	// from then on.
 	narrow bool
+	wide   bool
 	out64  []int64
 }
 

@@ -12,54 +12,15 @@ import (
 // column is held in 128 bits (types.DecimalArrowType): TPC-H Q1's
 // 1 - l_discount, of a numeric(15,2) column, is a 16-byte value per row,
 // and the products it enters are 128-bit by 128-bit. But an arithmetic
-// operand is read by nothing else than the operator above it, which
-// reads either width. So when an operand's digits are bounded by what it
-// is computed from (columns of a declared precision, constants) to 18 or
-// fewer, it is computed in 64 bits and handed up as decimal64; its type,
-// as the planner and the client see it, does not change.
-
-// decimalDigits bounds the digits of e's values at e's scale: the
-// declared precision of a column or cast, the digits of a constant, and
-// for + - * the digits their operands' bounds allow (ok false when e is
-// not a numeric of one scale, or a bound is unknown).
-func decimalDigits(e planner.Expr) (digits int32, ok bool) {
-	t := e.Type()
-	if t.OID != types.OIDNumeric || t.General {
-		return 0, false
-	}
-	switch x := e.(type) {
-	case *planner.Const:
-		v, ok := x.Value.(decimal128.Num)
-		if !ok {
-			return 0, false
-		}
-		return constDigits(v, t.Scale), true
-	case *planner.BinOp:
-		ld, lok := decimalDigits(x.L)
-		rd, rok := decimalDigits(x.R)
-		if !lok || !rok {
-			return 0, false
-		}
-		ls, rs := x.L.Type().Scale, x.R.Type().Scale
-		switch x.Op.Name {
-		case "+", "-":
-			if t.Scale != max(ls, rs) {
-				return 0, false
-			}
-			return max(ld-ls, rd-rs) + 1 + t.Scale, true
-		case "*":
-			if t.Scale != ls+rs {
-				return 0, false
-			}
-			return ld + rd, true
-		}
-		return 0, false
-	}
-	if t.Precision > 0 {
-		return t.Precision, true
-	}
-	return 0, false
-}
+// operand is read by nothing else than the operator above it, and a sum
+// or average's argument by nothing else than its accumulator, which read
+// either width. So such a value is computed in 64 bits and handed up as
+// decimal64 when the batch's values fit there, as they do when the
+// digits of what it is computed from (columns of a declared precision,
+// constants) bound it to 18 or fewer, and as they mostly do otherwise
+// (Q1's l_extendedprice * (1 - l_discount) * (1 + l_tax) is bounded to
+// 47 digits, its values take 11); its type, as the planner and the
+// client see it, does not change.
 
 // constDigits is the precision a constant v (unscaled) at scale needs.
 func constDigits(v decimal128.Num, scale int32) int32 {
@@ -79,17 +40,72 @@ func decimalLen(v decimal128.Num) int32 {
 }
 
 // narrowOperands marks the arithmetic operands of be (an arithmetic
-// operator over numerics of one scale) whose digits fit 64 bits to hand
-// up decimal64, and holds a constant operand of such an operand in 64
-// bits too.
+// operator over numerics of one scale) to hand up decimal64 when their
+// values fit, and holds a constant operand of such an operand in 64 bits
+// too.
 func narrowOperands(be *binaryEval) {
 	for _, operand := range []evaluator{be.l, be.r} {
-		child, ok := operand.(*binaryEval)
-		if !ok || child.digits == 0 {
+		if child, ok := operand.(*binaryEval); ok {
+			child.narrowResult()
+		}
+	}
+}
+
+// narrowResult makes e, when it is arithmetic on numerics of one scale,
+// hand up decimal64 when its values fit: its reader takes either width.
+func (e *binaryEval) narrowResult() {
+	if !narrowable(e.op.Name, e.res, e.operand, e.rOperand) {
+		return
+	}
+	e.narrow = true
+	e.l, e.r = narrowConst(e.l), narrowConst(e.r)
+}
+
+// narrowable reports whether op computes a numeric of type res from
+// numerics l and r without rounding (+ and - at the larger scale, * at
+// the sum of the scales), as arithNarrow computes it.
+func narrowable(op string, res, l, r types.T) bool {
+	for _, t := range []types.T{res, l, r} {
+		if t.OID != types.OIDNumeric || t.General {
+			return false
+		}
+	}
+	switch op {
+	case "+", "-":
+		return res.Scale == max(l.Scale, r.Scale)
+	case "*":
+		return res.Scale == l.Scale+r.Scale
+	}
+	return false
+}
+
+// narrowSumArguments makes the arithmetic arguments of numeric sums and
+// averages (args[i], accs[i] of aggs[i]) hand up decimal64 when their
+// values fit, as decimalSumAcc reads either width. An argument whose
+// evaluator another aggregate shares (sharedExprs) is narrowed only when
+// every aggregate of that argument is such a sum.
+func narrowSumArguments(aggs []*planner.AggCall, args []evaluator, accs []accumulator) {
+	sums := func(a *planner.AggCall, acc accumulator) bool {
+		_, ok := acc.(*decimalSumAcc)
+		return ok && a.Arg != nil
+	}
+	for i, a := range aggs {
+		if !sums(a, accs[i]) {
 			continue
 		}
-		child.narrow = true
-		child.l, child.r = narrowConst(child.l), narrowConst(child.r)
+		readers := true
+		for j, b := range aggs {
+			if b.Arg != nil && !sums(b, accs[j]) && planner.SameExpr(a.Arg, b.Arg) {
+				readers = false
+			}
+		}
+		ev := args[i]
+		if sh, ok := ev.(*sharedEval); ok {
+			ev = sh.inner
+		}
+		if be, ok := ev.(*binaryEval); ok && readers {
+			be.narrowResult()
+		}
 	}
 }
 
@@ -117,7 +133,7 @@ func narrowConst(ev evaluator) evaluator {
 // declared precision), takes the 128-bit kernels instead: the operator
 // above reads either width.
 func (e *binaryEval) arithNarrow(l, r arrow.Array) (arrow.Array, error) {
-	if l.DataType().ID() != arrow.DECIMAL64 || r.DataType().ID() != arrow.DECIMAL64 {
+	if e.wide || l.DataType().ID() != arrow.DECIMAL64 || r.DataType().ID() != arrow.DECIMAL64 {
 		return e.arithWide(l, r)
 	}
 	n := l.Len()
@@ -130,16 +146,18 @@ func (e *binaryEval) arithNarrow(l, r arrow.Array) (arrow.Array, error) {
 	ok := true
 	switch e.op.Name {
 	case "*":
-		ok = mulInts64Into(lv, rv, out, validity)
+		ok = decimalScale(l)+decimalScale(r) == e.res.Scale && mulInts64Into(lv, rv, out, validity)
 	default:
 		lm, lok := pow10i64(e.res.Scale - decimalScale(l))
 		rm, rok := pow10i64(e.res.Scale - decimalScale(r))
 		ok = lok && rok && addScaledInts64Into(e.op.Name == "-", lv, rv, lm, rm, out, validity)
 	}
 	if !ok {
+		// Values past 64 bits: this operator's are likely to stay so.
+		e.wide = true
 		return e.arithWide(l, r)
 	}
-	return newFixed(&arrow.Decimal64Type{Precision: e.digits, Scale: e.res.Scale}, out, validity, nulls), nil
+	return newFixed(&arrow.Decimal64Type{Precision: types.MaxDecimal64Precision, Scale: e.res.Scale}, out, validity, nulls), nil
 }
 
 // arithWide is the 128-bit evaluation of decimal arithmetic.

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,49 +13,38 @@ import (
 	"github.com/sqe-db/sqe/sql/types"
 )
 
-// TestDecimalDigits: the digits a computed numeric's values can take,
-// from declared precisions and constants through + - *.
-func TestDecimalDigits(t *testing.T) {
-	x := &planner.ColRef{ID: 1, Name: "x", Typ: numeric152}
-	y := &planner.ColRef{ID: 2, Name: "y", Typ: numeric152}
-	free := &planner.ColRef{ID: 3, Name: "f", Typ: numericAt(2)}
-	bin := func(op string, l, r planner.Expr, scale int32) planner.Expr {
-		return &planner.BinOp{Op: benchOp(t, op), L: l, R: r, Typ: numericAt(scale)}
-	}
+// TestNarrowable: the arithmetic computed in 64 bits when its values fit
+// is + - * of numerics of a fixed scale that does not round.
+func TestNarrowable(t *testing.T) {
+	n2, n4 := numericAt(2), numericAt(4)
 	tests := []struct {
-		name   string
-		e      planner.Expr
-		want   int32
-		wantOK bool
+		name      string
+		op        string
+		res, l, r types.T
+		want      bool
 	}{
-		{"a numeric(15,2) column", x, 15, true},
-		{"the constant 1", numConst(1, 0), 1, true},
-		{"the constant -0.05", numConst(-5, 2), 2, true},
-		{"the constant 123456.789", numConst(123456789, 3), 9, true},
-		{"1 - x", bin("-", numConst(1, 0), x, 2), 16, true},
-		{"x + y", bin("+", x, y, 2), 16, true},
-		{"x * (1 - y)", bin("*", x, bin("-", numConst(1, 0), y, 2), 4), 31, true},
-		{"x * 0.05", bin("*", x, numConst(5, 2), 4), 17, true},
-		{"a product rounded to another scale", bin("*", x, y, 2), 0, false},
-		{"a column without a declared precision", bin("+", free, x, 2), 0, false},
-		{"a quotient", bin("/", x, y, 16), 0, false},
-		{"a general numeric", &planner.ColRef{ID: 4, Name: "g", Typ: types.NumericGeneral(2)}, 0, false},
+		{"1 - x", "-", n2, numericAt(0), numeric152, true},
+		{"x + y", "+", n2, numeric152, numeric152, true},
+		{"x * (1 - y)", "*", n4, numeric152, n2, true},
+		{"a product rounded to another scale", "*", n2, numeric152, numeric152, false},
+		{"a sum at a scale of neither operand", "+", n4, n2, n2, false},
+		{"a quotient", "/", numericAt(16), numeric152, numeric152, false},
+		{"a general numeric", "+", types.NumericGeneral(2), types.NumericGeneral(2), n2, false},
+		{"an integer operand", "*", n2, n2, types.Int4, false},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, ok := decimalDigits(tc.e)
-			if ok != tc.wantOK || ok && got != tc.want {
-				t.Fatalf("decimalDigits = %d, %v; want %d, %v", got, ok, tc.want, tc.wantOK)
-			}
-		})
+		if got := narrowable(tc.op, tc.res, tc.l, tc.r); got != tc.want {
+			t.Errorf("%s: narrowable = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
 // TestArithmeticOperandsNarrowed: in x * (1 - y) + (y - 2.5) the
-// operands 1 - y and y - 2.5 (16 digits) are computed in 64 bits and
-// handed up as decimal64, the product (31 digits) and the sum stay
-// 128-bit, and every row, NULLs and negative values included, equals the
-// 128-bit computation of the same expression.
+// operands 1 - y, y - 2.5 and the product are computed in 64 bits and
+// handed up as decimal64 while their values fit, the product's fall back
+// to 128 bits for the batch where they do not (15-digit factors), the sum
+// (read by the client) stays 128-bit, and every row, NULLs and negative
+// values included, equals the 128-bit computation of the expression.
 func TestArithmeticOperandsNarrowed(t *testing.T) {
 	x := &planner.ColRef{ID: 1, Name: "x", Typ: numeric152}
 	y := &planner.ColRef{ID: 2, Name: "y", Typ: numeric152}
@@ -89,8 +79,8 @@ func TestArithmeticOperandsNarrowed(t *testing.T) {
 	if !sum.r.(*binaryEval).narrow {
 		t.Fatal("y - 2.5 was not narrowed")
 	}
-	if prod.narrow || sum.narrow {
-		t.Fatal("a result past 18 digits, or the expression's own, was narrowed")
+	if !prod.narrow || sum.narrow {
+		t.Fatal("the product was not narrowed, or the expression's own result was")
 	}
 	for range 2 { // a second batch reuses the narrowed operands' buffers
 		part, err := sum.r.eval(t.Context(), batch)
@@ -99,6 +89,14 @@ func TestArithmeticOperandsNarrowed(t *testing.T) {
 		}
 		if part.DataType().ID() != arrow.DECIMAL64 {
 			t.Fatalf("y - 2.5 is %s, want decimal64", part.DataType())
+		}
+		part.Release()
+		part, err = prod.eval(t.Context(), batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if part.DataType().ID() != arrow.DECIMAL128 {
+			t.Fatalf("x * (1 - y) of 15-digit factors is %s, want decimal128", part.DataType())
 		}
 		part.Release()
 		got, err := ev.eval(t.Context(), batch)
@@ -124,16 +122,16 @@ func TestArithmeticOperandsNarrowed(t *testing.T) {
 	}
 }
 
-// TestArithNarrowFallsBackPast64Bits: a value past 64 bits, which the
-// declared precisions rule out but a foreign file might hold, makes the
-// narrowed operator answer in 128 bits, which its parent reads.
+// TestArithNarrowFallsBackPast64Bits: a value past 64 bits makes the
+// narrowed operator answer in 128 bits, which its reader takes, for that
+// batch and the ones after it.
 func TestArithNarrowFallsBackPast64Bits(t *testing.T) {
 	dt := &arrow.Decimal64Type{Precision: 18, Scale: 0}
 	l := newFixed(dt, []int64{1 << 40, 3}, nil, 0)
 	r := newFixed(dt, []int64{1 << 40, -4}, nil, 0)
 	defer l.Release()
 	defer r.Release()
-	e := &binaryEval{op: benchOp(t, "*"), res: numericAt(0), digits: 18, narrow: true, reuseOut: true}
+	e := &binaryEval{op: benchOp(t, "*"), res: numericAt(0), narrow: true, reuseOut: true}
 	got, err := e.arithNarrow(l, r)
 	if err != nil {
 		t.Fatal(err)
@@ -147,5 +145,52 @@ func TestArithNarrowFallsBackPast64Bits(t *testing.T) {
 		if v := valueAt(got, i).(decimal128.Num); v != w {
 			t.Fatalf("row %d: %v, want %v", i, v, w)
 		}
+	}
+	small := newFixed(dt, []int64{2, 3}, nil, 0)
+	defer small.Release()
+	next, err := e.arithNarrow(small, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Release()
+	if next.DataType().ID() != arrow.DECIMAL128 || valueAt(next, 1).(decimal128.Num) != decimal128.FromI64(9) {
+		t.Fatalf("the batch after: %s %v, want 128-bit 9", next.DataType(), valueAt(next, 1))
+	}
+}
+
+// TestSumArgumentsNarrowed: a numeric sum's arithmetic argument hands its
+// accumulator decimal64, unless another aggregate than a sum reads the
+// same (shared) argument.
+func TestSumArgumentsNarrowed(t *testing.T) {
+	tbl := newLineitemTable(t, 10)
+	plan := q1Plan(t, tbl)
+	ctx := t.Context()
+	narrowed := func(p *planner.Aggregate) []bool {
+		op, err := Build(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer op.Close()
+		h := op.(*hashAggregate)
+		var got []bool
+		for _, ev := range h.args {
+			if sh, ok := ev.(*sharedEval); ok {
+				ev = sh.inner
+			}
+			be, ok := ev.(*binaryEval)
+			got = append(got, ok && be.narrow)
+		}
+		return got
+	}
+	// sum(l_extendedprice * (1 - l_discount)) and the charge are the
+	// arithmetic arguments.
+	if got, want := narrowed(plan), []bool{false, false, true, true, false, false, false, false}; !slices.Equal(got, want) {
+		t.Fatalf("Q1's arguments narrowed %v, want %v", got, want)
+	}
+	withMax := *plan
+	withMax.Aggs = append(slices.Clone(plan.Aggs), &planner.AggCall{Func: benchAgg(t, "max"),
+		Out: planner.Column{ID: 110, Name: "max", Type: numericAt(4)}, Arg: plan.Aggs[2].Arg})
+	if got, want := narrowed(&withMax), []bool{false, false, false, true, false, false, false, false, false}; !slices.Equal(got, want) {
+		t.Fatalf("with max of the discounted price, narrowed %v, want %v", got, want)
 	}
 }
