@@ -338,6 +338,49 @@ func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
 	return newDecimal(s.out.Arrow(), out, bits, nulls), nil
 }
 
+// sumView answers a sum or average from the sums and counts another
+// aggregate of the same argument keeps: TPC-H Q1's avg(l_quantity)
+// beside sum(l_quantity) folds each row once. The aggregate updates and
+// merges only the sums' owner (of); the view's own update and merge do
+// nothing.
+type sumView struct {
+	of  *decimalSumAcc
+	out types.T
+	avg bool
+}
+
+// shareSums replaces each plain numeric sum or average whose argument an
+// earlier one has (accs[i] of aggs[i]) with a view of the earlier one's
+// sums.
+func shareSums(aggs []*planner.AggCall, accs []accumulator) {
+	for i, a := range aggs {
+		s, ok := accs[i].(*decimalSumAcc)
+		if !ok || a.Arg == nil {
+			continue
+		}
+		for j := range i {
+			if owner, ok := accs[j].(*decimalSumAcc); ok && aggs[j].Arg != nil && planner.SameExpr(aggs[j].Arg, a.Arg) {
+				accs[i] = &sumView{of: owner, out: s.out, avg: s.avg}
+				break
+			}
+		}
+	}
+}
+
+func (v *sumView) update([]int32, int, arrow.Array) error { return nil }
+
+func (v *sumView) updateSelected([]int32, int, arrow.Array, []int32) error { return nil }
+
+func (v *sumView) merge(accumulator, []int32, int) error { return nil }
+
+func (v *sumView) memBytes() int64 { return 0 }
+
+func (v *sumView) result(n int) (arrow.Array, error) {
+	sums := *v.of
+	sums.out, sums.avg = v.out, v.avg
+	return sums.result(n)
+}
+
 // floatSumAcc sums real and double precision (sum and avg).
 type floatSumAcc struct {
 	out    types.T

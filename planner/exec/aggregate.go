@@ -115,6 +115,7 @@ func newHashAggregate(ctx context.Context, in Operator, n *planner.Aggregate) (O
 		h.accs = append(h.accs, acc)
 	}
 	narrowSumArguments(n.Aggs, h.args, h.accs)
+	shareSums(n.Aggs, h.accs)
 	if f, ok := in.(*filter); ok && evaluatesAside(n) {
 		h.selecting = f
 	}

@@ -57,6 +57,27 @@ func TestAggregateReadsFilterSelection(t *testing.T) {
 	}
 }
 
+// TestSumsShared: Q1's averages of l_quantity and l_extendedprice read
+// the sums beside them; the average of l_discount, alone, keeps its own.
+func TestSumsShared(t *testing.T) {
+	plan := q1Plan(t, newLineitemTable(t, 10))
+	op, err := Build(t.Context(), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer op.Close()
+	h := op.(*hashAggregate)
+	for i, want := range []int{-1, -1, -1, -1, 0, 1, -1, -1} {
+		v, ok := h.accs[i].(*sumView)
+		switch {
+		case want < 0 && ok:
+			t.Errorf("%s is a view", plan.Aggs[i].Out.Name)
+		case want >= 0 && (!ok || v.of != h.accs[want]):
+			t.Errorf("aggregate %d (%s) is %T, want a view of aggregate %d", i, plan.Aggs[i].Out.Name, h.accs[i], want)
+		}
+	}
+}
+
 // TestAggregateSelectionNeedsPlainInputs: an aggregate whose argument
 // calls a volatile function does not evaluate it on the rows its filter
 // rejected.
