@@ -72,29 +72,35 @@ func packPut(words []uint64, base, at int, v uint64, k int) {
 
 // packedWidth is the most bytes a value of k takes after its marker
 // within its first n rows, or -1 when k's type is not packed or a value
-// takes more than limit bytes.
-func packedWidth(k arrow.Array, n, limit int) int {
+// takes more than limit bytes; same: every value takes as many.
+func packedWidth(k arrow.Array, n, limit int) (w int, same bool) {
 	switch k.DataType().ID() {
 	case arrow.STRING:
 		offsets := k.(*array.String).ValueOffsets()[:n+1]
-		longest := int32(0)
+		longest, first := int32(0), int32(0)
+		if n > 0 {
+			first = offsets[1] - offsets[0]
+		}
+		same = true
 		for r := range n {
-			longest = max(longest, offsets[r+1]-offsets[r])
+			l := offsets[r+1] - offsets[r]
+			longest = max(longest, l)
+			same = same && l == first
 		}
 		// One byte of length: limit is below 128.
 		if int(longest)+1 > limit {
-			return -1
+			return -1, false
 		}
-		return int(longest) + 1
+		return int(longest) + 1, same
 	case arrow.INTERVAL_MONTH_DAY_NANO:
 		// Keyed by its span, which only appendKey computes.
-		return -1
+		return -1, false
 	}
-	w := keyWidth(k.DataType())
+	w = keyWidth(k.DataType())
 	if w == 0 || w > limit {
-		return -1
+		return -1, false
 	}
-	return w
+	return w, true
 }
 
 // fixedPackedWords is the words a key of these columns takes when every
@@ -126,12 +132,14 @@ func fixedPackedWords(keys []arrow.Array) int {
 func (s *keyScratch) pack(keys []arrow.Array, rs rowSet, markNulls bool) (nw int, ok bool) {
 	n := rowsIn(rs)
 	longest := 0
+	s.same = s.same[:0]
 	for _, k := range keys {
-		w := packedWidth(k, rs.n, packedMaxLen-longest-1)
+		w, same := packedWidth(k, rs.n, packedMaxLen-longest-1)
 		if w < 0 {
 			return 0, false
 		}
 		longest += 1 + w
+		s.same = append(s.same, same && k.NullN() == 0)
 	}
 	nw = (longest + 7) / 8
 	s.words = grow(s.words, n*nw)[:n*nw]
@@ -143,10 +151,100 @@ func (s *keyScratch) pack(keys []arrow.Array, rs rowSet, markNulls bool) (nw int
 		s.nulls = grow(s.nulls, n)[:n]
 		clear(s.nulls)
 	}
-	for _, k := range keys {
+	// While every row's key so far takes the same bytes (at), a column
+	// whose values all take the same bytes too is packed without
+	// tracking each row's length (packSame).
+	at := 0
+	for i, k := range keys {
+		if at >= 0 {
+			if w, ok := s.packSame(k, rs, nw, at, s.same[i]); ok {
+				at += w
+				continue
+			}
+			fillLens(s.lens, at)
+			at = -1
+		}
 		s.packColumn(k, rs, nw, markNulls)
 	}
+	if at >= 0 {
+		fillLens(s.lens, at)
+	}
 	return nw, true
+}
+
+func fillLens(lens []uint8, at int) {
+	for r := range lens {
+		lens[r] = uint8(at)
+	}
+}
+
+// packSame packs column k at byte at of every row's key when its values
+// are all of one width (same) and short: a one-byte text (a flag), a
+// text of up to six bytes, an integer, a date or a timestamp. It reports
+// the bytes each row's key took, or ok false, having written nothing.
+// Texts of one length sit in the values at r*len, so no offset is read.
+func (s *keyScratch) packSame(k arrow.Array, rs rowSet, nw, at int, same bool) (w int, ok bool) {
+	if !same {
+		return 0, false
+	}
+	n := rowsIn(rs)
+	words := s.words[:n*nw]
+	switch k.DataType().ID() {
+	case arrow.STRING:
+		str := k.(*array.String)
+		if rs.n == 0 {
+			return 0, false
+		}
+		offsets := str.ValueOffsets()
+		l := int(offsets[1] - offsets[0])
+		if l > 6 {
+			return 0, false
+		}
+		data := str.ValueBytes()
+		head := uint64(1 | l<<8)
+		switch {
+		case l == 0:
+			for r := range n {
+				packPut(words, r*nw, at, head, 2)
+			}
+		case l == 1 && rs.dense:
+			for r, c := range data[:n] {
+				packPut(words, r*nw, at, head|uint64(c)<<16, 3)
+			}
+		case l == 1:
+			for r, i := range rs.sel {
+				packPut(words, r*nw, at, head|uint64(data[i])<<16, 3)
+			}
+		default:
+			for r := range n {
+				i := int(rowAt(rs, r))
+				packPut(words, r*nw, at, head|loadWord(data, i*l, l)<<16, 2+l)
+			}
+		}
+		return 2 + l, true
+	case arrow.INT16:
+		vals := values[uint16](k)
+		for r := range n {
+			packPut(words, r*nw, at, 1|uint64(vals[rowAt(rs, r)])<<8, 3)
+		}
+		return 3, true
+	case arrow.INT32, arrow.DATE32, arrow.UINT32:
+		vals := values[uint32](k)
+		for r := range n {
+			packPut(words, r*nw, at, 1|uint64(vals[rowAt(rs, r)])<<8, 5)
+		}
+		return 5, true
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
+		// A marker and eight bytes: the join keys of most schemas.
+		vals := values[uint64](k)
+		for r := range n {
+			base := r * nw
+			packPut(words, base, at, 1, 1)
+			packPut(words, base, at+1, vals[rowAt(rs, r)], 8)
+		}
+		return 9, true
+	}
+	return 0, false
 }
 
 // packColumn appends one column's bytes to every row's key words, with a
@@ -199,16 +297,6 @@ func (s *keyScratch) packColumn(k arrow.Array, rs rowSet, nw int, markNulls bool
 		}
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
 		vals := values[uint64](k)
-		if bm == nil && rs.dense {
-			// A marker and eight bytes: the join keys of most schemas.
-			for r, v := range vals[:n] {
-				base, at := r*nw, int(lens[r])
-				packPut(words, base, at, 1, 1)
-				packPut(words, base, at+1, v, 8)
-				lens[r] += 9
-			}
-			return
-		}
 		for r := range n {
 			if i := int(rowAt(rs, r)); !null(r, i) {
 				packPut(words, r*nw, int(lens[r]), vals[i], 8)

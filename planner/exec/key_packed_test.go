@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,6 +190,38 @@ func TestKeyTablePackedMatchesEncoded(t *testing.T) {
 			absent: [][]any{{dec(0, 5), int64(2)}},
 		},
 		{
+			name: "flags, as TPC-H Q1 groups",
+			typs: []types.T{types.Text, types.Text},
+			batches: [][][]any{
+				{{"A", "F"}, {"N", "O"}, {"R", "F"}, {"N", "F"}, {"A", "F"}},
+				{{"N", "O"}, {"A", "F"}, {"R", "O"}},
+				{{"AB", "F"}, {"A", "BF"}, {"N", "O"}},
+			},
+			packs:  []bool{true, true, true},
+			absent: [][]any{{"A", "O"}, {"F", "A"}, {"AB", "O"}, {"ABF", ""}},
+		},
+		{
+			name: "texts of one length, a date, a smallint, then texts of several",
+			typs: []types.T{types.Text, types.Date, types.Int2, types.Text},
+			batches: [][][]any{
+				{{"abc", int32(3), int64(-2), "xy"}, {"abd", int32(-3), int64(2), "x"}, {"abc", int32(3), int64(-2), "xy"}},
+				{{"abd", int32(-3), int64(2), "x"}, {"abc", int32(3), int64(-2), "xz"}},
+				{{"abd", int32(-3), int64(2), "x"}, {"abc", int32(3), int64(-2), "xy"}},
+			},
+			packs:  []bool{true, true, true},
+			absent: [][]any{{"abc", int32(3), int64(-2), "x"}, {"abd", int32(-3), int64(-2), "x"}},
+		},
+		{
+			name: "bigint and text",
+			typs: []types.T{types.Int8, types.Text},
+			batches: [][][]any{
+				{{int64(7), "EU"}, {int64(-7), "US"}, {int64(7), "EU"}},
+				{{int64(-7), "US"}, {int64(7), "EUR"}, {int64(7), "EU"}},
+			},
+			packs:  []bool{true, true},
+			absent: [][]any{{int64(7), "US"}, {int64(7), "E"}},
+		},
+		{
 			name:    "random texts, some multibyte, some long",
 			typs:    []types.T{types.Text, types.Text},
 			batches: randomBatches,
@@ -366,5 +399,54 @@ func TestKeyTableRecentKeys(t *testing.T) {
 	}
 	if tbl.len() != len(want) {
 		t.Fatalf("%d keys, want %d", tbl.len(), len(want))
+	}
+}
+
+// TestKeyTableInsertSelected: inserting the selected rows of a batch
+// gives each the id inserting those rows, copied out, gives, and reports
+// each new key at its row of the batch.
+func TestKeyTableInsertSelected(t *testing.T) {
+	tests := []struct {
+		name string
+		typs []types.T
+		rows [][]any
+	}{
+		{"flags", []types.T{types.Text, types.Text}, [][]any{{"A", "F"}, {"N", "O"}, {"R", "F"}, {"N", "O"}, {"A", "O"}, {"A", "F"}}},
+		{"texts of three bytes", []types.T{types.Text}, [][]any{{"abc"}, {"abd"}, {"abc"}, {"xyz"}, {"abd"}, {"qqq"}}},
+		{"empty texts and an integer", []types.T{types.Text, types.Int4}, [][]any{{"", int64(1)}, {"", int64(2)}, {"", int64(1)}, {"", int64(3)}, {"", int64(2)}}},
+		{"texts past one word", []types.T{types.Text}, [][]any{{"abcdefgh"}, {"abcdefgi"}, {"abcdefgh"}, {"zzzzzzzz"}, {"abcdefgi"}}},
+		{"texts with NULLs", []types.T{types.Text, types.Text}, [][]any{{"A", nil}, {nil, "O"}, {"A", nil}, {"R", "F"}, {nil, "O"}}},
+		{"texts too long to pack", []types.T{types.Text}, [][]any{{strings.Repeat("x", 30)}, {"y"}, {strings.Repeat("x", 30)}, {"z"}, {"y"}}},
+		{"one bigint", []types.T{types.Int8}, [][]any{{int64(5)}, {int64(-5)}, {int64(5)}, {nil}, {int64(9)}, {int64(-5)}}},
+	}
+	for _, tc := range tests {
+		for _, sliced := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/sliced=%v", tc.name, sliced), func(t *testing.T) {
+				cols := keyRows(t, tc.typs, tc.rows, sliced)
+				defer releaseAll(cols)
+				var sel []int32
+				for r := range tc.rows {
+					if r%3 != 1 {
+						sel = append(sel, int32(r))
+					}
+				}
+				picked, err := gatherColumns(t.Context(), cols, sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer releaseAll(picked)
+				want := make([]int32, len(sel))
+				var wantNew []int
+				newKeyTable().insert(picked, len(sel), want, false, func(_ int32, r int) { wantNew = append(wantNew, int(sel[r])) })
+				got := make([]int32, len(sel))
+				var gotNew []int
+				if err := newKeyTable().insertSelected(t.Context(), cols, sel, got, func(_ int32, r int) { gotNew = append(gotNew, r) }); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) || !slices.Equal(gotNew, wantNew) {
+					t.Fatalf("ids %v, new at rows %v; want %v, %v", got, gotNew, want, wantNew)
+				}
+			})
+		}
 	}
 }

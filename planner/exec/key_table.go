@@ -103,6 +103,8 @@ type keyScratch struct {
 	words []uint64
 	lens  []uint8
 	nulls []bool
+	// same[i]: key column i's values all take the same bytes (pack).
+	same []bool
 
 	enc keyEncoder
 }
