@@ -19,7 +19,8 @@ import (
 //     estimated smallest, among the leaves an equality links to it; a
 //     leaf linked only by another condition comes next, and a leaf linked
 //     by nothing (a cross product) only when no linked leaf is left;
-//   - each join hashes its smaller estimated side.
+//   - each join hashes the leaf it adds, unless the leaf's estimate is
+//     more than twice the tree's so far.
 //
 // An equality a = b between two leaves is taken to keep 1/n of the
 // pairs. With statistics of both columns (ANALYZE), n is the larger of
@@ -358,8 +359,13 @@ func (g *joinGraph) build() Node {
 			}
 		}
 		in[best] = true
-		// The right input is the one hashed: the smaller estimate.
-		if g.rows[best] <= est {
+		// The right input is the one hashed: the leaf, unless its
+		// estimate is more than twice the tree's. Hashing the tree would
+		// stop its pipeline (the largest table's scan, probing every
+		// join so far) at this join: its rows are gathered and hashed
+		// by one goroutine before a probe starts, where hashing the leaf
+		// lets the pipeline stream on through this join.
+		if g.rows[best] <= 2*est {
 			tree = &Join{Left: tree, Right: g.leaves[best], Kind: InnerJoin, On: andAll(on)}
 		} else {
 			tree = &Join{Left: g.leaves[best], Right: tree, Kind: InnerJoin, On: andAll(on)}
