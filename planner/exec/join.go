@@ -54,9 +54,13 @@ type hashJoin struct {
 	// call produces at most one batch of candidate pairs.
 	probe probeState
 	// Scratch reused across probes: key lookups, key ids and pair indexes
-	// (gathering copies out of them).
-	scratch              keyScratch
-	idsBuf, liBuf, riBuf []int32
+	// (gathering copies out of them), and a probed selection.
+	scratch                      keyScratch
+	idsBuf, liBuf, riBuf, selBuf []int32
+
+	// selecting is the left input when it is a filter whose selection
+	// an inner join probes in place (startProbe); nil otherwise.
+	selecting *filter
 
 	out      []arrow.RecordBatch
 	leftDone bool
@@ -101,7 +105,10 @@ type joinBuild struct {
 // probeState is a left batch part-way through its probe: its keys, the
 // row reached, and that row's matches not yet paired.
 type probeState struct {
-	batch       arrow.RecordBatch
+	batch arrow.RecordBatch
+	// sel are the batch's rows probed (a filter's selection), nil for
+	// all: probe row r is the batch's row sel[r].
+	sel         []int32
 	keys        []arrow.Array
 	ids         []int32 // each row's build key id, -1 for none
 	row         int
@@ -173,7 +180,31 @@ func newHashJoinOver(ctx context.Context, n *planner.Join, left Operator, build 
 			return fail(err)
 		}
 	}
+	if f, ok := left.(*filter); ok && n.Kind == planner.InnerJoin && evaluateAside(lk) {
+		j.selecting = f
+	}
 	return j, nil
+}
+
+// evaluateAside reports whether every expression may be evaluated on
+// rows a filter rejected (planner.EvaluatesAside).
+func evaluateAside(exprs []planner.Expr) bool {
+	for _, e := range exprs {
+		if !planner.EvaluatesAside(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextLeft is the left input's next batch and the rows of it to probe:
+// nil for all of them.
+func (j *hashJoin) nextLeft(ctx context.Context) (arrow.RecordBatch, []int32, error) {
+	if j.selecting != nil {
+		return j.selecting.nextSelected(ctx)
+	}
+	b, err := j.left.Next(ctx)
+	return b, nil, err
 }
 
 // newJoinBuild is the build side of n over its right input, which it
@@ -507,7 +538,7 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			j.finished = done
 			continue
 		}
-		b, err := j.left.Next(ctx)
+		b, sel, err := j.nextLeft(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -520,7 +551,7 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			j.leftDone = true
 			continue
 		}
-		if err := j.startProbe(ctx, b); err != nil {
+		if err := j.startProbe(ctx, b, sel); err != nil {
 			return nil, err
 		}
 	}
@@ -529,20 +560,45 @@ func (j *hashJoin) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	return out, nil
 }
 
-// startProbe makes b the batch being probed.
-func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
+// startProbe makes b the batch being probed: its rows sel (a filter's
+// selection), or all of them when sel is nil. Of the selected rows only
+// the keys are copied out, to be looked up; the joined rows are gathered
+// from b's columns, so the columns of the many rows a selective join
+// drops are never copied. The keys are evaluated on the whole batch: an
+// error there may come from a row the filter rejected, so the kept rows
+// are then copied and probed alone, raising only their own errors.
+func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch, sel []int32) error {
 	keys, err := evalAll(ctx, j.leftKeys, b)
+	if err != nil && sel != nil {
+		kept, terr := takeBatch(ctx, b, sel)
+		b.Release()
+		if terr != nil {
+			return terr
+		}
+		return j.startProbe(ctx, kept, nil)
+	}
 	if err != nil {
 		b.Release()
 		return err
 	}
 	n := int(b.NumRows())
+	if sel != nil {
+		picked, err := gatherColumns(ctx, keys, sel)
+		releaseAll(keys)
+		if err != nil {
+			b.Release()
+			return err
+		}
+		// The filter reuses its selection for its next batch.
+		keys, n, sel = picked, len(sel), append(j.selBuf[:0], sel...)
+		j.selBuf = sel
+	}
 	if cap(j.idsBuf) < n {
 		j.idsBuf = make([]int32, n)
 	}
 	ids := j.idsBuf[:n]
 	j.build.table.lookup(keys, n, ids, &j.scratch)
-	j.probe = probeState{batch: b, keys: keys, ids: ids}
+	j.probe = probeState{batch: b, sel: sel, keys: keys, ids: ids}
 	if (j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence()) && !j.existsOnBuild {
 		j.probe.leftMatched = make([]bool, b.NumRows())
 	}
@@ -555,7 +611,7 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch) error {
 // where every row matches) thus streams in bounded steps.
 func (j *hashJoin) probeSome(ctx context.Context) error {
 	p := &j.probe
-	n := int(p.batch.NumRows())
+	n := len(p.ids)
 	if j.liBuf == nil {
 		// Sized for the first batch: a catalog query joins batches of a
 		// few rows, and allocating a whole output batch per join was
@@ -610,6 +666,13 @@ func (j *hashJoin) probeSome(ctx context.Context) error {
 		}
 	}
 	j.liBuf, j.riBuf = li[:0], ri[:0] // keep what appending grew
+	if p.sel != nil {
+		// Only an inner join probes a selection: li are not kept as
+		// leftMatched's rows.
+		for k, r := range li {
+			li[k] = p.sel[r]
+		}
+	}
 	if len(li) > 0 {
 		if err := j.emitPairs(ctx, p.batch, li, ri, p.leftMatched); err != nil {
 			return err
