@@ -94,6 +94,15 @@ func selectCases() []selectCase {
 		{name: "text", typ: types.Text,
 			vals:   withNulls([]any{"", "A", "AB", "B", "BUILDING", "BUILDINGS", "building", "é"}),
 			consts: []any{"", "A", "BUILDING", "Z", "é"}},
+		// Without NULLs the one-byte constant takes the flag loop, the
+		// ranges their branchless loops; an empty last value is read
+		// safely.
+		{name: "flags", typ: types.Text,
+			vals:   []any{"R", "A", "", "RR", "R", "N", "é", "R", ""},
+			consts: []any{"R", "N", "", "Z"}},
+		{name: "int4 without NULLs", typ: types.Int4,
+			vals:   i64(math.MinInt32, -3, 0, 3, 3, 9, math.MaxInt32),
+			consts: i64(math.MinInt32, -3, 3, 4, math.MaxInt32)},
 	}
 }
 
@@ -486,6 +495,45 @@ func BenchmarkSelectStringEqual(b *testing.B) {
 		out = selectString(col, "R", acc, nil, 0, rowSet{dense: true, n: n}, out[:0])
 		if len(out) != n/3 {
 			b.Fatalf("%d rows, want %d", len(out), n/3)
+		}
+	}
+}
+
+// TestSelectDateAsTimestampWithoutNulls: the branchless loops of a date
+// tested as a timestamp keep the rows a row-by-row test keeps, over all
+// rows and over a selection.
+func TestSelectDateAsTimestampWithoutNulls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := make([]int32, 1000)
+	for i := range vals {
+		vals[i] = int32(8700 + rng.IntN(120))
+	}
+	var odd []int32
+	for i := 1; i < len(vals); i += 2 {
+		odd = append(odd, int32(i))
+	}
+	all := make([]int32, len(vals))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	for _, op := range cmpOps {
+		k := int64(8760)*types.MicrosPerDay + 1
+		r := newIntRange(op, k)
+		for _, rows := range []struct {
+			rs  rowSet
+			sel []int32
+		}{{rowSet{dense: true, n: len(vals)}, all}, {rowSet{sel: odd, n: len(vals)}, odd}} {
+			var want []int32
+			for _, i := range rows.sel {
+				if c := cmp.Compare(types.DateToTimestamp(vals[i]), k); op == "=" && c == 0 || op == "<>" && c != 0 ||
+					op == "<" && c < 0 || op == "<=" && c <= 0 || op == ">" && c > 0 || op == ">=" && c >= 0 {
+					want = append(want, i)
+				}
+			}
+			got := selectDateAsTimestamp(vals, r, nil, 0, rows.rs, []int32{})
+			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("%s (dense %v): %v, want %v", op, rows.rs.dense, got, want)
+			}
 		}
 	}
 }
