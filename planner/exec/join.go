@@ -90,6 +90,9 @@ type joinBuild struct {
 	keyIsColumn bool
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
+	// peers are the builds shared with this one by a Gather's workers
+	// (nil for a join's own build), started together (startAll).
+	peers *sharedBuilds
 
 	// A build past the budget partitions its rows to disk instead
 	// (join_spill.go): spill is where, nil when it may not; parts are
@@ -839,6 +842,7 @@ func (j *hashJoin) Close() {
 func (j *hashJoin) ensureBuilt(ctx context.Context) error {
 	b := j.build
 	if j.shared {
+		b.peers.startAll(ctx)
 		b.once.Do(func() { b.err = b.build(ctx) })
 		if b.err != nil {
 			return b.err

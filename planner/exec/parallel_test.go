@@ -124,6 +124,28 @@ func TestAggregateSelectionInWorkers(t *testing.T) {
 	}
 }
 
+// TestSharedBuildsStartTogether: the builds a Gather's workers share are
+// started together when the first is needed; the answer is the serial
+// plan's, an error of a build the workers reach later is the query's,
+// and no build outlives the query.
+func TestSharedBuildsStartTogether(t *testing.T) {
+	for _, tc := range []struct{ sql, code string }{
+		{"SELECT t.id, u.name, v.k FROM t JOIN u ON t.region = u.region JOIN (VALUES (1, 'a'), (3, 'b')) v(i, k) ON v.i = t.id ORDER BY t.id", ""},
+		{"SELECT t.id FROM t JOIN u ON t.region = u.region JOIN (SELECT i, 10 / (i - 3) AS k FROM (VALUES (1), (3)) v(i)) w ON w.i = t.id", pgerror.DivisionByZero},
+	} {
+		before := runtime.NumGoroutine()
+		_, serial, serr := runQueryWorkers(t, newTestTable(t), tc.sql, 1)
+		_, par, perr := runQueryWorkers(t, newTestTable(t), tc.sql, 4)
+		if code(serr) != tc.code || code(perr) != tc.code {
+			t.Fatalf("%s: serial error %v, parallel error %v, want %q", tc.sql, serr, perr, tc.code)
+		}
+		if strings.Join(serial, "\n") != strings.Join(par, "\n") {
+			t.Errorf("%s\nserial:\n%s\nparallel:\n%s", tc.sql, strings.Join(serial, "\n"), strings.Join(par, "\n"))
+		}
+		checkNoLeak(t, before)
+	}
+}
+
 // gathersJoin reports whether some Gather of the plan runs a join's probe
 // side in its workers.
 func gathersJoin(n planner.Node) bool {

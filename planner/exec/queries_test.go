@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,7 +32,9 @@ type memTable struct {
 	regions *memTable // the second test table, u
 	cols    []planner.TableColumn
 	batches []arrow.RecordBatch
-	// scans records the filters pushed into each scan.
+	// scans records the filters pushed into each scan; mu guards it and
+	// scanColumns, as a Gather's shared builds scan at once.
+	mu    sync.Mutex
 	scans []iceberg.BooleanExpression
 	// batchMorsels makes each batch a morsel (see ScanMorsels).
 	batchMorsels bool
@@ -56,8 +59,10 @@ func (m *memTable) RowEstimate() int64 {
 }
 
 func (m *memTable) Scan(_ context.Context, columns []int, filter iceberg.BooleanExpression) (planner.RecordStream, error) {
+	m.mu.Lock()
 	m.scans = append(m.scans, filter)
 	m.scanColumns = append(m.scanColumns, columns)
+	m.mu.Unlock()
 	var out []arrow.RecordBatch
 	for _, b := range m.batches {
 		arrs := make([]arrow.Array, len(columns))
