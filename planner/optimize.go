@@ -66,7 +66,8 @@ func batches(parallel ParallelOptions) []Batch {
 			// estimates can see.
 			{Name: "joinUncorrelatedInSubqueries", Apply: joinUncorrelatedInSubqueries},
 			// Reorder trees of inner joins from row estimates, linked leaves
-			// first, hashing the smaller side of each join.
+			// first, hashing the leaf each join adds unless it is estimated
+			// at more than twice the tree so far.
 			{Name: "orderJoins", Apply: orderJoins},
 			// Hash the left input of a semi or anti join estimated smaller
 			// than its right one: the few outer rows of an EXISTS over a
