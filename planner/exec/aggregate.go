@@ -282,17 +282,7 @@ func (h *hashAggregate) accumulateSelected(ctx context.Context, in aggRows, sel 
 	if len(h.keys) == 0 {
 		clear(ids)
 	} else {
-		keys := in.keys
-		err := h.groups.insertSelected(ctx, keys, sel, ids, func(_ int32, r int) {
-			for i, a := range keys {
-				appendValue(h.keyBld[i], a, r)
-				h.keyMem += keyValueBytes(a, r)
-			}
-			if h.par != nil {
-				h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
-			}
-		})
-		if err != nil {
+		if err := h.groups.insertSelected(ctx, in.keys, sel, ids, h.addGroup(in.keys)); err != nil {
 			return err
 		}
 		h.ngroups = h.groups.len()
@@ -308,6 +298,21 @@ func (h *hashAggregate) accumulateSelected(ctx context.Context, in aggRows, sel 
 	return nil
 }
 
+// addGroup is the keyTable's isNew for a batch's keys: a new group's key
+// values go to the key builders and, in a parallel part, the position of
+// its first row is kept.
+func (h *hashAggregate) addGroup(keys []arrow.Array) func(id int32, row int) {
+	return func(_ int32, r int) {
+		for i, a := range keys {
+			appendValue(h.keyBld[i], a, r)
+			h.keyMem += keyValueBytes(a, r)
+		}
+		if h.par != nil {
+			h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
+		}
+	}
+}
+
 // accumulate folds rows into their groups, adding the groups not seen
 // before.
 func (h *hashAggregate) accumulate(in aggRows) error {
@@ -319,16 +324,7 @@ func (h *hashAggregate) accumulate(in aggRows) error {
 	if len(h.keys) == 0 {
 		clear(ids)
 	} else {
-		keys := in.keys
-		h.groups.insert(keys, n, ids, false, func(_ int32, r int) {
-			for i, a := range keys {
-				appendValue(h.keyBld[i], a, r)
-				h.keyMem += keyValueBytes(a, r)
-			}
-			if h.par != nil {
-				h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
-			}
-		})
+		h.groups.insert(in.keys, n, ids, false, h.addGroup(in.keys))
 		h.ngroups = h.groups.len()
 	}
 	if h.par != nil {
