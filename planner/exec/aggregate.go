@@ -150,10 +150,8 @@ func (h *hashAggregate) next(ctx context.Context) (arrow.RecordBatch, []int32, e
 // too: each is a plain expression that EvaluatesAside, and no aggregate
 // takes inputs beyond its argument (ORDER BY, FILTER, a delimiter).
 func evaluatesAside(n *planner.Aggregate) bool {
-	for _, g := range n.Groups {
-		if !planner.EvaluatesAside(g) {
-			return false
-		}
+	if !allEvaluateAside(n.Groups) {
+		return false
 	}
 	for _, a := range n.Aggs {
 		if needsCallInputs(a) || a.Delim != nil || (a.Arg != nil && !planner.EvaluatesAside(a.Arg)) {

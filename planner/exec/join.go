@@ -183,15 +183,15 @@ func newHashJoinOver(ctx context.Context, n *planner.Join, left Operator, build 
 			return fail(err)
 		}
 	}
-	if f, ok := left.(*filter); ok && n.Kind == planner.InnerJoin && evaluateAside(lk) {
+	if f, ok := left.(*filter); ok && n.Kind == planner.InnerJoin && allEvaluateAside(lk) {
 		j.selecting = f
 	}
 	return j, nil
 }
 
-// evaluateAside reports whether every expression may be evaluated on
+// allEvaluateAside reports whether every expression may be evaluated on
 // rows a filter rejected (planner.EvaluatesAside).
-func evaluateAside(exprs []planner.Expr) bool {
+func allEvaluateAside(exprs []planner.Expr) bool {
 	for _, e := range exprs {
 		if !planner.EvaluatesAside(e) {
 			return false
