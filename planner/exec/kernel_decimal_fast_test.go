@@ -305,3 +305,25 @@ func TestDecimalArithmeticAcrossWidths(t *testing.T) {
 		ref.Release()
 	}
 }
+
+// TestMulInt64MatchesBigInt: the checked 64-bit product is exact when it
+// fits and reports overflow when it does not, signs and extremes
+// included.
+func TestMulInt64MatchesBigInt(t *testing.T) {
+	edges := []int64{0, 1, -1, 2, -2, 3, 10, -10, 1 << 31, -(1 << 31), 1<<32 - 1, 3037000499, 3037000500, -3037000499,
+		-3037000500, 1 << 62, -(1 << 62), math.MaxInt64, math.MinInt64, math.MaxInt64 / 2, math.MinInt64 / 2, 999_999_999_999_999}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 2000 {
+		edges = append(edges, int64(rng.Uint64())>>rng.IntN(64))
+	}
+	for _, x := range edges {
+		for _, y := range edges[:40] {
+			want := new(big.Int).Mul(big.NewInt(x), big.NewInt(y))
+			fits := want.IsInt64()
+			got, ok := mulInt64(x, y)
+			if ok != fits || ok && got != want.Int64() {
+				t.Fatalf("mulInt64(%d, %d) = %d, %v; want %v (fits %v)", x, y, got, ok, want, fits)
+			}
+		}
+	}
+}
