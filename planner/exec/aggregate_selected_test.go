@@ -19,8 +19,7 @@ func TestAggregateReadsFilterSelection(t *testing.T) {
 	tbl := newLineitemTable(t, 3*benchBatchRows+100)
 	plan := q1Plan(t, tbl)
 	run := func(inPlace bool) []string {
-		ctx := context.Background()
-		op, err := Build(ctx, plan)
+		op, err := Build(context.Background(), plan)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,17 +35,8 @@ func TestAggregateReadsFilterSelection(t *testing.T) {
 			h.selecting = nil
 		}
 		var rows []string
-		for {
-			b, err := op.Next(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b == nil {
-				return rows
-			}
-			rows = append(rows, batchRows(b)...)
-			b.Release()
-		}
+		drainOperator(t, op, func(b arrow.RecordBatch) { rows = append(rows, batchRows(b)...) })
+		return rows
 	}
 	inPlace, copied := run(true), run(false)
 	if len(copied) != 6 {

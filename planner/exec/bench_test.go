@@ -157,15 +157,21 @@ func benchAgg(tb testing.TB, name string) functions.Aggregate {
 // benchDrain runs the plan to the end and calls visit on every batch.
 func benchDrain(tb testing.TB, plan planner.Node, visit func(arrow.RecordBatch)) int64 {
 	tb.Helper()
-	ctx := context.Background()
-	op, err := Build(ctx, plan)
+	op, err := Build(context.Background(), plan)
 	if err != nil {
 		tb.Fatalf("build: %v", err)
 	}
 	defer op.Close()
+	return drainOperator(tb, op, visit)
+}
+
+// drainOperator reads op to the end, calls visit (when set) on every
+// batch and returns the rows read.
+func drainOperator(tb testing.TB, op Operator, visit func(arrow.RecordBatch)) int64 {
+	tb.Helper()
 	var rows int64
 	for {
-		b, err := op.Next(ctx)
+		b, err := op.Next(context.Background())
 		if err != nil {
 			tb.Fatalf("next: %v", err)
 		}
