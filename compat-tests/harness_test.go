@@ -97,9 +97,12 @@ func runMain(m *testing.M) int {
 }
 
 // buildBinary compiles cmd/sqe into dir and returns the executable's path.
+// The sqe_poison tag makes the server poison the decoded buffers it frees
+// (storage/decode_buffers.go), so that a read after release changes an
+// answer these tests check.
 func buildBinary(dir string) (string, error) {
 	out := filepath.Join(dir, "sqe")
-	cmd := exec.Command("go", "build", "-o", out, "github.com/sqe-db/sqe/cmd/sqe")
+	cmd := exec.Command("go", "build", "-tags", "sqe_poison", "-o", out, "github.com/sqe-db/sqe/cmd/sqe")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -143,8 +144,21 @@ func foldEach[T any](c *columnCollector, arr arrow.Array, value func(int) T, enc
 		}
 	}
 	if seen {
-		c.lower, c.upper = lower, upper
+		c.lower, c.upper = owned(lower), owned(upper)
 	}
+}
+
+// owned is v, or a copy of the bytes it shares with the batch: a text or
+// binary value points into its batch's buffer, which the scan reuses once
+// the batch is released.
+func owned[T any](v T) T {
+	switch x := any(v).(type) {
+	case string:
+		return any(strings.Clone(x)).(T)
+	case []byte:
+		return any(bytes.Clone(x)).(T)
+	}
+	return v
 }
 
 // bounds are the serialized least and greatest values, nil when the

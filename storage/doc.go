@@ -44,7 +44,10 @@
 // reads only the task's row groups and the requested columns, mapped by
 // Parquet field id to the table schema (a column added later reads as
 // NULL, a promoted type is cast once per chunk), and hands each column
-// chunk out in pieces of 65,536 rows. Files with deletes, without field
+// chunk out in pieces of 65,536 rows. Pages are read one at a time into
+// the page reader's buffer (not the whole chunk into a fresh one), and
+// each scan decodes into buffers it takes back once the operators release
+// a piece (decode_buffers.go), so a scan keeps touching the same memory. Files with deletes, without field
 // ids, or of other formats, and filtered scans, are read by iceberg-go.
 // A ChunkCache, bounded by bytes and shared by the catalogs that are
 // given it, keeps the decoded chunks (file, field id, row group) and the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -143,7 +144,9 @@ func valueAt(a arrow.Array, i int) any {
 	case *array.Decimal64:
 		return decimal128.FromI64(int64(a.Value(i))).ToString(a.DataType().(*arrow.Decimal64Type).Scale)
 	case *array.String:
-		return a.Value(i)
+		// The batch is released after the row is read, and a decoded
+		// string shares its buffer.
+		return strings.Clone(a.Value(i))
 	case *array.Date32:
 		return a.Value(i).FormattedString()
 	case *array.Timestamp:

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"unsafe"
@@ -66,8 +67,9 @@ func readsAsDictionary(rdr *file.Reader, leaf int, groups []int) bool {
 // plainFromDictionary expands a dictionary array of text or bytes with
 // int32 indices into a plain array of typ (string or binary): the
 // offsets summed from the dictionary's lengths, then each value's bytes
-// copied. An index outside the dictionary (a corrupt file) is an error.
-func plainFromDictionary(d *array.Dictionary, typ arrow.DataType) (arrow.Array, error) {
+// copied, into buffers from mem. An index outside the dictionary (a
+// corrupt file) is an error.
+func plainFromDictionary(d *array.Dictionary, typ arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	idxArr, ok := d.Indices().(*array.Int32)
 	if !ok {
 		return nil, fmt.Errorf("dictionary indices of type %s", d.Indices().DataType())
@@ -83,11 +85,20 @@ func plainFromDictionary(d *array.Dictionary, typ arrow.DataType) (arrow.Array, 
 		valid = d.NullBitmapBytes()
 	}
 	off := d.Data().Offset()
-	offBuf := memory.NewResizableBuffer(memory.DefaultAllocator)
+	offBuf := memory.NewResizableBuffer(mem)
 	offBuf.Resize(4 * (n + 1))
 	offs := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(offBuf.Bytes()))), n+1)
-	total := int64(0)
 	offs[0] = 0
+	if valid == nil {
+		if dataBuf, ok := expandShort(idx[:n], doffs, dbytes, offs, mem); ok {
+			defer offBuf.Release()
+			defer dataBuf.Release()
+			out := array.NewData(typ, n, []*memory.Buffer{nil, offBuf, dataBuf}, nil, 0, 0)
+			defer out.Release()
+			return array.MakeFromData(out), nil
+		}
+	}
+	total := int64(0)
 	for i, k := range idx[:n] {
 		if valid == nil || bitutil.BitIsSet(valid, off+i) {
 			if uint(k) >= uint(len(doffs)-1) {
@@ -102,7 +113,10 @@ func plainFromDictionary(d *array.Dictionary, typ arrow.DataType) (arrow.Array, 
 		}
 		offs[i+1] = int32(total)
 	}
-	data := make([]byte, total)
+	dataBuf := memory.NewResizableBuffer(mem)
+	dataBuf.Resize(int(total))
+	defer dataBuf.Release()
+	data := dataBuf.Bytes()
 	for i, k := range idx[:n] {
 		o, l := offs[i], offs[i+1]-offs[i]
 		if l <= 8 {
@@ -119,15 +133,54 @@ func plainFromDictionary(d *array.Dictionary, typ arrow.DataType) (arrow.Array, 
 	}
 	var nullBuf *memory.Buffer
 	if valid != nil {
-		nullBuf = memory.NewResizableBuffer(memory.DefaultAllocator)
+		nullBuf = memory.NewResizableBuffer(mem)
 		nullBuf.Resize(int(bitutil.BytesForBits(int64(n))))
 		bitutil.CopyBitmap(valid, off, n, nullBuf.Bytes(), 0)
 		defer nullBuf.Release()
 	}
 	defer offBuf.Release()
-	out := array.NewData(typ, n, []*memory.Buffer{nullBuf, offBuf, memory.NewBufferBytes(data)}, nil, d.NullN(), 0)
+	out := array.NewData(typ, n, []*memory.Buffer{nullBuf, offBuf, dataBuf}, nil, d.NullN(), 0)
 	defer out.Release()
 	return array.MakeFromData(out), nil
+}
+
+// expandShort expands idx, indices of a dictionary whose every value is
+// at most 8 bytes (flags, modes, priorities), in one pass without NULLs:
+// each row stores its value's 8 bytes as one word and advances by its
+// length, filling offs. ok is false for a dictionary with a longer value
+// or an index outside it, which the general loops handle (and report).
+func expandShort(idx, doffs []int32, dbytes []byte, offs []int32, mem memory.Allocator) (_ *memory.Buffer, ok bool) {
+	values := len(doffs) - 1
+	if values <= 0 {
+		return nil, false
+	}
+	words := make([]uint64, values)
+	lens := make([]int32, values)
+	for j := range values {
+		v := dbytes[doffs[j]:doffs[j+1]]
+		if len(v) > 8 {
+			return nil, false
+		}
+		var w [8]byte
+		copy(w[:], v)
+		words[j], lens[j] = binary.LittleEndian.Uint64(w[:]), int32(len(v))
+	}
+	// The last row's word may reach 8 bytes past the text.
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(len(idx)*8 + 8)
+	data := buf.Bytes()
+	o := int32(0)
+	for i, k := range idx {
+		if uint(k) >= uint(values) {
+			buf.Release()
+			return nil, false
+		}
+		binary.LittleEndian.PutUint64(data[o:o+8], words[k])
+		o += lens[k]
+		offs[i+1] = o
+	}
+	buf.ResizeNoShrink(int(o))
+	return buf, true
 }
 
 // dictValues is a dictionary's value offsets and the bytes they index

@@ -128,13 +128,40 @@ func TestPlainFromDictionary(t *testing.T) {
 	defer d.Release()
 	sliced := array.NewSlice(d, 1, 6).(*array.Dictionary)
 	defer sliced.Release()
-	out, err := plainFromDictionary(sliced, arrow.BinaryTypes.String)
+	out, err := plainFromDictionary(sliced, arrow.BinaryTypes.String, newDecodeBuffers())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Release()
 	if got := out.String(); got != `["EU" (null) "" "ASIA" "EU"]` || out.NullN() != 1 {
 		t.Fatalf("expanded %s (%d NULLs)", got, out.NullN())
+	}
+
+	// Without NULLs: values of at most 8 bytes are expanded a word at a
+	// time, a dictionary with a longer one by the general loops.
+	for _, words := range []string{`["", "EU", "ASIA", "1-URGENT"]`, `["", "EU", "ASIA", "DELIVER IN PERSON"]`} {
+		values, _, err := array.FromJSON(mem, arrow.BinaryTypes.String, strings.NewReader(words))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer values.Release()
+		idx, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[3, 1, 0, 2, 3, 3, 1]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idx.Release()
+		d := array.NewDictionaryArray(dt, idx, values)
+		defer d.Release()
+		out, err := plainFromDictionary(d, arrow.BinaryTypes.String, newDecodeBuffers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Release()
+		last := values.(*array.String).Value(3)
+		want := fmt.Sprintf(`[%q "EU" "" "ASIA" %q %q "EU"]`, last, last, last)
+		if got := out.String(); got != want || out.NullN() != 0 {
+			t.Fatalf("expanded %s, want %s", got, want)
+		}
 	}
 
 	bad, _, err := array.FromJSON(mem, arrow.PrimitiveTypes.Int32, strings.NewReader(`[0, 3]`))
@@ -144,7 +171,7 @@ func TestPlainFromDictionary(t *testing.T) {
 	defer bad.Release()
 	corrupt := array.NewDictionaryArray(dt, bad, dictValues)
 	defer corrupt.Release()
-	if _, err := plainFromDictionary(corrupt, arrow.BinaryTypes.String); err == nil || !strings.Contains(err.Error(), "index 3") {
+	if _, err := plainFromDictionary(corrupt, arrow.BinaryTypes.String, newDecodeBuffers()); err == nil || !strings.Contains(err.Error(), "index 3") {
 		t.Fatalf("an index past the dictionary: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -34,6 +35,9 @@ const fieldIDKey = "PARQUET:field_id"
 type readColumns struct {
 	schema *arrow.Schema
 	ids    []int
+	// buffers is the memory the scan decodes into, reused piece after
+	// piece (decode_buffers.go).
+	buffers *decodeBuffers
 }
 
 // nativeColumns returns the columns of got (the distinct requested fields
@@ -42,7 +46,7 @@ type readColumns struct {
 // default (a file written before it was added reads the default, not
 // NULL).
 func (t *Table) nativeColumns(got *arrow.Schema) (*readColumns, bool) {
-	cols := &readColumns{schema: got, ids: make([]int, got.NumFields())}
+	cols := &readColumns{schema: got, ids: make([]int, got.NumFields()), buffers: newDecodeBuffers()}
 	for i, f := range got.Fields() {
 		if !flatReadType(f.Type) {
 			return nil, false
@@ -185,6 +189,10 @@ type parquetTask struct {
 	cast  []bool
 	// decimal64 is how a column the scan holds as decimal64 is read.
 	decimal64 []decimal64Read
+	// retyped marks a column decoded as its physical integers and handed
+	// out as its type over the same buffers (dates, times of day), which
+	// pqarrow would copy value by value.
+	retyped []bool
 	// leaf is each requested column's leaf column index in the file.
 	leaf []int
 }
@@ -197,7 +205,7 @@ type parquetTask struct {
 func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task table.FileScanTask, cols *readColumns) (_ *parquetTask, ok bool, err error) {
 	r := &parquetTask{file: fileKey{path: task.File.FilePath(), size: task.File.FileSizeBytes()},
 		fs: fs, cache: cache, cols: cols, field: make([]int, len(cols.ids)), cast: make([]bool, len(cols.ids)), leaf: make([]int, len(cols.ids)),
-		decimal64: make([]decimal64Read, len(cols.ids))}
+		decimal64: make([]decimal64Read, len(cols.ids)), retyped: make([]bool, len(cols.ids))}
 	defer func() {
 		if err != nil || !ok {
 			r.close()
@@ -254,6 +262,7 @@ func openParquetTask(ctx context.Context, fs iceio.IO, cache *ChunkCache, task t
 			return nil, false, nil
 		}
 		r.field[c], r.cast[c], r.leaf[c] = i, cast, sf.ColIndex
+		r.retyped[c] = !cast && sameAsInteger(want, r.meta.Schema.Column(sf.ColIndex).PhysicalType())
 	}
 	if r.groups, err = taskRowGroups(task, r.meta); err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", r.file.path, err)
@@ -267,7 +276,12 @@ func (r *parquetTask) open() error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", r.file.path, err)
 	}
-	var opts []file.ReadOption
+	// A column chunk is read page by page into the page reader's own
+	// buffer, not whole into a new one and then copied page by page; the
+	// page readers' buffers come from the scan's pool too.
+	props := parquet.NewReaderProperties(r.cols.buffers)
+	props.BufferedStreamEnabled = true
+	opts := []file.ReadOption{file.WithReadProps(props)}
 	if r.meta != nil {
 		opts = append(opts, file.WithMetadata(r.meta))
 	}
@@ -304,14 +318,15 @@ func (r *parquetTask) fileReader() (*pqarrow.FileReader, error) {
 			}
 		}
 	}
-	fr, err := pqarrow.NewFileReader(r.rdr, props, memory.DefaultAllocator)
+	fr, err := pqarrow.NewFileReader(r.rdr, props, r.cols.buffers)
 	if err != nil {
 		return nil, fmt.Errorf("read schema of %s: %w", r.file.path, err)
 	}
-	// A decimal stored as integers is decoded as those integers: the
-	// reader's own manifest (this file reader's alone) says so.
+	// A decimal stored as integers, and a retyped column, is decoded as
+	// those integers: the reader's own manifest (this file reader's
+	// alone) says so.
 	for c, i := range r.field {
-		if i >= 0 && r.decimal64[c] == decimal64FromInts {
+		if i >= 0 && (r.decimal64[c] == decimal64FromInts || r.retyped[c]) {
 			f := *fr.Manifest.Fields[i].Field
 			f.Type = integerOf(r.meta.Schema.Column(r.leaf[c]).PhysicalType())
 			fr.Manifest.Fields[i].Field = &f
@@ -319,6 +334,28 @@ func (r *parquetTask) fileReader() (*pqarrow.FileReader, error) {
 	}
 	r.fr = fr
 	return fr, nil
+}
+
+// sameAsInteger reports whether a column of type typ stored as phys
+// holds the integers of typ's Arrow layout: a date as INT32, a time of
+// day in microseconds as INT64.
+func sameAsInteger(typ arrow.DataType, phys parquet.Type) bool {
+	switch typ.ID() {
+	case arrow.DATE32:
+		return phys == parquet.Types.Int32
+	case arrow.TIME64:
+		return phys == parquet.Types.Int64 && typ.(*arrow.Time64Type).Unit == arrow.Microsecond
+	}
+	return false
+}
+
+// retypedArray is a, an array of integers, as an array of type typ of the
+// same layout, over a's buffers.
+func retypedArray(a arrow.Array, typ arrow.DataType) arrow.Array {
+	d := a.Data()
+	data := array.NewData(typ, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+	defer data.Release()
+	return array.MakeFromData(data)
 }
 
 // readableAs reports whether a column the file decodes as from reads as
@@ -505,7 +542,7 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 	if err != nil {
 		return err
 	}
-	ch.reader, ch.cast, ch.decimal64 = cr, r.cast[c], r.decimal64[c]
+	ch.reader, ch.cast, ch.decimal64, ch.retyped, ch.buffers = cr, r.cast[c], r.decimal64[c], r.retyped[c], r.cols.buffers
 	return nil
 }
 
@@ -525,6 +562,8 @@ type columnChunk struct {
 	reader    *pqarrow.ColumnReader
 	cast      bool
 	decimal64 decimal64Read
+	retyped   bool
+	buffers   *decodeBuffers
 	// collect keeps the decoded pieces for the cache; collected holds a
 	// reference to each.
 	collect   bool
@@ -586,7 +625,7 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 			if !ok {
 				return nil, fmt.Errorf("decoded %s among dictionary chunks", p.DataType())
 			}
-			a, err := plainFromDictionary(d, ch.typ)
+			a, err := plainFromDictionary(d, ch.typ, ch.buffers)
 			if err != nil {
 				return nil, err
 			}
@@ -608,6 +647,9 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 	case ch.decimal64 == decimal64Narrowed:
 		defer a.Release()
 		return narrowDecimals(a, ch.typ)
+	case ch.retyped:
+		defer a.Release()
+		return retypedArray(a, ch.typ), nil
 	case !ch.cast:
 		return a, nil
 	}

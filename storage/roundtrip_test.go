@@ -28,6 +28,7 @@ var allTypesSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "d", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
 	{Name: "ts", Type: tsNoTZ, Nullable: true},
 	{Name: "tstz", Type: tsUTC, Nullable: true},
+	{Name: "t", Type: arrow.FixedWidthTypes.Time64us, Nullable: true},
 }, nil)
 
 func TestAppendScanRoundTripAllTypes(t *testing.T) {
@@ -82,6 +83,7 @@ func TestAppendScanRoundTripAllTypes(t *testing.T) {
 	}, []bool{true, true, false})
 	b.Field(9).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{arrow.Timestamp(ts1), arrow.Timestamp(ts2), 0}, []bool{true, true, false})
 	b.Field(10).(*array.TimestampBuilder).AppendValues([]arrow.Timestamp{arrow.Timestamp(ts2), arrow.Timestamp(ts1), 0}, []bool{true, true, false})
+	b.Field(11).(*array.Time64Builder).AppendValues([]arrow.Time64{37800123456, 86399999999, 0}, []bool{true, true, false})
 	rec := b.NewRecordBatch()
 	rdr, err := array.NewRecordReader(allTypesSchema, []arrow.RecordBatch{rec})
 	rec.Release()
@@ -103,9 +105,9 @@ func TestAppendScanRoundTripAllTypes(t *testing.T) {
 		t.Fatalf("stream schema %v, want table schema %v", gotSchema, after.Schema())
 	}
 	want := [][]any{
-		{int64(1), true, int32(-32768), int32(-7), float32(1.5), 3.141592653589793, "120.50", "EU", "2024-01-15", ts1, ts2},
-		{int64(2), false, int32(32767), int32(1 << 30), float32(-0.25), -1e300, "-99999999.99", "ünïcode ✓", "1970-01-01", ts2, ts1},
-		{int64(3), nil, nil, nil, nil, nil, nil, nil, nil, nil, nil},
+		{int64(1), true, int32(-32768), int32(-7), float32(1.5), 3.141592653589793, "120.50", "EU", "2024-01-15", ts1, ts2, "10:30:00.123456"},
+		{int64(2), false, int32(32767), int32(1 << 30), float32(-0.25), -1e300, "-99999999.99", "ünïcode ✓", "1970-01-01", ts2, ts1, "23:59:59.999999"},
+		{int64(3), nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil},
 	}
 	if !slices.EqualFunc(rows, want, slices.Equal) {
 		t.Fatalf("rows:\n got %v\nwant %v", rows, want)

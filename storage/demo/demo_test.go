@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +54,9 @@ func scanRows(t *testing.T, cat storage.Catalog, name string) [][]string {
 		for i := range int(rec.NumRows()) {
 			row := make([]string, rec.NumCols())
 			for c := range row {
-				row[c] = rec.Column(c).ValueStr(i)
+				// A text value shares the batch's buffer, reused once
+				// the batch is released.
+				row[c] = strings.Clone(rec.Column(c).ValueStr(i))
 				if rec.Column(c).IsNull(i) {
 					row[c] = "NULL"
 				}
@@ -173,8 +176,8 @@ func TestSalesIsDeterministicAndInRange(t *testing.T) {
 			if ids.Value(i) != n {
 				t.Fatalf("row %d has id %d", n, ids.Value(i))
 			}
-			regionsSeen[reg.Value(i)] = true
-			products[prod.Value(i)] = true
+			regionsSeen[strings.Clone(reg.Value(i))] = true
+			products[strings.Clone(prod.Value(i))] = true
 			if q := qty.Value(i); q < 1 || q > 20 {
 				t.Fatalf("quantity %d", q)
 			}
