@@ -105,6 +105,10 @@ func narrowSumArguments(aggs []*planner.AggCall, args []evaluator, accs []accumu
 		}
 		if be, ok := ev.(*binaryEval); ok && readers {
 			be.narrowResult()
+			// A sum folds its argument before the next batch, and so
+			// does an arithmetic operator sharing it: the values can
+			// live in one buffer, not fresh memory per batch.
+			be.reuseOut = true
 		}
 	}
 }
