@@ -91,16 +91,7 @@ func narrowDecimals(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 func decimal64FromIntegers(a arrow.Array, to arrow.DataType) (arrow.Array, error) {
 	switch src := a.(type) {
 	case *array.Int64:
-		vals := a.Data().Buffers()[1]
-		vals.Retain()
-		defer vals.Release()
-		var validity *memory.Buffer
-		if a.NullN() > 0 {
-			validity = a.Data().Buffers()[0]
-		}
-		data := array.NewData(to, a.Len(), []*memory.Buffer{validity, vals}, nil, a.NullN(), a.Data().Offset())
-		defer data.Release()
-		return array.MakeFromData(data), nil
+		return retypedArray(a, to), nil
 	case *array.Int32:
 		buf := memory.NewResizableBuffer(memory.DefaultAllocator)
 		buf.Resize(a.Len() * 8)

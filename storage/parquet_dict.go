@@ -150,8 +150,10 @@ func plainFromDictionary(d *array.Dictionary, typ arrow.DataType, mem memory.All
 // length, filling offs. ok is false for a dictionary with a longer value
 // or an index outside it, which the general loops handle (and report).
 func expandShort(idx, doffs []int32, dbytes []byte, offs []int32, mem memory.Allocator) (_ *memory.Buffer, ok bool) {
+	// The words are made per piece: worth it for a dictionary smaller
+	// than the piece.
 	values := len(doffs) - 1
-	if values <= 0 {
+	if values <= 0 || values > len(idx) {
 		return nil, false
 	}
 	words := make([]uint64, values)
