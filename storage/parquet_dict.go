@@ -158,6 +158,7 @@ func expandShort(idx, doffs []int32, dbytes []byte, offs []int32, mem memory.All
 	}
 	words := make([]uint64, values)
 	lens := make([]int32, values)
+	longest := 0
 	for j := range values {
 		v := dbytes[doffs[j]:doffs[j+1]]
 		if len(v) > 8 {
@@ -166,10 +167,12 @@ func expandShort(idx, doffs []int32, dbytes []byte, offs []int32, mem memory.All
 		var w [8]byte
 		copy(w[:], v)
 		words[j], lens[j] = binary.LittleEndian.Uint64(w[:]), int32(len(v))
+		longest = max(longest, len(v))
 	}
-	// The last row's word may reach 8 bytes past the text.
+	// The text takes at most longest bytes a row; the last row's word
+	// may reach 8 bytes past it.
 	buf := memory.NewResizableBuffer(mem)
-	buf.Resize(len(idx)*8 + 8)
+	buf.Resize(len(idx)*longest + 8)
 	data := buf.Bytes()
 	o := int32(0)
 	for i, k := range idx {
