@@ -11,9 +11,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 )
 
-// slowQuery sorts the million-row table: over a second before the first
-// row, and the client then reads slowly.
-const slowQuery = "SELECT * FROM acdemo.sales ORDER BY product, id"
+// slowQuery sleeps two seconds (pg_sleep, cancellable) before its join
+// and sort of the million-row table can produce a row, and the client
+// then reads slowly. The cancel must arrive while the statement runs:
+// once rows stream, the client reads those already sent, a millisecond
+// each, before it can see the error. With the sort alone as the wait,
+// the test failed in two of three full runs once scans got faster.
+const slowQuery = "SELECT s.* FROM acdemo.sales s CROSS JOIN (SELECT pg_sleep(2)) AS pause ORDER BY s.product, s.id"
 
 func TestCancelLongQuery(t *testing.T) {
 	t.Parallel()
