@@ -2,17 +2,11 @@ package storage
 
 import (
 	"math"
-	"slices"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
-	"github.com/sqe-db/sqe/storage/hugepages"
 )
 
 // DefaultChunkCacheBytes is the decoded column-chunk cache's default
@@ -203,55 +197,6 @@ func dataBytes(d arrow.ArrayData) int {
 		n += dataBytes(d.Dictionary())
 	}
 	return n
-}
-
-// compactedPieces are copies of a chunk's pieces whose buffers lie in one
-// allocation, each holding its length only. A chunk the cache keeps is
-// memory the process touches for the first time; in one allocation of
-// several MiB it can be backed by huge pages (one fault per 2 MiB, not
-// per 4 KiB), and pqarrow's decoder reserves a batch's values to the
-// next power of two of what a page might hold (a batch of 65,536 values
-// of a column with definition levels often sits in room for twice as
-// many), room a cached chunk should not keep. Pieces of nested or
-// dictionary types are kept as they are. The caller releases the copies.
-func compactedPieces(pieces []arrow.Array) []arrow.Array {
-	total := 0
-	for _, p := range pieces {
-		d := p.Data()
-		if len(d.Children()) > 0 || d.DataType().ID() == arrow.DICTIONARY {
-			for _, p := range pieces {
-				p.Retain()
-			}
-			return slices.Clone(pieces)
-		}
-		for _, b := range d.Buffers() {
-			if b != nil {
-				total += alignedLen(b.Len())
-			}
-		}
-	}
-	slab := make([]byte, total)
-	if total > 0 {
-		hugepages.Advise(unsafe.Pointer(&slab[0]), uintptr(total))
-	}
-	out := make([]arrow.Array, len(pieces))
-	off := 0
-	for i, p := range pieces {
-		d := p.Data()
-		bufs := make([]*memory.Buffer, len(d.Buffers()))
-		for j, b := range d.Buffers() {
-			if b == nil {
-				continue
-			}
-			n := copy(slab[off:], b.Bytes())
-			bufs[j] = memory.NewBufferBytes(slab[off : off+n : off+n])
-			off += alignedLen(n)
-		}
-		data := array.NewData(d.DataType(), d.Len(), bufs, nil, d.NullN(), d.Offset())
-		out[i] = array.MakeFromData(data)
-		data.Release()
-	}
-	return out
 }
 
 // alignedLen is n rounded up to Arrow's 64-byte buffer alignment.

@@ -182,11 +182,12 @@ func TestChunkCacheDisabled(t *testing.T) {
 	}
 }
 
-// TestCompactedPiecesHoldTheirLengthInOneAllocation: a chunk kept in the
-// cache is copied into one allocation, each buffer holding its length
-// only (not the room its decoder reserved), with the same values, nulls
-// and offsets; dictionary pieces are kept as they are.
-func TestCompactedPiecesHoldTheirLengthInOneAllocation(t *testing.T) {
+// TestChunkCopyHoldsTheirLengthInOneAllocation: a chunk kept in the cache
+// is copied piece by piece into one allocation (a slab outside Go's heap
+// or, for a small chunk, Go memory), each buffer holding its length only
+// (not the room its decoder reserved), with the same values, nulls and
+// offsets; dictionary pieces are kept as they are.
+func TestChunkCopyHoldsTheirLengthInOneAllocation(t *testing.T) {
 	mem := memory.DefaultAllocator
 	// An int64 piece whose values buffer has room for twice its values,
 	// as pqarrow leaves it, with two NULLs.
@@ -215,8 +216,17 @@ func TestCompactedPiecesHoldTheirLengthInOneAllocation(t *testing.T) {
 	bools := bb.NewArray()
 	defer bools.Release()
 
-	for _, pieces := range [][]arrow.Array{{ints, ints}, {sliced}, {bools}} {
-		got := compactedPieces(pieces)
+	// A chunk of offheapMin bytes or more lies outside Go's heap.
+	large := make([]arrow.Array, offheapMin/(8*1000)+1)
+	for i := range large {
+		large[i] = ints
+	}
+	for _, pieces := range [][]arrow.Array{{ints, ints}, {sliced}, {bools}, large} {
+		c := newChunkCopy(64 << 20)
+		for _, p := range pieces {
+			c.add(p)
+		}
+		got := c.arrays()
 		var lo, hi uintptr
 		for i, p := range got {
 			if !array.Equal(p, pieces[i]) {
@@ -252,10 +262,20 @@ func TestCompactedPiecesHoldTheirLengthInOneAllocation(t *testing.T) {
 
 	dict := array.NewDictionaryArray(&arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, bools, strs)
 	defer dict.Release()
-	kept := compactedPieces([]arrow.Array{dict})
+	c := newChunkCopy(64 << 20)
+	c.add(dict)
+	kept := c.arrays()
 	defer kept[0].Release()
 	if kept[0] != arrow.Array(dict) {
 		t.Fatalf("a dictionary piece was copied")
+	}
+
+	// Pieces past the bound: nothing to keep, and nothing held.
+	c = newChunkCopy(4096)
+	c.add(ints)
+	c.add(ints)
+	if got := c.arrays(); got != nil {
+		t.Fatalf("a chunk past its bound was kept: %d pieces", len(got))
 	}
 }
 

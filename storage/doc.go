@@ -52,6 +52,9 @@
 // A ChunkCache, bounded by bytes and shared by the catalogs that are
 // given it, keeps the decoded chunks (file, field id, row group) and the
 // files' footers, so that a warm query decodes nothing it decoded before.
+// A chunk it keeps is copied as it is decoded into one slab outside Go's
+// heap (chunk_copy.go, storage/offheap), where the collector neither
+// marks it nor lets it raise the heap's goal.
 //
 // Writes go the other way. Append checks every batch against the table
 // schema (iceberg-go accepts NULLs in required columns and mismatched

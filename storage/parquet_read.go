@@ -531,7 +531,9 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 			ch.cached = pieces
 			return nil
 		}
-		ch.collect, ch.seenAt = seenAt > 0, seenAt
+		if seenAt > 0 {
+			ch.forCache, ch.seenAt = newChunkCopy(int(min(r.cache.budget, maxChunkCopy))), seenAt
+		}
 	}
 	fr, err := r.fileReader()
 	if err != nil {
@@ -564,10 +566,9 @@ type columnChunk struct {
 	decimal64 decimal64Read
 	retyped   bool
 	buffers   *decodeBuffers
-	// collect keeps the decoded pieces for the cache; collected holds a
-	// reference to each.
-	collect   bool
-	collected []arrow.Array
+	// copy collects the decoded pieces for the cache; nil when the
+	// chunk is not to be kept.
+	forCache *chunkCopy
 	// seenAt is when the cache saw the chunk read before (ChunkCache.keep).
 	seenAt int64
 }
@@ -588,9 +589,8 @@ func (ch *columnChunk) next(ctx context.Context, n int64) (out arrow.Array, err 
 	if err != nil {
 		return nil, err
 	}
-	if ch.collect {
-		out.Retain()
-		ch.collected = append(ch.collected, out)
+	if ch.forCache != nil {
+		ch.forCache.add(out)
 	}
 	return out, nil
 }
@@ -659,10 +659,14 @@ func (ch *columnChunk) decode(ctx context.Context, n int64) (out arrow.Array, er
 
 // finish hands a wholly decoded chunk to the cache.
 func (ch *columnChunk) finish(cache *ChunkCache) {
-	if ch.collect && len(ch.collected) > 0 {
-		compact := compactedPieces(ch.collected)
-		cache.keep(ch.key, compact, ch.seenAt)
-		for _, p := range compact {
+	if ch.forCache == nil {
+		return
+	}
+	pieces := ch.forCache.arrays()
+	ch.forCache = nil
+	if pieces != nil {
+		cache.keep(ch.key, pieces, ch.seenAt)
+		for _, p := range pieces {
 			p.Release()
 		}
 	}
@@ -677,8 +681,8 @@ func (ch *columnChunk) release() {
 	for _, a := range ch.cached {
 		a.Release()
 	}
-	for _, a := range ch.collected {
-		a.Release()
+	if ch.forCache != nil {
+		ch.forCache.release()
 	}
-	ch.cached, ch.collected = nil, nil
+	ch.cached, ch.forCache = nil, nil
 }

@@ -108,10 +108,13 @@ func processMemory(meminfo, cgroupMax string) int64 {
 // gcMemoryLimit is the soft limit the Go runtime's collector keeps the
 // heap under (debug.SetMemoryLimit): three quarters of the memory the
 // process may use, so the garbage of queries running at their memory
-// limits is collected before the process is killed for it; 0 (no limit)
-// when that memory cannot be read. GOMEMLIMIT, when set, wins.
-func gcMemoryLimit(meminfo, cgroupMax string) int64 {
-	return processMemory(meminfo, cgroupMax) / 4 * 3
+// limits is collected before the process is killed for it, less the data
+// cache's budget of cacheBytes, which lies outside the heap (at least a
+// quarter of that memory); 0 (no limit) when that memory cannot be read.
+// GOMEMLIMIT, when set, wins.
+func gcMemoryLimit(meminfo, cgroupMax string, cacheBytes int64) int64 {
+	total := processMemory(meminfo, cgroupMax)
+	return max(total/4*3-max(cacheBytes, 0), total/4)
 }
 
 // readMemTotal reads MemTotal from a /proc/meminfo-style file; 0 when it

@@ -96,14 +96,17 @@ func TestDefaultMemoryLimit(t *testing.T) {
 	for _, tt := range []struct {
 		name            string
 		meminfo, cgroup string
+		cache           int64
 		want            int64
 	}{
-		{"collector: three quarters of physical memory", meminfo16G, absent, 12 << 30},
-		{"collector: of the cgroup's", meminfo16G, cgroup2G, 1536 << 20},
-		{"collector: none when nothing is readable", absent, absent, 0},
+		{"collector: three quarters of physical memory", meminfo16G, absent, 0, 12 << 30},
+		{"collector: of the cgroup's", meminfo16G, cgroup2G, 0, 1536 << 20},
+		{"collector: less the cache's budget", meminfo16G, absent, 1 << 30, 11 << 30},
+		{"collector: at least a quarter beside the cache", meminfo16G, cgroup2G, 1 << 30, 512 << 20},
+		{"collector: none when nothing is readable", absent, absent, 1 << 30, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := gcMemoryLimit(tt.meminfo, tt.cgroup); got != tt.want {
+			if got := gcMemoryLimit(tt.meminfo, tt.cgroup, tt.cache); got != tt.want {
 				t.Errorf("gcMemoryLimit = %d, want %d", got, tt.want)
 			}
 		})

@@ -84,8 +84,6 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return fmt.Errorf("data dir: %w", err)
 	}
 	chunks := storage.NewChunkCache(int64(cfg.Cache.DataBytes))
-	_, gogcSet := os.LookupEnv("GOGC")
-	go paceCollector(ctx, chunks, gogcSet)
 	spill := openSpillDir(cfg.Query.SpillDir, logger)
 	var maintenance *maintenanceMetrics
 	if cfg.Maintenance.Enabled {
@@ -198,7 +196,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	defer stopMaintenance()
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		if limit := gcMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"); limit > 0 {
+		if limit := gcMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max", int64(cfg.Cache.DataBytes)); limit > 0 {
 			debug.SetMemoryLimit(limit)
 			logger.Info("garbage collector memory limit", "bytes", limit)
 		}

@@ -1,0 +1,5 @@
+//go:build !race && !sqe_poison
+
+package offheap
+
+const guardFreed = false
