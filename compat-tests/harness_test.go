@@ -97,9 +97,10 @@ func runMain(m *testing.M) int {
 }
 
 // buildBinary compiles cmd/sqe into dir and returns the executable's path.
-// The sqe_poison tag makes the server poison the decoded buffers it frees
-// (storage/decode_buffers.go), so that a read after release changes an
-// answer these tests check.
+// The sqe_poison tag makes the server poison the pooled buffers it frees
+// (storage/bufferpool) and make released cache slabs inaccessible
+// (storage/offheap), so that a read after release changes an answer these
+// tests check or stops the server.
 func buildBinary(dir string) (string, error) {
 	out := filepath.Join(dir, "sqe")
 	cmd := exec.Command("go", "build", "-tags", "sqe_poison", "-o", out, "github.com/sqe-db/sqe/cmd/sqe")

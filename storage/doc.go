@@ -47,7 +47,7 @@
 // chunk out in pieces of 65,536 rows. Pages are read one at a time into
 // the page reader's buffer (not the whole chunk into a fresh one), and
 // each scan decodes into buffers it takes back once the operators release
-// a piece (decode_buffers.go), so a scan keeps touching the same memory. Files with deletes, without field
+// a piece (storage/bufferpool), so a scan keeps touching the same memory. Files with deletes, without field
 // ids, or of other formats, and filtered scans, are read by iceberg-go.
 // A ChunkCache, bounded by bytes and shared by the catalogs that are
 // given it, keeps the decoded chunks (file, field id, row group) and the

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go/table"
+	"github.com/sqe-db/sqe/storage/bufferpool"
 )
 
 // TestReadDictionaryText: a text column of few values (NULLs and empty
@@ -128,7 +129,7 @@ func TestPlainFromDictionary(t *testing.T) {
 	defer d.Release()
 	sliced := array.NewSlice(d, 1, 6).(*array.Dictionary)
 	defer sliced.Release()
-	out, err := plainFromDictionary(sliced, arrow.BinaryTypes.String, newDecodeBuffers())
+	out, err := plainFromDictionary(sliced, arrow.BinaryTypes.String, bufferpool.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestPlainFromDictionary(t *testing.T) {
 		defer idx.Release()
 		d := array.NewDictionaryArray(dt, idx, values)
 		defer d.Release()
-		out, err := plainFromDictionary(d, arrow.BinaryTypes.String, newDecodeBuffers())
+		out, err := plainFromDictionary(d, arrow.BinaryTypes.String, bufferpool.New())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestPlainFromDictionary(t *testing.T) {
 	defer bad.Release()
 	corrupt := array.NewDictionaryArray(dt, bad, dictValues)
 	defer corrupt.Release()
-	if _, err := plainFromDictionary(corrupt, arrow.BinaryTypes.String, newDecodeBuffers()); err == nil || !strings.Contains(err.Error(), "index 3") {
+	if _, err := plainFromDictionary(corrupt, arrow.BinaryTypes.String, bufferpool.New()); err == nil || !strings.Contains(err.Error(), "index 3") {
 		t.Fatalf("an index past the dictionary: %v", err)
 	}
 }

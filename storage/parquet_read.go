@@ -17,6 +17,7 @@ import (
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
+	"github.com/sqe-db/sqe/storage/bufferpool"
 )
 
 // decodeRows is how many rows of a column chunk SQE's reader decodes at a
@@ -36,8 +37,8 @@ type readColumns struct {
 	schema *arrow.Schema
 	ids    []int
 	// buffers is the memory the scan decodes into, reused piece after
-	// piece (decode_buffers.go).
-	buffers *decodeBuffers
+	// piece (storage/bufferpool).
+	buffers *bufferpool.Pool
 }
 
 // nativeColumns returns the columns of got (the distinct requested fields
@@ -46,7 +47,7 @@ type readColumns struct {
 // default (a file written before it was added reads the default, not
 // NULL).
 func (t *Table) nativeColumns(got *arrow.Schema) (*readColumns, bool) {
-	cols := &readColumns{schema: got, ids: make([]int, got.NumFields()), buffers: newDecodeBuffers()}
+	cols := &readColumns{schema: got, ids: make([]int, got.NumFields()), buffers: bufferpool.New()}
 	for i, f := range got.Fields() {
 		if !flatReadType(f.Type) {
 			return nil, false
@@ -565,7 +566,7 @@ type columnChunk struct {
 	cast      bool
 	decimal64 decimal64Read
 	retyped   bool
-	buffers   *decodeBuffers
+	buffers   *bufferpool.Pool
 	// copy collects the decoded pieces for the cache; nil when the
 	// chunk is not to be kept.
 	forCache *chunkCopy

@@ -24,7 +24,7 @@ func TestAggregateReadsFilterSelection(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer op.Close()
-		h, ok := op.(*hashAggregate)
+		h, ok := rootOperator(op).(*hashAggregate)
 		if !ok {
 			t.Fatalf("Q1 built as %T", op)
 		}
@@ -56,7 +56,7 @@ func TestSumsShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer op.Close()
-	h := op.(*hashAggregate)
+	h := rootOperator(op).(*hashAggregate)
 	for i, want := range []int{-1, -1, -1, -1, 0, 1, -1, -1} {
 		v, ok := h.accs[i].(*sumView)
 		switch {
@@ -101,4 +101,13 @@ func batchRows(b arrow.RecordBatch) []string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// rootOperator is the operator Build made for the plan's root, under the
+// wrapper that gives its run the query's buffer pool.
+func rootOperator(op Operator) Operator {
+	if r, ok := op.(*pooledRoot); ok {
+		return r.Operator
+	}
+	return op
 }

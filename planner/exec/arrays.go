@@ -32,11 +32,19 @@ func checkWidth[T arrow.FixedWidthType](dt arrow.DataType) {
 // newFixed wraps vals (and an optional validity bitmap) as an array.
 func newFixed[T arrow.FixedWidthType](dt arrow.DataType, vals []T, validity []byte, nulls int) arrow.Array {
 	checkWidth[T](dt)
+	return newFixedOver(dt, len(vals), memory.NewBufferBytes(arrow.GetBytes(vals)), validity, nulls)
+}
+
+// newFixedOver wraps n values of type dt in vals (and an optional
+// validity bitmap) as an array; it takes over the caller's reference to
+// vals.
+func newFixedOver(dt arrow.DataType, n int, vals *memory.Buffer, validity []byte, nulls int) arrow.Array {
 	var vb *memory.Buffer
 	if nulls > 0 {
 		vb = memory.NewBufferBytes(validity)
 	}
-	data := array.NewData(dt, len(vals), []*memory.Buffer{vb, memory.NewBufferBytes(arrow.GetBytes(vals))}, nil, nulls, 0)
+	data := array.NewData(dt, n, []*memory.Buffer{vb, vals}, nil, nulls, 0)
+	vals.Release() // the data holds it now
 	defer data.Release()
 	return array.MakeFromData(data)
 }
@@ -99,7 +107,7 @@ func validAt(bitmap []byte, i int) bool {
 // are gathered by takeIntervals.
 func takeArray(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) {
 	if ix, ok := idx.(*array.Int32); ok && ix.NullN() == 0 {
-		if g := gatherArray(a, ix.Int32Values()); g != nil {
+		if g := gatherArray(a, ix.Int32Values(), batchBuffersFrom(ctx)); g != nil {
 			return g, nil
 		}
 	}

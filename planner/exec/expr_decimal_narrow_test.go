@@ -171,7 +171,7 @@ func TestSumArgumentsNarrowed(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer op.Close()
-		h := op.(*hashAggregate)
+		h := rootOperator(op).(*hashAggregate)
 		var got []bool
 		for _, ev := range h.args {
 			if sh, ok := ev.(*sharedEval); ok {

@@ -2,12 +2,14 @@ package exec
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/sqe-db/sqe/storage/bufferpool"
 )
 
 // Gathering rows by index over the typed buffers: what a filter and a
@@ -67,28 +69,29 @@ func consecutive(idx []int32) bool {
 	return true
 }
 
-// gatherArray gathers rows idx of a, or returns nil for a type it does
-// not handle (the caller then uses Arrow's take).
-func gatherArray(a arrow.Array, idx []int32) arrow.Array {
+// gatherArray gathers rows idx of a, fixed-width values into buffers of
+// pool when it is not nil, or returns nil for a type it does not handle
+// (the caller then uses Arrow's take).
+func gatherArray(a arrow.Array, idx []int32, pool *bufferpool.Pool) arrow.Array {
 	switch a.DataType().ID() {
 	case arrow.INT16:
-		return gatherFixed[int16](a, idx)
+		return gatherFixed[int16](a, idx, pool)
 	case arrow.INT32, arrow.DATE32:
-		return gatherFixed[int32](a, idx)
+		return gatherFixed[int32](a, idx, pool)
 	case arrow.UINT32:
-		return gatherFixed[uint32](a, idx)
+		return gatherFixed[uint32](a, idx, pool)
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64:
-		return gatherFixed[int64](a, idx)
+		return gatherFixed[int64](a, idx, pool)
 	case arrow.FLOAT32:
-		return gatherFixed[float32](a, idx)
+		return gatherFixed[float32](a, idx, pool)
 	case arrow.FLOAT64:
-		return gatherFixed[float64](a, idx)
+		return gatherFixed[float64](a, idx, pool)
 	case arrow.DECIMAL128:
-		return gatherFixed[decimal128.Num](a, idx)
+		return gatherFixed[decimal128.Num](a, idx, pool)
 	case arrow.DECIMAL64:
-		return gatherFixed[int64](a, idx)
+		return gatherFixed[int64](a, idx, pool)
 	case arrow.INTERVAL_MONTH_DAY_NANO:
-		return gatherFixed[arrow.MonthDayNanoInterval](a, idx)
+		return gatherFixed[arrow.MonthDayNanoInterval](a, idx, pool)
 	case arrow.BOOL:
 		return gatherBool(a.(*array.Boolean), idx)
 	case arrow.STRING:
@@ -97,16 +100,27 @@ func gatherArray(a arrow.Array, idx []int32) arrow.Array {
 	return nil
 }
 
-func gatherFixed[T arrow.FixedWidthType](a arrow.Array, idx []int32) arrow.Array {
+// gatherFixed gathers rows idx of a fixed-width array, into a buffer of
+// pool when it is not nil.
+func gatherFixed[T arrow.FixedWidthType](a arrow.Array, idx []int32, pool *bufferpool.Pool) arrow.Array {
 	in := values[T](a)
-	out := make([]T, len(idx))
+	var out []T
+	var buf *memory.Buffer
+	if pool != nil {
+		b := pool.Get(len(idx) * int(unsafe.Sizeof(*new(T))))
+		out = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(idx))
+		buf = pool.Buffer(b)
+	} else {
+		out = make([]T, len(idx))
+		buf = memory.NewBufferBytes(arrow.GetBytes(out))
+	}
 	// Copying runs (as gatherString does) measured slower here: moving
 	// one value costs no more than testing whether a run goes on.
 	for k, i := range idx {
 		out[k] = in[i]
 	}
 	validity, nulls := gatherValidity(a, idx)
-	return newFixed(a.DataType(), out, validity, nulls)
+	return newFixedOver(a.DataType(), len(idx), buf, validity, nulls)
 }
 
 // mostlyRuns reports whether idx (ascending, as a filter's selection is)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/sqe-db/sqe/sql/types"
+	"github.com/sqe-db/sqe/storage/bufferpool"
 )
 
 // TestGatherMatchesArrowTake checks every type gatherArray handles
@@ -61,13 +62,15 @@ func TestGatherMatchesArrowTake(t *testing.T) {
 		for _, tc := range []struct {
 			idx    []int32
 			sliced bool
-		}{{scattered, false}, {scattered, true}, {runs, false}, {runs, true}} {
+			pool   *bufferpool.Pool
+		}{{scattered, false, nil}, {scattered, true, nil}, {runs, false, nil}, {runs, true, nil},
+			{scattered, false, bufferpool.New()}, {runs, true, bufferpool.New()}} {
 			idx, sliced := tc.idx, tc.sliced
 			a := col
 			if sliced {
 				a = array.NewSlice(col, 5, 38)
 			}
-			got := gatherArray(a, idx)
+			got := gatherArray(a, idx, tc.pool)
 			ia := newFixed(arrow.PrimitiveTypes.Int32, idx, nil, 0)
 			// The reference is Arrow's take kernel (intervals, which it
 			// lacks, through takeIntervals), not takeArray, which now
@@ -180,9 +183,10 @@ func BenchmarkGatherInt64(b *testing.B) {
 			idx = append(idx, i)
 		}
 	}
+	pool := bufferpool.New()
 	b.ReportAllocs()
 	for b.Loop() {
-		out := gatherFixed[int64](a, idx)
+		out := gatherFixed[int64](a, idx, pool)
 		if out.Len() != len(idx) {
 			b.Fatalf("%d rows, want %d", out.Len(), len(idx))
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sqe-db/sqe/planner"
+	"github.com/sqe-db/sqe/storage/bufferpool"
 )
 
 // Operator is a running plan node. Next returns the next batch, or
@@ -18,8 +19,17 @@ type Operator interface {
 }
 
 // Build turns a logical plan into a tree of operators. Nothing is read
-// until the root's Next is called.
+// until the root's Next is called. A plan built outside another's run
+// gathers its rows into buffers of a pool of its own (batch_buffers.go).
 func Build(ctx context.Context, n planner.Node) (Operator, error) {
+	if batchBuffersFrom(ctx) == nil {
+		pool := bufferpool.New()
+		op, err := Build(withBatchBuffers(ctx, pool), n)
+		if err != nil {
+			return nil, err
+		}
+		return &pooledRoot{Operator: op, pool: pool}, nil
+	}
 	op, err := build(ctx, n)
 	if err != nil {
 		return nil, err

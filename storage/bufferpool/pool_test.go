@@ -1,12 +1,12 @@
-package storage
+package bufferpool
 
 import (
 	"bytes"
 	"testing"
 )
 
-func TestDecodeBuffersReuse(t *testing.T) {
-	p := &decodeBuffers{minPooled: minPooled}
+func TestPoolReuse(t *testing.T) {
+	p := &Pool{minPooled: minPooled}
 	small := p.Allocate(100)
 	if len(small) != 100 || p.pooled(small) {
 		t.Fatalf("small buffer: len %d, pooled %v; want 100 bytes from Go's allocator", len(small), p.pooled(small))
@@ -53,8 +53,8 @@ func TestDecodeBuffersReuse(t *testing.T) {
 	}
 }
 
-func TestDecodeBuffersPoison(t *testing.T) {
-	p := &decodeBuffers{minPooled: 0, poison: true}
+func TestPoolPoison(t *testing.T) {
+	p := &Pool{minPooled: 0, poison: true}
 	b := p.Allocate(10)
 	if cap(b) != 1<<minClass || !p.pooled(b) {
 		t.Fatalf("with every buffer pooled, 10 bytes took cap %d", cap(b))
