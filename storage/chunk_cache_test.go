@@ -270,6 +270,14 @@ func TestChunkCopyHoldsTheirLengthInOneAllocation(t *testing.T) {
 		t.Fatalf("a dictionary piece was copied")
 	}
 
+	// A chunk whose pieces change kind is not kept, whatever came first.
+	c = newChunkCopy(64 << 20)
+	c.add(dict)
+	c.add(ints)
+	if got := c.arrays(); got != nil {
+		t.Fatalf("a chunk of mixed pieces was kept: %d pieces", len(got))
+	}
+
 	// Pieces past the bound: nothing to keep, and nothing held.
 	c = newChunkCopy(4096)
 	c.add(ints)

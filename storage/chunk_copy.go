@@ -118,15 +118,15 @@ func (c *chunkCopy) room(n int) bool {
 // caller, and lets go of what the copy held otherwise; nil when a piece
 // did not fit.
 func (c *chunkCopy) arrays() []arrow.Array {
-	if len(c.kept) > 0 {
+	switch {
+	case c.overflow || len(c.kept)+len(c.pieces) == 0:
+		c.release()
+		return nil
+	case len(c.kept) > 0:
 		kept := c.kept
 		c.kept = nil
 		c.release()
 		return kept
-	}
-	if c.overflow || len(c.pieces) == 0 {
-		c.release()
-		return nil
 	}
 	mem, slab := c.mem[:c.used:c.used], c.slab
 	if slab != nil && c.used < offheapMin {
