@@ -19,7 +19,8 @@ import (
 // The copy lies in one slab outside Go's heap (storage/offheap: neither
 // marked by the collector nor counted in the heap's goal, and backed by
 // huge pages, one fault per 2 MiB): mapped for the most a chunk may hold
-// (the cache's budget; only the pages written take memory), trimmed to
+// (the cache's budget, at most maxChunkCopy; only the pages written take
+// memory), trimmed to
 // what the pieces used. Each piece's buffers hold their lengths only:
 // pqarrow's decoder reserves a batch's values to the next power of two
 // of what a page might hold, room a cached chunk should not keep. A
@@ -55,9 +56,10 @@ const offheapMin = 256 << 10
 // chunk of more is not worth keeping.
 const maxChunkCopy = 1 << 30
 
-// newChunkCopy starts a copy of a chunk of at most bound bytes.
-func newChunkCopy(bound int) *chunkCopy {
-	c := &chunkCopy{slab: offheap.New(min(bound, maxChunkCopy))}
+// newChunkCopy starts a copy of a chunk of at most bound bytes (the
+// cache's budget), and at most maxChunkCopy.
+func newChunkCopy(bound int64) *chunkCopy {
+	c := &chunkCopy{slab: offheap.New(int(min(bound, maxChunkCopy)))}
 	if c.slab != nil {
 		c.mem = c.slab.Bytes()
 	}

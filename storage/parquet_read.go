@@ -533,7 +533,7 @@ func (r *parquetTask) startChunk(ctx context.Context, ch *columnChunk, c, g int)
 			return nil
 		}
 		if seenAt > 0 {
-			ch.forCache, ch.seenAt = newChunkCopy(int(min(r.cache.budget, maxChunkCopy))), seenAt
+			ch.forCache, ch.seenAt = newChunkCopy(r.cache.budget), seenAt
 		}
 	}
 	fr, err := r.fileReader()
@@ -567,7 +567,7 @@ type columnChunk struct {
 	decimal64 decimal64Read
 	retyped   bool
 	buffers   *bufferpool.Pool
-	// copy collects the decoded pieces for the cache; nil when the
+	// forCache collects the decoded pieces for the cache; nil when the
 	// chunk is not to be kept.
 	forCache *chunkCopy
 	// seenAt is when the cache saw the chunk read before (ChunkCache.keep).
