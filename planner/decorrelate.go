@@ -126,7 +126,7 @@ func existenceJoin(left Node, c Expr, correlated bool) *Join {
 	if negated {
 		kind = AntiJoin
 	}
-	return &Join{Left: left, Right: core, Kind: kind, On: andAll(on)}
+	return &Join{Left: left, Right: core, Kind: kind, On: AndAll(on)}
 }
 
 // peelProjections strips the projections (the select list) and sorts on
@@ -202,7 +202,7 @@ func pullCorrelated(n Node, outer map[ColumnID]bool) (Node, []Expr) {
 			if len(pulled) == 0 {
 				return n, nil
 			}
-			return &Join{Left: l, Right: r, Kind: InnerJoin, On: andAll(keep)}, pulled
+			return &Join{Left: l, Right: r, Kind: InnerJoin, On: AndAll(keep)}, pulled
 		case LeftJoin, SemiJoin, AntiJoin:
 			l, pulled := pullCorrelated(x.Left, outer)
 			if len(pulled) == 0 {

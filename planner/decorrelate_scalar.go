@@ -231,7 +231,7 @@ func groupedAggregateJoin(left Node, sq *Subquery) (*Join, Expr) {
 			Typ:   r.Typ,
 		}
 	})
-	return &Join{Left: left, Right: grouping, Kind: LeftJoin, On: andAll(on)}, value
+	return &Join{Left: left, Right: grouping, Kind: LeftJoin, On: AndAll(on)}, value
 }
 
 // correlationKey is the column of cols that the correlated conjunct p

@@ -53,7 +53,7 @@ func factorConjuncts(e Expr) (Expr, bool) {
 	if !changed {
 		return e, false
 	}
-	return andAll(out), true
+	return AndAll(out), true
 }
 
 // factorOr is e as conjuncts with the conjuncts shared by all of its
@@ -100,9 +100,9 @@ func factorOr(e Expr) (conjs []Expr, ok bool) {
 			return common, true
 		}
 		if rest == nil {
-			rest = andAll(own)
+			rest = AndAll(own)
 		} else {
-			rest = &BinOp{Op: or, L: rest, R: andAll(own), Typ: types.Bool}
+			rest = &BinOp{Op: or, L: rest, R: AndAll(own), Typ: types.Bool}
 		}
 	}
 	return append(common, rest), true

@@ -17,5 +17,5 @@ func mergeFiltersIntoJoins(n Node) Node {
 		return n
 	}
 	on := append(conjunctsOf(j.On), SplitConjuncts(f.Pred)...)
-	return &Join{Left: j.Left, Right: j.Right, Kind: InnerJoin, On: andAll(on)}
+	return &Join{Left: j.Left, Right: j.Right, Kind: InnerJoin, On: AndAll(on)}
 }

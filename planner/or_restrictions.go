@@ -87,7 +87,7 @@ func withOrRestrictions(e Expr, inputs []map[ColumnID]bool) (Expr, bool) {
 	if len(out) == len(conjs) {
 		return e, false
 	}
-	return andAll(out), true
+	return AndAll(out), true
 }
 
 // orRestriction is the OR over branches of each branch's conjuncts that
@@ -110,9 +110,9 @@ func orRestriction(branches []Expr, cols map[ColumnID]bool) Expr {
 		}
 		whole = whole && len(own) == len(parts)
 		if out == nil {
-			out = andAll(own)
+			out = AndAll(own)
 		} else {
-			out = &BinOp{Op: or, L: out, R: andAll(own), Typ: types.Bool}
+			out = &BinOp{Op: or, L: out, R: AndAll(own), Typ: types.Bool}
 		}
 	}
 	if whole {

@@ -195,7 +195,7 @@ func addFilter(n Node, conjs []Expr) Node {
 		return n
 	}
 	if f, ok := n.(*Filter); ok && !f.Barrier {
-		return &Filter{Input: f.Input, Pred: andAll(append(SplitConjuncts(f.Pred), conjs...))}
+		return &Filter{Input: f.Input, Pred: AndAll(append(SplitConjuncts(f.Pred), conjs...))}
 	}
 	return filterOver(n, conjs)
 }
@@ -270,7 +270,7 @@ func (g *joinGraph) fold(x, y int) {
 			on = append(on, jc.expr)
 		}
 	}
-	g.leaves[y] = &Join{Left: g.leaves[y], Right: g.leaves[x], Kind: InnerJoin, On: andAll(on)}
+	g.leaves[y] = &Join{Left: g.leaves[y], Right: g.leaves[x], Kind: InnerJoin, On: AndAll(on)}
 	g.rows[y] = math.Max(1, g.rows[y]*g.rows[x]/math.Max(1, math.Min(g.base[x], g.base[y])))
 	g.base[y] = math.Max(g.base[y], g.base[x])
 	g.leaves = slices.Delete(g.leaves, x, x+1)
@@ -366,9 +366,9 @@ func (g *joinGraph) build() Node {
 		// by one goroutine before a probe starts, where hashing the leaf
 		// lets the pipeline stream on through this join.
 		if g.rows[best] <= 2*est {
-			tree = &Join{Left: tree, Right: g.leaves[best], Kind: InnerJoin, On: andAll(on)}
+			tree = &Join{Left: tree, Right: g.leaves[best], Kind: InnerJoin, On: AndAll(on)}
 		} else {
-			tree = &Join{Left: g.leaves[best], Right: tree, Kind: InnerJoin, On: andAll(on)}
+			tree = &Join{Left: g.leaves[best], Right: tree, Kind: InnerJoin, On: AndAll(on)}
 		}
 		est = bestOut
 	}

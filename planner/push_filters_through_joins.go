@@ -92,6 +92,6 @@ func pushIntoJoin(j *Join, conjs []Expr) (*Join, []Expr) {
 		Left:  pushFilters(j.Left, toLeft),
 		Right: pushFilters(j.Right, toRight),
 		Kind:  j.Kind,
-		On:    andAll(on),
+		On:    AndAll(on),
 	}, kept
 }

@@ -116,8 +116,8 @@ func mapInputs(n Node, f func(Node) Node) Node {
 	return n
 }
 
-// andAll joins conjuncts with AND; nil when there are none.
-func andAll(conjs []Expr) Expr {
+// AndAll joins conjuncts with AND; nil when there are none.
+func AndAll(conjs []Expr) Expr {
 	if len(conjs) == 0 {
 		return nil
 	}
@@ -142,7 +142,7 @@ func filterOver(n Node, conjs []Expr) Node {
 	if len(conjs) == 0 {
 		return n
 	}
-	return &Filter{Input: n, Pred: andAll(conjs)}
+	return &Filter{Input: n, Pred: AndAll(conjs)}
 }
 
 // columnSet is the set of IDs of cols.

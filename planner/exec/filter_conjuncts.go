@@ -130,11 +130,69 @@ func compileConjuncts(pred planner.Expr, input []planner.Column) (*conjunctSelec
 		c.cost = conjunctCost(&c, input)
 		cs.conjuncts = append(cs.conjuncts, c)
 	}
+	var err error
+	if cs.conjuncts, err = joinColumnRanges(cs.conjuncts, exprs, input); err != nil {
+		return nil, err
+	}
+	cs.laterMayFail = cs.laterMayFail[:len(cs.conjuncts)]
 	orderByCost(cs.conjuncts)
-	for j := len(exprs) - 2; j >= 0; j-- {
+	for j := len(cs.conjuncts) - 2; j >= 0; j-- {
 		cs.laterMayFail[j] = cs.laterMayFail[j+1] || cs.conjuncts[j+1].mayFail
 	}
 	return cs, nil
+}
+
+// joinColumnRanges makes the comparisons of one column with constants
+// (x >= a AND x < b, a BETWEEN) one conjunct, tested as one range per
+// row in one pass: the first of them takes the others, and its evaluator
+// (for batches whose types have no range test) becomes their AND. Only
+// comparisons between the same two conjuncts that can fail are joined,
+// so each of those still sees the rows it would see.
+func joinColumnRanges(cs []conjunct, exprs []planner.Expr, input []planner.Column) ([]conjunct, error) {
+	out := cs[:0:0]
+	var joined [][]planner.Expr // per conjunct of out, the expressions it tests
+	head := map[int]int{}       // column → its range conjunct in out
+	for i, c := range cs {
+		if c.mayFail {
+			clear(head)
+		}
+		if !rangeComparison(&c, input) {
+			out, joined = append(out, c), append(joined, nil)
+			continue
+		}
+		j, seen := head[c.cmp.left]
+		if !seen {
+			head[c.cmp.left] = len(out)
+			out, joined = append(out, c), append(joined, []planner.Expr{exprs[i]})
+			continue
+		}
+		out[j].cmp.also = append(out[j].cmp.also, c.cmp)
+		joined[j] = append(joined[j], exprs[i])
+	}
+	for j, es := range joined {
+		if len(es) < 2 {
+			continue
+		}
+		ev, err := compile(planner.AndAll(es), input)
+		if err != nil {
+			return nil, err
+		}
+		out[j].ev, out[j].cheap = ev, cheapEval(ev)
+	}
+	return out, nil
+}
+
+// rangeComparison: c compares a column whose values are compared as
+// integers with a constant, as a range (not <>).
+func rangeComparison(c *conjunct, input []planner.Column) bool {
+	if c.cmp == nil || c.cmp.right >= 0 || c.cmp.op == "<>" {
+		return false
+	}
+	switch input[c.cmp.left].Type.Arrow().ID() {
+	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64, arrow.DECIMAL64:
+		return true
+	}
+	return false
 }
 
 // selectRows returns the rows of b where every conjunct is true. The

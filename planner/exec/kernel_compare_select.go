@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -32,6 +33,9 @@ type cmpSelect struct {
 	konst    any   // the constant, in the constant representation; never nil
 	kscale   int32 // the constant's scale, for numeric
 	kfloat32 bool  // the constant is a real (compared at float32 precision)
+	// also: comparisons of the same column with constants, ANDed with
+	// this one (x >= a AND x < b), tested with it as one range per row.
+	also []*cmpSelect
 }
 
 func cmpAccept(op string) ([3]bool, bool) {
@@ -146,25 +150,22 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 		return s.selectColumns(col, b.Column(s.right), rs, out)
 	}
 	bm, off := bitmapOf(col)
+	if r, ok := s.rangeOf(col); ok {
+		for _, m := range s.also {
+			mr, ok := m.rangeOf(col)
+			if !ok {
+				return out, false
+			}
+			if r, ok = r.and(mr); !ok {
+				return out, false
+			}
+		}
+		return selectColumnRange(col, r, bm, off, rs, out), true
+	}
+	if len(s.also) > 0 {
+		return out, false
+	}
 	switch id := col.DataType().ID(); id {
-	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64:
-		k, ok := s.konst.(int64)
-		if d, isDate := s.konst.(int32); isDate && id == arrow.DATE32 && !s.castDate {
-			k, ok = int64(d), true
-		}
-		if !ok || (s.castDate && id != arrow.DATE32) {
-			return out, false
-		}
-		r := newIntRange(s.op, k)
-		switch {
-		case s.castDate:
-			return selectDateAsTimestamp(values[int32](col), r, bm, off, rs, out), true
-		case id == arrow.INT16:
-			return selectRange(values[int16](col), r, bm, off, rs, out), true
-		case id == arrow.INT32 || id == arrow.DATE32:
-			return selectRange(values[int32](col), r, bm, off, rs, out), true
-		}
-		return selectRange(values[int64](col), r, bm, off, rs, out), true
 	case arrow.DECIMAL128, arrow.DECIMAL64:
 		if d, ok := s.konst.(*apd.Decimal); ok {
 			return selectDecimalGeneral(decimalValues(col), decimalScale(col), d, s.op, bm, off, rs, out)
@@ -179,11 +180,6 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 		}
 		if k, ok = rescaleDecimal(k, s.kscale, cs); !ok {
 			return out, false
-		}
-		if id == arrow.DECIMAL64 {
-			if k64, ok := int64Of(k); ok {
-				return selectRange(values[int64](col), newIntRange(s.op, k64), bm, off, rs, out), true
-			}
 		}
 		return selectDecimal(decimalValues(col), k, s.op, s.acc, bm, off, rs, out), true
 	case arrow.FLOAT32, arrow.FLOAT64:
@@ -208,6 +204,55 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 	return out, false
 }
 
+// rangeOf is the comparison as a range of col's values, for the types
+// whose values compare as integers: integers, dates, timestamps, times,
+// and 64-bit decimals with a constant at or below the column's scale
+// that fits in 64 bits there. A date compared as a timestamp gets the
+// range of dates whose timestamps the comparison accepts.
+func (s *cmpSelect) rangeOf(col arrow.Array) (intRange, bool) {
+	switch id := col.DataType().ID(); id {
+	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64:
+		k, ok := s.konst.(int64)
+		if d, isDate := s.konst.(int32); isDate && id == arrow.DATE32 && !s.castDate {
+			k, ok = int64(d), true
+		}
+		if !ok || (s.castDate && id != arrow.DATE32) {
+			return intRange{}, false
+		}
+		if s.castDate {
+			return datesCastInto(newIntRange(s.op, k)), true
+		}
+		return newIntRange(s.op, k), true
+	case arrow.DECIMAL64:
+		k, ok := s.konst.(decimal128.Num)
+		cs := decimalScale(col)
+		if !ok || s.kscale > cs {
+			return intRange{}, false
+		}
+		if k, ok = rescaleDecimal(k, s.kscale, cs); !ok {
+			return intRange{}, false
+		}
+		k64, ok := int64Of(k)
+		if !ok {
+			return intRange{}, false
+		}
+		return newIntRange(s.op, k64), true
+	}
+	return intRange{}, false
+}
+
+// selectColumnRange keeps the rows of rs whose value of col is in r,
+// reading col's values at their width.
+func selectColumnRange(col arrow.Array, r intRange, bm []byte, off int, rs rowSet, out []int32) []int32 {
+	switch col.DataType().ID() {
+	case arrow.INT16:
+		return selectRange(values[int16](col), r, bm, off, rs, out)
+	case arrow.INT32, arrow.DATE32:
+		return selectRange(values[int32](col), r, bm, off, rs, out)
+	}
+	return selectRange(values[int64](col), r, bm, off, rs, out)
+}
+
 // intRange is the set of int64 values a comparison with a constant
 // accepts: lo <= v <= lo+span (unsigned), or its complement when neg.
 type intRange struct {
@@ -216,10 +261,14 @@ type intRange struct {
 	neg  bool
 }
 
+// between is lo..hi, for lo <= hi.
+func between(lo, hi int64) intRange { return intRange{lo: lo, span: uint64(hi) - uint64(lo)} }
+
+// noValue is the range no value is in.
+func noValue() intRange { return intRange{lo: math.MinInt64, span: math.MaxUint64, neg: true} }
+
 func newIntRange(op string, k int64) intRange {
-	everything := intRange{lo: math.MinInt64, span: math.MaxUint64}
-	nothing := intRange{lo: math.MinInt64, span: math.MaxUint64, neg: true}
-	between := func(lo, hi int64) intRange { return intRange{lo: lo, span: uint64(hi) - uint64(lo)} }
+	everything, nothing := intRange{lo: math.MinInt64, span: math.MaxUint64}, noValue()
 	switch op {
 	case "=":
 		return between(k, k)
@@ -246,6 +295,62 @@ func newIntRange(op string, k int64) intRange {
 }
 
 func (r intRange) has(v int64) bool { return (uint64(v)-uint64(r.lo) <= r.span) != r.neg }
+
+// hi is the last value of a range that is not a complement.
+func (r intRange) hi() int64 { return int64(uint64(r.lo) + r.span) }
+
+// and is the range of the values both r and o accept. ok is false when
+// either is the complement of a range (a <>) other than noValue.
+func (r intRange) and(o intRange) (intRange, bool) {
+	switch {
+	case r == noValue() || o == noValue():
+		return noValue(), true
+	case r.neg || o.neg:
+		return intRange{}, false
+	}
+	lo, hi := max(r.lo, o.lo), min(r.hi(), o.hi())
+	if lo > hi {
+		return noValue(), true
+	}
+	return between(lo, hi), true
+}
+
+// datesCastInto is the range of dates (days, as int64) whose
+// date::timestamp r accepts, in PostgreSQL's order of dates among
+// timestamps (dateAsTimestamp). That order never decreases with the
+// date, so the dates a range accepts are a range, found by bisection.
+func datesCastInto(r intRange) intRange {
+	if r.neg {
+		p := datesCastInto(intRange{lo: r.lo, span: r.span})
+		p.neg = !p.neg
+		return p
+	}
+	const first, dates = math.MinInt32, 1 << 32
+	lo := first + int64(sort.Search(dates, func(i int) bool { return dateAsTimestamp(int32(first+int64(i))) >= r.lo }))
+	hi := first + int64(sort.Search(dates, func(i int) bool { return dateAsTimestamp(int32(first+int64(i))) > r.hi() })) - 1
+	if lo > hi {
+		return noValue()
+	}
+	return between(lo, hi)
+}
+
+// dateAsTimestamp places a date among timestamps as PostgreSQL's
+// date-timestamp comparisons do: the infinities at the ends, a date past
+// the timestamps' range after every finite timestamp (before infinity),
+// one before it before them, and any other at its midnight.
+func dateAsTimestamp(d int32) int64 {
+	switch {
+	case d == types.DateNegInfinity:
+		return types.TimestampNegInfinity
+	case d == types.DatePosInfinity:
+		return types.TimestampPosInfinity
+	case int64(d) > types.MaxTimestampMicros/types.MicrosPerDay:
+		return types.TimestampPosInfinity - 1
+	case int64(d) < types.MinTimestampMicros/types.MicrosPerDay:
+		return types.TimestampNegInfinity + 1
+	}
+	return int64(d) * types.MicrosPerDay
+}
 
 // keptBy is 1 for a row a test keeps, else 0. The range selections write
 // every row's index and advance past the kept ones: a filter keeping
@@ -293,38 +398,6 @@ func selectRange[T int16 | int32 | int64](vals []T, r intRange, bm []byte, off i
 			case !validBit(bm, off, int(i)):
 				out = keepNull(rs, i, out)
 			case r.has(int64(vals[i])):
-				out = append(out, i)
-			}
-		}
-	}
-	return out
-}
-
-// selectDateAsTimestamp tests date::timestamp against a timestamp range,
-// converting each date as the cast does (types.DateToTimestamp).
-func selectDateAsTimestamp(vals []int32, r intRange, bm []byte, off int, rs rowSet, out []int32) []int32 {
-	switch {
-	case rs.dense && bm == nil:
-		k, out := len(out), slices.Grow(out, rs.n)[:len(out)+rs.n]
-		for i, v := range vals[:rs.n] {
-			out[k] = int32(i)
-			k += keptBy(r.has(types.DateToTimestamp(v)))
-		}
-		return out[:k]
-	case bm == nil:
-		k, out := len(out), slices.Grow(out, len(rs.sel))[:len(out)+len(rs.sel)]
-		for _, i := range rs.sel {
-			out[k] = i
-			k += keptBy(r.has(types.DateToTimestamp(vals[i])))
-		}
-		return out[:k]
-	default:
-		for j, rows := 0, rowsIn(rs); j < rows; j++ {
-			i := rowAt(rs, j)
-			switch {
-			case !validBit(bm, off, int(i)):
-				out = keepNull(rs, i, out)
-			case r.has(types.DateToTimestamp(vals[i])):
 				out = append(out, i)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -283,6 +284,13 @@ func TestConjunctSelectMatchesPredicate(t *testing.T) {
 		"or is one conjunct":  and(opExpr(t, "OR", cmp("=", x, i4(0)), cmp("=", y, i4(0)), types.Bool), cmp(">", p, numConst(0, 2))),
 		"is null":             and(&planner.IsNull{Arg: x}, cmp(">", y, i4(-2))),
 		"nested and on right": and(cmp(">", x, i4(-3)), and(cmp("<", y, i4(3)), cmp("<>", s, &planner.Const{Typ: types.Text, Value: ""}))),
+		"date range as date and timestamp": and(cmp(">=", d, &planner.Const{Typ: types.Date, Value: int32(8762)}),
+			cmp("<", &planner.Cast{Arg: d, To: types.Timestamp}, ts)),
+		"empty range": and(cmp(">", x, i4(2)), cmp("<", x, i4(0))),
+		"numeric range, one bound without a range test": and(cmp(">=", p, numConst(-5, 2)), cmp("<=", p, numConst(55, 3))),
+		"numeric range, two scales":                     and(cmp(">=", p, numConst(-5, 2)), cmp("<=", p, numConst(1, 0))),
+		"ranges apart around a division": and(and(cmp("<>", x, i4(0)), cmp(">", x, i4(-3))),
+			and(cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1)), cmp("<", x, i4(3)))),
 		"division guarded": and(cmp("<>", x, i4(0)),
 			cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1))),
 		"text run after the integers": and(and(cmp("=", s, &planner.Const{Typ: types.Text, Value: "A"}),
@@ -478,6 +486,49 @@ func TestConjunctOrder(t *testing.T) {
 	}
 }
 
+// TestJoinColumnRanges: comparisons of one column with constants run as
+// one conjunct, but not across a conjunct that can fail, nor a <>.
+func TestJoinColumnRanges(t *testing.T) {
+	_, cols := conjunctBatch(t, 1)
+	ref := func(i int) *planner.ColRef {
+		return &planner.ColRef{ID: cols[i].ID, Name: cols[i].Name, Typ: cols[i].Type}
+	}
+	x, y, d, p := ref(0), ref(1), ref(2), ref(3)
+	i4 := func(v int64) *planner.Const { return &planner.Const{Typ: types.Int4, Value: v} }
+	cmp := func(op string, l, r planner.Expr) planner.Expr { return opExpr(t, op, l, r, types.Bool) }
+	divides := cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1))
+	for _, tc := range []struct {
+		written []planner.Expr
+		want    []int // per conjunct in run order, how many comparisons it tests
+	}{
+		{[]planner.Expr{cmp(">=", d, &planner.Const{Typ: types.Date, Value: int32(8762)}), cmp(">", x, i4(0)),
+			cmp("<", &planner.Cast{Arg: d, To: types.Timestamp}, &planner.Const{Typ: types.Timestamp, Value: int64(0)}),
+			cmp(">=", p, numConst(5, 2)), cmp("<=", p, numConst(7, 2)), cmp("<", x, i4(24))}, []int{2, 2, 2}},
+		{[]planner.Expr{cmp(">", x, i4(-3)), divides, cmp("<", x, i4(3)), cmp("<", x, i4(5))}, []int{1, 1, 2}},
+		{[]planner.Expr{cmp(">", x, i4(-3)), cmp("<>", x, i4(0)), cmp("<=", x, y), cmp("<", x, i4(3))}, []int{2, 1, 1}},
+	} {
+		pred := tc.written[0]
+		for _, e := range tc.written[1:] {
+			pred = opExpr(t, "AND", pred, e, types.Bool)
+		}
+		cs, err := compileConjuncts(pred, cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, c := range cs.conjuncts {
+			n := 1
+			if c.cmp != nil {
+				n += len(c.cmp.also)
+			}
+			got = append(got, n)
+		}
+		if !slices.Equal(got, tc.want) || len(cs.laterMayFail) != len(got) {
+			t.Fatalf("%d conjuncts: comparisons per conjunct %v, want %v", len(tc.written), got, tc.want)
+		}
+	}
+}
+
 // BenchmarkSelectStringEqual: l_returnflag = 'R' over a batch of one-letter
 // flags (TPC-H Q10's filter).
 func BenchmarkSelectStringEqual(b *testing.B) {
@@ -499,41 +550,62 @@ func BenchmarkSelectStringEqual(b *testing.B) {
 	}
 }
 
-// TestSelectDateAsTimestampWithoutNulls: the branchless loops of a date
-// tested as a timestamp keep the rows a row-by-row test keeps, over all
+// TestDatesCastInto: the range of dates a timestamp comparison accepts
+// keeps the dates PostgreSQL's date-timestamp comparison keeps, the
+// infinities and dates past the timestamps' range included, over all
 // rows and over a selection.
-func TestSelectDateAsTimestampWithoutNulls(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	vals := make([]int32, 1000)
-	for i := range vals {
-		vals[i] = int32(8700 + rng.IntN(120))
+func TestDatesCastInto(t *testing.T) {
+	// pgCompare is date_cmp_timestamp: infinities at the ends, any finite
+	// date at its midnight, compared exactly.
+	pgCompare := func(d int32, ts int64) int {
+		end := func(negInf, posInf bool) int { return boolInt(posInf) - boolInt(negInf) }
+		if de, te := end(d == types.DateNegInfinity, d == types.DatePosInfinity), end(ts == types.TimestampNegInfinity, ts == types.TimestampPosInfinity); de != 0 || te != 0 {
+			return cmp.Compare(de, te)
+		}
+		midnight := new(big.Int).Mul(big.NewInt(int64(d)), big.NewInt(types.MicrosPerDay))
+		return midnight.Cmp(big.NewInt(ts))
 	}
-	var odd []int32
-	for i := 1; i < len(vals); i += 2 {
-		odd = append(odd, int32(i))
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []int32{types.DateNegInfinity, math.MinInt32 + 1, -2440588, -2440587, 0, 106751990, 106751991, 200000000, math.MaxInt32 - 1, types.DatePosInfinity}
+	for range 200 {
+		vals = append(vals, int32(8700+rng.IntN(120)))
 	}
 	all := make([]int32, len(vals))
 	for i := range all {
 		all[i] = int32(i)
 	}
-	for _, op := range cmpOps {
-		k := int64(8760)*types.MicrosPerDay + 1
-		r := newIntRange(op, k)
-		for _, rows := range []struct {
-			rs  rowSet
-			sel []int32
-		}{{rowSet{dense: true, n: len(vals)}, all}, {rowSet{sel: odd, n: len(vals)}, odd}} {
-			var want []int32
-			for _, i := range rows.sel {
-				if c := cmp.Compare(types.DateToTimestamp(vals[i]), k); op == "=" && c == 0 || op == "<>" && c != 0 ||
-					op == "<" && c < 0 || op == "<=" && c <= 0 || op == ">" && c > 0 || op == ">=" && c >= 0 {
-					want = append(want, i)
+	var odd []int32
+	for i := 1; i < len(vals); i += 2 {
+		odd = append(odd, int32(i))
+	}
+	consts := []int64{types.TimestampNegInfinity, types.MinTimestampMicros, -1, 0, int64(8760)*types.MicrosPerDay + 1,
+		int64(8760) * types.MicrosPerDay, types.MaxTimestampMicros, types.TimestampPosInfinity}
+	for _, k := range consts {
+		for _, op := range cmpOps {
+			r := datesCastInto(newIntRange(op, k))
+			for _, rows := range []struct {
+				rs  rowSet
+				sel []int32
+			}{{rowSet{dense: true, n: len(vals)}, all}, {rowSet{sel: odd, n: len(vals)}, odd}} {
+				var want []int32
+				for _, i := range rows.sel {
+					c := pgCompare(vals[i], k)
+					if op == "=" && c == 0 || op == "<>" && c != 0 || op == "<" && c < 0 || op == "<=" && c <= 0 || op == ">" && c > 0 || op == ">=" && c >= 0 {
+						want = append(want, i)
+					}
 				}
-			}
-			got := selectDateAsTimestamp(vals, r, nil, 0, rows.rs, []int32{})
-			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
-				t.Fatalf("%s (dense %v): %v, want %v", op, rows.rs.dense, got, want)
+				got := selectRange(vals, r, nil, 0, rows.rs, []int32{})
+				if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+					t.Fatalf("date::timestamp %s %d (dense %v): %v, want %v", op, k, rows.rs.dense, got, want)
+				}
 			}
 		}
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
