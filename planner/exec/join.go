@@ -85,9 +85,20 @@ type joinBuild struct {
 	table      *keyTable
 	offs, rows []int32
 	unique     bool
-	// keyIsColumn: the one key is a column of the build rows, whose
+	// keysAreColumns: every key is a column of the build rows, whose
 	// range keyRange may read before the keys are inserted.
-	keyIsColumn bool
+	keysAreColumns bool
+	// intKeys: every key is an integer column (indexOneKey).
+	intKeys bool
+	// With several integer keys, the table may index one of them alone
+	// when its values are dense and each row's own, as a primary key is
+	// (TPC-H Q5's c_custkey beside c_nationkey): indexBy is that key, -1
+	// when the table takes every key together, and checks hold the other
+	// keys' values by build row, compared with a probe row's after its
+	// lookup (check.keep). An index by key is an array read per probe
+	// where a composite key is hashed, and its build hashes nothing.
+	indexBy int
+	checks  []keyCheck
 	// mem is what the build side holds of the query's memory budget.
 	mem reservation
 	// peers are the builds shared with this one by a Gather's workers
@@ -214,7 +225,7 @@ func (j *hashJoin) nextLeft(ctx context.Context) (arrow.RecordBatch, []int32, er
 // closes. A build with keys may spill (join_spill.go): depth counts the
 // partitionings above it.
 func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKeys []planner.Expr, mayPartition bool, depth int) (*joinBuild, error) {
-	b := &joinBuild{right: right, mem: newReservation(ctx, "HashJoin"), node: n, depth: depth}
+	b := &joinBuild{right: right, mem: newReservation(ctx, "HashJoin"), node: n, depth: depth, indexBy: -1}
 	if mayPartition && depth < maxJoinSpillDepth {
 		b.spill, b.ins = spillAreaFor(ctx), instrumentationFrom(ctx)
 	}
@@ -230,10 +241,13 @@ func newJoinBuild(ctx context.Context, n *planner.Join, right Operator, rightKey
 		}
 		b.rightKeys = append(b.rightKeys, e)
 	}
-	if len(rightKeys) == 1 {
-		// A column reads the same values each time keyRange and the
-		// inserts evaluate it; an expression might not (random()).
-		_, b.keyIsColumn = rightKeys[0].(*planner.ColRef)
+	// A column reads the same values each time keyRange and the inserts
+	// evaluate it; an expression might not (random()).
+	b.keysAreColumns, b.intKeys = len(rightKeys) > 0, len(rightKeys) > 0
+	for _, k := range rightKeys {
+		_, isColumn := k.(*planner.ColRef)
+		b.keysAreColumns = b.keysAreColumns && isColumn
+		b.intKeys = b.intKeys && isColumn && intKeyType(k.Type().Arrow())
 	}
 	return b, nil
 }
@@ -349,35 +363,37 @@ func (b *joinBuild) build(ctx context.Context) error {
 		return b.partitionOrFail(ctx, err, batches, true)
 	}
 	rowIDs := make([]int32, total)
-	if lo, hi, ok, err := b.keyRange(ctx, batches); err != nil {
+	heldBefore := b.mem.held
+	if indexed, err := b.indexOneKey(ctx, batches, total); err != nil {
 		return err
-	} else if ok && b.table.indexesByKey(lo, hi, total) && b.mem.tryGrow(directBytes(lo, hi)) {
-		b.table.indexByKey(lo, hi, total)
-	} else if ok && presenceBytes(lo, hi, total) > 0 && b.mem.tryGrow(presenceBytes(lo, hi, total)) {
-		b.table.keepPresence(lo, hi)
-	}
-	row := 0
-	for i, rb := range batches {
-		keys, err := evalAll(ctx, b.rightKeys, rb)
+	} else if !indexed && len(b.rightKeys) == 1 {
+		lo, hi, ok, err := b.keyRange(ctx, batches, 0)
 		if err != nil {
 			return err
 		}
-		n := int(rb.NumRows())
-		before := b.table.memBytes()
-		b.table.insert(keys, n, rowIDs[row:row+n], true, nil)
-		releaseAll(keys)
-		if i == 0 && n < total && n >= reserveSampleRows {
-			// The first batch's share of distinct keys guesses the
-			// input's; a table the budget cannot take at once grows as
-			// keys come instead.
-			guess := int(int64(b.table.len()) * int64(total) / int64(max(n, 1)))
-			if more := b.table.reserveBytes(guess); b.mem.tryGrow(more) {
-				b.table.reserve(guess)
-				before += more
-			}
+		if ok && b.table.indexesByKey(lo, hi, total) && b.mem.tryGrow(directBytes(lo, hi)) {
+			b.table.indexByKey(lo, hi, total)
+		} else if ok && presenceBytes(lo, hi, total) > 0 && b.mem.tryGrow(presenceBytes(lo, hi, total)) {
+			b.table.keepPresence(lo, hi)
 		}
-		row += n
-		if err := b.mem.grow(b.table.memBytes() - before); err != nil {
+	}
+	if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
+		return b.partitionOrFail(ctx, err, batches, true)
+	} else if err != nil {
+		return err
+	}
+	if b.indexBy >= 0 && !b.eachKeyOneRow(rowIDs) {
+		// The indexed key repeats: the table takes every key after all.
+		b.mem.shrink(b.mem.held - heldBefore)
+		b.table, b.indexBy = newKeyTable(), -1
+		if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
+			return b.partitionOrFail(ctx, err, batches, true)
+		} else if err != nil {
+			return err
+		}
+	}
+	if b.indexBy >= 0 {
+		if err := b.keepChecks(ctx, batches, total); err != nil {
 			return b.partitionOrFail(ctx, err, batches, true)
 		}
 	}
@@ -415,10 +431,10 @@ func (b *joinBuild) build(ctx context.Context) error {
 	return nil
 }
 
-// keyRange is the smallest and largest key of the build rows when the
-// join's one key is an integer column and a row has a key (ok).
-func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch) (lo, hi int64, ok bool, err error) {
-	if !b.keyIsColumn || len(batches) == 0 {
+// keyRange is the smallest and largest value of the build rows' key k
+// when the keys are columns, k an integer one, and a row has a key (ok).
+func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch, k int) (lo, hi int64, ok bool, err error) {
+	if !b.keysAreColumns || len(batches) == 0 {
 		return 0, 0, false, nil
 	}
 	var vals []int64
@@ -427,7 +443,7 @@ func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch) (
 		if err != nil {
 			return 0, 0, false, err
 		}
-		k := keys[0]
+		k := keys[k]
 		if !intKeyType(k.DataType()) {
 			releaseAll(keys)
 			return 0, 0, false, nil
@@ -600,7 +616,7 @@ func (j *hashJoin) startProbe(ctx context.Context, b arrow.RecordBatch, sel []in
 		j.idsBuf = make([]int32, n)
 	}
 	ids := j.idsBuf[:n]
-	j.build.table.lookup(keys, n, ids, &j.scratch)
+	j.build.lookup(keys, n, ids, &j.scratch)
 	j.probe = probeState{batch: b, sel: sel, keys: keys, ids: ids}
 	if (j.kind == planner.LeftJoin || j.kind == planner.FullJoin || j.kind.Existence()) && !j.existsOnBuild {
 		j.probe.leftMatched = make([]bool, b.NumRows())
