@@ -136,36 +136,49 @@ func BenchmarkKeyTableLookupLarge(b *testing.B) {
 
 // BenchmarkKeyTableLookupSelective probes 228,000 keys spread over 6M
 // (TPC-H Q5's orders of one year, too sparse to index by key) with 6M
-// keys, one in 26 present: the build keeps a presence bitmap
-// (keepPresence), with and without.
+// keys, with and without a presence bitmap (keepPresence): scattered,
+// one in 26 present, and as lineitem's l_orderkey comes, in order and in
+// runs of four, one run in seven present.
 func BenchmarkKeyTableLookupSelective(b *testing.B) {
 	const buildRows, probeRows, span, batch = 228_000, 6_000_000, 6_000_000, 65_536
-	var build, probe []arrow.Array
-	for lo := 0; lo < probeRows; lo += batch {
-		bld := array.NewInt64Builder(memory.DefaultAllocator)
-		for i := lo; i < min(lo+batch, probeRows); i++ {
-			bld.Append(int64(i) * 7919 % span)
-		}
-		probe = append(probe, bld.NewArray())
-	}
-	bld := array.NewInt64Builder(memory.DefaultAllocator)
-	for i := range buildRows {
-		bld.Append(int64(i) * (span / buildRows))
-	}
-	build = append(build, bld.NewArray())
-	for _, presence := range []bool{false, true} {
-		b.Run(fmt.Sprintf("presence=%v", presence), func(b *testing.B) {
-			kt := newKeyTable()
-			if presence {
-				if presenceBytes(0, span, buildRows) == 0 {
-					b.Fatal("no presence bitmap")
+	// orderKey is TPC-H's numbering of the o-th order: 8 of every 32.
+	orderKey := func(o int64) int64 { return o/8*32 + o%8 + 1 }
+	for _, keys := range []string{"scattered", "ordered"} {
+		var build, probe []arrow.Array
+		for lo := 0; lo < probeRows; lo += batch {
+			bld := array.NewInt64Builder(memory.DefaultAllocator)
+			for i := lo; i < min(lo+batch, probeRows); i++ {
+				if keys == "ordered" {
+					bld.Append(orderKey(int64(i / 4)))
+				} else {
+					bld.Append(int64(i) * 7919 % span)
 				}
-				kt.keepPresence(0, span)
 			}
-			ids := make([]int32, max(batch, buildRows))
-			kt.insert(build, buildRows, ids, true, nil)
-			benchLookups(b, kt, probe, ids, probeRows)
-		})
+			probe = append(probe, bld.NewArray())
+		}
+		bld := array.NewInt64Builder(memory.DefaultAllocator)
+		for i := range int64(buildRows) {
+			if keys == "ordered" {
+				bld.Append(orderKey(i * 6_000_000 / 4 / buildRows))
+			} else {
+				bld.Append(i * (span / buildRows))
+			}
+		}
+		build = append(build, bld.NewArray())
+		for _, presence := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/presence=%v", keys, presence), func(b *testing.B) {
+				kt := newKeyTable()
+				if presence {
+					if presenceBytes(0, span, buildRows) == 0 {
+						b.Fatal("no presence bitmap")
+					}
+					kt.keepPresence(0, span)
+				}
+				ids := make([]int32, max(batch, buildRows))
+				kt.insert(build, buildRows, ids, true, nil)
+				benchLookups(b, kt, probe, ids, probeRows)
+			})
+		}
 	}
 }
 

@@ -345,8 +345,18 @@ func (t *keyTable) touchInts(vals []int64) int64 {
 	}
 	mask := uint64(len(t.islots) - 1)
 	var sum int64
+	// A key like the one before it (the runs findInts skips) was touched
+	// already.
+	prev := int64(0)
+	if len(vals) > 0 {
+		prev = ^vals[0]
+	}
 	if t.present != nil {
 		for _, v := range vals {
+			if v == prev {
+				continue
+			}
+			prev = v
 			if !t.lacks(v) {
 				sum += t.islots[mixInt(uint64(v))&mask].key
 			}
@@ -354,6 +364,10 @@ func (t *keyTable) touchInts(vals []int64) int64 {
 		return sum
 	}
 	for _, v := range vals {
+		if v == prev {
+			continue
+		}
+		prev = v
 		sum += t.islots[mixInt(uint64(v))&mask].key
 	}
 	return sum
