@@ -156,7 +156,9 @@ func addOverflowed(a, b, sum decimal128.Num) bool {
 // that fits while the sum stays in 64 bits (every value of a
 // numeric(18,s) column, until a group's total passes 9.2e18 units); on
 // overflow it is folded into the 128-bit part wide, which also takes
-// the values past 64 bits directly. The sum is wide + small.
+// the values past 64 bits directly. The sum is wide + small. wide is
+// made only when a group first needs it: most groupings never do, and
+// at 16 bytes a group it was the largest array of one by order number.
 type decimalSumAcc struct {
 	out    types.T
 	avg    bool
@@ -168,6 +170,9 @@ type decimalSumAcc struct {
 
 // addWide adds v to group g's 128-bit part; 22003 when it wraps.
 func (s *decimalSumAcc) addWide(g int32, v decimal128.Num) error {
+	if len(s.wide) <= int(g) {
+		s.wide = grow(s.wide, len(s.small))
+	}
 	sum := s.wide[g].Add(v)
 	if addOverflowed(s.wide[g], v, sum) {
 		return errNumericOverflow()
@@ -189,6 +194,9 @@ func (s *decimalSumAcc) spill(g int32, x int64) error {
 // total is group g's sum.
 func (s *decimalSumAcc) total(g int32) (decimal128.Num, error) {
 	small := decimal128.FromI64(s.small[g])
+	if len(s.wide) <= int(g) {
+		return small, nil
+	}
 	sum := s.wide[g].Add(small)
 	if addOverflowed(s.wide[g], small, sum) {
 		return sum, errNumericOverflow()
@@ -204,7 +212,7 @@ func (s *decimalSumAcc) update(groups []int32, n int, arg arrow.Array) error {
 // into groups[j]. The loops are written out per case: this is the
 // hottest loop of a grouping's sums.
 func (s *decimalSumAcc) updateSelected(groups []int32, n int, arg arrow.Array, sel []int32) error {
-	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
+	s.grow(n)
 	bm, off := bitmapOf(arg)
 	if arg.DataType().ID() == arrow.DECIMAL128 {
 		s.scale = decimalScale(arg)
@@ -296,12 +304,20 @@ func (s *decimalSumAcc) addWideOrSpill(g int32, v decimal128.Num) error {
 	return s.spill(g, int64(lo))
 }
 
+// grow makes room for n groups (and in wide once it is made).
+func (s *decimalSumAcc) grow(n int) {
+	s.small, s.counts = grow(s.small, n), grow(s.counts, n)
+	if s.wide != nil {
+		s.wide = grow(s.wide, n)
+	}
+}
+
 func (s *decimalSumAcc) memBytes() int64 {
 	return 8*int64(cap(s.small)) + 16*int64(cap(s.wide)) + 8*int64(cap(s.counts))
 }
 
 func (s *decimalSumAcc) result(n int) (arrow.Array, error) {
-	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
+	s.grow(n)
 	if s.out.IsGeneralNumeric() {
 		return s.resultGeneral(n)
 	}

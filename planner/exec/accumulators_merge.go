@@ -64,7 +64,7 @@ func (s *intSumAcc) merge(other accumulator, into []int32, n int) error {
 
 func (s *decimalSumAcc) merge(other accumulator, into []int32, n int) error {
 	o := other.(*decimalSumAcc)
-	s.small, s.wide, s.counts = grow(s.small, n), grow(s.wide, n), grow(s.counts, n)
+	s.grow(n)
 	// The scale is the argument type's; a worker that saw no row never
 	// learnt it.
 	s.scale = max(s.scale, o.scale)
@@ -76,8 +76,10 @@ func (s *decimalSumAcc) merge(other accumulator, into []int32, n int) error {
 		if err != nil {
 			return err
 		}
-		if err := s.addWide(into[g], sum); err != nil {
-			return err
+		if lo, hi := sum.LowBits(), sum.HighBits(); hi != int64(lo)>>63 || !s.addSmall(into[g], int64(lo)) {
+			if err := s.addWideOrSpill(into[g], sum); err != nil {
+				return err
+			}
 		}
 		s.counts[into[g]] += cnt
 	}

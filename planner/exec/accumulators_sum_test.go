@@ -170,3 +170,43 @@ func TestDecimalSumMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalSumWideOnlyWhenNeeded: groups whose sums stay in 64 bits
+// never make the 128-bit parts, merged or not; the first sum past 64
+// bits makes them, and the totals stay exact.
+func TestDecimalSumWideOnlyWhenNeeded(t *testing.T) {
+	small := arrayOf(t, numeric152, []any{decimal128.FromI64(7), decimal128.FromI64(-3), nil})
+	defer small.Release()
+	a, b := &decimalSumAcc{out: numericAt(2)}, &decimalSumAcc{out: numericAt(2)}
+	for _, acc := range []*decimalSumAcc{a, b} {
+		if err := acc.update([]int32{0, 1, 1}, 2, small); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.merge(b, []int32{1, 0}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if a.wide != nil {
+		t.Fatalf("sums in 64 bits made the 128-bit parts (%d groups)", len(a.wide))
+	}
+	past := arrayOf(t, numeric152, []any{decimal128.FromI64(math.MaxInt64), decimal128.FromI64(math.MaxInt64)})
+	defer past.Release()
+	if err := a.update([]int32{1, 1}, 2, past); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.wide) != 2 {
+		t.Fatalf("a sum past 64 bits: %d 128-bit parts, want 2", len(a.wide))
+	}
+	res, err := a.result(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Release()
+	want1 := new(big.Int).Mul(big.NewInt(math.MaxInt64), big.NewInt(2))
+	want1.Add(want1, big.NewInt(7-3))
+	for g, want := range []*big.Int{big.NewInt(4), want1} {
+		if got := res.(*array.Decimal128).Value(g).BigInt(); got.Cmp(want) != 0 {
+			t.Errorf("group %d: got %s, want %s", g, got, want)
+		}
+	}
+}
