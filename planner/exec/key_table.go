@@ -44,6 +44,10 @@ type keyTable struct {
 	// byKey: a grouping's table, indexed by key while the keys it is
 	// given stay dense (coverKeys), whose range is not known ahead.
 	byKey bool
+	// keysLo, keysHi: the least and greatest key a grouping's table
+	// indexed by key holds (the index may reach past them, room to grow
+	// into); valid once it holds one.
+	keysLo, keysHi int64
 	// present, beside islots in a join build's table of one integer key
 	// column whose keys span a range too wide to index by key, has a bit
 	// per key of the range, set for each key inserted (keepPresence).
@@ -503,27 +507,36 @@ func (t *keyTable) findDirect(a arrow.Array, n int, ids []int32, s *keyScratch, 
 // vals (NULLs, where a has them, aside) before they are inserted: while
 // the keys seen stay dense (the ids by key take no more memory than a
 // hash table of the groups and the batch's rows), the ids stay
-// indexed by key, the range growing to take the batch (at least
-// doubling, toward the side it grows, so a grouping fed keys in order
-// copies each id a bounded number of times); once they would not, the
-// table turns into a hash table for good. It reports whether the table
-// is still indexed by key.
+// indexed by key, the range growing to take the batch; once they would
+// not, the table turns into a hash table for good. It reports whether
+// the table is still indexed by key.
+//
+// A grown index has room past the keys it holds, on the side they grew
+// (as much again, at least doubling, within the limit), so a grouping
+// fed keys in order copies each id a bounded number of times. A batch
+// whose keys alone span most of the new range (a parallel aggregate's
+// merge of another worker's groups) gets no room: none is likely to
+// follow, and room as large as the keys was most of what the merge of
+// TPC-H Q18's groups by order number allocated.
 func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
 	lo, hi, found := keyBounds(a, vals, 0, 0, false)
 	if !found {
 		if t.direct == nil {
 			// Only NULLs yet: an index of one key until others come.
 			t.direct, t.directMin = make([]int32, 1), 0
+			t.keysLo, t.keysHi = 1, 0
 		}
 		return true
 	}
-	oldLo, oldHi := lo, hi
+	batchLo, batchHi := lo, hi
 	if t.direct != nil {
-		oldLo, oldHi = t.directMin, t.directMin+int64(len(t.direct))-1
-		if lo >= oldLo && hi <= oldHi {
+		if t.keysLo <= t.keysHi {
+			lo, hi = min(lo, t.keysLo), max(hi, t.keysHi)
+		}
+		if end := t.directMin + int64(len(t.direct)) - 1; lo >= t.directMin && hi <= end {
+			t.keysLo, t.keysHi = lo, hi
 			return true
 		}
-		lo, hi = min(lo, oldLo), max(hi, oldHi)
 	}
 	span := uint64(hi) - uint64(lo) + 1
 	// No floor of directMaxSpan here: a grouping charges its memory
@@ -534,20 +547,25 @@ func (t *keyTable) coverKeys(a arrow.Array, vals []int64) bool {
 		t.hashByKey()
 		return false
 	}
-	// Room to grow into, on the side the range grew.
-	extra := min(max(span, 2*uint64(len(t.direct)))-span, limit-span)
-	if t.direct != nil && hi > oldHi {
-		extra = min(extra, uint64(math.MaxInt64-hi))
-		hi += int64(extra)
-	} else if t.direct != nil {
-		extra = min(extra, uint64(lo)-(1<<63)) // lo - MinInt64
-		lo -= int64(extra)
+	start, end := lo, hi
+	if bulk := uint64(batchHi)-uint64(batchLo)+1 > span/2; t.direct != nil && !bulk {
+		extra := min(max(span, 2*uint64(len(t.direct)))-span, limit-span)
+		if hi > t.keysHi {
+			end += int64(min(extra, uint64(math.MaxInt64-hi)))
+		} else {
+			start -= int64(min(extra, uint64(lo)-(1<<63))) // lo - MinInt64
+		}
 	}
-	direct := make([]int32, uint64(hi)-uint64(lo)+1)
+	direct := make([]int32, uint64(end)-uint64(start)+1)
 	if t.direct != nil {
-		copy(direct[uint64(t.directMin)-uint64(lo):], t.direct)
+		// Only the held keys' ids move; the old room was empty.
+		if t.keysLo <= t.keysHi {
+			from := uint64(t.keysLo) - uint64(t.directMin)
+			copy(direct[uint64(t.keysLo)-uint64(start):], t.direct[from:from+uint64(t.keysHi)-uint64(t.keysLo)+1])
+		}
 	}
-	t.direct, t.directMin = direct, lo
+	t.direct, t.directMin = direct, start
+	t.keysLo, t.keysHi = lo, hi
 	return true
 }
 
