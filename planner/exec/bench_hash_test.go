@@ -136,7 +136,7 @@ func BenchmarkKeyTableLookupLarge(b *testing.B) {
 
 // BenchmarkKeyTableLookupSelective probes 228,000 keys spread over 6M
 // (TPC-H Q5's orders of one year, too sparse to index by key) with 6M
-// keys, with and without a presence bitmap (keepPresence): scattered,
+// keys, in a hash table and in a ranked one (rankKeys): scattered,
 // one in 26 present, and as lineitem's l_orderkey comes, in order and in
 // runs of four, one run in seven present.
 func BenchmarkKeyTableLookupSelective(b *testing.B) {
@@ -165,17 +165,22 @@ func BenchmarkKeyTableLookupSelective(b *testing.B) {
 			}
 		}
 		build = append(build, bld.NewArray())
-		for _, presence := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%s/presence=%v", keys, presence), func(b *testing.B) {
+		for _, ranked := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/ranked=%v", keys, ranked), func(b *testing.B) {
 				kt := newKeyTable()
-				if presence {
-					if presenceBytes(0, span, buildRows) == 0 {
-						b.Fatal("no presence bitmap")
-					}
-					kt.keepPresence(0, span)
-				}
 				ids := make([]int32, max(batch, buildRows))
-				kt.insert(build, buildRows, ids, true, nil)
+				if ranked {
+					if presenceBytes(0, span, buildRows) == 0 {
+						b.Fatal("no ranked table")
+					}
+					kt.rankKeys(0, span)
+					if !kt.markRanked(build[0], intKeyValues(build[0], nil)) {
+						b.Fatal("a build key outside the range")
+					}
+					kt.finishRanks()
+				} else {
+					kt.insert(build, buildRows, ids, true, nil)
+				}
 				benchLookups(b, kt, probe, ids, probeRows)
 			})
 		}

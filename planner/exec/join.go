@@ -373,11 +373,21 @@ func (b *joinBuild) build(ctx context.Context) error {
 		}
 		if ok && b.table.indexesByKey(lo, hi, total) && b.mem.tryGrow(directBytes(lo, hi)) {
 			b.table.indexByKey(lo, hi, total)
-		} else if ok && presenceBytes(lo, hi, total) > 0 && b.mem.tryGrow(presenceBytes(lo, hi, total)) {
-			b.table.keepPresence(lo, hi)
+		} else if ok && presenceBytes(lo, hi, total) > 0 && b.mem.tryGrow(rankedBytes(lo, hi, total)) {
+			b.table.rankKeys(lo, hi)
 		}
 	}
-	if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
+	if b.table.ranked {
+		if ranked, err := b.rankRows(ctx, batches, rowIDs); err != nil {
+			return err
+		} else if !ranked {
+			b.mem.shrink(b.mem.held - heldBefore)
+			b.table = newKeyTable()
+		}
+	}
+	if b.table.ranked {
+		// Numbered already.
+	} else if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
 		return b.partitionOrFail(ctx, err, batches, true)
 	} else if err != nil {
 		return err

@@ -40,6 +40,39 @@ func (b *joinBuild) insertKeys(ctx context.Context, batches []arrow.RecordBatch,
 	return false, nil
 }
 
+// rankRows numbers the keys of a ranked table (rankKeys) and gives each
+// build row its key's id in rowIDs, -1 for a NULL one. It reports false
+// when a key lies outside the range the table was made for (the keys
+// are columns, read again: it cannot happen), leaving rowIDs unset.
+func (b *joinBuild) rankRows(ctx context.Context, batches []arrow.RecordBatch, rowIDs []int32) (bool, error) {
+	var s keyScratch
+	for _, rb := range batches {
+		keys, err := evalAll(ctx, b.rightKeys, rb)
+		if err != nil {
+			return false, err
+		}
+		s.vals = intKeyValues(keys[0], s.vals[:0])
+		ok := b.table.markRanked(keys[0], s.vals)
+		releaseAll(keys)
+		if !ok {
+			return false, nil
+		}
+	}
+	b.table.finishRanks()
+	row := 0
+	for _, rb := range batches {
+		keys, err := evalAll(ctx, b.rightKeys, rb)
+		if err != nil {
+			return false, err
+		}
+		n := int(rb.NumRows())
+		b.table.lookup(keys, n, rowIDs[row:row+n], &s)
+		releaseAll(keys)
+		row += n
+	}
+	return true, nil
+}
+
 // tableKeys are the keys the table takes: the indexed one alone, or all.
 func (b *joinBuild) tableKeys(keys []arrow.Array) []arrow.Array {
 	if b.indexBy < 0 {

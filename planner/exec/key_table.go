@@ -48,14 +48,19 @@ type keyTable struct {
 	// indexed by key holds (the index may reach past them, room to grow
 	// into); valid once it holds one.
 	keysLo, keysHi int64
-	// present, beside islots in a join build's table of one integer key
-	// column whose keys span a range too wide to index by key, has a bit
-	// per key of the range, set for each key inserted (keepPresence).
-	// A probe of a key the build lacks (most of a selective join's) then
-	// reads a bit of a bitmap that stays in the caches instead of a slot
-	// of a table that does not.
-	present   []uint64
-	presentLo int64
+	// ranked: a join build's table of one integer key column whose keys
+	// span a range too wide to index by key, but not a bitmap of it
+	// (rankKeys): present has a bit per key of the range from presentLo,
+	// set for each key the build holds, and a key's id is its rank among
+	// them, the bits before it (rankBefore counts those before each
+	// word). A probe reads a bit and a count of a bitmap that stays in
+	// the caches, in key order when the probe keys are (lineitem's
+	// l_orderkey), where a hash table scatters them; absent keys (most
+	// of a selective join's) stop at the bit.
+	ranked     bool
+	present    []uint64
+	presentLo  int64
+	rankBefore []int32
 
 	// stride: the key columns are of fixed width and encode to at most
 	// packedMaxLen bytes, each id's key being the stride words
@@ -145,7 +150,7 @@ func (t *keyTable) len() int { return t.n }
 
 // memBytes is what the table holds.
 func (t *keyTable) memBytes() int64 {
-	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+4*cap(t.direct)+8*cap(t.present)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
+	return int64(4*cap(t.slots)+8*cap(t.hashes)+16*cap(t.islots)+4*cap(t.direct)+8*cap(t.present)+4*cap(t.rankBefore)+8*cap(t.words)+cap(t.arena)+8*cap(t.offs)) + t.own.memBytes()
 }
 
 // insert sets ids[r] to the id of row r's key, adding keys not seen
@@ -268,6 +273,11 @@ func (t *keyTable) insertSelected(ctx context.Context, keys []arrow.Array, sel [
 
 func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, add, skipNulls bool, isNew func(int32, int)) {
 	s.vals = intKeyValues(a, s.vals[:0])
+	if t.ranked {
+		// Built whole by rankKeys: only looked up.
+		t.findRanked(a, n, ids, s)
+		return
+	}
 	if t.byKey && add && !t.coverKeys(a, s.vals) {
 		// Turned into a hash table: below.
 	} else if t.direct != nil {
@@ -275,7 +285,6 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 		return
 	}
 	hasNulls := a.NullN() > 0
-	present := t.present != nil
 	// Keys often come in runs (lineitem by l_orderkey, as written): a
 	// row with the key of the row before gets its id without a probe.
 	prevV, prevID, havePrev := int64(0), int32(0), false
@@ -294,15 +303,6 @@ func (t *keyTable) findInts(a arrow.Array, n int, ids []int32, s *keyScratch, ad
 			if havePrev && v == prevV {
 				ids[r] = prevID
 				continue
-			}
-			if present {
-				if !add && t.lacks(v) {
-					ids[r] = -1
-					continue
-				}
-				if add {
-					t.mark(v)
-				}
 			}
 			mask := uint64(len(t.islots) - 1)
 			i := mixInt(uint64(v)) & mask
@@ -355,18 +355,6 @@ func (t *keyTable) touchInts(vals []int64) int64 {
 	if len(vals) > 0 {
 		prev = ^vals[0]
 	}
-	if t.present != nil {
-		for _, v := range vals {
-			if v == prev {
-				continue
-			}
-			prev = v
-			if !t.lacks(v) {
-				sum += t.islots[mixInt(uint64(v))&mask].key
-			}
-		}
-		return sum
-	}
 	for _, v := range vals {
 		if v == prev {
 			continue
@@ -375,18 +363,6 @@ func (t *keyTable) touchInts(vals []int64) int64 {
 		sum += t.islots[mixInt(uint64(v))&mask].key
 	}
 	return sum
-}
-
-// mark sets key v's bit in the presence bitmap; a key outside its range
-// (which keepPresence's caller said cannot come) drops the bitmap rather
-// than answer wrongly.
-func (t *keyTable) mark(v int64) {
-	off := uint64(v) - uint64(t.presentLo)
-	if w := off / 64; w < uint64(len(t.present)) {
-		t.present[w] |= 1 << (off % 64)
-		return
-	}
-	t.present = nil
 }
 
 // directMaxSpan is the widest key range a table is indexed by whatever
@@ -432,12 +408,13 @@ func directBytes(lo, hi int64) int64 {
 // caches as the hash table does.
 const presenceMaxBytes = 4 << 20
 
-// presenceBytes is the memory keepPresence takes for a table of rows keys
-// from lo to hi, or 0 when it would not keep one: a bitmap past
-// presenceMaxBytes, or larger than the hash table (keys rarer than one
-// in 256 of the range). TPC-H Q21's 65,000 orders of its EXISTS spread
-// over 6M order numbers take a bitmap of 750 KiB beside a 2 MiB table,
-// and 96% of the 10M lineitem rows probing them are absent.
+// presenceBytes is the bitmap of a ranked table of rows keys from lo to
+// hi, or 0 when the table would not be ranked: a bitmap past
+// presenceMaxBytes, or larger than a hash table of the keys would be
+// (keys rarer than one in 256 of the range). TPC-H Q21's 65,000 orders
+// of its EXISTS spread over 6M order numbers take a bitmap of 750 KiB
+// where a hash table took 2 MiB, and 96% of the 10M lineitem rows probing
+// them are absent.
 func presenceBytes(lo, hi int64, rows int) int64 {
 	span := uint64(hi) - uint64(lo) + 1
 	bytes := 8 * ((span + 63) / 64)
@@ -445,22 +422,6 @@ func presenceBytes(lo, hi int64, rows int) int64 {
 		return 0
 	}
 	return int64(bytes)
-}
-
-// keepPresence gives an empty table of one integer key column, whose keys
-// will be at least lo and at most hi, a presence bitmap of the keys
-// inserted (present). Such a table takes no NULL key.
-func (t *keyTable) keepPresence(lo, hi int64) {
-	span := uint64(hi) - uint64(lo) + 1
-	t.present, t.presentLo = make([]uint64, (span+63)/64), lo
-}
-
-// lacks reports whether the table's presence bitmap says key v was never
-// inserted.
-func (t *keyTable) lacks(v int64) bool {
-	off := uint64(v) - uint64(t.presentLo)
-	w := off / 64
-	return w >= uint64(len(t.present)) || t.present[w]&(1<<(off%64)) == 0
 }
 
 // findDirect is findInts in a table indexed by key (indexByKey, or a

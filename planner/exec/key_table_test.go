@@ -2,7 +2,9 @@ package exec
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -371,37 +373,60 @@ func TestGroupingTableByKey(t *testing.T) {
 	}
 }
 
-// TestKeyTablePresence: a join build's hash table of keys spread over a
-// range too wide to index by key keeps a bitmap of the keys present; its
-// ids and lookups (keys inside and outside the range, NULLs, a key
-// repeated) are those of a table without one, and it is kept only where
-// the bitmap is small beside the table.
-func TestKeyTablePresence(t *testing.T) {
+// TestKeyTableRanked: a ranked table (a join build's keys spread over a
+// range too wide to index by key) numbers its keys in key order, one id
+// per distinct key, NULLs aside; a lookup finds each build key's id, and
+// -1 for a key it lacks (inside or outside the range) or a NULL; it is
+// ranked only where its bitmap is no larger than a hash table.
+func TestKeyTableRanked(t *testing.T) {
 	const rows, span = 40_000, 1 << 22
-	vals := make([]any, 0, rows+1)
+	vals := make([]any, 0, rows+2)
 	for i := range rows {
 		vals = append(vals, (i*7919)%span)
 	}
-	vals = append(vals, nil)
+	vals = append(vals, nil, 7919) // a NULL, a key repeated
 	build := keyCol(t, arrow.PrimitiveTypes.Int64, vals...)
 	defer build.Release()
 	lo, hi := int64(0), int64(span-1)
-	for i := range rows {
-		lo, hi = min(lo, int64(vals[i].(int))), max(hi, int64(vals[i].(int)))
-	}
 	if presenceBytes(lo, hi, rows) == 0 {
-		t.Fatalf("no presence bitmap for %d keys over %d", rows, span)
+		t.Fatalf("no ranked table for %d keys over %d", rows, span)
 	}
 	if presenceBytes(0, 1<<40, rows) != 0 || presenceBytes(0, span, 10) != 0 || presenceBytes(5, 4, rows) != 0 {
-		t.Fatal("a presence bitmap for a range too wide, a table too small, or no keys")
+		t.Fatal("a ranked table for a range too wide, a table too small, or no keys")
 	}
-	plain, kt := newKeyTable(), newKeyTable()
-	kt.keepPresence(lo, hi)
-	want, ids := make([]int32, build.Len()), make([]int32, build.Len())
-	plain.insert([]arrow.Array{build}, build.Len(), want, true, nil)
-	kt.insert([]arrow.Array{build}, build.Len(), ids, true, nil)
-	if fmt.Sprint(ids) != fmt.Sprint(want) || kt.present == nil {
-		t.Fatalf("ids differ from a table without presence (bitmap kept: %v)", kt.present != nil)
+	kt := newKeyTable()
+	kt.rankKeys(lo, hi)
+	if !kt.markRanked(build, intKeyValues(build, nil)) {
+		t.Fatal("a build key outside the range")
+	}
+	kt.finishRanks()
+	ids := make([]int32, build.Len())
+	kt.lookup([]arrow.Array{build}, build.Len(), ids, &keyScratch{})
+	idOf := map[int64]int32{}
+	for r, v := range vals {
+		switch {
+		case v == nil:
+			if ids[r] != -1 {
+				t.Fatalf("the NULL key got id %d", ids[r])
+			}
+			continue
+		case ids[r] < 0 || int(ids[r]) >= kt.len():
+			t.Fatalf("key %v got id %d of %d", v, ids[r], kt.len())
+		}
+		k := int64(v.(int))
+		if id, seen := idOf[k]; seen && id != ids[r] {
+			t.Fatalf("key %d got ids %d and %d", k, id, ids[r])
+		}
+		idOf[k] = ids[r]
+	}
+	if len(idOf) != kt.len() {
+		t.Fatalf("%d distinct keys, the table holds %d", len(idOf), kt.len())
+	}
+	keys := slices.Sorted(maps.Keys(idOf))
+	for i, k := range keys {
+		if idOf[k] != int32(i) {
+			t.Fatalf("key %d, the %d-th smallest, has id %d", k, i, idOf[k])
+		}
 	}
 	probeVals := []any{nil, -1, span, 1 << 41, math.MinInt64, math.MaxInt64, 0, 7919, 7919, 7920}
 	for i := 0; i < 3*rows; i += 3 {
@@ -409,21 +434,30 @@ func TestKeyTablePresence(t *testing.T) {
 	}
 	probe := keyCol(t, arrow.PrimitiveTypes.Int64, probeVals...)
 	defer probe.Release()
-	got, exp := make([]int32, probe.Len()), make([]int32, probe.Len())
+	got := make([]int32, probe.Len())
 	kt.lookup([]arrow.Array{probe}, probe.Len(), got, &keyScratch{})
-	plain.lookup([]arrow.Array{probe}, probe.Len(), exp, &keyScratch{})
-	if fmt.Sprint(got) != fmt.Sprint(exp) {
-		t.Fatalf("lookups differ from a table without presence")
+	for r, v := range probeVals {
+		want := int32(-1)
+		if v != nil {
+			var k int64
+			switch x := v.(type) {
+			case int:
+				k = int64(x)
+			case int64:
+				k = x
+			}
+			if id, ok := idOf[k]; ok {
+				want = id
+			}
+		}
+		if got[r] != want {
+			t.Fatalf("lookup of %v: id %d, want %d", v, got[r], want)
+		}
 	}
-	// A key outside the range given drops the bitmap, not the key.
-	kt.insert([]arrow.Array{probe}, probe.Len(), make([]int32, probe.Len()), true, nil)
-	plain.insert([]arrow.Array{probe}, probe.Len(), make([]int32, probe.Len()), true, nil)
-	if kt.present != nil {
-		t.Fatal("a key outside the range kept the bitmap")
-	}
-	kt.lookup([]arrow.Array{probe}, probe.Len(), got, &keyScratch{})
-	plain.lookup([]arrow.Array{probe}, probe.Len(), exp, &keyScratch{})
-	if fmt.Sprint(got) != fmt.Sprint(exp) {
-		t.Fatalf("lookups after the bitmap was dropped differ")
+	// A key outside the range is refused, not marked.
+	outside := keyCol(t, arrow.PrimitiveTypes.Int64, 5, span+1)
+	defer outside.Release()
+	if kt.markRanked(outside, intKeyValues(outside, nil)) {
+		t.Fatal("a key outside the range was marked")
 	}
 }
