@@ -465,15 +465,7 @@ func TestConjunctOrder(t *testing.T) {
 	text := cmp("=", s, &planner.Const{Typ: types.Text, Value: "A"})
 	textOr := opExpr(t, "OR", text, cmp("=", s, &planner.Const{Typ: types.Text, Value: "B"}), types.Bool)
 	divides := cmp(">", opExpr(t, "/", i4(6), x, types.Int4), i4(1))
-	written := []planner.Expr{textOr, text, cmp("<", x, i4(3)), divides, text, cmp(">", x, i4(-3))}
-	pred := written[0]
-	for _, e := range written[1:] {
-		pred = opExpr(t, "AND", pred, e, types.Bool)
-	}
-	cs, err := compileConjuncts(pred, cols)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := compileWritten(t, cols, textOr, text, cmp("<", x, i4(3)), divides, text, cmp(">", x, i4(-3)))
 	var got []int
 	for _, c := range cs.conjuncts {
 		got = append(got, c.cost)
@@ -507,14 +499,7 @@ func TestJoinColumnRanges(t *testing.T) {
 		{[]planner.Expr{cmp(">", x, i4(-3)), divides, cmp("<", x, i4(3)), cmp("<", x, i4(5))}, []int{1, 1, 2}},
 		{[]planner.Expr{cmp(">", x, i4(-3)), cmp("<>", x, i4(0)), cmp("<=", x, y), cmp("<", x, i4(3))}, []int{2, 1, 1}},
 	} {
-		pred := tc.written[0]
-		for _, e := range tc.written[1:] {
-			pred = opExpr(t, "AND", pred, e, types.Bool)
-		}
-		cs, err := compileConjuncts(pred, cols)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := compileWritten(t, cols, tc.written...)
 		var got []int
 		for _, c := range cs.conjuncts {
 			n := 1
@@ -527,6 +512,20 @@ func TestJoinColumnRanges(t *testing.T) {
 			t.Fatalf("%d conjuncts: comparisons per conjunct %v, want %v", len(tc.written), got, tc.want)
 		}
 	}
+}
+
+// compileWritten compiles the AND of the conjuncts written, left to right.
+func compileWritten(t *testing.T, cols []planner.Column, written ...planner.Expr) *conjunctSelect {
+	t.Helper()
+	pred := written[0]
+	for _, e := range written[1:] {
+		pred = opExpr(t, "AND", pred, e, types.Bool)
+	}
+	cs, err := compileConjuncts(pred, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
 
 // BenchmarkSelectStringEqual: l_returnflag = 'R' over a batch of one-letter
