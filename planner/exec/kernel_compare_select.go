@@ -3,7 +3,6 @@ package exec
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -325,13 +324,28 @@ func datesCastInto(r intRange) intRange {
 		p.neg = !p.neg
 		return p
 	}
-	const first, dates = math.MinInt32, 1 << 32
-	lo := first + int64(sort.Search(dates, func(i int) bool { return dateAsTimestamp(int32(first+int64(i))) >= r.lo }))
-	hi := first + int64(sort.Search(dates, func(i int) bool { return dateAsTimestamp(int32(first+int64(i))) > r.hi() })) - 1
+	lo := firstDate(func(d int32) bool { return dateAsTimestamp(d) >= r.lo })
+	hi := firstDate(func(d int32) bool { return dateAsTimestamp(d) > r.hi() }) - 1
 	if lo > hi {
 		return noValue()
 	}
 	return between(lo, hi)
+}
+
+// firstDate is the least date (days, as int64) for which after holds,
+// after being false then true as dates grow; MaxInt32+1 when it never
+// holds.
+func firstDate(after func(int32) bool) int64 {
+	lo, hi := int64(math.MinInt32), int64(math.MaxInt32)+1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if after(int32(mid)) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // dateAsTimestamp places a date among timestamps as PostgreSQL's

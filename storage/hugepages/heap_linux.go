@@ -12,9 +12,14 @@ import (
 // the runtime treats it as an ordinary large object.
 const heapChunk = 256 << 20
 
-// AdviseHeap makes Go's heap map about n bytes of address space it does
-// not use yet and advises them for huge pages, then frees them; it
-// returns how many bytes it advised. The runtime maps its heap once and
+// maxHeapAdvice bounds the advice: the runtime keeps about 64 KiB of
+// metadata resident per 64 MiB arena it maps, and a heap past this is
+// rare enough to take its faults.
+const maxHeapAdvice = 16 << 30
+
+// AdviseHeap makes Go's heap map about n bytes (at most maxHeapAdvice)
+// of address space it does not use yet and advises them for huge pages,
+// then frees them; it returns how many bytes it advised. The runtime maps its heap once and
 // never remaps it, and hands out its lowest free pages first, so the heap
 // grows into the advised memory: one fault per 2 MiB when first touched
 // instead of one per 4 KiB, as under the "always" setting. Nothing is
@@ -25,6 +30,7 @@ const heapChunk = 256 << 20
 // the system charges mapped memory against a strict commit limit
 // (overcommit mode 2), where a mapping of unused memory would count.
 func AdviseHeap(n int) int {
+	n = min(n, maxHeapAdvice)
 	if n < heapChunk || !adviceOnly(readFile("/sys/kernel/mm/transparent_hugepage/enabled")) ||
 		strictCommit(readFile("/proc/sys/vm/overcommit_memory")) {
 		return 0
