@@ -8,4 +8,4 @@ import "unsafe"
 func Advise(unsafe.Pointer, uintptr) {}
 
 // AdviseHeap has no advice to give here.
-func AdviseHeap(int) int { return 0 }
+func AdviseHeap(int64) int64 { return 0 }

@@ -15,7 +15,7 @@ const heapChunk = 256 << 20
 // maxHeapAdvice bounds the advice: the runtime keeps about 64 KiB of
 // metadata resident per 64 MiB arena it maps, and a heap past this is
 // rare enough to take its faults.
-const maxHeapAdvice = 16 << 30
+const maxHeapAdvice int64 = 16 << 30
 
 // AdviseHeap makes Go's heap map about n bytes (at most maxHeapAdvice)
 // of address space it does not use yet and advises them for huge pages,
@@ -29,7 +29,7 @@ const maxHeapAdvice = 16 << 30
 // "madvise" setting; under "always" the heap has them already), and where
 // the system charges mapped memory against a strict commit limit
 // (overcommit mode 2), where a mapping of unused memory would count.
-func AdviseHeap(n int) int {
+func AdviseHeap(n int64) int64 {
 	n = min(n, maxHeapAdvice)
 	if n < heapChunk || !adviceOnly(readFile("/sys/kernel/mm/transparent_hugepage/enabled")) ||
 		strictCommit(readFile("/proc/sys/vm/overcommit_memory")) {
@@ -38,12 +38,12 @@ func AdviseHeap(n int) int {
 	// Every chunk stays allocated until the last is, so each lies in
 	// memory of its own.
 	var chunks [][]byte
-	for len(chunks)*heapChunk+heapChunk <= n {
+	for int64(len(chunks)+1)*heapChunk <= n {
 		b := make([]byte, heapChunk)
 		Advise(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
 		chunks = append(chunks, b)
 	}
-	advised := len(chunks) * heapChunk
+	advised := int64(len(chunks)) * heapChunk
 	chunks = nil
 	// Collected and returned at once: the runtime would otherwise count
 	// the freed chunks as memory in use until its scavenger got to them.
