@@ -188,11 +188,7 @@ func rangeComparison(c *conjunct, input []planner.Column) bool {
 	if c.cmp == nil || c.cmp.right >= 0 || c.cmp.op == "<>" {
 		return false
 	}
-	switch input[c.cmp.left].Type.Arrow().ID() {
-	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64, arrow.DECIMAL64:
-		return true
-	}
-	return false
+	return comparesAsInts(input[c.cmp.left].Type.Arrow().ID())
 }
 
 // selectRows returns the rows of b where every conjunct is true. The

@@ -377,20 +377,23 @@ func (b *joinBuild) build(ctx context.Context) error {
 			b.table.rankKeys(lo, hi)
 		}
 	}
+	numbered := false
 	if b.table.ranked {
-		if ranked, err := b.rankRows(ctx, batches, rowIDs); err != nil {
+		var err error
+		if numbered, err = b.rankRows(ctx, batches, rowIDs); err != nil {
 			return err
-		} else if !ranked {
+		}
+		if !numbered {
 			b.mem.shrink(b.mem.held - heldBefore)
 			b.table = newKeyTable()
 		}
 	}
-	if b.table.ranked {
-		// Numbered already.
-	} else if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
-		return b.partitionOrFail(ctx, err, batches, true)
-	} else if err != nil {
-		return err
+	if !numbered {
+		if overBudget, err := b.insertKeys(ctx, batches, rowIDs, total); overBudget {
+			return b.partitionOrFail(ctx, err, batches, true)
+		} else if err != nil {
+			return err
+		}
 	}
 	if b.indexBy >= 0 && !b.eachKeyOneRow(rowIDs) {
 		// The indexed key repeats: the table takes every key after all.
@@ -472,12 +475,7 @@ func (b *joinBuild) keyRange(ctx context.Context, batches []arrow.RecordBatch, k
 // rows of key id are rows[offs[id]:offs[id+1]] (a counting sort,
 // stable).
 func (b *joinBuild) groupRows(rowIDs []int32) error {
-	keyed := 0
-	for _, id := range rowIDs {
-		if id >= 0 {
-			keyed++
-		}
-	}
+	keyed := keyedRows(rowIDs)
 	b.unique = keyed == b.table.len()
 	if b.unique {
 		if keyed == len(rowIDs) {

@@ -107,13 +107,18 @@ func (b *joinBuild) indexOneKey(ctx context.Context, batches []arrow.RecordBatch
 // eachKeyOneRow reports whether every key the table holds is one build
 // row's, given the rows' ids.
 func (b *joinBuild) eachKeyOneRow(rowIDs []int32) bool {
+	return keyedRows(rowIDs) == b.table.len()
+}
+
+// keyedRows counts the rows with a key (an id, not -1).
+func keyedRows(rowIDs []int32) int {
 	keyed := 0
 	for _, id := range rowIDs {
 		if id >= 0 {
 			keyed++
 		}
 	}
-	return keyed == b.table.len()
+	return keyed
 }
 
 // keyCheck is a key the table does not index: its values by build row

@@ -209,19 +209,11 @@ func (s *cmpSelect) selectRows(b arrow.RecordBatch, rs rowSet, out []int32) ([]i
 // that fits in 64 bits there. A date compared as a timestamp gets the
 // range of dates whose timestamps the comparison accepts.
 func (s *cmpSelect) rangeOf(col arrow.Array) (intRange, bool) {
-	switch id := col.DataType().ID(); id {
-	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64:
-		k, ok := s.konst.(int64)
-		if d, isDate := s.konst.(int32); isDate && id == arrow.DATE32 && !s.castDate {
-			k, ok = int64(d), true
-		}
-		if !ok || (s.castDate && id != arrow.DATE32) {
-			return intRange{}, false
-		}
-		if s.castDate {
-			return datesCastInto(newIntRange(s.op, k)), true
-		}
-		return newIntRange(s.op, k), true
+	id := col.DataType().ID()
+	if !comparesAsInts(id) {
+		return intRange{}, false
+	}
+	switch id {
 	case arrow.DECIMAL64:
 		k, ok := s.konst.(decimal128.Num)
 		cs := decimalScale(col)
@@ -236,8 +228,30 @@ func (s *cmpSelect) rangeOf(col arrow.Array) (intRange, bool) {
 			return intRange{}, false
 		}
 		return newIntRange(s.op, k64), true
+	default:
+		k, ok := s.konst.(int64)
+		if d, isDate := s.konst.(int32); isDate && id == arrow.DATE32 && !s.castDate {
+			k, ok = int64(d), true
+		}
+		if !ok || (s.castDate && id != arrow.DATE32) {
+			return intRange{}, false
+		}
+		if s.castDate {
+			return datesCastInto(newIntRange(s.op, k)), true
+		}
+		return newIntRange(s.op, k), true
 	}
-	return intRange{}, false
+}
+
+// comparesAsInts reports whether a column of type id has its values
+// compared as int64s by a range (rangeOf, selectColumnRange): integers,
+// dates, timestamps, times and 64-bit decimals.
+func comparesAsInts(id arrow.Type) bool {
+	switch id {
+	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.TIME64, arrow.DECIMAL64:
+		return true
+	}
+	return false
 }
 
 // selectColumnRange keeps the rows of rs whose value of col is in r,
