@@ -9,10 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// DefaultChunkCacheBytes is the decoded column-chunk cache's default
-// budget.
-const DefaultChunkCacheBytes = 1 << 30
-
 // A chunk cache holds at most this many chunks, whatever their bytes (a
 // bound on the bookkeeping of tiny chunks), the footers of at most this
 // many files, and remembers at most this many chunks read once.

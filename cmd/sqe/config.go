@@ -142,7 +142,8 @@ type Config struct {
 	Cache struct {
 		// DataBytes bounds the decoded column chunks of data files the
 		// server keeps for later scans (storage.ChunkCache); 0 disables
-		// the cache.
+		// the cache. Unset: a quarter of the machine's memory, at least
+		// 256 MiB.
 		DataBytes ByteSize `toml:"data_bytes"`
 	} `toml:"cache"`
 
@@ -318,7 +319,7 @@ func defaultConfig() Config {
 	c.Session.TokenExpiryGraceSecs = 30
 	c.Storage.CommitRetries = storage.DefaultCommitRetries
 	c.Storage.Fsync = true
-	c.Cache.DataBytes = storage.DefaultChunkCacheBytes
+	c.Cache.DataBytes = ByteSize(memoryQuarter(procMeminfo, cgroupMemoryMax))
 	c.AccessControl.Backend = "embedded"
 	c.AccessControl.GrantAuthority = "admin-role"
 	c.AccessControl.Ranger.Realm = "*"
@@ -379,7 +380,7 @@ func loadConfig(path string, explicit bool, environ []string) (Config, error) {
 		cfg.Catalogs = []CatalogConfig{{Name: defaultCatalogName, Type: "embedded"}}
 	}
 	if cfg.Query.MemoryLimit == 0 {
-		cfg.Query.MemoryLimit = ByteSize(defaultMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max"))
+		cfg.Query.MemoryLimit = ByteSize(memoryQuarter(procMeminfo, cgroupMemoryMax))
 	}
 	if cfg.Query.SpillDir == "" {
 		cfg.Query.SpillDir = defaultSpillDir()

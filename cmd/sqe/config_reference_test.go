@@ -183,6 +183,8 @@ func defaultValues() map[string]string {
 		}
 	}
 	walk(reflect.ValueOf(defaultConfig()), "")
+	// A share of this machine's memory: the page says so in words.
+	delete(values, "cache.data_bytes")
 	values["catalog.name"] = defaultCatalogName
 	values["catalog.type"] = "embedded"
 	return values

@@ -75,6 +75,12 @@ func parseByteSize(s string) (int64, error) {
 	return int64(n), nil
 }
 
+// The files the process's memory is read from.
+const (
+	procMeminfo     = "/proc/meminfo"
+	cgroupMemoryMax = "/sys/fs/cgroup/memory.max"
+)
+
 const (
 	// minDefaultMemoryLimit is the floor of the default per-query limit.
 	minDefaultMemoryLimit = 256 << 20
@@ -83,11 +89,13 @@ const (
 	fallbackMemoryLimit = 1 << 30
 )
 
-// defaultMemoryLimit is a quarter of the memory the process may use (the
-// machine's, or its cgroup's when lower), at least 256 MiB: several
-// large queries can run side by side before the server risks being
-// killed.
-func defaultMemoryLimit(meminfo, cgroupMax string) int64 {
+// memoryQuarter is a quarter of the memory the process may use (the
+// machine's, or its cgroup's when lower), at least 256 MiB: the default
+// of a query's memory limit (several large queries can run side by side
+// before the server risks being killed) and of the data cache's budget
+// (a fixed budget would leave a large machine's memory unused and decode
+// a large table's columns again on every scan).
+func memoryQuarter(meminfo, cgroupMax string) int64 {
 	total := processMemory(meminfo, cgroupMax)
 	if total <= 0 {
 		return fallbackMemoryLimit

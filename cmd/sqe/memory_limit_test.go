@@ -61,7 +61,7 @@ func TestQueryMemoryLimitConfig(t *testing.T) {
 	}
 }
 
-func TestDefaultMemoryLimit(t *testing.T) {
+func TestMemoryQuarter(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -88,8 +88,8 @@ func TestDefaultMemoryLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := defaultMemoryLimit(tt.meminfo, tt.cgroup); got != tt.want {
-				t.Errorf("defaultMemoryLimit = %d, want %d", got, tt.want)
+			if got := memoryQuarter(tt.meminfo, tt.cgroup); got != tt.want {
+				t.Errorf("memoryQuarter = %d, want %d", got, tt.want)
 			}
 		})
 	}

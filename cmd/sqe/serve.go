@@ -197,7 +197,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	defer stopMaintenance()
 	logger.Info("query memory limit", "bytes", int64(cfg.Query.MemoryLimit))
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		if limit := gcMemoryLimit("/proc/meminfo", "/sys/fs/cgroup/memory.max", int64(cfg.Cache.DataBytes)); limit > 0 {
+		if limit := gcMemoryLimit(procMeminfo, cgroupMemoryMax, int64(cfg.Cache.DataBytes)); limit > 0 {
 			debug.SetMemoryLimit(limit)
 			logger.Info("garbage collector memory limit", "bytes", limit)
 		}

@@ -56,6 +56,7 @@ func main() {
 	flag.DurationVar(&opts.tpch.timeout, "tpch-timeout", 2*time.Minute, "limit on one run of a TPC-H query")
 	flag.Int64Var(&opts.tpch.sqeMemLimit, "tpch-sqe-mem", 6<<30, "bytes of resident memory past which the SQE server is stopped during a TPC-H query")
 	flag.StringVar(&opts.tpch.memoryLimit, "tpch-memory-limit", "2GiB", "the SQE server's [query] memory_limit during the TPC-H queries")
+	flag.Int64Var(&opts.tpch.dataCacheBytes, "tpch-data-cache", 6<<30, "bytes of the SQE server's [cache] data_bytes during the TPC-H queries (the decoded column chunks a warm run reads again); the server may grow past -tpch-sqe-mem by as much")
 	flag.BoolVar(&opts.tpch.postgres, "postgres", true, "also run the TPC-H queries on PostgreSQL, whose answers SQE's are checked against")
 	flag.Func("tpch-queries", "TPC-H queries to run, comma-separated (Q1,Q9); default all 22", func(v string) error {
 		opts.tpch.only = strings.Split(v, ",")

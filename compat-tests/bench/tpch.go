@@ -42,6 +42,9 @@ type tpchOptions struct {
 	// memoryLimit is the SQE server's [query] memory_limit: past it a
 	// query's joins, aggregates and sorts spill to disk.
 	memoryLimit string
+	// dataCacheBytes is the SQE server's [cache] data_bytes: what it keeps
+	// of the decoded data between runs, outside the heap.
+	dataCacheBytes int64
 	// profileDir, when set, receives a CPU profile of each query run for
 	// profileSeconds and its allocation profile, from SQE's /debug/pprof/.
 	profileDir     string
@@ -97,7 +100,7 @@ func runTPCHAt(ctx context.Context, pgBin string, o tpchOptions, root, bin, work
 	if err != nil {
 		return tpchReport{}, err
 	}
-	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries, memoryLimit: o.memoryLimit}
+	rep := tpchReport{sf: o.sf, runs: o.runs, queries: queries, memoryLimit: o.memoryLimit, dataCache: o.dataCacheBytes}
 
 	sqeDir := filepath.Join(dataset, fmt.Sprintf("sqe-f%d", sqeDataFormat))
 	if err := prepareTPCHDir(ctx, sqeDir, o.sf); err != nil {
@@ -223,12 +226,19 @@ func analyzeTPCHDir(ctx context.Context, dir string) error {
 // then 2. Its failures are errors: it is the reference.
 func measureTPCHOnPostgres(ctx context.Context, pgBin string, o tpchOptions, work string, queries []datagen.Query) (par0, par2 []tpchResult, err error) {
 	progress("starting PostgreSQL and loading TPC-H SF %g into it", o.sf)
-	pg, err := startPostgres(ctx, pgBin, work, "pg-tpch", false)
+	// A cluster per scale factor, removed once stopped: the next scale
+	// factor's starts afresh, and an SF 10 cluster holds tens of GiB.
+	name := "pg-tpch-sf" + strconv.FormatFloat(o.sf, 'f', -1, 64)
+	pg, err := startPostgres(ctx, pgBin, work, name, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer func() {
-		if serr := pg.Stop(); serr != nil && err == nil {
+		serr := pg.Stop()
+		if serr == nil {
+			serr = os.RemoveAll(filepath.Join(work, name))
+		}
+		if serr != nil && err == nil {
 			err = serr
 		}
 	}()

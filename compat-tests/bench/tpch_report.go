@@ -16,7 +16,9 @@ type tpchReport struct {
 	runs int
 	// memoryLimit is SQE's [query] memory_limit.
 	memoryLimit string
-	queries     []datagen.Query
+	// dataCache is SQE's [cache] data_bytes.
+	dataCache int64
+	queries   []datagen.Query
 	// sqe's first run of each query is its first after a server restart
 	// (cold); its median is of the runs after it (warm).
 	sqe []tpchResult
@@ -52,11 +54,15 @@ func (r tpchReport) write(w io.Writer) error {
 	if r.parquetNote != "" {
 		notes += "; " + r.parquetNote
 	}
+	cache := "0 (no cache)"
+	if r.dataCache > 0 {
+		cache = formatBytes(r.dataCache)
+	}
 	if _, err := fmt.Fprintf(w, "\nTPC-H at scale factor %g, all rows read through the client. SQE cold: the first run after a server restart\n"+
 		"(the operating system's page cache is not dropped); SQE warm and every other engine: median of %d runs after a warm-up.\n"+
-		"SQE's [query] memory_limit: %s (past it joins, aggregates and sorts spill to disk).\n"+
+		"SQE's [query] memory_limit: %s (past it joins, aggregates and sorts spill to disk); [cache] data_bytes: %s.\n"+
 		"Targets: SQE cold / DuckDB Parquet and SQE warm / DuckDB native at most 2, PG 2 workers / SQE warm at least 5.\n%s\n\n",
-		r.sf, r.runs, r.memoryLimit, notes); err != nil {
+		r.sf, r.runs, r.memoryLimit, cache, notes); err != nil {
 		return err
 	}
 	return writeTable(w, tpchHeader(), r.lines())

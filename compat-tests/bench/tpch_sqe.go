@@ -22,7 +22,7 @@ var errMemLimit = errors.New("server stopped")
 // on a freshly started server, so that a query's first run is a cold one
 // (nothing cached by an earlier query); the runs after it are warm. SQE's
 // failures are results to report, not errors. A query that makes the
-// server outgrow o.sqeMemLimit has the server killed, to spare the
+// server outgrow o.sqeMemLimit (and its data cache) has the server killed, to spare the
 // machine. With o.profileDir, each query that ran is profiled after its
 // measured runs (profileQuery).
 func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string, queries []datagen.Query) (res []tpchResult, err error) {
@@ -49,7 +49,8 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 		}
 		// The collector keeps the heap under three quarters of the
 		// resident set the bench allows the server.
-		env := []string{"SQE_QUERY__MEMORY_LIMIT=" + o.memoryLimit, "GOMEMLIMIT=" + strconv.FormatInt(o.sqeMemLimit/4*3, 10)}
+		env := []string{"SQE_QUERY__MEMORY_LIMIT=" + o.memoryLimit, "GOMEMLIMIT=" + strconv.FormatInt(o.sqeMemLimit/4*3, 10),
+			"SQE_CACHE__DATA_BYTES=" + strconv.FormatInt(o.dataCacheBytes, 10)}
 		httpAddr := ""
 		if o.profileDir != "" {
 			port, err := freePort()
@@ -81,7 +82,7 @@ func measureTPCHOnSQE(ctx context.Context, o tpchOptions, bin, work, dir string,
 			return nil, ctx.Err()
 		}
 		if errors.Is(qerr, errMemLimit) {
-			r.failure = fmt.Sprintf("error: server grew past %s and was stopped", formatBytes(o.sqeMemLimit))
+			r.failure = fmt.Sprintf("error: server grew past %s and was stopped", formatBytes(o.rssLimit()))
 		} else {
 			r.failure = describeFailure(qerr, o.timeout)
 		}
@@ -110,7 +111,7 @@ func runWatched(ctx context.Context, srv *sqeServer, s *session, q datagen.Query
 				return
 			case <-t.C:
 			}
-			if rss, err := peakRSS(srv.pid()); err == nil && rss > o.sqeMemLimit {
+			if rss, err := peakRSS(srv.pid()); err == nil && rss > o.rssLimit() {
 				_ = srv.cmd.Process.Kill()
 				close(killed)
 				return
@@ -126,3 +127,7 @@ func runWatched(ctx context.Context, srv *sqeServer, s *session, q datagen.Query
 	}
 	return r, err
 }
+
+// rssLimit is the resident set past which the bench stops an SQE server:
+// what its heap may take, and its data cache, which lies outside the heap.
+func (o tpchOptions) rssLimit() int64 { return o.sqeMemLimit + max(o.dataCacheBytes, 0) }
