@@ -142,6 +142,9 @@ func (p *probeState) release() {
 }
 
 func newHashJoin(ctx context.Context, n *planner.Join) (Operator, error) {
+	if g, ok := existenceProbedInWorkers(n); ok {
+		return newExistenceInWorkers(ctx, n, g)
+	}
 	lk, rk, _ := splitJoinKeys(n)
 	reg := sharedBuildsFrom(ctx)
 	probeSide, buildSide := joinSides(n)

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 
 // TestExistenceJoinsHashEitherSide runs every query case with each semi
 // and anti join hashing its right input, then its left one
-// (planner.Join.HashLeft): the rows, their order aside, and the errors
-// must be the same.
+// (planner.Join.HashLeft), then hashing its left one with its right input
+// read by 4 workers when that is a scan's pipeline (the workers probe the
+// build): the rows, their order aside, and the errors must be the same.
 func TestExistenceJoinsHashEitherSide(t *testing.T) {
-	flipped := 0
+	flipped, inWorkers := 0, 0
 	for _, tc := range allCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			var joins []*planner.Join
@@ -37,11 +39,32 @@ func TestExistenceJoinsHashEitherSide(t *testing.T) {
 			if sortedRows(want) != sortedRows(got) {
 				t.Errorf("line %d: %s\nhashing right:\n%s\nhashing left:\n%s", tc.line, tc.sql, strings.Join(want, "\n"), strings.Join(got, "\n"))
 			}
+			gathered, before := false, runtime.NumGoroutine()
+			_, par, perr := runQueryPlanned(context.Background(), t, newTestTable(t), tc.sql, 1, func(root planner.Node) {
+				collect(root)
+				setHashLeft(joins, true)
+				for _, j := range joins {
+					if scan := pipelineScan(j.Right); scan != nil {
+						j.Right = &planner.Gather{Input: j.Right, Workers: 4, Scan: scan}
+						gathered = true
+					}
+				}
+			})
+			checkNoLeak(t, before)
+			if gathered {
+				inWorkers++
+			}
+			if code(werr) != code(perr) {
+				t.Fatalf("line %d: %s\nhashing right: error %v; hashing left in workers: error %v", tc.line, tc.sql, werr, perr)
+			}
+			if sortedRows(want) != sortedRows(par) {
+				t.Errorf("line %d: %s\nhashing right:\n%s\nhashing left in workers:\n%s", tc.line, tc.sql, strings.Join(want, "\n"), strings.Join(par, "\n"))
+			}
 		})
 	}
-	t.Logf("%d cases run a semi or anti join hashed on either side", flipped)
-	if flipped < 20 {
-		t.Errorf("only %d cases have a semi or anti join with a hash key", flipped)
+	t.Logf("%d cases run a semi or anti join hashed on either side, %d probe a left-hashed one in workers", flipped, inWorkers)
+	if flipped < 20 || inWorkers < 10 {
+		t.Errorf("only %d cases have a semi or anti join with a hash key, %d probe one hashed on the left in workers", flipped, inWorkers)
 	}
 }
 
@@ -55,6 +78,23 @@ func existenceJoins(n planner.Node, out []*planner.Join) []*planner.Join {
 		out = existenceJoins(in, out)
 	}
 	return out
+}
+
+// pipelineScan is the scan n reads through filters and projections
+// alone (what a Gather's workers may run), nil when there is none.
+func pipelineScan(n planner.Node) *planner.Scan {
+	for {
+		switch x := n.(type) {
+		case *planner.Scan:
+			return x
+		case *planner.Filter:
+			n = x.Input
+		case *planner.Project:
+			n = x.Input
+		default:
+			return nil
+		}
+	}
 }
 
 func hasEquality(e planner.Expr) bool {
