@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -80,28 +81,55 @@ func (h *hashAggregate) mergeFrom(ctx context.Context, o *hashAggregate) error {
 // inSerialOrder reorders the merged result's columns (one row per group)
 // by each group's first position.
 func (p *parallelAggState) inSerialOrder(ctx context.Context, cols []arrow.Array) ([]arrow.Array, error) {
-	n := len(p.firstSeen)
-	if n < 2 {
+	if len(p.firstSeen) < 2 {
 		return cols, nil
 	}
-	idx := make([]int32, n)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		x, y := p.firstSeen[a], p.firstSeen[b]
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
-	out, err := gatherColumns(ctx, cols, idx)
+	out, err := gatherColumns(ctx, cols, serialOrder(p.firstSeen))
 	releaseAll(cols)
 	if err != nil {
 		return nil, fmt.Errorf("order merged groups: %w", err)
 	}
 	return out, nil
+}
+
+// serialOrder is the group ids ordered by their first positions (all
+// different): counted out by morsel, the positions' high bits, then each
+// morsel's groups sorted by row, which arrive mostly in order already (a
+// morsel is one worker's, whose groups are numbered as they come). One
+// comparison sort of TPC-H Q18's 15M groups at SF 10 took 4.1 s of CPU.
+func serialOrder(first []int64) []int32 {
+	byPosition := func(a, b int32) int { return cmp.Compare(first[a], first[b]) }
+	idx := make([]int32, len(first))
+	last := int64(0)
+	for _, f := range first {
+		last = max(last, f>>32)
+	}
+	if last >= int64(len(first)) {
+		// More morsels than groups: counting them costs more.
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		slices.SortFunc(idx, byPosition)
+		return idx
+	}
+	// start[m] is where morsel m's groups go, start[m+1] where they end.
+	start := make([]int32, last+2)
+	for _, f := range first {
+		start[f>>32+1]++
+	}
+	for m := 1; m < len(start); m++ {
+		start[m] += start[m-1]
+	}
+	next := slices.Clone(start[:len(start)-1])
+	for g, f := range first {
+		m := f >> 32
+		idx[next[m]] = int32(g)
+		next[m]++
+	}
+	for m := range len(start) - 1 {
+		if run := idx[start[m]:start[m+1]]; !slices.IsSortedFunc(run, byPosition) {
+			slices.SortFunc(run, byPosition)
+		}
+	}
+	return idx
 }
