@@ -99,6 +99,9 @@ func batches(parallel ParallelOptions) []Batch {
 			// Run pipelines over large tables, and the aggregates above
 			// them, in several workers.
 			{Name: "parallelize", Apply: func(n Node) Node { return parallelize(n, parallel) }},
+			// Tell the Gathers whose rows' order no node above observes
+			// (it changes no node their workers run).
+			{Name: "markAnyOrderGathers", Apply: markAnyOrderGathers},
 		}},
 	}
 }

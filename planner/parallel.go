@@ -30,12 +30,16 @@ type Morsels interface {
 // pipeline's batches come out in morsel order, so the rows and their order
 // are those of running Input alone; an Aggregate is computed per worker
 // and the partial states are merged, its groups put back in the order the
-// serial aggregate gives them. The build side of a join in the pipeline is
-// built once and probed by every worker.
+// serial aggregate gives them, unless AnyOrder. The build side of a join
+// in the pipeline is built once and probed by every worker.
 type Gather struct {
 	Input   Node
 	Workers int
 	Scan    *Scan
+	// AnyOrder: nothing above observes the order of the rows
+	// (markAnyOrderGathers), so a merged aggregate returns its groups as
+	// they were merged.
+	AnyOrder bool
 }
 
 func (g *Gather) Columns() []Column { return g.Input.Columns() }
@@ -43,6 +47,9 @@ func (g *Gather) Inputs() []Node    { return []Node{g.Input} }
 
 func (g *Gather) explain() string {
 	if _, ok := g.Input.(*Aggregate); ok {
+		if g.AnyOrder {
+			return fmt.Sprintf("Gather workers=%d (partial aggregates merged, in any order)", g.Workers)
+		}
 		return fmt.Sprintf("Gather workers=%d (partial aggregates merged)", g.Workers)
 	}
 	return fmt.Sprintf("Gather workers=%d", g.Workers)

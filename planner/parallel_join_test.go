@@ -91,3 +91,35 @@ func scannedTables(n planner.Node) []string {
 	}
 	return out
 }
+
+// TestAnyOrderGathers: a parallel aggregate read only as the right input
+// of a semi or anti join (through filters and projections) returns its
+// groups in any order; one whose rows a client, a sort or a join's output
+// order may observe keeps the serial order.
+func TestAnyOrderGathers(t *testing.T) {
+	o := planner.ParallelOptions{Workers: 2, MinRows: 1000, Mergeable: func(*planner.AggCall) bool { return true }}
+	tests := []struct {
+		name, sql string
+		// anyOrder and ordered count the plan's merged aggregates each way.
+		anyOrder, ordered int
+	}{
+		{"IN over a grouping (TPC-H Q18)", `select o_orderkey from orders where o_orderkey in
+			(select l_orderkey from lineitem group by l_orderkey having sum(l_quantity) > 300)`, 1, 0},
+		{"NOT EXISTS over a grouping", `select o_orderkey from orders where not exists
+			(select 1 from (select l_orderkey, sum(l_quantity) as q from lineitem group by l_orderkey) s
+			where s.l_orderkey = o_orderkey and q > 300)`, 1, 0},
+		{"the client reads the groups", `select l_orderkey, sum(l_quantity) from lineitem group by l_orderkey`, 0, 1},
+		{"an inner join of the groups", `select o_orderdate, q from orders join
+			(select l_orderkey, sum(l_quantity) as q from lineitem group by l_orderkey) s on s.l_orderkey = o_orderkey`, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := planner.Explain(optimizedParallelPlan(t, tt.sql, o))
+			anyOrder := strings.Count(plan, "(partial aggregates merged, in any order)")
+			ordered := strings.Count(plan, "(partial aggregates merged)")
+			if anyOrder != tt.anyOrder || ordered != tt.ordered {
+				t.Errorf("%d merged aggregates in any order and %d ordered, want %d and %d\n%s", anyOrder, ordered, tt.anyOrder, tt.ordered, plan)
+			}
+		})
+	}
+}

@@ -305,7 +305,7 @@ func (h *hashAggregate) addGroup(keys []arrow.Array) func(id int32, row int) {
 			appendValue(h.keyBld[i], a, r)
 			h.keyMem += keyValueBytes(a, r)
 		}
-		if h.par != nil {
+		if h.par != nil && !h.par.anyOrder {
 			h.par.firstSeen = append(h.par.firstSeen, h.par.pos+int64(r))
 		}
 	}
@@ -373,7 +373,7 @@ func (h *hashAggregate) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			}
 			cols = append(cols, a)
 		}
-		if h.par != nil && h.par.merged {
+		if h.par != nil && h.par.merged && !h.par.anyOrder {
 			var err error
 			if cols, err = h.par.inSerialOrder(ctx, cols); err != nil {
 				return nil, err

@@ -18,10 +18,14 @@ import (
 // morsel's input below. The merged result keeps the least position per
 // group and returns its groups sorted by it: the serial order, whatever
 // the workers' split of the morsels.
+//
+// Where nothing above observes the order (planner.Gather.AnyOrder),
+// anyOrder: no position is kept and the groups come as merged.
 type parallelAggState struct {
 	firstSeen []int64 // per group id
 	pos       int64   // position of the next input row
 	merged    bool    // the parts are merged: no input left to consume
+	anyOrder  bool
 }
 
 // consumeMorsel feeds the aggregate morsel i's rows (its input reads the
@@ -50,11 +54,13 @@ func (h *hashAggregate) mergeFrom(ctx context.Context, o *hashAggregate) error {
 				appendValue(h.keyBld[i], a, r)
 				h.keyMem += keyValueBytes(a, r)
 			}
-			h.par.firstSeen = append(h.par.firstSeen, o.par.firstSeen[r])
+			if !h.par.anyOrder {
+				h.par.firstSeen = append(h.par.firstSeen, o.par.firstSeen[r])
+			}
 		})
 		h.ngroups = h.groups.len()
 		for g, t := range into {
-			if int(t) < before {
+			if int(t) < before && !h.par.anyOrder {
 				h.par.firstSeen[t] = min(h.par.firstSeen[t], o.par.firstSeen[g])
 			}
 		}

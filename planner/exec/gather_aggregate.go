@@ -65,7 +65,7 @@ func newGatherAggregate(ctx context.Context, n *planner.Gather, agg *planner.Agg
 			m.closeParts()
 			return nil, fmt.Errorf("parallel aggregate: %T is not a hash aggregate", op)
 		}
-		h.par = &parallelAggState{}
+		h.par = &parallelAggState{anyOrder: n.AnyOrder}
 		if h.spill != nil {
 			h.spill.asPart(MemoryBudgetFrom(ctx), n.Workers)
 		}
