@@ -245,20 +245,28 @@ func TestParallelAggregateSpills(t *testing.T) {
 				onFirst = cancel
 			}
 			got, err := collectRows(exec.WithSpillArea(ctx, area), root, budget, onFirst, true)
-			switch {
-			case tt.want != "" && pgerror.Code(err) != tt.want:
-				t.Fatalf("err = %v, want %s", err, tt.want)
-			case tt.want == "" && err != nil:
-				t.Fatal(err)
-			case tt.want == "":
-				slices.Sort(want)
-				slices.Sort(got)
-				if !slices.Equal(got, want) {
-					t.Errorf("%d rows differ from the serial run's %d", len(got), len(want))
-				}
-			}
+			checkRowsOrCode(t, got, want, err, tt.want)
 			checkSpilledWithin(t, area, budget, limit)
 		})
+	}
+}
+
+// checkRowsOrCode demands of a parallel run's rows and error: SQLSTATE
+// code, or, when code is "", no error and the serial run's rows, their
+// order aside.
+func checkRowsOrCode(t *testing.T, got, want []string, err error, code string) {
+	t.Helper()
+	switch {
+	case code != "" && pgerror.Code(err) != code:
+		t.Fatalf("err = %v, want %s", err, code)
+	case code == "" && err != nil:
+		t.Fatal(err)
+	case code == "":
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d rows differ from the serial run's %d", len(got), len(want))
+		}
 	}
 }
 
